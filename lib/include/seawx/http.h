@@ -1,0 +1,150 @@
+/*
+ * seawx/http.h: every request to the service goes through here.
+ *
+ * A client holds the configuration (base addresses, API key, WMS auth mode,
+ * timeouts, retry policy, body limit) and one libcurl multi handle whose
+ * connection cache keeps connections alive from one request to the next.
+ * swx_http_get() sends one request; swx_fetch_run() keeps up to max_in_flight
+ * requests going at once, pulling them from a producer. Both share one retry
+ * engine:
+ *   - retried: HTTP 429 and 5xx, timeouts, dropped connections, truncated
+ *     bodies, and 200 answers that carry a WMS exception without a code that
+ *     marks it permanent; waits grow exponentially from retry_base_ms up to
+ *     retry_max_ms, with jitter; a Retry-After header (seconds or HTTP date) is
+ *     honoured unless it asks for more than max_retry_after_ms, which fails at once;
+ *   - not retried: any other 4xx, refused connections, DNS failures;
+ *   - redirects are followed (at most 8), but once a request leaves the origin
+ *     (scheme, host and port) of the configured base address it carries no key in
+ *     any form: header, query parameter or Basic credentials.
+ * Error lines name the HTTP status, the service's own message and the URL with
+ * the key removed; the key itself never appears in an error line.
+ *
+ * A client may be used by one thread at a time.
+ */
+#ifndef SEAWX_HTTP_H
+#define SEAWX_HTTP_H
+
+#include "seawx/visibility.h"
+
+#include <signal.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct swx_client swx_client;
+typedef struct swx_query swx_query;
+
+/* How the key reaches the WMS endpoint. Other endpoints always use the header. */
+typedef enum swx_auth_mode {
+    SWX_AUTH_HEADER = 0, /* service-api-key: KEY */
+    SWX_AUTH_QUERY,      /* ?service-api-key=KEY */
+    SWX_AUTH_BASIC,      /* HTTP Basic, user = KEY, password = wms_password */
+} swx_auth_mode;
+
+typedef enum swx_service {
+    SWX_SERVICE_MAIN = 0, /* base_url: weather, ocean, WMS, storms */
+    SWX_SERVICE_VESSELS,  /* vessels_url: the Vessels API */
+} swx_service;
+
+/* Client settings. Zero / NULL fields take the defaults given here; fill from the
+ * environment with swx_client_opts_from_env(). Strings are copied by
+ * swx_client_new(). */
+typedef struct swx_client_opts {
+    const char *base_url;     /* SEAWX_BASE_URL; required */
+    const char *vessels_url;  /* SEAWX_VESSELS_URL; needed only for vessels */
+    const char *api_key;      /* SEAWX_API_KEY */
+    const char *api_key_file; /* SEAWX_API_KEY_FILE: first line is the key */
+    const char *wms_auth;     /* SEAWX_WMS_AUTH: "header" (default), "query", "basic" */
+    const char *wms_password; /* SEAWX_WMS_PASSWORD: password for "basic" */
+    long connect_timeout_ms;  /* default 10000 */
+    long timeout_ms;          /* whole transfer, default 120000 */
+    int max_retries;          /* retries after the first attempt; default 5; -1 for none */
+    long retry_base_ms;       /* first wait, default 500 */
+    long retry_max_ms;        /* cap of one wait, default 30000 */
+    long max_retry_after_ms;  /* longest Retry-After honoured, default 120000 */
+    size_t max_body;          /* default 256 MiB */
+    int insecure;             /* 1: do not verify TLS certificates (never the default) */
+    const char *user_agent;   /* default "seawx/VERSION" */
+} swx_client_opts;
+
+/* Fills the NULL string fields of opts from SEAWX_* environment variables. */
+SWX_API void swx_client_opts_from_env(swx_client_opts *opts);
+
+/* Creates a client. Fails with SWX_ECONFIG when base_url is missing or not an
+ * http(s) address, or when wms_auth names no mode. A missing key is not an error
+ * here: requests fail with SWX_ECONFIG before anything is sent. */
+SWX_API int swx_client_new(swx_client **out, const swx_client_opts *opts);
+SWX_API void swx_client_free(swx_client *c);
+SWX_API const char *swx_client_base_url(const swx_client *c);
+SWX_API swx_auth_mode swx_client_wms_auth(const swx_client *c);
+/* Whether a key is configured (the key itself is not readable back). */
+SWX_API int swx_client_has_key(const swx_client *c);
+
+/* An ordered list of query parameters, percent-encoded when the URL is built. */
+SWX_API int swx_query_new(swx_query **out);
+SWX_API int swx_query_add(swx_query *q, const char *key, const char *value);
+SWX_API int swx_query_addf(swx_query *q, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+SWX_API void swx_query_free(swx_query *q);
+
+typedef struct swx_request {
+    swx_service service;
+    const char *path;          /* appended to the base address: "/ows/wms" */
+    const swx_query *query;    /* may be NULL */
+    int wms;                   /* 1: the WMS auth mode applies */
+    const char *accept;        /* expected Content-Type prefixes, '|'-separated
+                                  ("image/png", "application/json"); NULL: any */
+    const char *const *headers; /* extra "Name: value" lines, NULL-terminated; may be NULL */
+    size_t max_body;           /* 0: the client's limit */
+} swx_request;
+
+typedef struct swx_response {
+    long status;        /* final HTTP status */
+    char *content_type; /* may be NULL */
+    char *body;         /* len bytes, always followed by a NUL */
+    size_t len;
+    int attempts;       /* 1 + retries taken */
+    char *url;          /* the final URL, with any key removed */
+} swx_response;
+
+/* Sends one GET. *out is set only on success (2xx with an acceptable body). */
+SWX_API int swx_http_get(swx_client *c, const swx_request *req, swx_response **out);
+SWX_API void swx_response_free(swx_response *r);
+
+/* The URL a request goes to, without the key: for messages and cache keys. */
+SWX_API char *swx_request_display_url(const swx_client *c, const swx_request *req);
+
+/* Concurrent fetching. The producer is asked for the next request while fewer
+ * than max_in_flight are under way; it fills *req (read only during the call)
+ * and *user, and returns 1, or 0 when it has no more, or a negative code to
+ * stop. done() is called once per produced request, in completion order, with
+ * rc 0 and the response, or rc < 0 (swx_error_last() tells why, after retries);
+ * the response is freed after done() returns. done() returns 0 to go on, or a
+ * negative code to stop the run: requests under way are abandoned, and
+ * swx_fetch_run() returns that code. */
+typedef int (*swx_fetch_next_fn)(void *ud, swx_request *req, void **user);
+typedef int (*swx_fetch_done_fn)(void *ud, void *user, int rc, const swx_response *resp);
+
+typedef struct swx_fetch_opts {
+    int max_in_flight;              /* default 8 */
+    double max_rate;                /* requests started per second; 0: no limit */
+    volatile sig_atomic_t *cancel;  /* if set and non-zero, the run stops with SWX_ECANCEL */
+} swx_fetch_opts;
+
+typedef struct swx_fetch_stats {
+    long requests;   /* attempts sent */
+    long retries;    /* attempts that were retries */
+    long completed;  /* requests done with success */
+    long failed;     /* requests done with failure */
+    double bytes;    /* body bytes received */
+} swx_fetch_stats;
+
+SWX_API int swx_fetch_run(swx_client *c, const swx_fetch_opts *opts, swx_fetch_next_fn next,
+                          swx_fetch_done_fn done, void *ud, swx_fetch_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

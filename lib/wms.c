@@ -1,0 +1,160 @@
+/* wms.c: bundles and capabilities requests of the WMS endpoint. */
+#include "seawx/wms.h"
+
+#include "buf.h"
+#include "seawx/error.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bundles the interface lists as WMS layers, in its order. */
+static const char *const bundles[] = {
+    "basic",  "precipitation", "maritime",     "maritime-wave", "maritime-wave-ext",
+    "maritime-atmos", "clouds", "thunderstorm", "upper-air",     "agricultural",
+    "wind-energy",    "solar-energy",
+};
+#define NBUNDLES (sizeof bundles / sizeof bundles[0])
+
+size_t swx_wms_bundle_count(void)
+{
+    return NBUNDLES;
+}
+
+const char *swx_wms_bundle(size_t i)
+{
+    return i < NBUNDLES ? bundles[i] : NULL;
+}
+
+int swx_wms_bundle_check(const char *name)
+{
+    for (size_t i = 0; i < NBUNDLES; i++)
+        if (name && strcmp(name, bundles[i]) == 0)
+            return 0;
+    char list[512] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < NBUNDLES && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", bundles[i]);
+    return swx_error_set(SWX_EINVAL, "unknown bundle '%.64s': valid bundles are %s",
+                         name ? name : "", list);
+}
+
+int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
+{
+    *q = NULL;
+    int rc = swx_wms_bundle_check(bundle);
+    if (rc)
+        return rc;
+    if ((rc = swx_query_new(q)))
+        return rc;
+    if ((rc = swx_query_add(*q, "service", "WMS")) ||
+        (rc = swx_query_add(*q, "request", "GetCapabilities")) ||
+        (rc = swx_query_add(*q, "version", "1.3.0")) ||
+        (rc = swx_query_add(*q, "product", SWX_WMS_PRODUCT)) ||
+        (rc = swx_query_add(*q, "bundle", bundle))) {
+        swx_query_free(*q);
+        *q = NULL;
+        return rc;
+    }
+    memset(req, 0, sizeof *req);
+    req->service = SWX_SERVICE_MAIN;
+    req->path = SWX_WMS_PATH;
+    req->query = *q;
+    req->wms = 1;
+    req->accept = SWX_WMS_CAPS_TYPES;
+    req->max_body = SWX_CAPS_MAX_BYTES;
+    return 0;
+}
+
+static int parse_answer(const char *bundle, const swx_response *r, swx_caps **out)
+{
+    int rc = swx_caps_parse(out, r->body, r->len);
+    if (rc)
+        return swx_error_prefix(rc, "capabilities of bundle %s from %s", bundle, r->url);
+    return 0;
+}
+
+int swx_wms_get_caps(swx_client *c, const char *bundle, swx_caps **out)
+{
+    swx_request req;
+    swx_query *q = NULL;
+    swx_response *r = NULL;
+    *out = NULL;
+    int rc = swx_wms_caps_request(bundle, &req, &q);
+    if (!rc)
+        rc = swx_http_get(c, &req, &r);
+    if (!rc)
+        rc = parse_answer(bundle, r, out);
+    swx_response_free(r);
+    swx_query_free(q);
+    return rc;
+}
+
+typedef struct many {
+    const char *const *bundles;
+    size_t n, next;
+    swx_query *q;
+    swx_caps **out;
+    int *rc;
+    char **errors;
+    int first_rc;
+} many;
+
+static void note_failure(many *m, size_t i, int rc)
+{
+    m->rc[i] = rc;
+    if (m->errors) {
+        const char *line = swx_error_last();
+        m->errors[i] = malloc(strlen(line) + 1);
+        if (m->errors[i])
+            strcpy(m->errors[i], line);
+    }
+    if (!m->first_rc)
+        m->first_rc = rc;
+}
+
+static int many_next(void *ud, swx_request *req, void **user)
+{
+    many *m = ud;
+    while (m->next < m->n) {
+        size_t i = m->next++;
+        swx_query_free(m->q);
+        m->q = NULL;
+        int rc = swx_wms_caps_request(m->bundles[i], req, &m->q);
+        if (rc) {
+            note_failure(m, i, rc);
+            continue;
+        }
+        *user = (void *)(uintptr_t)i;
+        return 1;
+    }
+    return 0;
+}
+
+static int many_done(void *ud, void *user, int rc, const swx_response *resp)
+{
+    many *m = ud;
+    size_t i = (size_t)(uintptr_t)user;
+    if (!rc)
+        rc = parse_answer(m->bundles[i], resp, &m->out[i]);
+    if (rc)
+        note_failure(m, i, rc);
+    return 0;
+}
+
+int swx_wms_get_caps_many(swx_client *c, const char *const *bundle_names, size_t n,
+                          int max_in_flight, swx_caps **out, int *rc, char **errors)
+{
+    many m = {bundle_names, n, 0, NULL, out, rc, errors, 0};
+    for (size_t i = 0; i < n; i++) {
+        out[i] = NULL;
+        rc[i] = 0;
+        if (errors)
+            errors[i] = NULL;
+    }
+    swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 4, 0, NULL};
+    int r = swx_fetch_run(c, &o, many_next, many_done, &m, NULL);
+    swx_query_free(m.q);
+    return r ? r : m.first_rc;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The shared core exports swx_* functions and nothing else.
+set -euo pipefail
+lib=$1
+syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /[TDBRV]/ {print $3}')
+count=$(printf '%s\n' "$syms" | grep -c '^swx_' || true)
+bad=$(printf '%s\n' "$syms" | grep -v -E '^swx_|^_init$|^_fini$|^$' || true)
+if [ -n "$bad" ]; then
+  echo "exported symbols without the swx_ prefix:"; echo "$bad"; exit 1
+fi
+if [ "$count" -lt 20 ]; then
+  echo "only $count swx_ symbols exported: visibility is broken"; exit 1
+fi
+echo "1 passed, 0 failed: $count swx_ symbols exported, nothing else"

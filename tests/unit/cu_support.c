@@ -1,0 +1,130 @@
+/* cu_support.c: shared plumbing of the unit test programs. */
+#include "cu_support.h"
+
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int cu_run(void)
+{
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    unsigned run = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    if (run == 0) {
+        fprintf(stderr, "no test ran\n");
+        return 1;
+    }
+    return failed ? 1 : 0;
+}
+
+char *cu_fixture(const char *rel, size_t *len)
+{
+    const char *root = getenv("SEAWX_FIXTURES");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root ? root : "tests/fixtures", rel);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "fixture %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *data = malloc((size_t)n + 1);
+    if (!data || fread(data, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "fixture %s: read failed\n", path);
+        exit(2);
+    }
+    data[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return data;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+int cu_sim_start(cu_sim *sim, const char *const *extra_args)
+{
+    const char *bin = getenv("SEAWX_SIM");
+    if (!bin) {
+        fprintf(stderr, "SEAWX_SIM is not set: run the tests through ctest\n");
+        return -1;
+    }
+    memset(sim, 0, sizeof *sim);
+    snprintf(sim->dir, sizeof sim->dir, "/tmp/seawx-test-XXXXXX");
+    if (!mkdtemp(sim->dir))
+        return -1;
+    char port_file[128];
+    snprintf(port_file, sizeof port_file, "%s/port", sim->dir);
+    const char *argv[64];
+    int argc = 0;
+    argv[argc++] = bin;
+    argv[argc++] = "--port";
+    argv[argc++] = "0";
+    argv[argc++] = "--port-file";
+    argv[argc++] = port_file;
+    for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
+        argv[argc++] = extra_args[i];
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    sim->pid = pid;
+    for (int i = 0; i < 200; i++) {
+        FILE *f = fopen(port_file, "r");
+        if (f) {
+            int port = 0;
+            int ok = fscanf(f, "%d", &port) == 1;
+            fclose(f);
+            if (ok && port > 0) {
+                sim->port = port;
+                snprintf(sim->base_url, sizeof sim->base_url, "http://127.0.0.1:%d", port);
+                return 0;
+            }
+        }
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            fprintf(stderr, "seawx-sim exited before listening\n");
+            sim->pid = 0;
+            return -1;
+        }
+        sleep_ms(25);
+    }
+    fprintf(stderr, "seawx-sim did not start listening within 5 s\n");
+    cu_sim_stop(sim);
+    return -1;
+}
+
+void cu_sim_stop(cu_sim *sim)
+{
+    if (sim->pid > 0) {
+        kill(sim->pid, SIGTERM);
+        waitpid(sim->pid, NULL, 0);
+        sim->pid = 0;
+    }
+    if (sim->dir[0]) {
+        char cmd[160];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", sim->dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", sim->dir);
+        sim->dir[0] = '\0';
+    }
+}

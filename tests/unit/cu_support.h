@@ -1,0 +1,31 @@
+/* cu_support.h: what every unit test program shares: running the CUnit
+ * registry, reading fixtures, and starting seawx-sim on a free loopback port. */
+#ifndef CU_SUPPORT_H
+#define CU_SUPPORT_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Runs every registered suite verbosely; returns the process exit status
+ * (0 when all passed). Cleans the registry up. */
+int cu_run(void);
+
+/* Reads $SEAWX_FIXTURES/<rel> whole; NUL-terminated; aborts the test program
+ * with a message if the file is missing. Caller frees. */
+char *cu_fixture(const char *rel, size_t *len);
+
+/* A seawx-sim process started for one test program. */
+typedef struct cu_sim {
+    pid_t pid;
+    int port;
+    char base_url[64];
+    char dir[64]; /* private temporary folder: port file, access log */
+} cu_sim;
+
+/* Starts $SEAWX_SIM with --port 0 plus the given NULL-terminated extra
+ * arguments, waits until it listens, fills sim. Returns 0 or -1. */
+int cu_sim_start(cu_sim *sim, const char *const *extra_args);
+void cu_sim_stop(cu_sim *sim);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * cli.h: what the subcommands of `seawx` share: the command table, option
+ * parsing with generated --help, messages to stderr, exit codes, and the
+ * service options every command takes.
+ */
+#ifndef SEAWX_CLI_H
+#define SEAWX_CLI_H
+
+#include "seawx/http.h"
+
+#include <stddef.h>
+
+/* Exit codes, the same for every subcommand (README: "Exit codes"). */
+enum cli_exit {
+    EXIT_OK = 0,          /* everything asked for was done */
+    EXIT_PARTIAL = 1,     /* done, but some items failed (they are listed) */
+    EXIT_USAGE = 2,       /* bad option or argument; nothing was sent */
+    EXIT_CONFIG = 3,      /* missing or bad configuration: key, service address */
+    EXIT_AUTH = 4,        /* the key was rejected (401) or lacks access (403) */
+    EXIT_NOTFOUND = 5,    /* unknown bundle, layer, time, file or id */
+    EXIT_NETWORK = 6,     /* service unreachable, timed out, 5xx or rate limited */
+    EXIT_SERVICE = 7,     /* the service answered with something unusable */
+    EXIT_IO = 8,          /* a local file could not be read or written */
+    EXIT_INTERRUPTED = 130,
+};
+
+/* One option of a subcommand. arg is the placeholder of its value ("NAME"), or
+ * NULL for a flag. A repeatable option collects every value. */
+typedef struct cli_opt {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 for none */
+    const char *arg;
+    const char *help;
+    int repeat;
+} cli_opt;
+
+#define CLI_MAX_OPTS 48
+#define CLI_MAX_VALUES 64
+
+/* Parsed options: values in the order of the option table. */
+typedef struct cli_args {
+    const cli_opt *flat[CLI_MAX_OPTS]; /* the command's options, then the service options */
+    size_t nopts;
+    int set[CLI_MAX_OPTS];
+    const char *value[CLI_MAX_OPTS][CLI_MAX_VALUES];
+    size_t nvalues[CLI_MAX_OPTS];
+    const char *positional[CLI_MAX_VALUES];
+    size_t npositional;
+} cli_args;
+
+typedef struct cli_cmd {
+    const char *name;
+    int (*run)(const struct cli_cmd *cmd, int argc, char **argv);
+    const char *summary;     /* one line for `seawx --help` */
+    const char *usage;       /* "seawx layers [options]" */
+    const char *description; /* paragraph for `seawx layers --help` */
+    const cli_opt *opts;     /* terminated by a zeroed entry */
+} cli_cmd;
+
+/* Parses argv (argv[0] is the subcommand). Handles --help by printing the
+ * generated help and returning 1; returns 0 when parsed, or -1 after printing
+ * a usage error. The service options (cli_service_opts) are accepted by
+ * every command in addition to its own. */
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a);
+int cli_has(const cli_args *a, const char *name);
+const char *cli_get(const cli_args *a, const char *name);
+size_t cli_count(const cli_args *a, const char *name);
+const char *cli_get_at(const cli_args *a, const char *name, size_t i);
+/* Parses an integer option within [min, max]; prints a usage error on failure. */
+int cli_get_int(const cli_args *a, const char *name, long def, long min, long max, long *out);
+
+/* Messages: one line each, to stderr, prefixed "seawx: ". */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_set_quiet(int quiet);
+/* Prints swx_error_last() and returns the exit code that goes with code. */
+int cli_fail(int code);
+int cli_exit_code(int swx_code);
+
+/* The options every command takes, to reach the service. */
+extern const cli_opt cli_service_opts[];
+/* Builds a client from those options and the SEAWX_* environment. */
+int cli_client(const cli_args *a, swx_client **out);
+
+/* The subcommands. */
+int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
+
+#endif

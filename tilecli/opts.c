@@ -1,0 +1,224 @@
+/* opts.c: option parsing and the --help text generated from option tables. */
+#include "cli.h"
+
+#include "seawx/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt cli_service_opts[] = {
+    {"base-url", 0, "URL", "service address (default: $SEAWX_BASE_URL)", 0},
+    {"key-file", 0, "FILE",
+     "read the API key from the first line of FILE (default: $SEAWX_API_KEY, "
+     "then $SEAWX_API_KEY_FILE); the key is never taken on the command line",
+     0},
+    {"wms-auth", 0, "MODE",
+     "how the key reaches the WMS endpoint: header, query or basic (default: "
+     "$SEAWX_WMS_AUTH or header)",
+     0},
+    {"timeout", 0, "SECONDS", "give up on one request after SECONDS (default 120)", 0},
+    {"retries", 0, "N", "retries of a failed request, 0 for none (default 5)", 0},
+    {"insecure", 0, NULL, "do not verify TLS certificates (unsafe)", 0},
+    {0},
+};
+
+static void add_table(cli_args *a, const cli_opt *t)
+{
+    for (; t->name && a->nopts < CLI_MAX_OPTS; t++)
+        a->flat[a->nopts++] = t;
+}
+
+static void print_opts(const cli_opt *t)
+{
+    for (; t->name; t++) {
+        char head[64];
+        snprintf(head, sizeof head, "%s%c%s--%s%s%s", t->short_name ? "-" : "",
+                 t->short_name ? t->short_name : ' ', t->short_name ? ", " : "  ", t->name,
+                 t->arg ? " " : "", t->arg ? t->arg : "");
+        /* Wrap the help at about 78 columns, aligned after the option. */
+        const char *h = t->help;
+        int col = printf("  %-26s", head);
+        if (col > 28) {
+            printf("\n%28s", "");
+        }
+        col = 28;
+        while (*h) {
+            const char *sp = strchr(h, ' ');
+            int wl = sp ? (int)(sp - h) : (int)strlen(h);
+            if (col + wl > 79 && col > 28) {
+                printf("\n%28s", "");
+                col = 28;
+            }
+            printf("%.*s", wl, h);
+            col += wl;
+            h += wl;
+            if (*h == ' ') {
+                putchar(' ');
+                col++;
+                h++;
+            }
+        }
+        if (t->repeat)
+            printf(" (repeatable)");
+        putchar('\n');
+    }
+}
+
+static void print_help(const cli_cmd *cmd)
+{
+    printf("Usage: %s\n\n%s\n\nOptions:\n", cmd->usage, cmd->description);
+    print_opts(cmd->opts);
+    printf("  -h, --help                show this help\n\nService options:\n");
+    print_opts(cli_service_opts);
+    printf("\nExit codes: 0 ok, 1 some items failed, 2 usage, 3 configuration, 4 key "
+           "rejected,\n5 not found, 6 network or service unavailable, 7 unusable answer, "
+           "8 file error,\n130 interrupted.\n");
+}
+
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    add_table(a, cmd->opts);
+    add_table(a, cli_service_opts);
+    const cli_opt *const *flat = a->flat;
+    int only_positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (only_positional || s[0] != '-' || s[1] == '\0') {
+            if (a->npositional >= CLI_MAX_VALUES) {
+                cli_error("too many arguments");
+                return -1;
+            }
+            a->positional[a->npositional++] = s;
+            continue;
+        }
+        if (strcmp(s, "--") == 0) {
+            only_positional = 1;
+            continue;
+        }
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            print_help(cmd);
+            return 1;
+        }
+        const char *inline_val = NULL;
+        size_t k;
+        size_t namelen;
+        if (s[1] == '-') {
+            const char *eq = strchr(s + 2, '=');
+            namelen = eq ? (size_t)(eq - (s + 2)) : strlen(s + 2);
+            inline_val = eq ? eq + 1 : NULL;
+            for (k = 0; k < a->nopts; k++)
+                if (strlen(flat[k]->name) == namelen && strncmp(flat[k]->name, s + 2, namelen) == 0)
+                    break;
+        } else {
+            for (k = 0; k < a->nopts; k++)
+                if (flat[k]->short_name && flat[k]->short_name == s[1])
+                    break;
+            if (s[2])
+                inline_val = s + 2;
+        }
+        if (k == a->nopts) {
+            cli_error("unknown option '%s' (see 'seawx %s --help')", s, cmd->name);
+            return -1;
+        }
+        const cli_opt *o = flat[k];
+        const char *val = NULL;
+        if (o->arg) {
+            if (inline_val)
+                val = inline_val;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else {
+                cli_error("option --%s needs a value (%s)", o->name, o->arg);
+                return -1;
+            }
+        } else if (inline_val) {
+            cli_error("option --%s takes no value", o->name);
+            return -1;
+        }
+        if (a->set[k] && !o->repeat && o->arg) {
+            cli_error("option --%s given twice", o->name);
+            return -1;
+        }
+        a->set[k] = 1;
+        if (val) {
+            if (a->nvalues[k] >= CLI_MAX_VALUES) {
+                cli_error("option --%s given too many times", o->name);
+                return -1;
+            }
+            a->value[k][a->nvalues[k]++] = val;
+        }
+    }
+    return 0;
+}
+
+static int find(const cli_args *a, const char *name)
+{
+    for (size_t k = 0; k < a->nopts; k++)
+        if (strcmp(a->flat[k]->name, name) == 0)
+            return (int)k;
+    return -1;
+}
+
+int cli_has(const cli_args *a, const char *name)
+{
+    int k = find(a, name);
+    return k >= 0 && a->set[k];
+}
+
+const char *cli_get(const cli_args *a, const char *name)
+{
+    int k = find(a, name);
+    return k >= 0 && a->nvalues[k] ? a->value[k][a->nvalues[k] - 1] : NULL;
+}
+
+size_t cli_count(const cli_args *a, const char *name)
+{
+    int k = find(a, name);
+    return k >= 0 ? a->nvalues[k] : 0;
+}
+
+const char *cli_get_at(const cli_args *a, const char *name, size_t i)
+{
+    int k = find(a, name);
+    return k >= 0 && i < a->nvalues[k] ? a->value[k][i] : NULL;
+}
+
+int cli_get_int(const cli_args *a, const char *name, long def, long min, long max, long *out)
+{
+    const char *v = cli_get(a, name);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < min || n > max) {
+        cli_error("--%s must be a whole number from %ld to %ld, not '%s'", name, min, max, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int cli_client(const cli_args *a, swx_client **out)
+{
+    swx_client_opts o = {0};
+    long timeout, retries;
+    *out = NULL;
+    if (cli_get_int(a, "timeout", 120, 1, 86400, &timeout) ||
+        cli_get_int(a, "retries", 5, 0, 100, &retries))
+        return EXIT_USAGE;
+    o.base_url = cli_get(a, "base-url");
+    o.api_key_file = cli_get(a, "key-file");
+    o.wms_auth = cli_get(a, "wms-auth");
+    o.insecure = cli_has(a, "insecure");
+    o.timeout_ms = timeout * 1000;
+    o.max_retries = retries == 0 ? -1 : (int)retries;
+    swx_client_opts_from_env(&o);
+    int rc = swx_client_new(out, &o);
+    return rc ? cli_fail(rc) : 0;
+}
