@@ -9,7 +9,7 @@ packages=(
   libgdal-dev gdal-bin
   libcurl4-openssl-dev libxml2-dev libjson-c-dev libminizip-dev libpng-dev zlib1g-dev
   libsqlite3-dev sqlite3 libcunit1-dev libmicrohttpd-dev
-  curl ca-certificates
+  curl ca-certificates python3
 )
 
 missing=()

@@ -1,0 +1,54 @@
+# lib.sh: what the end-to-end tests share. Source it; it starts nothing by itself.
+#   sim_start [seawx-sim options]   starts seawx-sim on a free loopback port:
+#                                   sets SIM_URL, SIM_PORT, SIM_PID, and exports
+#                                   SEAWX_BASE_URL / SEAWX_API_KEY for the CLI
+#   check NAME CMD...               runs CMD, counts a pass when it exits 0
+#   finish                          prints "N passed, N failed" and exits
+set -u
+: "${SEAWX_SIM:?run through ctest}" "${SEAWX_CLI:?run through ctest}"
+T=$(mktemp -d /tmp/seawx-it.XXXXXX)
+KEY="it-key-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+PASSED=0
+FAILED=0
+SIM_PID=
+
+cleanup() {
+  [ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+sim_start() {
+  "$SEAWX_SIM" --port 0 --port-file "$T/port" --key "$KEY" --access-log "$T/access.log" "$@" \
+    2>"$T/sim.log" &
+  SIM_PID=$!
+  for _ in $(seq 200); do [ -s "$T/port" ] && break; sleep 0.025; done
+  if [ ! -s "$T/port" ]; then echo "seawx-sim did not start:"; cat "$T/sim.log"; exit 1; fi
+  SIM_PORT=$(cat "$T/port")
+  SIM_URL=http://127.0.0.1:$SIM_PORT
+  export SEAWX_BASE_URL=$SIM_URL SEAWX_API_KEY=$KEY
+  unset SEAWX_API_KEY_FILE SEAWX_WMS_AUTH SEAWX_WMS_PASSWORD
+}
+
+check() {
+  local name=$1
+  shift
+  if "$@"; then
+    PASSED=$((PASSED + 1))
+    echo "ok - $name"
+  else
+    FAILED=$((FAILED + 1))
+    echo "FAILED - $name"
+  fi
+}
+
+# The key must never show up in what a command printed.
+no_key_in() {
+  ! grep -q -F -- "$KEY" "$@"
+}
+
+finish() {
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+  exit
+}
