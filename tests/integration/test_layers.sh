@@ -48,18 +48,21 @@ mar_ok() {
 }
 check "maritime layers keep the product suffix" mar_ok
 
-# 3. All bundles at once.
+# 3. All bundles at once; agricultural is outside this key's subscription, so
+#    the other eleven are listed, its error is one line, and the exit code says so.
 all_ok() {
-  "$SEAWX_CLI" layers --latest --json >"$T/all.json" 2>"$T/all.err" || return 1
+  "$SEAWX_CLI" layers --latest --json >"$T/all.json" 2>"$T/all.err"
+  [ $? -eq 4 ] || return 1
+  [ "$(wc -l <"$T/all.err")" -eq 1 ] && grep -q 'HTTP 403.*bundle=agricultural' "$T/all.err" || return 1
   $py - "$T/all.json" <<'PY'
 import json, sys
 layers = json.load(open(sys.argv[1]))
 bundles = {o["bundle"] for o in layers}
-assert len(bundles) == 12, bundles
+assert len(bundles) == 11 and "agricultural" not in bundles, bundles
 assert all(o["latest"] or not o["time_count"] for o in layers)
 PY
 }
-check "all twelve bundles, latest runs only" all_ok
+check "all bundles, latest runs only; a refused bundle is one line" all_ok
 
 # 4. The table.
 table_ok() {

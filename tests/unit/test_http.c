@@ -514,8 +514,16 @@ static void test_fetch_many(void)
     CU_ASSERT_EQUAL(b.ok, 60);
     CU_ASSERT_EQUAL(b.failed, 0);
     CU_ASSERT_EQUAL(st.completed, 60);
-    CU_ASSERT_EQUAL(st.retries, 12); /* every fifth request failed once */
-    CU_ASSERT_EQUAL(st.requests, 72);
+    /* Six requests answer 503 once: each is retried. Six drop the connection
+     * once: libcurl itself re-sends a request whose reused connection died
+     * before any answer, so those may or may not need a retry of ours. */
+    CU_ASSERT(st.retries >= 6 && st.retries <= 12);
+    CU_ASSERT_EQUAL(st.requests, 60 + st.retries);
+    for (int i = 0; i < 60; i += 5) {
+        char id[32];
+        snprintf(id, sizeof id, "batch-60-%d", i);
+        CU_ASSERT_EQUAL(count_of(id), 2); /* the service saw the failure and the retry */
+    }
     CU_ASSERT_EQUAL(b.max_seen_attempts, 2);
     swx_query_free(b.q);
     swx_client_free(c);
