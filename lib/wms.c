@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The bundles the interface lists as WMS layers, in its order. */
 static const char *const bundles[] = {
@@ -64,6 +65,60 @@ int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
     req->wms = 1;
     req->accept = SWX_WMS_CAPS_TYPES;
     req->max_body = SWX_CAPS_MAX_BYTES;
+    return 0;
+}
+
+void swx_format_double(double v, char out[32])
+{
+    for (int p = 15; p <= 17; p++) {
+        snprintf(out, 32, "%.*g", p, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+}
+
+int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
+{
+    char a[32], b[32], c[32], d[32], bbox[140];
+    int rc;
+    *q = NULL;
+    if ((rc = swx_wms_bundle_check(g->bundle)))
+        return rc;
+    if (!g->layer || !g->crs || g->width <= 0 || g->height <= 0 || !(g->minx < g->maxx) ||
+        !(g->miny < g->maxy))
+        return swx_error_set(SWX_EINVAL, "invalid GetMap request: layer, CRS, a positive size "
+                                         "and a non-empty bbox are needed");
+    int lat_first = strcasecmp(g->crs, "EPSG:4326") == 0;
+    swx_format_double(lat_first ? g->miny : g->minx, a);
+    swx_format_double(lat_first ? g->minx : g->miny, b);
+    swx_format_double(lat_first ? g->maxy : g->maxx, c);
+    swx_format_double(lat_first ? g->maxx : g->maxy, d);
+    snprintf(bbox, sizeof bbox, "%s,%s,%s,%s", a, b, c, d);
+    if ((rc = swx_query_new(q)))
+        return rc;
+    if ((rc = swx_query_add(*q, "service", "WMS")) ||
+        (rc = swx_query_add(*q, "request", "GetMap")) ||
+        (rc = swx_query_add(*q, "version", "1.3.0")) ||
+        (rc = swx_query_add(*q, "product", SWX_WMS_PRODUCT)) ||
+        (rc = swx_query_add(*q, "bundle", g->bundle)) ||
+        (rc = swx_query_add(*q, "layers", g->layer)) ||
+        (rc = swx_query_add(*q, "styles", g->style ? g->style : "")) ||
+        (rc = swx_query_add(*q, "crs", g->crs)) || (rc = swx_query_add(*q, "bbox", bbox)) ||
+        (rc = swx_query_addf(*q, "width", "%d", g->width)) ||
+        (rc = swx_query_addf(*q, "height", "%d", g->height)) ||
+        (rc = swx_query_add(*q, "format", "image/png")) ||
+        (rc = swx_query_add(*q, "transparent", g->transparent ? "TRUE" : "FALSE")) ||
+        (g->time && (rc = swx_query_add(*q, "time", g->time)))) {
+        swx_query_free(*q);
+        *q = NULL;
+        return rc;
+    }
+    memset(req, 0, sizeof *req);
+    req->service = SWX_SERVICE_MAIN;
+    req->path = SWX_WMS_PATH;
+    req->query = *q;
+    req->wms = 1;
+    req->accept = "image/png";
     return 0;
 }
 

@@ -1,0 +1,126 @@
+/*
+ * seawx_gdal.h: the GDAL plugin's classes. They hold handles of the C core
+ * and call it; what is not about GDAL's object model lives in lib/.
+ */
+#ifndef SEAWX_GDAL_H
+#define SEAWX_GDAL_H
+
+#include "gdal_pam.h"
+#include "gdal_priv.h"
+
+extern "C" {
+#include "seawx/connstr.h"
+#include "seawx/http.h"
+#include "seawx/wms_map.h"
+}
+
+#include <mutex>
+#include <vector>
+
+/* The merged options of one open: connection string items, then open options
+ * (which win). Owns its swx_connstr. */
+class SEAWXOptions
+{
+  public:
+    SEAWXOptions() = default;
+    ~SEAWXOptions();
+    SEAWXOptions(const SEAWXOptions &) = delete;
+    SEAWXOptions &operator=(const SEAWXOptions &) = delete;
+
+    bool Parse(const char *pszConnection, CSLConstList papszOpenOptions);
+    const char *Get(const char *pszKey) const;
+    const char *Kind() const;
+    /* A connection string for the same options with some items changed. */
+    CPLString With(const char *pszKey, const char *pszValue, const char *pszKey2 = nullptr,
+                   const char *pszValue2 = nullptr) const;
+    swx_connstr *Raw()
+    {
+        return m_cs;
+    }
+
+  private:
+    swx_connstr *m_cs = nullptr;
+};
+
+/* A client configured from GDAL configuration options (which fall back to the
+ * environment) and the connection's URL / WMS_AUTH items. */
+swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts);
+
+/* Reports the core's last error as a GDAL error. */
+void SEAWXReportError(CPLErr eClass, const char *pszContext);
+
+class SEAWXRasterBand;
+
+/* A WMS layer as a raster. Level 0 is the dataset users open; each overview
+ * level is a dataset of its own, owned by level 0, sharing the map and client. */
+class SEAWXRasterDataset final : public GDALPamDataset
+{
+    friend class SEAWXRasterBand;
+
+  public:
+    static GDALDataset *Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts, swx_client *psClient,
+                             swx_caps *psCaps);
+    ~SEAWXRasterDataset() override;
+
+    CPLErr GetGeoTransform(double *padfTransform) override;
+    const OGRSpatialReference *GetSpatialRef() const override;
+
+  protected:
+    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize,
+                     void *pData, int nBufXSize, int nBufYSize, GDALDataType eBufType,
+                     int nBandCount, int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
+                     GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg) override;
+
+  private:
+    SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel);
+    /* Fetches the blocks of this level that cover the window and are not yet
+     * in GDAL's block cache, in parallel, into the cache of all four bands. */
+    CPLErr Prefetch(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize, int nBufYSize);
+    /* Fetches the listed blocks; the block (nWantX, nWantY) of band nWantBand
+     * goes to pWant instead of the cache. */
+    CPLErr FetchBlocks(const std::vector<int> &anBlocks, int nWantBand, int nWantX, int nWantY,
+                       void *pWant);
+    static int OnBlock(void *ud, int level, int bx, int by, const uint8_t *rgba, int w, int h);
+
+    SEAWXRasterDataset *m_poBase = nullptr; /* level 0; this for level 0 */
+    int m_nLevel = 0;
+    swx_map *m_psMap = nullptr;      /* owned by level 0 */
+    swx_client *m_psClient = nullptr; /* owned by level 0 */
+    std::mutex *m_poMutex = nullptr;  /* owned by level 0: the client is single-threaded */
+    int m_nMaxConnections = 16;
+    OGRSpatialReference m_oSRS{};
+    std::vector<SEAWXRasterDataset *> m_apoOverviews{};
+
+    /* While FetchBlocks runs: where the wanted block goes. */
+    int m_nWantBand = 0, m_nWantX = -1, m_nWantY = -1;
+    void *m_pWant = nullptr;
+};
+
+class SEAWXRasterBand final : public GDALPamRasterBand
+{
+    friend class SEAWXRasterDataset;
+
+  public:
+    SEAWXRasterBand(SEAWXRasterDataset *poDS, int nBand);
+
+    CPLErr IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage) override;
+    GDALColorInterp GetColorInterpretation() override;
+    int GetOverviewCount() override;
+    GDALRasterBand *GetOverview(int i) override;
+
+  protected:
+    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize,
+                     void *pData, int nBufXSize, int nBufYSize, GDALDataType eBufType,
+                     GSpacing nPixelSpace, GSpacing nLineSpace,
+                     GDALRasterIOExtraArg *psExtraArg) override;
+};
+
+/* Lists subdatasets only: the bundles, or the layers of one bundle. */
+class SEAWXListDataset final : public GDALPamDataset
+{
+  public:
+    static GDALDataset *OpenBundles(const SEAWXOptions &oOpts);
+    static GDALDataset *OpenLayers(const SEAWXOptions &oOpts, const swx_caps *psCaps);
+};
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * seawx_raster.cpp: a WMS layer at one time as an RGBA raster with overviews.
+ * Each block is one GetMap; reads that span many blocks fetch them in parallel
+ * before GDAL's block-based reading runs, so that it finds them in its cache.
+ */
+#include "seawx_gdal.h"
+
+extern "C" {
+#include "seawx/diskcache.h"
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+}
+
+#include <algorithm>
+#include <cstring>
+
+static const char *Opt(const SEAWXOptions &o, const char *k)
+{
+    return o.Get(k);
+}
+
+GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts,
+                                      swx_client *psClient, swx_caps *psCaps)
+{
+    swx_map_opts mo = {};
+    mo.bundle = Opt(oOpts, "bundle");
+    mo.layer = Opt(oOpts, "layer");
+    mo.variable = Opt(oOpts, "variable");
+    mo.run = Opt(oOpts, "run");
+    mo.time = Opt(oOpts, "time");
+    mo.style = Opt(oOpts, "style");
+    mo.crs = Opt(oOpts, "crs");
+    mo.width = Opt(oOpts, "width") ? atoi(Opt(oOpts, "width")) : 0;
+    mo.height = Opt(oOpts, "height") ? atoi(Opt(oOpts, "height")) : 0;
+    mo.res = Opt(oOpts, "res") ? CPLAtof(Opt(oOpts, "res")) : 0;
+    mo.block_size = Opt(oOpts, "blocksize") ? atoi(Opt(oOpts, "blocksize")) : 0;
+    if ((Opt(oOpts, "width") && mo.width <= 0) || (Opt(oOpts, "height") && mo.height <= 0) ||
+        (Opt(oOpts, "res") && !(mo.res > 0)))
+    {
+        CPLError(CE_Failure, CPLE_OpenFailed,
+                 "SEAWX: width, height and res must be positive numbers");
+        swx_caps_free(psCaps);
+        swx_client_free(psClient);
+        return nullptr;
+    }
+    char *pszCacheDir = nullptr;
+    if (CPLTestBool(Opt(oOpts, "cache") ? Opt(oOpts, "cache") : "YES"))
+    {
+        const char *pszDir = CPLGetConfigOption("SEAWX_CACHE_DIR", nullptr);
+        pszCacheDir = pszDir ? CPLStrdup(CPLFormFilename(pszDir, "tiles", nullptr))
+                             : swx_diskcache_default_dir("tiles");
+        if (!pszDir && pszCacheDir)
+        {
+            char *p = CPLStrdup(pszCacheDir);
+            free(pszCacheDir);
+            pszCacheDir = p;
+        }
+    }
+    mo.cache_dir = pszCacheDir;
+    swx_map *psMap = nullptr;
+    int rc = swx_map_open(&psMap, psCaps, &mo);
+    CPLFree(pszCacheDir);
+    if (rc != 0)
+    {
+        SEAWXReportError(CE_Failure, "cannot open the layer");
+        swx_client_free(psClient);
+        return nullptr;
+    }
+
+    auto poDS = new SEAWXRasterDataset(nullptr, 0);
+    poDS->m_psMap = psMap;
+    poDS->m_psClient = psClient;
+    poDS->m_poMutex = new std::mutex();
+    if (const char *m = Opt(oOpts, "max_connections"))
+        poDS->m_nMaxConnections = std::max(1, std::min(256, atoi(m)));
+    poDS->nRasterXSize = swx_map_width(psMap);
+    poDS->nRasterYSize = swx_map_height(psMap);
+    poDS->m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    poDS->m_oSRS.importFromEPSG(swx_map_epsg(psMap));
+    for (int b = 1; b <= 4; b++)
+        poDS->SetBand(b, new SEAWXRasterBand(poDS, b));
+    for (int k = 1; k < swx_map_level_count(psMap); k++)
+        poDS->m_apoOverviews.push_back(new SEAWXRasterDataset(poDS, k));
+
+    const swx_layer *l = swx_map_layer(psMap);
+    int64_t run = 0;
+    char s[SWX_ISO8601_LEN];
+    poDS->SetMetadataItem("BUNDLE", swx_map_bundle(psMap));
+    poDS->SetMetadataItem("LAYER", swx_layer_name(l));
+    if (swx_layer_product(l))
+        poDS->SetMetadataItem("PRODUCT", swx_layer_product(l));
+    poDS->SetMetadataItem("VARIABLE", swx_layer_variable(l));
+    poDS->SetMetadataItem("UNIT", swx_layer_unit(l) ? swx_layer_unit(l) : "");
+    if (swx_layer_title(l))
+        poDS->SetMetadataItem("TITLE", swx_layer_title(l));
+    if (swx_layer_run_time(l, &run) == 0)
+    {
+        swx_iso8601_format(run, s);
+        poDS->SetMetadataItem("RUN", s);
+    }
+    if (swx_map_time(psMap) != INT64_MIN)
+    {
+        swx_iso8601_format(swx_map_time(psMap), s);
+        poDS->SetMetadataItem("TIME", s);
+    }
+    if (const swx_timedim *td = swx_layer_time(l))
+    {
+        CPLString osTimes;
+        size_t n = swx_timedim_count(td);
+        for (size_t i = 0; i < n && i < 100000; i++)
+        {
+            swx_iso8601_format(swx_timedim_get(td, i), s);
+            if (i)
+                osTimes += ",";
+            osTimes += s;
+        }
+        poDS->SetMetadataItem("TIMES", osTimes.c_str());
+        poDS->SetMetadataItem("TIME_COUNT", CPLSPrintf("%d", int(n)));
+    }
+    poDS->SetMetadataItem("STYLE", swx_map_style(psMap));
+    CPLString osStyles;
+    for (size_t i = 0; i < swx_layer_style_count(l); i++)
+    {
+        if (i)
+            osStyles += ",";
+        osStyles += swx_layer_style(l, i)->name;
+    }
+    poDS->SetMetadataItem("STYLES", osStyles.c_str());
+    poDS->SetMetadataItem("INTERLEAVE", "PIXEL", "IMAGE_STRUCTURE");
+    poDS->SetDescription(poOpenInfo->pszFilename);
+    poDS->TryLoadXML();
+    return poDS;
+}
+
+SEAWXRasterDataset::SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel)
+    : m_poBase(poBase ? poBase : this), m_nLevel(nLevel)
+{
+    if (poBase)
+    {
+        m_psMap = poBase->m_psMap;
+        m_psClient = poBase->m_psClient;
+        m_poMutex = poBase->m_poMutex;
+        m_nMaxConnections = poBase->m_nMaxConnections;
+        swx_map_level_size(m_psMap, nLevel, &nRasterXSize, &nRasterYSize);
+        for (int b = 1; b <= 4; b++)
+            SetBand(b, new SEAWXRasterBand(this, b));
+    }
+}
+
+SEAWXRasterDataset::~SEAWXRasterDataset()
+{
+    FlushCache(true);
+    for (auto *po : m_apoOverviews)
+        delete po;
+    if (m_poBase == this)
+    {
+        swx_map_free(m_psMap);
+        swx_client_free(m_psClient);
+        delete m_poMutex;
+    }
+}
+
+CPLErr SEAWXRasterDataset::GetGeoTransform(double *gt)
+{
+    swx_map_geotransform(m_psMap, gt);
+    if (m_nLevel)
+    {
+        gt[1] *= double(swx_map_width(m_psMap)) / nRasterXSize;
+        gt[5] *= double(swx_map_height(m_psMap)) / nRasterYSize;
+    }
+    return CE_None;
+}
+
+const OGRSpatialReference *SEAWXRasterDataset::GetSpatialRef() const
+{
+    return &m_poBase->m_oSRS;
+}
+
+/* ---- reading ---- */
+
+int SEAWXRasterDataset::OnBlock(void *ud, int level, int bx, int by, const uint8_t *rgba, int w,
+                                int h)
+{
+    auto poDS = static_cast<SEAWXRasterDataset *>(ud);
+    const int bs = swx_map_block_size(poDS->m_psMap);
+    for (int b = 1; b <= 4; b++)
+    {
+        GByte *pDst = nullptr;
+        GDALRasterBlock *poBlock = nullptr;
+        if (b == poDS->m_nWantBand && bx == poDS->m_nWantX && by == poDS->m_nWantY)
+            pDst = static_cast<GByte *>(poDS->m_pWant);
+        else
+        {
+            GDALRasterBand *poBand = poDS->GetRasterBand(b);
+            poBlock = poBand->TryGetLockedBlockRef(bx, by);
+            if (poBlock)
+            {
+                /* Already there (read meanwhile): keep it. */
+                poBlock->DropLock();
+                continue;
+            }
+            poBlock = poBand->GetLockedBlockRef(bx, by, TRUE);
+            if (!poBlock)
+                continue; /* no room in the cache: read again on demand */
+            pDst = static_cast<GByte *>(poBlock->GetDataRef());
+        }
+        if (w < bs || h < bs)
+            memset(pDst, 0, size_t(bs) * bs);
+        for (int y = 0; y < h; y++)
+        {
+            const uint8_t *src = rgba + size_t(y) * w * 4 + (b - 1);
+            GByte *dst = pDst + size_t(y) * bs;
+            for (int x = 0; x < w; x++)
+                dst[x] = src[size_t(x) * 4];
+        }
+        if (poBlock)
+            poBlock->DropLock();
+    }
+    (void)level;
+    return 0;
+}
+
+CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWantBand,
+                                       int nWantX, int nWantY, void *pWant)
+{
+    if (anBlocks.empty())
+        return CE_None;
+    std::lock_guard<std::mutex> oLock(*m_poMutex);
+    m_nWantBand = nWantBand;
+    m_nWantX = nWantX;
+    m_nWantY = nWantY;
+    m_pWant = pWant;
+    int rc = swx_map_read_blocks(m_psMap, m_psClient, m_nLevel, anBlocks.data(),
+                                 anBlocks.size() / 2, m_nMaxConnections, nullptr, OnBlock, this);
+    m_nWantBand = 0;
+    m_pWant = nullptr;
+    if (rc != 0)
+    {
+        SEAWXReportError(CE_Failure, "reading the layer failed");
+        return CE_Failure;
+    }
+    return CE_None;
+}
+
+CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize,
+                                    int nBufYSize)
+{
+    /* Reads that shrink by 2 or more go to an overview, which prefetches for
+     * itself when GDAL calls it. */
+    if (nBufXSize * 2 <= nXSize && nBufYSize * 2 <= nYSize && m_nLevel + 1 <
+                                                                  swx_map_level_count(m_psMap))
+        return CE_None;
+    const int bs = swx_map_block_size(m_psMap);
+    const int bx0 = nXOff / bs, by0 = nYOff / bs;
+    const int bx1 = (nXOff + nXSize - 1) / bs, by1 = (nYOff + nYSize - 1) / bs;
+    /* Keep what one read brings in to a third of GDAL's block cache. */
+    const GIntBig nPerBlock = GIntBig(bs) * bs * 4;
+    const GIntBig nMaxBlocks = std::max<GIntBig>(1, GDALGetCacheMax64() / 3 / nPerBlock);
+    std::vector<int> anBlocks;
+    GDALRasterBand *poBand1 = GetRasterBand(1);
+    for (int by = by0; by <= by1; by++)
+        for (int bx = bx0; bx <= bx1; bx++)
+        {
+            if (GIntBig(anBlocks.size() / 2) >= nMaxBlocks)
+                break;
+            GDALRasterBlock *poBlock = poBand1->TryGetLockedBlockRef(bx, by);
+            if (poBlock)
+            {
+                poBlock->DropLock();
+                continue;
+            }
+            anBlocks.push_back(bx);
+            anBlocks.push_back(by);
+        }
+    if (anBlocks.size() <= 2)
+        return CE_None; /* one block: IReadBlock fetches it */
+    return FetchBlocks(anBlocks, 0, -1, -1, nullptr);
+}
+
+CPLErr SEAWXRasterDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize,
+                                     int nYSize, void *pData, int nBufXSize, int nBufYSize,
+                                     GDALDataType eBufType, int nBandCount, int *panBandMap,
+                                     GSpacing nPixelSpace, GSpacing nLineSpace,
+                                     GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg)
+{
+    if (eRWFlag == GF_Read &&
+        Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
+        return CE_Failure;
+    return GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
+                                     nBufYSize, eBufType, nBandCount, panBandMap, nPixelSpace,
+                                     nLineSpace, nBandSpace, psExtraArg);
+}
+
+SEAWXRasterBand::SEAWXRasterBand(SEAWXRasterDataset *poDSIn, int nBandIn)
+{
+    poDS = poDSIn;
+    nBand = nBandIn;
+    eDataType = GDT_Byte;
+    nBlockXSize = nBlockYSize = swx_map_block_size(poDSIn->m_psMap);
+}
+
+CPLErr SEAWXRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
+{
+    auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
+    std::vector<int> anBlocks{nBlockXOff, nBlockYOff};
+    return poGDS->FetchBlocks(anBlocks, nBand, nBlockXOff, nBlockYOff, pImage);
+}
+
+CPLErr SEAWXRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize,
+                                  int nYSize, void *pData, int nBufXSize, int nBufYSize,
+                                  GDALDataType eBufType, GSpacing nPixelSpace,
+                                  GSpacing nLineSpace, GDALRasterIOExtraArg *psExtraArg)
+{
+    auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
+    if (eRWFlag == GF_Read &&
+        poGDS->Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
+        return CE_Failure;
+    return GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
+                                        nBufYSize, eBufType, nPixelSpace, nLineSpace,
+                                        psExtraArg);
+}
+
+GDALColorInterp SEAWXRasterBand::GetColorInterpretation()
+{
+    static const GDALColorInterp ae[] = {GCI_RedBand, GCI_GreenBand, GCI_BlueBand,
+                                         GCI_AlphaBand};
+    return ae[nBand - 1];
+}
+
+int SEAWXRasterBand::GetOverviewCount()
+{
+    auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
+    return poGDS->m_nLevel == 0 ? int(poGDS->m_apoOverviews.size()) : 0;
+}
+
+GDALRasterBand *SEAWXRasterBand::GetOverview(int i)
+{
+    auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
+    if (poGDS->m_nLevel != 0 || i < 0 || i >= int(poGDS->m_apoOverviews.size()))
+        return nullptr;
+    return poGDS->m_apoOverviews[i]->GetRasterBand(nBand);
+}

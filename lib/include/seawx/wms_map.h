@@ -1,0 +1,100 @@
+/*
+ * seawx/wms_map.h: one WMS layer at one time as a georeferenced raster.
+ *
+ * A map resolves what a user asked for (bundle, layer or variable and run,
+ * time, style, CRS, size) against the capabilities, once, with errors that say
+ * what is valid; then it is a grid of blocks, each fetched with one GetMap, at
+ * full resolution and at power-of-two overview levels down to about 256 pixels.
+ *
+ * Grid: the layer's extent in the CRS (EPSG:4326 and CRS:84 in degrees,
+ * longitude first; EPSG:3857 in metres), width x height pixels. Level k has
+ * ceil(width / 2^k) x ceil(height / 2^k) pixels over the same extent. Block
+ * (bx, by) of a level covers pixels [bx*bs, min((bx+1)*bs, w)) and likewise in
+ * y; edge blocks are fetched at their true, smaller size so that every pixel
+ * centre is exactly where the grid says. The default size follows the model's
+ * native 0.25 degree grid: 1440 x 720 for the globe in EPSG:4326, and 1440 x
+ * 1440 for the Web Mercator square (0.25 degree at the equator, 27.83 km).
+ *
+ * Fetched blocks are kept in a disk cache (see swx_map_opts.cache_dir): a run's
+ * image for one time never changes, so cached blocks stay valid; cache entries
+ * are named by a hash of the GetMap request without the key.
+ */
+#ifndef SEAWX_WMS_MAP_H
+#define SEAWX_WMS_MAP_H
+
+#include "seawx/http.h"
+#include "seawx/visibility.h"
+#include "seawx/wms.h"
+#include "seawx/wms_caps.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWX_MAP_DEFAULT_RES_DEG 0.25
+#define SWX_MAP_MIN_OVERVIEW 256
+#define SWX_MAP_MAX_SIDE (1 << 20)
+
+typedef struct swx_map_opts {
+    const char *bundle;   /* required */
+    const char *layer;    /* a leaf's full name; or NULL and variable */
+    const char *variable; /* "t2m" or "t2m:K" */
+    const char *run;      /* with variable: NULL or "latest" (newest complete run),
+                             "YYYYMMDDHH" or an ISO 8601 instant */
+    const char *time;     /* NULL: the time dimension's default */
+    const char *style;    /* NULL: the layer's first style */
+    const char *crs;      /* NULL: EPSG:4326 when advertised */
+    int width, height;    /* 0: from res, else the default grid; one given: the
+                             other keeps square pixels */
+    double res;           /* pixel size in CRS units; 0: default */
+    int block_size;       /* 256 (default) or 512 */
+    const char *cache_dir; /* NULL: no disk cache */
+} swx_map_opts;
+
+typedef struct swx_map swx_map;
+
+/* Resolves opts against caps, which the map takes over (freed with the map,
+ * also on failure). */
+SWX_API int swx_map_open(swx_map **out, swx_caps *caps, const swx_map_opts *opts);
+SWX_API void swx_map_free(swx_map *m);
+
+SWX_API const swx_layer *swx_map_layer(const swx_map *m);
+SWX_API const char *swx_map_bundle(const swx_map *m);
+SWX_API const char *swx_map_crs(const swx_map *m);   /* as advertised: "EPSG:4326" */
+SWX_API int swx_map_epsg(const swx_map *m);          /* 4326 (also for CRS:84) or 3857 */
+SWX_API const char *swx_map_style(const swx_map *m); /* "" when the layer has none */
+SWX_API int64_t swx_map_time(const swx_map *m);      /* the chosen time; INT64_MIN: none */
+SWX_API int swx_map_width(const swx_map *m);
+SWX_API int swx_map_height(const swx_map *m);
+SWX_API int swx_map_block_size(const swx_map *m);
+/* GDAL-style geotransform of level 0 (north up). */
+SWX_API void swx_map_geotransform(const swx_map *m, double gt[6]);
+/* Levels: 0 is full resolution; overviews follow. */
+SWX_API int swx_map_level_count(const swx_map *m);
+SWX_API void swx_map_level_size(const swx_map *m, int level, int *w, int *h);
+
+/* The GetMap of one block: fills g (its strings live as long as the map) and
+ * the block's true size. */
+SWX_API int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap *g);
+
+/* Receives one decoded block: w x h RGBA pixels, rows top down. Returns 0 to
+ * go on, or a negative code to stop the read. */
+typedef int (*swx_map_block_fn)(void *ud, int level, int bx, int by, const uint8_t *rgba, int w,
+                                int h);
+
+/* Fetches n blocks of one level (bxy holds n (bx, by) pairs) with up to
+ * max_in_flight GetMaps at once, from the disk cache where they are, and hands
+ * each to cb as it arrives. The first block that fails stops the read: its
+ * error line is the service's message. */
+SWX_API int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
+                                int max_in_flight, volatile sig_atomic_t *cancel,
+                                swx_map_block_fn cb, void *ud);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

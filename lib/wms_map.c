@@ -1,0 +1,586 @@
+/* wms_map.c: a WMS layer at one time as a grid of GetMap blocks. */
+#include "seawx/wms_map.h"
+
+#include "buf.h"
+#include "seawx/diskcache.h"
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/png.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MERC_R 6378137.0
+#define MERC_MAX 20037508.342789244
+#define MERC_MAX_LAT 85.0511287798066
+#define MAX_LEVELS 24
+
+struct swx_map {
+    swx_caps *caps;
+    const swx_layer *layer;
+    char *bundle;
+    char crs[16];
+    int epsg;
+    const char *style;
+    int64_t time;
+    char time_s[SWX_ISO8601_LEN];
+    double minx, miny, maxx, maxy;
+    int w[MAX_LEVELS], h[MAX_LEVELS];
+    int levels;
+    int bs;
+    char *cache_dir;
+};
+
+static double merc_y(double lat)
+{
+    if (lat > MERC_MAX_LAT)
+        lat = MERC_MAX_LAT;
+    if (lat < -MERC_MAX_LAT)
+        lat = -MERC_MAX_LAT;
+    return MERC_R * log(tan(M_PI / 4 + lat * M_PI / 360));
+}
+
+static void list_variables(const swx_caps *caps, char *out, size_t n)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < swx_caps_variable_count(caps) && at < n; i++)
+        at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "", swx_caps_variable(caps, i));
+}
+
+/* The run asked for: "YYYYMMDDHH" or an ISO 8601 instant. */
+static int parse_run(const char *s, int64_t *t)
+{
+    size_t n = strlen(s);
+    if (n == 10 && strspn(s, "0123456789") == 10) {
+        char iso[24];
+        snprintf(iso, sizeof iso, "%.4s-%.2s-%.2sT%.2s:00:00Z", s, s + 4, s + 6, s + 8);
+        return swx_iso8601_parse(iso, t);
+    }
+    return swx_iso8601_parse(s, t);
+}
+
+static int resolve_layer(swx_map *m, const swx_map_opts *o)
+{
+    char vars[512];
+    if (o->layer && *o->layer) {
+        m->layer = swx_caps_find(m->caps, o->layer);
+        if (m->layer)
+            return 0;
+        list_variables(m->caps, vars, sizeof vars);
+        return swx_error_set(SWX_ENOTFOUND,
+                             "layer '%.200s' is not in bundle %s; its variables are %s (list its "
+                             "layers with: gdalinfo SEAWX:bundle=%s)",
+                             o->layer, o->bundle, vars, o->bundle);
+    }
+    if (!o->variable || !*o->variable)
+        return swx_error_set(SWX_EINVAL, "name a layer (LAYER=) or a variable (VARIABLE=) of "
+                                         "bundle %s",
+                             o->bundle);
+    char var[128];
+    snprintf(var, sizeof var, "%s", o->variable);
+    char *colon = strchr(var, ':');
+    const char *unit = NULL;
+    if (colon) {
+        *colon = '\0';
+        unit = colon + 1;
+    }
+    size_t nruns = swx_caps_runs(m->caps, var, unit, NULL, 0);
+    if (nruns == 0) {
+        list_variables(m->caps, vars, sizeof vars);
+        return swx_error_set(SWX_ENOTFOUND, "variable '%s' is not in bundle %s; its variables are %s",
+                             o->variable, o->bundle, vars);
+    }
+    if (!o->run || !*o->run || strcasecmp(o->run, "latest") == 0) {
+        int rc = swx_caps_latest(m->caps, var, unit, &m->layer);
+        return rc ? swx_error_prefix(rc, "no complete run of %s in bundle %s", o->variable,
+                                     o->bundle)
+                  : 0;
+    }
+    int64_t want;
+    if (parse_run(o->run, &want))
+        return swx_error_set(SWX_EINVAL, "run '%.64s' is neither 'latest' nor YYYYMMDDHH",
+                             o->run);
+    const swx_layer **runs = calloc(nruns, sizeof *runs);
+    if (!runs)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    swx_caps_runs(m->caps, var, unit, runs, nruns);
+    char list[400] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < nruns; i++) {
+        int64_t t;
+        if (swx_layer_run_time(runs[i], &t) == 0) {
+            if (t == want) {
+                m->layer = runs[i];
+                break;
+            }
+            char s[SWX_ISO8601_LEN];
+            swx_iso8601_format(t, s);
+            if (at < sizeof list)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%.13s", at ? ", " : "", s);
+        }
+    }
+    free(runs);
+    if (m->layer)
+        return 0;
+    return swx_error_set(SWX_ENOTFOUND, "no run %s of %s in bundle %s; runs are %s", o->run,
+                         o->variable, o->bundle, list);
+}
+
+static int resolve_time(swx_map *m, const swx_map_opts *o)
+{
+    const swx_timedim *td = swx_layer_time(m->layer);
+    m->time = INT64_MIN;
+    if (!td) {
+        if (o->time && *o->time)
+            return swx_error_set(SWX_EINVAL, "layer %s has no time dimension; leave TIME out",
+                                 swx_layer_name(m->layer));
+        return 0;
+    }
+    if (!o->time || !*o->time) {
+        m->time = swx_timedim_default(td);
+    } else {
+        int64_t t;
+        if (swx_iso8601_parse(o->time, &t))
+            return swx_error_prefix(SWX_EINVAL, "TIME");
+        if (!swx_timedim_contains(td, t)) {
+            int64_t near[3];
+            size_t k = swx_timedim_nearest(td, t, near, 3);
+            char list[100] = "", first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
+            size_t at = 0;
+            for (size_t i = 0; i < k; i++) {
+                char s[SWX_ISO8601_LEN];
+                swx_iso8601_format(near[i], s);
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", s);
+            }
+            swx_iso8601_format(swx_timedim_first(td), first);
+            swx_iso8601_format(swx_timedim_last(td), last);
+            return swx_error_set(SWX_ENOTFOUND,
+                                 "time %s is not a valid time of layer %s; nearest: %s (%zu "
+                                 "valid times from %s to %s)",
+                                 o->time, swx_layer_name(m->layer), list, swx_timedim_count(td),
+                                 first, last);
+        }
+        m->time = t;
+    }
+    swx_iso8601_format(m->time, m->time_s);
+    return 0;
+}
+
+static int resolve_style(swx_map *m, const swx_map_opts *o)
+{
+    size_t n = swx_layer_style_count(m->layer);
+    if (!o->style || !*o->style) {
+        m->style = n ? swx_layer_style(m->layer, 0)->name : "";
+        return 0;
+    }
+    char list[600] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = swx_layer_style(m->layer, i)->name;
+        if (strcmp(name, o->style) == 0) {
+            m->style = name;
+            return 0;
+        }
+        if (at < sizeof list)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", name);
+    }
+    return swx_error_set(SWX_ENOTFOUND, "style '%.100s' is not a style of layer %s; styles are %s",
+                         o->style, swx_layer_name(m->layer), n ? list : "(none)");
+}
+
+static int resolve_crs(swx_map *m, const swx_map_opts *o)
+{
+    const char *want = o->crs && *o->crs ? o->crs : "EPSG:4326";
+    const char *norm = NULL;
+    if (strcasecmp(want, "EPSG:4326") == 0 || strcmp(want, "4326") == 0 ||
+        strcasecmp(want, "CRS:84") == 0 || strcasecmp(want, "OGC:CRS84") == 0)
+        norm = "EPSG:4326";
+    else if (strcasecmp(want, "EPSG:3857") == 0 || strcmp(want, "3857") == 0 ||
+             strcasecmp(want, "EPSG:900913") == 0)
+        norm = "EPSG:3857";
+    char list[300] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < swx_layer_crs_count(m->layer) && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "",
+                               swx_layer_crs(m->layer, i));
+    if (!norm)
+        return swx_error_set(SWX_EINVAL, "CRS '%.64s' is not supported: use EPSG:4326 or EPSG:3857",
+                             want);
+    if (strcmp(norm, "EPSG:4326") == 0) {
+        m->epsg = 4326;
+        if (swx_layer_has_crs(m->layer, "EPSG:4326"))
+            snprintf(m->crs, sizeof m->crs, "EPSG:4326");
+        else if (swx_layer_has_crs(m->layer, "CRS:84"))
+            snprintf(m->crs, sizeof m->crs, "CRS:84");
+    } else {
+        m->epsg = 3857;
+        if (swx_layer_has_crs(m->layer, "EPSG:3857"))
+            snprintf(m->crs, sizeof m->crs, "EPSG:3857");
+        else if (swx_layer_has_crs(m->layer, "EPSG:900913"))
+            snprintf(m->crs, sizeof m->crs, "EPSG:900913");
+    }
+    if (!m->crs[0])
+        return swx_error_set(SWX_EINVAL, "layer %s does not advertise %s; it offers %s",
+                             swx_layer_name(m->layer), norm, list[0] ? list : "no CRS");
+    return 0;
+}
+
+static void resolve_extent(swx_map *m)
+{
+    double w = -180, s = -90, e = 180, n = 90;
+    int have_geo = swx_layer_geo_bbox(m->layer, &w, &s, &e, &n) == 0;
+    if (m->epsg == 3857) {
+        for (size_t i = 0; i < swx_layer_bbox_count(m->layer); i++) {
+            const swx_bbox *b = swx_layer_bbox(m->layer, i);
+            if (strcasecmp(b->crs, m->crs) == 0) {
+                m->minx = b->minx;
+                m->miny = b->miny;
+                m->maxx = b->maxx;
+                m->maxy = b->maxy;
+                return;
+            }
+        }
+        m->minx = MERC_R * w * M_PI / 180;
+        m->maxx = MERC_R * e * M_PI / 180;
+        m->miny = merc_y(s);
+        m->maxy = merc_y(n);
+        return;
+    }
+    if (!have_geo) {
+        for (size_t i = 0; i < swx_layer_bbox_count(m->layer); i++) {
+            const swx_bbox *b = swx_layer_bbox(m->layer, i);
+            int lat_first = strcasecmp(b->crs, "EPSG:4326") == 0 &&
+                            strcmp(swx_caps_version(m->caps), "1.3.0") == 0;
+            if (strcasecmp(b->crs, "EPSG:4326") == 0 || strcasecmp(b->crs, "CRS:84") == 0) {
+                w = lat_first ? b->miny : b->minx;
+                s = lat_first ? b->minx : b->miny;
+                e = lat_first ? b->maxy : b->maxx;
+                n = lat_first ? b->maxx : b->maxy;
+                break;
+            }
+        }
+    }
+    m->minx = w;
+    m->miny = s;
+    m->maxx = e;
+    m->maxy = n;
+}
+
+static int resolve_size(swx_map *m, const swx_map_opts *o)
+{
+    double sx = m->maxx - m->minx, sy = m->maxy - m->miny;
+    if (!(sx > 0) || !(sy > 0))
+        return swx_error_set(SWX_ESERVICE, "layer %s has an empty extent",
+                             swx_layer_name(m->layer));
+    double res = o->res;
+    if (res < 0 || o->width < 0 || o->height < 0)
+        return swx_error_set(SWX_EINVAL, "size and resolution must be positive");
+    if (res == 0)
+        res = m->epsg == 3857 ? MERC_R * M_PI / 180 * SWX_MAP_DEFAULT_RES_DEG
+                              : SWX_MAP_DEFAULT_RES_DEG;
+    double w = o->width, h = o->height;
+    if (w > 0 && h <= 0)
+        h = w * sy / sx;
+    else if (h > 0 && w <= 0)
+        w = h * sx / sy;
+    else if (w <= 0 && h <= 0) {
+        w = sx / res;
+        h = sy / res;
+    }
+    w = floor(w + 0.5);
+    h = floor(h + 0.5);
+    if (w < 1)
+        w = 1;
+    if (h < 1)
+        h = 1;
+    if (w > SWX_MAP_MAX_SIDE || h > SWX_MAP_MAX_SIDE)
+        return swx_error_set(SWX_EINVAL, "a raster of %.0f x %.0f pixels is over the limit of %d "
+                                         "on a side; ask for a coarser resolution",
+                             w, h, SWX_MAP_MAX_SIDE);
+    m->w[0] = (int)w;
+    m->h[0] = (int)h;
+    m->levels = 1;
+    while (m->levels < MAX_LEVELS) {
+        int k = m->levels;
+        int lw = (int)(((int64_t)m->w[0] + (1 << k) - 1) >> k);
+        int lh = (int)(((int64_t)m->h[0] + (1 << k) - 1) >> k);
+        if ((lw > lh ? lw : lh) < SWX_MAP_MIN_OVERVIEW)
+            break;
+        m->w[k] = lw;
+        m->h[k] = lh;
+        m->levels++;
+    }
+    return 0;
+}
+
+int swx_map_open(swx_map **out, swx_caps *caps, const swx_map_opts *o)
+{
+    int rc;
+    *out = NULL;
+    swx_map *m = calloc(1, sizeof *m);
+    if (!m) {
+        swx_caps_free(caps);
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    }
+    m->caps = caps;
+    if ((rc = swx_wms_bundle_check(o->bundle)))
+        goto done;
+    m->bundle = strdup(o->bundle);
+    m->cache_dir = o->cache_dir && *o->cache_dir ? strdup(o->cache_dir) : NULL;
+    if (!m->bundle || (o->cache_dir && *o->cache_dir && !m->cache_dir)) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    m->bs = o->block_size ? o->block_size : 256;
+    if (m->bs != 256 && m->bs != 512) {
+        rc = swx_error_set(SWX_EINVAL, "block size %d is not 256 or 512", o->block_size);
+        goto done;
+    }
+    int maxw = swx_caps_max_width(caps), maxh = swx_caps_max_height(caps);
+    if ((maxw && m->bs > maxw) || (maxh && m->bs > maxh)) {
+        rc = swx_error_set(SWX_EINVAL, "block size %d is over the service's limit of %d x %d",
+                           m->bs, maxw, maxh);
+        goto done;
+    }
+    if ((rc = resolve_layer(m, o)) || (rc = resolve_time(m, o)) || (rc = resolve_style(m, o)) ||
+        (rc = resolve_crs(m, o)))
+        goto done;
+    resolve_extent(m);
+    rc = resolve_size(m, o);
+done:
+    if (rc) {
+        swx_map_free(m);
+        return rc;
+    }
+    *out = m;
+    return 0;
+}
+
+void swx_map_free(swx_map *m)
+{
+    if (!m)
+        return;
+    swx_caps_free(m->caps);
+    free(m->bundle);
+    free(m->cache_dir);
+    free(m);
+}
+
+const swx_layer *swx_map_layer(const swx_map *m)
+{
+    return m->layer;
+}
+
+const char *swx_map_bundle(const swx_map *m)
+{
+    return m->bundle;
+}
+
+const char *swx_map_crs(const swx_map *m)
+{
+    return m->crs;
+}
+
+int swx_map_epsg(const swx_map *m)
+{
+    return m->epsg;
+}
+
+const char *swx_map_style(const swx_map *m)
+{
+    return m->style;
+}
+
+int64_t swx_map_time(const swx_map *m)
+{
+    return m->time;
+}
+
+int swx_map_width(const swx_map *m)
+{
+    return m->w[0];
+}
+
+int swx_map_height(const swx_map *m)
+{
+    return m->h[0];
+}
+
+int swx_map_block_size(const swx_map *m)
+{
+    return m->bs;
+}
+
+void swx_map_geotransform(const swx_map *m, double gt[6])
+{
+    gt[0] = m->minx;
+    gt[1] = (m->maxx - m->minx) / m->w[0];
+    gt[2] = 0;
+    gt[3] = m->maxy;
+    gt[4] = 0;
+    gt[5] = -(m->maxy - m->miny) / m->h[0];
+}
+
+int swx_map_level_count(const swx_map *m)
+{
+    return m->levels;
+}
+
+void swx_map_level_size(const swx_map *m, int level, int *w, int *h)
+{
+    if (level < 0 || level >= m->levels) {
+        *w = *h = 0;
+        return;
+    }
+    *w = m->w[level];
+    *h = m->h[level];
+}
+
+int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap *g)
+{
+    if (level < 0 || level >= m->levels)
+        return swx_error_set(SWX_EINVAL, "no overview level %d", level);
+    int lw = m->w[level], lh = m->h[level];
+    int x0 = bx * m->bs, y0 = by * m->bs;
+    if (bx < 0 || by < 0 || x0 >= lw || y0 >= lh)
+        return swx_error_set(SWX_EINVAL, "block %d,%d is outside level %d", bx, by, level);
+    int x1 = x0 + m->bs < lw ? x0 + m->bs : lw;
+    int y1 = y0 + m->bs < lh ? y0 + m->bs : lh;
+    double rx = (m->maxx - m->minx) / lw, ry = (m->maxy - m->miny) / lh;
+    memset(g, 0, sizeof *g);
+    g->bundle = m->bundle;
+    g->layer = swx_layer_name(m->layer);
+    g->time = m->time == INT64_MIN ? NULL : m->time_s;
+    g->style = m->style;
+    g->crs = m->crs;
+    g->minx = m->minx + x0 * rx;
+    g->maxx = x1 == lw ? m->maxx : m->minx + x1 * rx;
+    g->maxy = m->maxy - y0 * ry;
+    g->miny = y1 == lh ? m->miny : m->maxy - y1 * ry;
+    g->width = x1 - x0;
+    g->height = y1 - y0;
+    g->transparent = 1;
+    return 0;
+}
+
+/* ---- reading blocks ---- */
+
+typedef struct reader {
+    swx_map *m;
+    swx_client *c;
+    int level;
+    const int *bxy;
+    size_t n, next;
+    swx_query *q;
+    swx_map_block_fn cb;
+    void *ud;
+    int cb_rc; /* set when the caller's callback stopped the read */
+} reader;
+
+/* Decodes a block's PNG and hands it on; the size must be the block's. */
+static int deliver(reader *r, size_t i, const void *png, size_t len, const char *from)
+{
+    swx_getmap g;
+    uint8_t *rgba = NULL;
+    int w, h;
+    int rc = swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g);
+    if (!rc)
+        rc = swx_png_decode_rgba(png, len, g.width, g.height, &rgba, &w, &h);
+    if (rc)
+        return swx_error_prefix(rc, "bad image from %s", from);
+    if (w != g.width || h != g.height) {
+        free(rgba);
+        return swx_error_set(SWX_ESERVICE, "image from %s is %d x %d, not the %d x %d asked for",
+                             from, w, h, g.width, g.height);
+    }
+    rc = r->cb(r->ud, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], rgba, w, h);
+    free(rgba);
+    if (rc)
+        r->cb_rc = rc;
+    return rc;
+}
+
+static char *cache_key(reader *r, const swx_request *req)
+{
+    /* The request as displayed carries no key; the service's address is part
+     * of it, so two services never share entries. */
+    return swx_request_display_url(r->c, req);
+}
+
+static int reader_next(void *ud, swx_request *req, void **user)
+{
+    reader *r = ud;
+    while (r->next < r->n) {
+        size_t i = r->next++;
+        swx_getmap g;
+        swx_query_free(r->q);
+        r->q = NULL;
+        int rc = swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g);
+        if (!rc)
+            rc = swx_wms_getmap_request(&g, req, &r->q);
+        if (rc)
+            return rc;
+        if (r->m->cache_dir) {
+            char *key = cache_key(r, req);
+            void *data = NULL;
+            size_t len = 0;
+            if (key && swx_diskcache_get(r->m->cache_dir, key, &data, &len) == 0) {
+                rc = deliver(r, i, data, len, "the disk cache");
+                free(data);
+                if (rc == 0 || r->cb_rc) {
+                    free(key);
+                    if (r->cb_rc)
+                        return r->cb_rc;
+                    continue;
+                }
+                /* A damaged entry is fetched again and replaced. */
+            }
+            free(key);
+        }
+        *user = (void *)(uintptr_t)i;
+        return 1;
+    }
+    return 0;
+}
+
+static int reader_done(void *ud, void *user, int rc, const swx_response *resp)
+{
+    reader *r = ud;
+    size_t i = (size_t)(uintptr_t)user;
+    if (rc)
+        return rc;
+    rc = deliver(r, i, resp->body, resp->len, resp->url);
+    if (rc)
+        return rc;
+    if (r->m->cache_dir) {
+        swx_getmap g;
+        swx_request req;
+        swx_query *q = NULL;
+        if (swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g) == 0 &&
+            swx_wms_getmap_request(&g, &req, &q) == 0) {
+            char *key = cache_key(r, &req);
+            /* A cache that cannot be written costs speed, not the read. */
+            if (key)
+                swx_diskcache_put(r->m->cache_dir, key, resp->body, resp->len);
+            free(key);
+        }
+        swx_query_free(q);
+    }
+    return 0;
+}
+
+int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
+                        int max_in_flight, volatile sig_atomic_t *cancel, swx_map_block_fn cb,
+                        void *ud)
+{
+    reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0};
+    swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
+    int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, NULL);
+    swx_query_free(r.q);
+    return rc;
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The GDAL plugin's raster side against seawx-sim: discovery, georeferencing,
+# pixels equal to the service's own GetMap, parallel reads, the disk cache, and
+# one clear error for each kind of bad input.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+sim_start
+export SEAWX_CACHE_DIR=$T/cache GDAL_PAM_ENABLED=NO
+cmp=$SEAWX_RASTERCMP
+
+check "gdalinfo --formats lists SEAWX" sh -c "gdalinfo --formats | grep -q 'SEAWX -raster,vector-'"
+check "driver metadata: connection prefix, open options" sh -c \
+  "gdalinfo --format SEAWX | grep -q 'Connection prefix: SEAWX:' && gdalinfo --format SEAWX | grep -q 'alt_config_option=.SEAWX_BASE_URL'"
+
+# Discovery: bundles (no network needed), then the layers of one bundle.
+env -u SEAWX_BASE_URL -u SEAWX_API_KEY gdalinfo SEAWX: >"$T/root.txt" 2>&1
+check "SEAWX: lists the twelve bundles" test "$(grep -c 'SUBDATASET_[0-9]*_NAME=SEAWX:bundle=' "$T/root.txt")" -eq 12
+gdalinfo SEAWX:bundle=basic >"$T/basic.txt" 2>"$T/basic.err"
+check "SEAWX:bundle=basic opens" test $? -eq 0
+"$SEAWX_CLI" layers --bundle basic --json >"$T/basic.json"
+leaves=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$T/basic.json")
+vars=$(python3 -c "import json,sys; print(len({(o['variable'],o['unit']) for o in json.load(open(sys.argv[1]))}))" "$T/basic.json")
+subs=$(grep -c 'SUBDATASET_[0-9]*_NAME=' "$T/basic.txt")
+check "one subdataset per leaf and one latest per variable ($subs = $leaves + $vars)" test "$subs" -eq $((leaves + vars))
+check "subdataset descriptions are readable" grep -q 'SUBDATASET_[0-9]*_DESC=t2m:K - .*run .*valid times' "$T/basic.txt"
+
+# A layer, by the name GDAL listed.
+sub=$(grep -m1 'SUBDATASET_[0-9]*_NAME=SEAWX:bundle=basic,layer=.*t2m:K' "$T/basic.txt" | sed 's/^ *SUBDATASET_[0-9]*_NAME=//')
+gdalinfo -json "$sub" >"$T/layer.json" 2>"$T/layer.err"
+check "a listed layer opens" test $? -eq 0
+layer_ok() {
+  python3 - "$T/layer.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["size"] == [1440, 720], d["size"]
+assert [b["colorInterpretation"] for b in d["bands"]] == ["Red", "Green", "Blue", "Alpha"]
+assert all(b["block"] == [256, 256] for b in d["bands"])
+assert [o["size"] for o in d["bands"][0]["overviews"]] == [[720, 360], [360, 180]]
+gt = d["geoTransform"]
+assert gt == [-180.0, 0.25, 0.0, 90.0, 0.0, -0.25], gt
+assert "4326" in d["coordinateSystem"]["wkt"]
+md = d["metadata"][""]
+for k in ("PRODUCT", "BUNDLE", "RUN", "VARIABLE", "UNIT", "TIME", "TIMES", "STYLE", "STYLES", "LAYER"):
+    assert k in md, k
+assert md["VARIABLE"] == "t2m" and md["UNIT"] == "K" and md["BUNDLE"] == "basic"
+assert md["TIME"] in md["TIMES"].split(",")
+PY
+}
+check "layer: 1440x720 RGBA, 256 blocks, overviews, geotransform, metadata" layer_ok
+check "latest entry resolves" sh -c "gdalinfo 'SEAWX:bundle=basic,variable=t2m:K,run=latest' | grep -q 'Size is 1440, 720'"
+check "open options work like connection string keys" sh -c \
+  "gdalinfo SEAWX: -oo BUNDLE=basic -oo VARIABLE=t2m:K -oo WIDTH=720 | grep -q 'Size is 720, 360'"
+
+# Pixels: a window through the driver equals the service's GetMap of it.
+getmap() { # CRS BBOX W H OUT  (BBOX in the request's axis order)
+  curl -sf -H "service-api-key: $KEY" -o "$5" \
+    "$SIM_URL/ows/wms?service=WMS&request=GetMap&version=1.3.0&product=sof-d&bundle=basic&layers=$layer&styles=&crs=$1&bbox=$2&width=$3&height=$4&format=image/png&transparent=TRUE&time=$time"
+}
+layer=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['LAYER'])" "$T/layer.json")
+time=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['TIME'])" "$T/layer.json")
+# Window: columns 300..1000, rows 100..500 of the 0.25-degree grid.
+gdal_translate -q -projwin -105 65 70 -35 -outsize 700 400 "$sub" "$T/win4326.tif" 2>"$T/tr.err"
+check "gdal_translate -projwin -outsize to GeoTIFF (EPSG:4326)" test -s "$T/win4326.tif"
+getmap EPSG:4326 "-35,-105,65,70" 700 400 "$T/ref4326.png"
+check "EPSG:4326 pixels equal the service's GetMap" "$cmp" "$T/win4326.tif" "$T/ref4326.png"
+gt_ok() { # FILE EPSG X0 RX Y0 RY
+  python3 - "$@" <<'PY'
+import json, subprocess, sys
+f, epsg, x0, rx, y0, ry = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+d = json.loads(subprocess.check_output(["gdalinfo", "-json", f]))
+gt = d["geoTransform"]
+for got, want in ((gt[0], x0), (gt[1], rx), (gt[3], y0), (gt[5], ry)):
+    assert abs(got - want) <= 1e-6 * max(1, abs(want)), (gt, x0, rx, y0, ry)
+assert f'ID["EPSG",{epsg}]' in d["coordinateSystem"]["wkt"].replace(" ", "").replace("\n", "")
+PY
+}
+check "EPSG:4326 geotransform" gt_ok "$T/win4326.tif" 4326 -105 0.25 65 -0.25
+
+sub3857="SEAWX:bundle=basic,layer=$layer,time=$time,crs=EPSG:3857"
+R=20037508.342789244
+gdalinfo "$sub3857" >"$T/3857.txt" 2>&1
+check "EPSG:3857 layer: 1440x1440" grep -q 'Size is 1440, 1440' "$T/3857.txt"
+# Columns 256..767, rows 512..1023 of the 1440-pixel square.
+read x0 y0 x1 y1 < <(python3 -c "
+R=$R; r=2*R/1440
+print(-R+256*r, R-512*r, -R+768*r, R-1024*r)")
+gdal_translate -q -projwin "$x0" "$y0" "$x1" "$y1" -outsize 512 512 "$sub3857" "$T/win3857.tif" 2>>"$T/tr.err"
+getmap EPSG:3857 "$x0,$y1,$x1,$y0" 512 512 "$T/ref3857.png"
+check "EPSG:3857 pixels equal the service's GetMap" "$cmp" "$T/win3857.tif" "$T/ref3857.png"
+check "EPSG:3857 geotransform" gt_ok "$T/win3857.tif" 3857 "$x0" "$(python3 -c "print(2*$R/1440)")" "$y0" "-$(python3 -c "print(2*$R/1440)")"
+
+# Parallel reads, progress, and the disk cache.
+before=$(grep -c 'request=GetMap' "$T/access.log")
+gdal_translate "SEAWX:bundle=basic,layer=$layer,width=4096" "$T/big.tif" >"$T/progress.txt" 2>&1
+check "a 4096x2048 read completes with progress" grep -q '100 - done' "$T/progress.txt"
+fetched=$(( $(grep -c 'request=GetMap' "$T/access.log") - before ))
+check "one GetMap per block (128 blocks, fetched $fetched)" test "$fetched" -eq 128
+gdal_translate -q "SEAWX:bundle=basic,layer=$layer,width=4096" "$T/big2.tif"
+refetched=$(( $(grep -c 'request=GetMap' "$T/access.log") - before - fetched ))
+check "a second read comes from the disk cache (fetched $refetched)" test "$refetched" -eq 0
+check "cached read is identical" "$cmp" "$T/big.tif" "$T/big2.tif"
+gdal_translate -q "SEAWX:bundle=basic,layer=$layer,width=4096,cache=no" "$T/big3.tif"
+check "cache=no fetches again" test "$(( $(grep -c 'request=GetMap' "$T/access.log") - before - fetched ))" -eq 128
+check "the cache holds no key" sh -c "! grep -r -q -F '$KEY' '$T/cache' && ! find '$T/cache' | grep -q -F '$KEY'"
+check "overview read uses overview GetMaps" sh -c \
+  "gdal_translate -q -outsize 512 256 'SEAWX:bundle=basic,layer=$layer,cache=no' '$T/small.tif' && tail -n 2 '$T/access.log' | grep -q 'width=[0-9]*&height='"
+
+# Bad input: one clear GDAL error, no output file.
+bad() { # NAME PATTERN CONNECTION [gdal_translate args]
+  local name=$1 pattern=$2 conn=$3
+  shift 3
+  rm -f "$T/bad.tif"
+  gdal_translate -q "$@" "$conn" "$T/bad.tif" >"$T/bad.out" 2>"$T/bad.err"
+  local rc=$?
+  [ "$rc" -ne 0 ] || { echo "  $name: succeeded"; return 1; }
+  [ ! -e "$T/bad.tif" ] || { echo "  $name: left $T/bad.tif"; return 1; }
+  grep -q -E -- "$pattern" "$T/bad.err" || { echo "  $name: $(cat "$T/bad.err")"; return 1; }
+  no_key_in "$T/bad.err" "$T/bad.out"
+}
+check "unknown bundle" bad bundle "unknown bundle 'nope': valid bundles are basic" "SEAWX:bundle=nope,variable=t2m"
+check "unknown layer" bad layer "layer 'sof-d/19990101/00/t2m:K' is not in bundle basic" "SEAWX:bundle=basic,layer=sof-d/19990101/00/t2m:K"
+check "unknown variable" bad variable "variable 'nope' is not in bundle basic; its variables are" "SEAWX:bundle=basic,variable=nope"
+check "bad time lists the nearest" bad time "is not a valid time of layer .*nearest: " "SEAWX:bundle=basic,layer=$layer,time=1999-01-01T00:00:00Z"
+check "unknown style lists the styles" bad style "style 'nope' is not a style of layer .*styles are" "SEAWX:bundle=basic,layer=$layer,style=nope"
+up=$("$SEAWX_CLI" layers -b upper-air --latest --json | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['name'])")
+check "CRS the layer does not advertise" bad crs "does not advertise EPSG:3857; it offers" "SEAWX:bundle=upper-air,layer=$up,crs=EPSG:3857"
+check "size over the limit" bad size "over the limit" "SEAWX:bundle=basic,layer=$layer,width=5000000"
+check "blocksize over the limit" bad blocksize "block size 1024 is not 256 or 512" "SEAWX:bundle=basic,layer=$layer,blocksize=1024"
+check "no key" bad nokey "no API key: set SEAWX_API_KEY" "SEAWX:bundle=basic,layer=$layer" --config SEAWX_API_KEY ""
+check "wrong key" bad wrongkey "HTTP 401.*SEAWX_API_KEY" "SEAWX:bundle=basic,layer=$layer" --config SEAWX_API_KEY wrong-key
+check "key in the connection string is refused" bad keyincs "does not belong in a connection string" "SEAWX:bundle=basic,key=abc"
+check "unknown option" bad option "unknown option 'colour'" "SEAWX:bundle=basic,colour=red"
+check "update mode refused" sh -c "'$cmp' --open-update 'SEAWX:bundle=basic,layer=$layer' | grep -q 'read-only'"
+check "the key is in no output" no_key_in "$T"/*.txt "$T"/*.err "$T"/*.json
+finish

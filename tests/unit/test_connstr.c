@@ -1,0 +1,120 @@
+/* test_connstr.c: SEAWX: connection strings parse, format and round-trip. */
+#include "cu_support.h"
+
+#include "seawx/connstr.h"
+#include "seawx/error.h"
+
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_parse(void)
+{
+    swx_connstr *cs = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        swx_connstr_parse(&cs, "SEAWX:bundle=basic,layer=sof-d/20241001/00/t2m:K,TIME=2024-10-01T06:00:00Z"),
+        0);
+    CU_ASSERT_PTR_NULL(swx_connstr_kind(cs));
+    CU_ASSERT_EQUAL(swx_connstr_count(cs), 3);
+    CU_ASSERT_STRING_EQUAL(swx_connstr_get(cs, "bundle"), "basic");
+    CU_ASSERT_STRING_EQUAL(swx_connstr_get(cs, "LAYER"), "sof-d/20241001/00/t2m:K");
+    CU_ASSERT_STRING_EQUAL(swx_connstr_key(cs, 2), "time");
+    CU_ASSERT_STRING_EQUAL(swx_connstr_value(cs, 2), "2024-10-01T06:00:00Z");
+    swx_connstr_free(cs);
+
+    CU_ASSERT_EQUAL_FATAL(swx_connstr_parse(&cs, "seawx:storms,status=all,name=Helene"), 0);
+    CU_ASSERT_STRING_EQUAL(swx_connstr_kind(cs), "storms");
+    CU_ASSERT_STRING_EQUAL(swx_connstr_get(cs, "name"), "Helene");
+    swx_connstr_free(cs);
+
+    CU_ASSERT_EQUAL_FATAL(swx_connstr_parse(&cs, "SEAWX:"), 0);
+    CU_ASSERT_EQUAL(swx_connstr_count(cs), 0);
+    swx_connstr_free(cs);
+}
+
+static void test_round_trip(void)
+{
+    const char *values[] = {"sof-d.maritime/20241001/06/swh:m",
+                            "a,b,c",
+                            "100%",
+                            "wind:m s-1/vector",
+                            "quote\"d",
+                            "x=y",
+                            "https://host:8443/base/path?x=1",
+                            "ünïcode",
+                            NULL};
+    for (int i = 0; values[i]; i++) {
+        swx_connstr *cs = NULL, *back = NULL;
+        CU_ASSERT_EQUAL_FATAL(swx_connstr_new(&cs), 0);
+        CU_ASSERT_EQUAL(swx_connstr_set(cs, "bundle", "basic"), 0);
+        CU_ASSERT_EQUAL(swx_connstr_set(cs, "layer", values[i]), 0);
+        char *s = swx_connstr_format(cs);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT_EQUAL(strncmp(s, "SEAWX:bundle=basic,layer=", 25), 0);
+        CU_ASSERT_EQUAL_FATAL(swx_connstr_parse(&back, s), 0);
+        CU_ASSERT_STRING_EQUAL(swx_connstr_get(back, "layer"), values[i]);
+        CU_ASSERT_EQUAL(swx_connstr_count(back), 2);
+        free(s);
+        swx_connstr_free(cs);
+        swx_connstr_free(back);
+    }
+    /* Readable where no escape is needed. */
+    swx_connstr *cs = NULL;
+    swx_connstr_parse(&cs, "SEAWX:bundle=maritime,layer=sof-d.maritime/20241001/06/swh:m");
+    char *s = swx_connstr_format(cs);
+    CU_ASSERT_STRING_EQUAL(s, "SEAWX:bundle=maritime,layer=sof-d.maritime/20241001/06/swh:m");
+    free(s);
+    swx_connstr_free(cs);
+}
+
+static void test_set_replace_remove(void)
+{
+    swx_connstr *cs = NULL;
+    swx_connstr_parse(&cs, "SEAWX:storms,a=1,b=2");
+    CU_ASSERT_EQUAL(swx_connstr_set(cs, "A", "3"), 0);
+    CU_ASSERT_STRING_EQUAL(swx_connstr_get(cs, "a"), "3");
+    CU_ASSERT_EQUAL(swx_connstr_set(cs, "a", NULL), 0);
+    CU_ASSERT_PTR_NULL(swx_connstr_get(cs, "a"));
+    char *s = swx_connstr_format(cs);
+    CU_ASSERT_STRING_EQUAL(s, "SEAWX:storms,b=2");
+    free(s);
+    swx_connstr_free(cs);
+}
+
+static void test_refused(void)
+{
+    const char *bad[] = {"SEAWX:bundle=basic,key=abc",   "SEAWX:service-api-key=abc",
+                         "SEAWX:API_KEY=abc",            "SEAWX:bundle=basic,,layer=x",
+                         "SEAWX:bundle=basic,",          "SEAWX:bundle=a,bundle=b",
+                         "SEAWX:bundle=basic,oops",      "SEAWX:b@d=1",
+                         "SEAWX:layer=%zz",              "SEAWX:layer=%00",
+                         "SEAWX:layer=%4",               NULL};
+    for (int i = 0; bad[i]; i++) {
+        swx_connstr *cs = NULL;
+        CU_ASSERT_NOT_EQUAL(swx_connstr_parse(&cs, bad[i]), 0);
+        CU_ASSERT_PTR_NULL(cs);
+        CU_ASSERT_PTR_NULL(strstr(swx_error_last(), "abc"));
+    }
+    swx_connstr *cs = NULL;
+    swx_connstr_parse(&cs, "SEAWX:bundle=basic,key=abc");
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "SEAWX_API_KEY"));
+    swx_connstr_new(&cs);
+    CU_ASSERT_NOT_EQUAL(swx_connstr_set(cs, "key", "abc"), 0);
+    swx_connstr_free(cs);
+    char longs[SWX_CONNSTR_MAX_LEN + 20];
+    memset(longs, 'a', sizeof longs - 1);
+    longs[sizeof longs - 1] = '\0';
+    memcpy(longs, "SEAWX:layer=", 12);
+    CU_ASSERT_EQUAL(swx_connstr_parse(&cs, longs), SWX_ETOOBIG);
+}
+
+int main(void)
+{
+    CU_initialize_registry();
+    CU_pSuite s = CU_add_suite("connstr", NULL, NULL);
+    CU_add_test(s, "parse", test_parse);
+    CU_add_test(s, "round trip", test_round_trip);
+    CU_add_test(s, "set, replace, remove", test_set_replace_remove);
+    CU_add_test(s, "refused", test_refused);
+    return cu_run();
+}
