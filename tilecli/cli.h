@@ -85,5 +85,6 @@ int cli_client(const cli_args *a, swx_client **out);
 
 /* The subcommands. */
 int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
+int cmd_seed(const cli_cmd *cmd, int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #endif
 
 extern const cli_opt cmd_layers_opts[];
+extern const cli_opt cmd_seed_opts[];
 
 static const cli_cmd commands[] = {
     {"layers", cmd_layers, "list the WMS layers of one bundle or all, with runs and valid times",
@@ -18,6 +19,15 @@ static const cli_cmd commands[] = {
      "is marked 'latest'; a run still being produced is marked 'in production'. With\n"
      "--json, prints every leaf layer as a JSON array of objects.",
      cmd_layers_opts},
+    {"seed", cmd_seed, "pre-seed a layer's map tiles into MBTiles files for offline use",
+     "seawx seed --bundle NAME (--layer NAME | --variable VAR) (--bbox W,S,E,N | --area FILE |\n"
+     "       --route FILE [--buffer NM]) --zoom LEVELS [options]",
+     "Fetches the Web Mercator tiles of one layer over an area, a route or a bbox at the\n"
+     "given zoom levels, and writes one MBTiles file per valid time. Exactly the tiles the\n"
+     "area touches are stored; identical tiles are stored once. Interrupted (Ctrl-C, kill,\n"
+     "power loss), the file stays valid: run the same command again to fetch only what is\n"
+     "missing. Progress goes to stderr; --dry-run prints the tiles per zoom and fetches no map.",
+     cmd_seed_opts},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,64 @@
+/*
+ * seawx/mbtiles.h: an MBTiles 1.3 file written tile by tile, safe to interrupt.
+ *
+ * Layout: the images / map schema, where `images` holds each distinct tile
+ * image once (tile_id = SHA-256 of its bytes, in hex) and `map` says which
+ * image each (zoom_level, tile_column, tile_row) shows; a `tiles` view joins
+ * them as readers expect. Rows are TMS (row 0 at the south): the functions here
+ * take XYZ rows and flip them. `PRAGMA application_id` is 0x4d504258 ("MPBX").
+ *
+ * Durability: while open, the file is in WAL mode and tiles are committed in
+ * batches, so a process killed at any moment leaves a valid database holding
+ * every batch committed before; opening it again continues (tiles present are
+ * reported by swx_mbtiles_has()). swx_mbtiles_close() with finish = 1 checkpoints
+ * and switches back to a rollback journal, leaving no -wal, -shm or -journal
+ * file beside it.
+ */
+#ifndef SEAWX_MBTILES_H
+#define SEAWX_MBTILES_H
+
+#include "seawx/visibility.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWX_MBTILES_APPLICATION_ID 0x4d504258
+
+typedef struct swx_mbtiles swx_mbtiles;
+
+/* One metadata row. */
+typedef struct swx_mbtiles_kv {
+    const char *name;
+    const char *value;
+} swx_mbtiles_kv;
+
+/* Opens path for writing, creating it when missing (*created tells which, if
+ * not NULL). meta (n rows) is written into the metadata table. An existing file
+ * must be an MBTiles file whose metadata rows named in `identity` (a
+ * NULL-terminated list of names, may be NULL) have the values meta gives them:
+ * a file holding another layer or time is refused with SWX_EINVAL, never mixed.
+ * batch is the number of tiles per transaction (0: 256). */
+SWX_API int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta,
+                             size_t n, const char *const *identity, int batch, int *created);
+/* 1 when the tile (XYZ row) is stored, 0 when not, negative on error. */
+SWX_API int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
+/* Stores one tile (XYZ row); an image already stored under the same content is
+ * not stored again. Commits every batch tiles. */
+SWX_API int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data,
+                            size_t len);
+/* Commits the tiles put so far. */
+SWX_API int swx_mbtiles_commit(swx_mbtiles *m);
+/* Tiles in map and distinct images, committed or not. */
+SWX_API int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images);
+/* Commits and closes. finish = 1 also checkpoints and leaves the file in
+ * rollback-journal mode with no side files. Accepts NULL. */
+SWX_API int swx_mbtiles_close(swx_mbtiles *m, int finish);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

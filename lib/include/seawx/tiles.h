@@ -1,0 +1,106 @@
+/*
+ * seawx/tiles.h: Web Mercator XYZ tiles, and the areas whose tiles are seeded.
+ *
+ * Tiles: zoom z has 2^z x 2^z tiles; x grows eastwards from 180 W, y southwards
+ * from 85.0511 N (the XYZ / "slippy map" scheme; MBTiles stores y flipped, see
+ * swx_tile_tms_row()). A tile is a rectangle in longitude and latitude as well as
+ * in EPSG:3857 metres.
+ *
+ * Areas: a bbox (crossing the antimeridian when minlon > maxlon), polygons from a
+ * GeoJSON file, or a route (GeoJSON LineString / MultiLineString, or CSV
+ * waypoints) buffered by a distance. A tile belongs to an area when:
+ *   - bbox, polygon: the tile's interior and the area's interior meet (a tile
+ *     that only shares an edge or a corner with the area is not in it). Polygon
+ *     edges are straight in longitude/latitude, as RFC 7946 says; rings may cross
+ *     the antimeridian (consecutive longitudes are taken the short way round).
+ *   - route: some point of the tile lies within the buffer distance of the route,
+ *     measured along great circles on a sphere of radius SWX_EARTH_RADIUS_M; the
+ *     route's legs are great-circle arcs between consecutive waypoints (across
+ *     the antimeridian when that is the short way). The test is exact, not a
+ *     buffered polygon's approximation.
+ * Tiles are enumerated zoom by zoom with a quadtree descent that keeps only the
+ * current path (memory grows with the zoom level and the area's vertex count,
+ * never with the number of tiles).
+ */
+#ifndef SEAWX_TILES_H
+#define SEAWX_TILES_H
+
+#include "seawx/visibility.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWX_TILE_MAX_ZOOM 24
+#define SWX_MERC_MAX_LAT 85.05112877980659
+#define SWX_MERC_HALF 20037508.342789244 /* half the world's width in EPSG:3857 metres */
+#define SWX_EARTH_RADIUS_M 6371008.8     /* mean radius (IUGG) for geodesic distances */
+#define SWX_NM_M 1852.0                  /* one nautical mile in metres */
+
+/* A tile's bounds in EPSG:3857 metres and in degrees. */
+SWX_API void swx_tile_bounds_merc(int z, uint32_t x, uint32_t y, double *minx, double *miny,
+                                  double *maxx, double *maxy);
+SWX_API void swx_tile_bounds_deg(int z, uint32_t x, uint32_t y, double *west, double *south,
+                                 double *east, double *north);
+/* The latitude of the northern edge of tile row y (fractional rows allowed). */
+SWX_API double swx_tile_row_lat(int z, double y);
+/* The fractional tile column and row of a point (lat clamped to the Mercator range). */
+SWX_API void swx_tile_of_deg(int z, double lon, double lat, double *fx, double *fy);
+/* The MBTiles (TMS) row of XYZ row y: 2^z - 1 - y. */
+SWX_API uint32_t swx_tile_tms_row(int z, uint32_t y);
+
+typedef struct swx_area swx_area;
+
+/* "minlon,minlat,maxlon,maxlat" in degrees; minlon > maxlon crosses 180. */
+SWX_API int swx_area_from_bbox_text(swx_area **out, const char *text);
+SWX_API int swx_area_from_bbox(swx_area **out, double minlon, double minlat, double maxlon,
+                               double maxlat);
+/* A GeoJSON geometry, Feature or FeatureCollection of Polygons / MultiPolygons. */
+SWX_API int swx_area_from_geojson_polygons(swx_area **out, const char *json, size_t len);
+/* A route from GeoJSON (LineString / MultiLineString, in a geometry, Feature or
+ * FeatureCollection) or CSV (one waypoint per line, "lat,lon" or with a header
+ * naming lat/latitude and lon/lng/longitude columns; '#' starts a comment),
+ * buffered by buffer_m metres (0 or more). The format is told by the first
+ * non-blank character ('{' for GeoJSON). */
+SWX_API int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m);
+/* A route from waypoints (n >= 1, degrees), as one line. */
+SWX_API int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
+                                    double buffer_m);
+SWX_API void swx_area_free(swx_area *a);
+
+/* The area's extent in degrees (west > east when it crosses 180); for a route
+ * it includes the buffer. */
+SWX_API void swx_area_bounds(const swx_area *a, double *west, double *south, double *east,
+                             double *north);
+/* Whether tile (z, x, y) belongs to the area (1) or not (0). */
+SWX_API int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
+/* The number of tiles of the area at zoom z. */
+SWX_API int swx_area_count(const swx_area *a, int z, uint64_t *count);
+
+/* Enumerates the area's tiles at one zoom in blocks aligned on a metatile grid:
+ * each block is n x n tiles from (x0, y0), n = min(metatile, 2^z), and bit
+ * (j * n + i) of mask says whether tile (x0 + i, y0 + j) belongs to the area.
+ * metatile is 1, 2, 4 or 8. Blocks without any tile of the area are skipped. */
+typedef struct swx_tile_block {
+    int z;
+    uint32_t x0, y0;
+    int n;
+    uint64_t mask;
+} swx_tile_block;
+
+typedef struct swx_tile_iter swx_tile_iter;
+SWX_API int swx_tile_iter_new(swx_tile_iter **out, const swx_area *a, int z, int metatile);
+/* 1 and the next block, or 0 when there are no more. */
+SWX_API int swx_tile_iter_next(swx_tile_iter *it, swx_tile_block *b);
+SWX_API void swx_tile_iter_free(swx_tile_iter *it);
+
+/* Parses a zoom list: "5", "3-9", "3,5,7-8". Sets bit z of *zooms. */
+SWX_API int swx_zoom_list_parse(const char *text, uint32_t *zooms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,309 @@
+/*
+ * mbtiles.c: the MBTiles writer on SQLite.
+ *
+ * Schema (created when missing; an existing file must have it):
+ *   metadata (name TEXT PRIMARY KEY, value TEXT)
+ *   images   (tile_id TEXT PRIMARY KEY, tile_data BLOB NOT NULL)
+ *   map      (zoom_level, tile_column, tile_row, tile_id; PRIMARY KEY the three)
+ *   VIEW tiles (zoom_level, tile_column, tile_row, tile_data)
+ * Invariant after every commit: each map row's tile_id names an images row
+ * (both are written in the same transaction, images first).
+ */
+#include "seawx/mbtiles.h"
+
+#include "seawx/error.h"
+#include "seawx/sha256.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MBTILES_DEFAULT_BATCH 256
+
+struct swx_mbtiles {
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *has, *put_image, *put_map;
+    int in_tx;
+    int pending; /* tiles put in the open transaction */
+    int batch;
+};
+
+static const char *const SCHEMA =
+    "CREATE TABLE IF NOT EXISTS metadata (name TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE IF NOT EXISTS images (tile_id TEXT PRIMARY KEY, tile_data BLOB NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS map (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,"
+    " tile_row INTEGER NOT NULL, tile_id TEXT NOT NULL,"
+    " PRIMARY KEY (zoom_level, tile_column, tile_row));"
+    "CREATE VIEW IF NOT EXISTS tiles AS SELECT map.zoom_level AS zoom_level,"
+    " map.tile_column AS tile_column, map.tile_row AS tile_row, images.tile_data AS tile_data"
+    " FROM map JOIN images ON images.tile_id = map.tile_id;";
+
+static int db_fail(swx_mbtiles *m, const char *what)
+{
+    return swx_error_set(SWX_EIO, "MBTiles file %s: %s: %s", m->path, what,
+                         m->db ? sqlite3_errmsg(m->db) : "cannot open");
+}
+
+static int exec(swx_mbtiles *m, const char *sql, const char *what)
+{
+    char *err = NULL;
+    if (sqlite3_exec(m->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        int rc = swx_error_set(SWX_EIO, "MBTiles file %s: %s: %s", m->path, what,
+                               err ? err : sqlite3_errmsg(m->db));
+        sqlite3_free(err);
+        return rc;
+    }
+    return 0;
+}
+
+/* The value of one metadata row, or NULL; caller frees. */
+static char *meta_get(swx_mbtiles *m, const char *name)
+{
+    sqlite3_stmt *st = NULL;
+    char *v = NULL;
+    if (sqlite3_prepare_v2(m->db, "SELECT value FROM metadata WHERE name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+            v = strdup((const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+static int check_existing(swx_mbtiles *m, const swx_mbtiles_kv *meta, size_t n,
+                          const char *const *identity)
+{
+    sqlite3_stmt *st = NULL;
+    int tables = 0;
+    if (sqlite3_prepare_v2(m->db,
+                           "SELECT count(*) FROM sqlite_master WHERE name IN "
+                           "('metadata','images','map','tiles')",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return swx_error_set(SWX_EINVAL,
+                             "%s exists and is not an MBTiles file (%s); choose another output",
+                             m->path, sqlite3_errmsg(m->db));
+    }
+    if (sqlite3_step(st) == SQLITE_ROW)
+        tables = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (tables == 0)
+        return 0; /* an empty database: take it */
+    if (tables != 4)
+        return swx_error_set(SWX_EINVAL,
+                             "%s exists but is not an MBTiles file of the images/map layout "
+                             "seawx writes; choose another output",
+                             m->path);
+    for (size_t i = 0; identity && identity[i]; i++) {
+        const char *want = NULL;
+        for (size_t k = 0; k < n; k++)
+            if (strcmp(meta[k].name, identity[i]) == 0)
+                want = meta[k].value;
+        char *have = meta_get(m, identity[i]);
+        int same = (!want && !have) || (want && have && strcmp(want, have) == 0);
+        if (!same) {
+            int rc = swx_error_set(SWX_EINVAL,
+                                   "%s already holds %s '%s', not '%s'; remove it or choose "
+                                   "another output name",
+                                   m->path, identity[i], have ? have : "(none)",
+                                   want ? want : "(none)");
+            free(have);
+            return rc;
+        }
+        free(have);
+    }
+    return 0;
+}
+
+int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta, size_t n,
+                     const char *const *identity, int batch, int *created)
+{
+    struct stat sb;
+    int rc = 0;
+    *out = NULL;
+    if (created)
+        *created = 0;
+    swx_mbtiles *m = calloc(1, sizeof *m);
+    if (!m || !(m->path = strdup(path))) {
+        free(m);
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    }
+    m->batch = batch > 0 ? batch : MBTILES_DEFAULT_BATCH;
+    int existed = stat(path, &sb) == 0;
+    if (existed && !S_ISREG(sb.st_mode)) {
+        rc = swx_error_set(SWX_EIO, "%s is not a regular file", path);
+        goto done;
+    }
+    if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        rc = db_fail(m, "cannot open it for writing");
+        goto done;
+    }
+    if (created)
+        *created = !existed;
+    sqlite3_busy_timeout(m->db, 5000);
+    sqlite3_extended_result_codes(m->db, 1);
+    /* Reading the schema tells at once whether an existing file is a database. */
+    if (existed && (rc = check_existing(m, meta, n, identity)))
+        goto done;
+    if ((rc = exec(m, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                   "cannot switch to WAL mode")))
+        goto done;
+    if ((rc = exec(m, "BEGIN IMMEDIATE", "cannot start a transaction")))
+        goto done;
+    m->in_tx = 1;
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA application_id=%d;", SWX_MBTILES_APPLICATION_ID);
+    if ((rc = exec(m, SCHEMA, "cannot create the tables")) ||
+        (rc = exec(m, pragma, "cannot set the application id")))
+        goto done;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(m->db, "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)",
+                           -1, &st, NULL) != SQLITE_OK) {
+        rc = db_fail(m, "cannot write metadata");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!meta[i].value)
+            continue;
+        sqlite3_bind_text(st, 1, meta[i].name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, meta[i].value, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            rc = db_fail(m, "cannot write metadata");
+            goto done;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if ((rc = exec(m, "COMMIT", "cannot commit")))
+        goto done;
+    m->in_tx = 0;
+    if (sqlite3_prepare_v2(m->db,
+                           "SELECT 1 FROM map WHERE zoom_level = ? AND tile_column = ? AND "
+                           "tile_row = ?",
+                           -1, &m->has, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(m->db,
+                           "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)", -1,
+                           &m->put_image, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(m->db,
+                           "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, "
+                           "tile_id) VALUES (?, ?, ?, ?)",
+                           -1, &m->put_map, NULL) != SQLITE_OK) {
+        rc = db_fail(m, "cannot prepare statements");
+        goto done;
+    }
+done:
+    if (rc) {
+        if (m->in_tx)
+            sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+        m->in_tx = 0;
+        swx_mbtiles_close(m, 0);
+        return rc;
+    }
+    *out = m;
+    return 0;
+}
+
+int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y)
+{
+    uint32_t row = (uint32_t)((1ull << z) - 1 - y);
+    sqlite3_bind_int(m->has, 1, z);
+    sqlite3_bind_int64(m->has, 2, x);
+    sqlite3_bind_int64(m->has, 3, row);
+    int r = sqlite3_step(m->has);
+    sqlite3_reset(m->has);
+    if (r == SQLITE_ROW)
+        return 1;
+    if (r == SQLITE_DONE)
+        return 0;
+    return db_fail(m, "cannot look a tile up");
+}
+
+int swx_mbtiles_commit(swx_mbtiles *m)
+{
+    if (!m->in_tx)
+        return 0;
+    m->in_tx = 0;
+    m->pending = 0;
+    return exec(m, "COMMIT", "cannot commit tiles");
+}
+
+int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data, size_t len)
+{
+    if (z < 0 || z > 30 || x >= (1ull << z) || y >= (1ull << z) || !data || !len)
+        return swx_error_set(SWX_EINVAL, "tile %d/%u/%u is not a valid tile", z, x, y);
+    uint8_t digest[SWX_SHA256_LEN];
+    char id[SWX_SHA256_HEX_LEN];
+    swx_sha256(data, len, digest, id);
+    int rc;
+    if (!m->in_tx) {
+        if ((rc = exec(m, "BEGIN IMMEDIATE", "cannot start a transaction")))
+            return rc;
+        m->in_tx = 1;
+    }
+    sqlite3_bind_text(m->put_image, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_blob64(m->put_image, 2, data, len, SQLITE_STATIC);
+    int r = sqlite3_step(m->put_image);
+    sqlite3_reset(m->put_image);
+    sqlite3_clear_bindings(m->put_image);
+    if (r != SQLITE_DONE)
+        return db_fail(m, "cannot store a tile image");
+    sqlite3_bind_int(m->put_map, 1, z);
+    sqlite3_bind_int64(m->put_map, 2, x);
+    sqlite3_bind_int64(m->put_map, 3, (int64_t)((1ull << z) - 1 - y));
+    sqlite3_bind_text(m->put_map, 4, id, -1, SQLITE_TRANSIENT);
+    r = sqlite3_step(m->put_map);
+    sqlite3_reset(m->put_map);
+    if (r != SQLITE_DONE)
+        return db_fail(m, "cannot store a tile");
+    if (++m->pending >= m->batch)
+        return swx_mbtiles_commit(m);
+    return 0;
+}
+
+int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = 0;
+    if (sqlite3_prepare_v2(m->db, "SELECT (SELECT count(*) FROM map), (SELECT count(*) FROM images)",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        rc = db_fail(m, "cannot count tiles");
+    } else {
+        if (tiles)
+            *tiles = sqlite3_column_int64(st, 0);
+        if (images)
+            *images = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int swx_mbtiles_close(swx_mbtiles *m, int finish)
+{
+    int rc = 0;
+    if (!m)
+        return 0;
+    if (m->db) {
+        if (m->in_tx)
+            rc = swx_mbtiles_commit(m);
+        sqlite3_finalize(m->has);
+        sqlite3_finalize(m->put_image);
+        sqlite3_finalize(m->put_map);
+        if (!rc && finish) {
+            rc = exec(m, "PRAGMA wal_checkpoint(TRUNCATE);", "cannot checkpoint");
+            if (!rc)
+                rc = exec(m, "PRAGMA journal_mode=DELETE;", "cannot leave WAL mode");
+        }
+        if (sqlite3_close(m->db) != SQLITE_OK && !rc)
+            rc = swx_error_set(SWX_EIO, "MBTiles file %s: cannot close it", m->path);
+    }
+    free(m->path);
+    free(m);
+    return rc;
+}

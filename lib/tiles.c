@@ -1,0 +1,1460 @@
+/*
+ * tiles.c: Web Mercator tile math, areas, and the enumeration of an area's tiles.
+ *
+ * Enumeration is a quadtree descent from the zoom-0 tile. Each node is
+ * classified against the area as OUTSIDE (no descendant belongs), INSIDE (every
+ * descendant belongs) or PARTIAL (descend). A node's classification only needs
+ * the parts of the area that reached its parent: candidate edges (polygons) or
+ * legs (routes) are filtered on the way down and kept on one stack, so memory
+ * is bounded by the depth times the vertex count, whatever the tile count.
+ *
+ * Geometry per kind, all on a node's rectangle [lon0, lon1] x [lat0, lat1]
+ * (Mercator tiles are rectangles in degrees too):
+ *   - bbox: interval overlap on the circle of longitudes, and in latitude;
+ *   - polygons: planar in degrees. Rings are unwrapped (consecutive longitudes
+ *     differ by at most 180) and every edge is kept at shifts -360, 0 and +360,
+ *     so that a ring across the antimeridian is an ordinary planar ring at one of
+ *     the shifts. A node is PARTIAL when an edge meets its open interior, else
+ *     INSIDE or OUTSIDE by the even-odd rule at its centre over all edges;
+ *   - routes: legs are great-circle arcs (unit vectors A, B and the normal N of
+ *     their plane). A node belongs when the spherical distance from the
+ *     rectangle to some leg is at most the buffer angle. The distance is exact:
+ *     the leg is cut where it crosses the meridians lon0 and lon1; a piece
+ *     within [lon0, lon1] is at the latitude gap between its latitude range
+ *     (endpoints and the circle's vertex) and [lat0, lat1]; a piece outside is
+ *     nearest to a meridian edge, and two minor arcs that do not cross are
+ *     nearest at an endpoint of one of them.
+ */
+#include "seawx/tiles.h"
+
+#include "seawx/error.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define AREA_MAX_VERTICES 200000u
+#define AREA_MAX_JSON (64u * 1024u * 1024u)
+#define DEG (M_PI / 180.0)
+
+enum area_kind { AREA_BBOX, AREA_POLYGON, AREA_ROUTE };
+enum node_state { OUTSIDE = 0, PARTIAL = 1, INSIDE = 2 };
+
+typedef struct edge {
+    double x0, y0, x1, y1; /* degrees, unwrapped and shifted */
+} edge;
+
+typedef struct leg {
+    double a[3], b[3], n[3]; /* endpoints and unit normal of their great circle */
+    int point;               /* a == b: the leg is a point */
+} leg;
+
+struct swx_area {
+    enum area_kind kind;
+    double west, south, east, north; /* bounds for metadata */
+    /* bbox */
+    double bw, bspan, bs, bn;
+    /* polygons */
+    edge *edges;
+    size_t nedges, edges_cap;
+    /* routes */
+    leg *legs;
+    size_t nlegs, legs_cap;
+    double buffer; /* radians */
+    size_t nvertices;
+};
+
+/* ---- tile math ---- */
+
+static double pow2(int z)
+{
+    return ldexp(1.0, z);
+}
+
+double swx_tile_row_lat(int z, double y)
+{
+    double n = M_PI * (1.0 - 2.0 * y / pow2(z));
+    return atan(sinh(n)) / DEG;
+}
+
+void swx_tile_bounds_deg(int z, uint32_t x, uint32_t y, double *west, double *south,
+                         double *east, double *north)
+{
+    double n = pow2(z);
+    *west = (double)x / n * 360.0 - 180.0;
+    *east = (double)(x + 1) / n * 360.0 - 180.0;
+    *north = swx_tile_row_lat(z, y);
+    *south = swx_tile_row_lat(z, (double)y + 1);
+}
+
+void swx_tile_bounds_merc(int z, uint32_t x, uint32_t y, double *minx, double *miny,
+                          double *maxx, double *maxy)
+{
+    double size = 2.0 * SWX_MERC_HALF / pow2(z);
+    *minx = -SWX_MERC_HALF + (double)x * size;
+    *maxx = -SWX_MERC_HALF + (double)(x + 1) * size;
+    *maxy = SWX_MERC_HALF - (double)y * size;
+    *miny = SWX_MERC_HALF - (double)(y + 1) * size;
+}
+
+void swx_tile_of_deg(int z, double lon, double lat, double *fx, double *fy)
+{
+    if (lat > SWX_MERC_MAX_LAT)
+        lat = SWX_MERC_MAX_LAT;
+    if (lat < -SWX_MERC_MAX_LAT)
+        lat = -SWX_MERC_MAX_LAT;
+    double n = pow2(z);
+    *fx = (lon + 180.0) / 360.0 * n;
+    *fy = (1.0 - asinh(tan(lat * DEG)) / M_PI) / 2.0 * n;
+}
+
+uint32_t swx_tile_tms_row(int z, uint32_t y)
+{
+    return (uint32_t)((1ull << z) - 1 - y);
+}
+
+/* ---- vectors on the unit sphere ---- */
+
+static void vec(double lon, double lat, double v[3])
+{
+    double cl = cos(lat * DEG);
+    v[0] = cl * cos(lon * DEG);
+    v[1] = cl * sin(lon * DEG);
+    v[2] = sin(lat * DEG);
+}
+
+static double dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross(const double a[3], const double b[3], double out[3])
+{
+    double r0 = a[1] * b[2] - a[2] * b[1];
+    double r1 = a[2] * b[0] - a[0] * b[2];
+    double r2 = a[0] * b[1] - a[1] * b[0];
+    out[0] = r0;
+    out[1] = r1;
+    out[2] = r2;
+}
+
+static double norm(const double a[3])
+{
+    return sqrt(dot(a, a));
+}
+
+static int normalize(double a[3])
+{
+    double l = norm(a);
+    if (l < 1e-15)
+        return -1;
+    a[0] /= l;
+    a[1] /= l;
+    a[2] /= l;
+    return 0;
+}
+
+/* Angle between unit vectors, stable for small and large angles. */
+static double angle(const double a[3], const double b[3])
+{
+    double c[3];
+    cross(a, b, c);
+    return atan2(norm(c), dot(a, b));
+}
+
+static double lat_of(const double v[3])
+{
+    double z = v[2] > 1 ? 1 : v[2] < -1 ? -1 : v[2];
+    return asin(z);
+}
+
+static double lon_of(const double v[3])
+{
+    return atan2(v[1], v[0]);
+}
+
+/* Whether x (on the great circle of normal n) lies on the minor arc a..b. */
+static int on_arc(const double x[3], const double a[3], const double b[3], const double n[3])
+{
+    double c1[3], c2[3];
+    cross(a, x, c1);
+    cross(x, b, c2);
+    return dot(c1, n) >= -1e-12 && dot(c2, n) >= -1e-12;
+}
+
+/* Distance from p to the arc a..b with unit normal n (radians). */
+static double point_arc(const double p[3], const double a[3], const double b[3],
+                        const double n[3])
+{
+    double s = dot(p, n);
+    double f[3] = {p[0] - s * n[0], p[1] - s * n[1], p[2] - s * n[2]};
+    if (normalize(f) == 0 && on_arc(f, a, b, n))
+        return fabs(asin(s > 1 ? 1 : s < -1 ? -1 : s));
+    double da = angle(p, a), db = angle(p, b);
+    return da < db ? da : db;
+}
+
+/* Distance between two minor arcs. */
+static double arc_arc(const double a[3], const double b[3], const double n1[3], const double c[3],
+                      const double d[3], const double n2[3])
+{
+    double l[3];
+    cross(n1, n2, l);
+    if (normalize(l) == 0) {
+        if (on_arc(l, a, b, n1) && on_arc(l, c, d, n2))
+            return 0;
+        double m[3] = {-l[0], -l[1], -l[2]};
+        if (on_arc(m, a, b, n1) && on_arc(m, c, d, n2))
+            return 0;
+    }
+    double r = point_arc(a, c, d, n2);
+    double t = point_arc(b, c, d, n2);
+    if (t < r)
+        r = t;
+    t = point_arc(c, a, b, n1);
+    if (t < r)
+        r = t;
+    t = point_arc(d, a, b, n1);
+    return t < r ? t : r;
+}
+
+/* A node rectangle in radians; span is lon1 - lon0 (up to 2 pi). */
+typedef struct rect {
+    double lon0, lon1, lat0, lat1, span;
+} rect;
+
+static int lon_in(double lon, const rect *r)
+{
+    if (r->span >= 2 * M_PI - 1e-12)
+        return 1;
+    double d = fmod(lon - r->lon0 + 4 * M_PI, 2 * M_PI);
+    return d <= r->span + 1e-15;
+}
+
+/* Distance from p to the meridian edge at lon, between lat0 and lat1. */
+static double point_meridian(const double p[3], double lon, const rect *r)
+{
+    double c0[3], c1[3], n[3];
+    vec(lon / DEG, r->lat0 / DEG, c0);
+    vec(lon / DEG, r->lat1 / DEG, c1);
+    cross(c0, c1, n);
+    normalize(n);
+    return point_arc(p, c0, c1, n);
+}
+
+static double gap(double lo, double hi, const rect *r)
+{
+    if (hi < r->lat0)
+        return r->lat0 - hi;
+    if (lo > r->lat1)
+        return lo - r->lat1;
+    return 0;
+}
+
+static double point_rect(const double p[3], const rect *r)
+{
+    double lat = lat_of(p);
+    if (lon_in(lon_of(p), r))
+        return gap(lat, lat, r);
+    double d0 = point_meridian(p, r->lon0, r), d1 = point_meridian(p, r->lon1, r);
+    return d0 < d1 ? d0 : d1;
+}
+
+/* Distance from the piece p..q of leg g to the rectangle. */
+static double piece_rect(const leg *g, const double p[3], const double q[3], const rect *r)
+{
+    double m[3] = {p[0] + q[0], p[1] + q[1], p[2] + q[2]};
+    if (normalize(m) != 0)
+        return point_rect(p, r);
+    if (lon_in(lon_of(m), r)) {
+        double lo = lat_of(p), hi = lo, t = lat_of(q);
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+        /* The circle's northernmost and southernmost points. */
+        double z = g->n[2];
+        double v[3] = {-z * g->n[0], -z * g->n[1], 1 - z * g->n[2]};
+        if (normalize(v) == 0) {
+            if (on_arc(v, p, q, g->n))
+                hi = lat_of(v) > hi ? lat_of(v) : hi;
+            double w[3] = {-v[0], -v[1], -v[2]};
+            if (on_arc(w, p, q, g->n))
+                lo = lat_of(w) < lo ? lat_of(w) : lo;
+        }
+        return gap(lo, hi, r);
+    }
+    double best = 1e9;
+    for (int k = 0; k < 2; k++) {
+        double lon = k ? r->lon1 : r->lon0;
+        double c0[3], c1[3], n[3];
+        vec(lon / DEG, r->lat0 / DEG, c0);
+        vec(lon / DEG, r->lat1 / DEG, c1);
+        cross(c0, c1, n);
+        normalize(n);
+        double d = arc_arc(p, q, g->n, c0, c1, n);
+        best = d < best ? d : best;
+    }
+    return best;
+}
+
+static double leg_rect(const leg *g, const rect *r)
+{
+    if (g->point)
+        return point_rect(g->a, r);
+    /* Cut points where the leg crosses the meridians lon0 and lon1, in order. */
+    double cuts[4][3];
+    double at[4];
+    int ncut = 0;
+    if (r->span < 2 * M_PI - 1e-12) {
+        for (int k = 0; k < 2; k++) {
+            double lon = k ? r->lon1 : r->lon0;
+            double mn[3] = {-sin(lon), cos(lon), 0}, e[3] = {cos(lon), sin(lon), 0};
+            double x[3];
+            cross(g->n, mn, x);
+            if (normalize(x) != 0)
+                continue;
+            for (int s = 0; s < 2; s++) {
+                double y[3] = {s ? -x[0] : x[0], s ? -x[1] : x[1], s ? -x[2] : x[2]};
+                if (dot(y, e) > 0 && on_arc(y, g->a, g->b, g->n)) {
+                    memcpy(cuts[ncut], y, sizeof y);
+                    at[ncut++] = angle(g->a, y);
+                }
+            }
+        }
+    }
+    if (ncut == 2 && at[1] < at[0]) {
+        double t[3];
+        memcpy(t, cuts[0], sizeof t);
+        memcpy(cuts[0], cuts[1], sizeof t);
+        memcpy(cuts[1], t, sizeof t);
+    }
+    const double *pts[4];
+    int np = 0;
+    pts[np++] = g->a;
+    for (int i = 0; i < ncut; i++)
+        pts[np++] = cuts[i];
+    pts[np++] = g->b;
+    double best = 1e9;
+    for (int i = 0; i + 1 < np; i++) {
+        double d = piece_rect(g, pts[i], pts[i + 1], r);
+        if (d < best)
+            best = d;
+        if (best == 0)
+            break;
+    }
+    return best;
+}
+
+/* ---- planar polygon tests (degrees) ---- */
+
+/* Clips segment e to the closed rectangle; 1 with the parameter range if any. */
+static int clip(const edge *e, double x0, double y0, double x1, double y1, double *ta, double *tb)
+{
+    double t0 = 0, t1 = 1;
+    double dx = e->x1 - e->x0, dy = e->y1 - e->y0;
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {e->x0 - x0, x1 - e->x0, e->y0 - y0, y1 - e->y0};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return 0;
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0) {
+            if (t > t1)
+                return 0;
+            if (t > t0)
+                t0 = t;
+        } else {
+            if (t < t0)
+                return 0;
+            if (t < t1)
+                t1 = t;
+        }
+    }
+    *ta = t0;
+    *tb = t1;
+    return 1;
+}
+
+/* 0: misses the closed rectangle; 1: touches its boundary only; 2: meets its interior. */
+static int edge_rect(const edge *e, double x0, double y0, double x1, double y1)
+{
+    double ta, tb;
+    if (!clip(e, x0, y0, x1, y1, &ta, &tb))
+        return 0;
+    if (!(tb > ta))
+        return 1;
+    double t = (ta + tb) / 2;
+    double mx = e->x0 + t * (e->x1 - e->x0), my = e->y0 + t * (e->y1 - e->y0);
+    return (mx > x0 && mx < x1 && my > y0 && my < y1) ? 2 : 1;
+}
+
+static int point_in_edges(const swx_area *a, double px, double py)
+{
+    int in = 0;
+    for (size_t i = 0; i < a->nedges; i++) {
+        const edge *e = &a->edges[i];
+        if ((e->y0 > py) != (e->y1 > py)) {
+            double x = e->x0 + (py - e->y0) / (e->y1 - e->y0) * (e->x1 - e->x0);
+            if (x > px)
+                in = !in;
+        }
+    }
+    return in;
+}
+
+/* ---- node classification ---- */
+
+typedef struct node {
+    int l;
+    uint32_t x, y;
+} node;
+
+static void node_deg(const node *nd, double *w, double *s, double *e, double *n)
+{
+    swx_tile_bounds_deg(nd->l, nd->x, nd->y, w, s, e, n);
+}
+
+/* Classifies a node, writing the candidates that reach it into cout (room for
+ * nin). For bbox areas there are no candidates. */
+static int classify(const swx_area *a, const node *nd, const uint32_t *cin, size_t nin,
+                    uint32_t *cout, size_t *nout)
+{
+    double w, s, e, n;
+    node_deg(nd, &w, &s, &e, &n);
+    *nout = 0;
+    if (a->kind == AREA_BBOX) {
+        double t = e - w;
+        if (!(s < a->bn && n > a->bs))
+            return OUTSIDE;
+        if (a->bspan < 360.0) {
+            double r1 = fmod(w - a->bw + 720.0, 360.0), r2 = fmod(a->bw - w + 720.0, 360.0);
+            if (!(r1 < a->bspan || r2 < t))
+                return OUTSIDE;
+            if (!(r1 + t <= a->bspan))
+                return PARTIAL;
+        }
+        return (s >= a->bs && n <= a->bn) ? INSIDE : PARTIAL;
+    }
+    if (a->kind == AREA_POLYGON) {
+        int open = 0;
+        for (size_t i = 0; i < nin; i++) {
+            int k = edge_rect(&a->edges[cin[i]], w, s, e, n);
+            if (k) {
+                cout[(*nout)++] = cin[i];
+                open |= k == 2;
+            }
+        }
+        if (open)
+            return PARTIAL;
+        return point_in_edges(a, (w + e) / 2, (s + n) / 2) ? INSIDE : OUTSIDE;
+    }
+    rect r = {w * DEG, e * DEG, s * DEG, n * DEG, (e - w) * DEG};
+    for (size_t i = 0; i < nin; i++)
+        if (leg_rect(&a->legs[cin[i]], &r) <= a->buffer)
+            cout[(*nout)++] = cin[i];
+    return *nout ? PARTIAL : OUTSIDE;
+}
+
+/* The candidates of the zoom-0 tile: every leg, or the edges near the world. */
+typedef struct cstack {
+    uint32_t *v;
+    size_t len, cap;
+} cstack;
+
+static int cs_reserve(cstack *c, size_t more)
+{
+    if (c->len + more <= c->cap)
+        return 0;
+    size_t cap = c->cap ? c->cap : 1024;
+    while (cap < c->len + more)
+        cap *= 2;
+    uint32_t *v = realloc(c->v, cap * sizeof *v);
+    if (!v)
+        return swx_error_set(SWX_ENOMEM, "out of memory enumerating tiles");
+    c->v = v;
+    c->cap = cap;
+    return 0;
+}
+
+static int root_candidates(const swx_area *a, cstack *c)
+{
+    size_t n = a->kind == AREA_POLYGON ? a->nedges : a->kind == AREA_ROUTE ? a->nlegs : 0;
+    if (cs_reserve(c, n ? n : 1))
+        return SWX_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (a->kind == AREA_POLYGON &&
+            !edge_rect(&a->edges[i], -180, -SWX_MERC_MAX_LAT, 180, SWX_MERC_MAX_LAT))
+            continue;
+        c->v[c->len++] = (uint32_t)i;
+    }
+    return 0;
+}
+
+/* Classifies child nd of a node whose candidates are c->v[off .. off + n); the
+ * child's candidates are pushed on c. */
+static int classify_push(const swx_area *a, const node *nd, int parent_state, cstack *c,
+                         size_t off, size_t n, size_t *cn, int *state)
+{
+    *cn = 0;
+    if (parent_state == INSIDE) {
+        *state = INSIDE;
+        return 0;
+    }
+    if (cs_reserve(c, n ? n : 1))
+        return SWX_ENOMEM;
+    *state = classify(a, nd, c->v + off, n, c->v + c->len, cn);
+    c->len += *cn;
+    return 0;
+}
+
+int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y)
+{
+    if (z < 0 || z > SWX_TILE_MAX_ZOOM || x >= (1u << z) || y >= (1u << z))
+        return 0;
+    cstack c = {0};
+    if (root_candidates(a, &c)) {
+        free(c.v);
+        return 0;
+    }
+    size_t off = 0, n = c.len;
+    int state = PARTIAL;
+    for (int l = 0; l <= z && state != OUTSIDE; l++) {
+        node nd = {l, x >> (z - l), y >> (z - l)};
+        size_t cn;
+        size_t top = c.len;
+        if (classify_push(a, &nd, state, &c, off, n, &cn, &state)) {
+            state = OUTSIDE;
+            break;
+        }
+        off = top;
+        n = cn;
+    }
+    free(c.v);
+    return state != OUTSIDE;
+}
+
+static int count_rec(const swx_area *a, int z, const node *nd, int state, cstack *c, size_t off,
+                     size_t n, uint64_t *total)
+{
+    if (state == INSIDE) {
+        *total += 1ull << (2 * (z - nd->l));
+        return 0;
+    }
+    if (nd->l == z) {
+        *total += 1;
+        return 0;
+    }
+    for (int k = 0; k < 4; k++) {
+        node ch = {nd->l + 1, nd->x * 2 + (uint32_t)(k & 1), nd->y * 2 + (uint32_t)(k >> 1)};
+        size_t top = c->len, cn;
+        int cs;
+        if (classify_push(a, &ch, state, c, off, n, &cn, &cs))
+            return SWX_ENOMEM;
+        int rc = cs == OUTSIDE ? 0 : count_rec(a, z, &ch, cs, c, top, cn, total);
+        c->len = top;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int swx_area_count(const swx_area *a, int z, uint64_t *count)
+{
+    *count = 0;
+    if (z < 0 || z > SWX_TILE_MAX_ZOOM)
+        return swx_error_set(SWX_EINVAL, "zoom %d is outside 0-%d", z, SWX_TILE_MAX_ZOOM);
+    cstack c = {0};
+    int rc = root_candidates(a, &c);
+    if (rc)
+        goto done;
+    node root = {0, 0, 0};
+    size_t n = c.len, cn;
+    int state;
+    if ((rc = classify_push(a, &root, PARTIAL, &c, 0, n, &cn, &state)))
+        goto done;
+    if (state != OUTSIDE)
+        rc = count_rec(a, z, &root, state, &c, n, cn, count);
+done:
+    free(c.v);
+    return rc;
+}
+
+/* ---- the iterator ---- */
+
+typedef struct frame {
+    node nd;
+    int state;
+    int next_child; /* -1: not yet visited */
+    size_t off, n;  /* candidates on the stack */
+} frame;
+
+struct swx_tile_iter {
+    const swx_area *a;
+    int z, mz, n; /* target zoom, metatile level, block side */
+    frame f[SWX_TILE_MAX_ZOOM + 1];
+    int depth; /* -1 when finished */
+    cstack c;
+};
+
+void swx_tile_iter_free(swx_tile_iter *it)
+{
+    if (!it)
+        return;
+    free(it->c.v);
+    free(it);
+}
+
+int swx_tile_iter_new(swx_tile_iter **out, const swx_area *a, int z, int metatile)
+{
+    *out = NULL;
+    if (z < 0 || z > SWX_TILE_MAX_ZOOM)
+        return swx_error_set(SWX_EINVAL, "zoom %d is outside 0-%d", z, SWX_TILE_MAX_ZOOM);
+    if (metatile != 1 && metatile != 2 && metatile != 4 && metatile != 8)
+        return swx_error_set(SWX_EINVAL, "metatile size %d: use 1, 2, 4 or 8", metatile);
+    swx_tile_iter *it = calloc(1, sizeof *it);
+    if (!it)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    int lg = metatile == 1 ? 0 : metatile == 2 ? 1 : metatile == 4 ? 2 : 3;
+    it->a = a;
+    it->z = z;
+    it->mz = z > lg ? z - lg : 0;
+    it->n = 1 << (z - it->mz);
+    int rc = root_candidates(a, &it->c);
+    if (rc) {
+        swx_tile_iter_free(it);
+        return rc;
+    }
+    frame *r = &it->f[0];
+    r->nd = (node){0, 0, 0};
+    size_t n = it->c.len;
+    if ((rc = classify_push(a, &r->nd, PARTIAL, &it->c, 0, n, &r->n, &r->state))) {
+        swx_tile_iter_free(it);
+        return rc;
+    }
+    r->off = n;
+    r->next_child = -1;
+    it->depth = r->state == OUTSIDE ? -1 : 0;
+    *out = it;
+    return 0;
+}
+
+static int block_mask(swx_tile_iter *it, const node *nd, int state, size_t off, size_t n,
+                      const swx_tile_block *b, uint64_t *mask)
+{
+    int side = 1 << (it->z - nd->l);
+    uint32_t x0 = nd->x << (it->z - nd->l), y0 = nd->y << (it->z - nd->l);
+    if (state == INSIDE || nd->l == it->z) {
+        for (int j = 0; j < side; j++)
+            for (int i = 0; i < side; i++)
+                *mask |= 1ull << ((y0 + (uint32_t)j - b->y0) * (uint32_t)b->n +
+                                  (x0 + (uint32_t)i - b->x0));
+        return 0;
+    }
+    for (int k = 0; k < 4; k++) {
+        node ch = {nd->l + 1, nd->x * 2 + (uint32_t)(k & 1), nd->y * 2 + (uint32_t)(k >> 1)};
+        size_t top = it->c.len, cn;
+        int cs;
+        if (classify_push(it->a, &ch, state, &it->c, off, n, &cn, &cs))
+            return SWX_ENOMEM;
+        int rc = cs == OUTSIDE ? 0 : block_mask(it, &ch, cs, top, cn, b, mask);
+        it->c.len = top;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int swx_tile_iter_next(swx_tile_iter *it, swx_tile_block *b)
+{
+    while (it->depth >= 0) {
+        frame *fr = &it->f[it->depth];
+        if (fr->nd.l == it->mz) {
+            b->z = it->z;
+            b->n = it->n;
+            b->x0 = fr->nd.x << (it->z - it->mz);
+            b->y0 = fr->nd.y << (it->z - it->mz);
+            b->mask = 0;
+            int rc = block_mask(it, &fr->nd, fr->state, fr->off, fr->n, b, &b->mask);
+            it->c.len = fr->off;
+            it->depth--;
+            if (rc)
+                return rc;
+            if (b->mask)
+                return 1;
+            continue;
+        }
+        if (fr->next_child < 0)
+            fr->next_child = 0;
+        if (fr->next_child >= 4) {
+            it->c.len = fr->off;
+            it->depth--;
+            continue;
+        }
+        int k = fr->next_child++;
+        it->c.len = fr->off + fr->n; /* drop the previous child's candidates */
+        frame *ch = &it->f[it->depth + 1];
+        ch->nd = (node){fr->nd.l + 1, fr->nd.x * 2 + (uint32_t)(k & 1),
+                        fr->nd.y * 2 + (uint32_t)(k >> 1)};
+        size_t top = it->c.len;
+        if (classify_push(it->a, &ch->nd, fr->state, &it->c, fr->off, fr->n, &ch->n, &ch->state))
+            return SWX_ENOMEM;
+        if (ch->state == OUTSIDE) {
+            it->c.len = top;
+            continue;
+        }
+        ch->off = top;
+        ch->next_child = -1;
+        it->depth++;
+    }
+    return 0;
+}
+
+/* ---- building areas ---- */
+
+static int area_new(swx_area **out, enum area_kind kind)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    (*out)->kind = kind;
+    return 0;
+}
+
+void swx_area_free(swx_area *a)
+{
+    if (!a)
+        return;
+    free(a->edges);
+    free(a->legs);
+    free(a);
+}
+
+void swx_area_bounds(const swx_area *a, double *west, double *south, double *east, double *north)
+{
+    *west = a->west;
+    *south = a->south;
+    *east = a->east;
+    *north = a->north;
+}
+
+int swx_area_from_bbox(swx_area **out, double minlon, double minlat, double maxlon, double maxlat)
+{
+    *out = NULL;
+    if (!(minlon >= -180 && minlon <= 180 && maxlon >= -180 && maxlon <= 180))
+        return swx_error_set(SWX_EINVAL, "bbox longitudes must be within -180 to 180");
+    if (!(minlat >= -90 && maxlat <= 90 && minlat < maxlat))
+        return swx_error_set(SWX_EINVAL,
+                             "bbox latitudes must be within -90 to 90 with minlat < maxlat");
+    if (minlon == maxlon)
+        return swx_error_set(SWX_EINVAL, "the bbox is empty: minlon equals maxlon");
+    if (minlat >= SWX_MERC_MAX_LAT || maxlat <= -SWX_MERC_MAX_LAT)
+        return swx_error_set(SWX_EINVAL, "the bbox lies outside Web Mercator's latitudes "
+                                         "(-85.0511 to 85.0511)");
+    int rc = area_new(out, AREA_BBOX);
+    if (rc)
+        return rc;
+    swx_area *a = *out;
+    a->bw = minlon;
+    a->bspan = maxlon > minlon ? maxlon - minlon : maxlon - minlon + 360.0;
+    if (minlon == -180 && maxlon == 180)
+        a->bspan = 360.0;
+    a->bs = minlat;
+    a->bn = maxlat;
+    a->west = minlon;
+    a->east = maxlon;
+    a->south = minlat < -SWX_MERC_MAX_LAT ? -SWX_MERC_MAX_LAT : minlat;
+    a->north = maxlat > SWX_MERC_MAX_LAT ? SWX_MERC_MAX_LAT : maxlat;
+    return 0;
+}
+
+int swx_area_from_bbox_text(swx_area **out, const char *text)
+{
+    double v[4];
+    const char *p = text;
+    *out = NULL;
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(p, &end);
+        if (end == p || errno || !isfinite(v[i]))
+            goto bad;
+        while (*end == ' ')
+            end++;
+        if (i < 3) {
+            if (*end != ',')
+                goto bad;
+            end++;
+        } else if (*end) {
+            goto bad;
+        }
+        p = end;
+    }
+    return swx_area_from_bbox(out, v[0], v[1], v[2], v[3]);
+bad:
+    return swx_error_set(SWX_EINVAL,
+                         "bbox '%.80s' is not minlon,minlat,maxlon,maxlat in degrees", text);
+}
+
+/* Longitude difference taken the short way round, in (-180, 180]. */
+static double wrap180(double d)
+{
+    while (d > 180)
+        d -= 360;
+    while (d <= -180)
+        d += 360;
+    return d;
+}
+
+/* Lon extent of a set of longitudes on the circle: the complement of the largest
+ * gap. Writes west and east in [-180, 180] (west > east across 180). */
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void lon_extent(double *lons, size_t n, double pad, double *west, double *east)
+{
+    for (size_t i = 0; i < n; i++)
+        lons[i] = wrap180(lons[i]);
+    qsort(lons, n, sizeof *lons, cmp_double);
+    double best = lons[0] + 360 - lons[n - 1];
+    size_t at = n - 1; /* the gap after lons[at] */
+    for (size_t i = 0; i + 1 < n; i++)
+        if (lons[i + 1] - lons[i] > best) {
+            best = lons[i + 1] - lons[i];
+            at = i;
+        }
+    double w = lons[(at + 1) % n], e = lons[at];
+    if (360 - best + 2 * pad >= 360) {
+        *west = -180;
+        *east = 180;
+        return;
+    }
+    w = wrap180(w - pad);
+    e = wrap180(e + pad);
+    if (w == 180)
+        w = -180;
+    if (e == -180)
+        e = 180;
+    *west = w;
+    *east = e;
+}
+
+typedef struct builder {
+    swx_area *a;
+    double *lons; /* sampled longitudes for the bounds */
+    size_t nlons, lons_cap;
+    double south, north;
+} builder;
+
+static int push_lon(builder *b, double lon, double lat)
+{
+    if (b->nlons == b->lons_cap) {
+        size_t cap = b->lons_cap ? b->lons_cap * 2 : 256;
+        double *v = realloc(b->lons, cap * sizeof *v);
+        if (!v)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        b->lons = v;
+        b->lons_cap = cap;
+    }
+    b->lons[b->nlons++] = lon;
+    if (lat < b->south)
+        b->south = lat;
+    if (lat > b->north)
+        b->north = lat;
+    return 0;
+}
+
+static int count_vertex(builder *b)
+{
+    if (++b->a->nvertices > AREA_MAX_VERTICES)
+        return swx_error_set(SWX_ETOOBIG, "more than %u vertices; simplify the area or route",
+                             AREA_MAX_VERTICES);
+    return 0;
+}
+
+static int add_edge(swx_area *a, double x0, double y0, double x1, double y1)
+{
+    if (a->nedges + 3 > a->edges_cap) {
+        size_t cap = a->edges_cap ? a->edges_cap * 2 : 192;
+        edge *e = realloc(a->edges, cap * sizeof *e);
+        if (!e)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        a->edges = e;
+        a->edges_cap = cap;
+    }
+    if (y0 == y1 && x0 == x1)
+        return 0;
+    for (int s = -1; s <= 1; s++)
+        a->edges[a->nedges++] = (edge){x0 + 360.0 * s, y0, x1 + 360.0 * s, y1};
+    return 0;
+}
+
+/* One ring of n positions (lon, lat pairs in pos). */
+static int add_ring(builder *b, const double *pos, size_t n, const char *what)
+{
+    if (n < 3)
+        return swx_error_set(SWX_EINVAL, "%s: a ring needs at least 4 positions", what);
+    double x0 = wrap180(pos[0]);
+    if (x0 == 180)
+        x0 = -180;
+    double px = x0, py = pos[1];
+    int rc;
+    if ((rc = push_lon(b, px, py)))
+        return rc;
+    for (size_t i = 1; i <= n; i++) {
+        size_t k = i % n;
+        double x = px + wrap180(pos[2 * k] - pos[2 * (i - 1)]);
+        double y = pos[2 * k + 1];
+        if (i == n) {
+            if (fabs(x - x0) > 1e-6)
+                return swx_error_set(SWX_EINVAL,
+                                     "%s: a ring goes round a pole; split it into rings that "
+                                     "do not",
+                                     what);
+            x = x0;
+        }
+        if ((rc = add_edge(b->a, px, py, x, y)) || (rc = push_lon(b, x, y)))
+            return rc;
+        px = x;
+        py = y;
+    }
+    return 0;
+}
+
+static int add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
+                   const char *what)
+{
+    swx_area *a = b->a;
+    if (a->nlegs == a->legs_cap) {
+        size_t cap = a->legs_cap ? a->legs_cap * 2 : 64;
+        leg *l = realloc(a->legs, cap * sizeof *l);
+        if (!l)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        a->legs = l;
+        a->legs_cap = cap;
+    }
+    leg *g = &a->legs[a->nlegs];
+    vec(lon0, lat0, g->a);
+    vec(lon1, lat1, g->b);
+    cross(g->a, g->b, g->n);
+    g->point = 0;
+    double len = angle(g->a, g->b);
+    if (len < 1e-12) {
+        g->point = 1;
+    } else if (len > 179.0 * DEG) {
+        return swx_error_set(SWX_EINVAL,
+                             "%s: the leg from %.4f,%.4f to %.4f,%.4f spans more than 179 "
+                             "degrees; add a waypoint between them",
+                             what, lat0, lon0, lat1, lon1);
+    } else {
+        normalize(g->n);
+    }
+    a->nlegs++;
+    /* Samples for the bounds, about one per degree. */
+    int steps = (int)(len / DEG) + 1;
+    for (int i = 0; i <= steps; i++) {
+        double t = (double)i / steps, s0 = sin((1 - t) * len), s1 = sin(t * len), sl = sin(len);
+        double p[3];
+        if (g->point) {
+            memcpy(p, g->a, sizeof p);
+        } else {
+            for (int k = 0; k < 3; k++)
+                p[k] = (s0 * g->a[k] + s1 * g->b[k]) / sl;
+        }
+        int rc = push_lon(b, lon_of(p) / DEG, lat_of(p) / DEG);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int check_position(double lon, double lat, const char *what)
+{
+    if (!isfinite(lon) || !isfinite(lat) || lat < -90 || lat > 90 || lon < -360 || lon > 360)
+        return swx_error_set(SWX_EINVAL, "%s: position %g,%g is not a longitude, latitude pair",
+                             what, lon, lat);
+    return 0;
+}
+
+static int finish_bounds(builder *b, double pad_deg)
+{
+    swx_area *a = b->a;
+    if (!b->nlons)
+        return swx_error_set(SWX_EINVAL, "the area has no positions");
+    lon_extent(b->lons, b->nlons, 0, &a->west, &a->east);
+    a->south = b->south - pad_deg;
+    a->north = b->north + pad_deg;
+    if (pad_deg > 0) {
+        double maxlat = fabs(a->south) > fabs(a->north) ? fabs(a->south) : fabs(a->north);
+        if (maxlat >= 89)
+            maxlat = 89;
+        double lonpad = pad_deg / cos(maxlat * DEG);
+        double span = a->east - a->west + (a->east < a->west ? 360 : 0);
+        if (span + 2 * lonpad >= 360) {
+            a->west = -180;
+            a->east = 180;
+        } else {
+            a->west = wrap180(a->west - lonpad);
+            a->east = wrap180(a->east + lonpad);
+            if (a->west == 180)
+                a->west = -180;
+            if (a->east == -180)
+                a->east = 180;
+        }
+    }
+    if (a->south < -SWX_MERC_MAX_LAT)
+        a->south = -SWX_MERC_MAX_LAT;
+    if (a->north > SWX_MERC_MAX_LAT)
+        a->north = SWX_MERC_MAX_LAT;
+    if (a->north <= -SWX_MERC_MAX_LAT || a->south >= SWX_MERC_MAX_LAT)
+        return swx_error_set(SWX_EINVAL, "the area lies outside Web Mercator's latitudes");
+    return 0;
+}
+
+/* ---- GeoJSON ---- */
+
+/* Reads an array of positions into a new array of lon, lat pairs. */
+static int positions(json_object *arr, double **out, size_t *n, builder *b, const char *what)
+{
+    *out = NULL;
+    *n = 0;
+    if (!json_object_is_type(arr, json_type_array))
+        return swx_error_set(SWX_EINVAL, "%s: coordinates are not an array of positions", what);
+    size_t len = json_object_array_length(arr);
+    double *p = malloc((len ? len : 1) * 2 * sizeof *p);
+    if (!p)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    for (size_t i = 0; i < len; i++) {
+        json_object *pos = json_object_array_get_idx(arr, i);
+        if (!json_object_is_type(pos, json_type_array) || json_object_array_length(pos) < 2) {
+            free(p);
+            return swx_error_set(SWX_EINVAL, "%s: a position is not [lon, lat]", what);
+        }
+        json_object *x = json_object_array_get_idx(pos, 0), *y = json_object_array_get_idx(pos, 1);
+        if (!(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)) ||
+            !(json_object_is_type(y, json_type_double) || json_object_is_type(y, json_type_int))) {
+            free(p);
+            return swx_error_set(SWX_EINVAL, "%s: a position is not [lon, lat]", what);
+        }
+        p[2 * i] = json_object_get_double(x);
+        p[2 * i + 1] = json_object_get_double(y);
+        int rc = check_position(p[2 * i], p[2 * i + 1], what);
+        if (!rc)
+            rc = count_vertex(b);
+        if (rc) {
+            free(p);
+            return rc;
+        }
+    }
+    *out = p;
+    *n = len;
+    return 0;
+}
+
+static int polygon(builder *b, json_object *rings)
+{
+    const char *what = "area file";
+    if (!json_object_is_type(rings, json_type_array) || json_object_array_length(rings) == 0)
+        return swx_error_set(SWX_EINVAL, "%s: a Polygon needs an array of rings", what);
+    for (size_t r = 0; r < json_object_array_length(rings); r++) {
+        double *p;
+        size_t n;
+        int rc = positions(json_object_array_get_idx(rings, r), &p, &n, b, what);
+        if (rc)
+            return rc;
+        /* A closed ring repeats its first position; an open one is closed here. */
+        if (n >= 2 && p[0] == p[2 * (n - 1)] && p[1] == p[2 * (n - 1) + 1])
+            n--;
+        rc = add_ring(b, p, n, what);
+        free(p);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int line(builder *b, json_object *coords)
+{
+    const char *what = "route file";
+    double *p;
+    size_t n;
+    int rc = positions(coords, &p, &n, b, what);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        free(p);
+        return swx_error_set(SWX_EINVAL, "%s: a LineString without positions", what);
+    }
+    if (n == 1)
+        rc = add_leg(b, p[0], p[1], p[0], p[1], what);
+    for (size_t i = 0; i + 1 < n && !rc; i++)
+        rc = add_leg(b, p[2 * i], p[2 * i + 1], p[2 * i + 2], p[2 * i + 3], what);
+    free(p);
+    return rc;
+}
+
+static int geometry(builder *b, json_object *o, int want_lines, int depth)
+{
+    const char *what = want_lines ? "route file" : "area file";
+    if (depth > 8)
+        return swx_error_set(SWX_EINVAL, "%s: nested too deeply", what);
+    json_object *type = NULL, *v = NULL;
+    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &type) ||
+        !json_object_is_type(type, json_type_string))
+        return swx_error_set(SWX_EINVAL, "%s: not a GeoJSON object (no \"type\")", what);
+    const char *t = json_object_get_string(type);
+    if (strcmp(t, "FeatureCollection") == 0) {
+        if (!json_object_object_get_ex(o, "features", &v) ||
+            !json_object_is_type(v, json_type_array))
+            return swx_error_set(SWX_EINVAL, "%s: a FeatureCollection without features", what);
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            int rc = geometry(b, json_object_array_get_idx(v, i), want_lines, depth + 1);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    if (strcmp(t, "Feature") == 0) {
+        if (!json_object_object_get_ex(o, "geometry", &v) || !v)
+            return 0; /* a feature without geometry adds nothing */
+        return geometry(b, v, want_lines, depth + 1);
+    }
+    if (strcmp(t, "GeometryCollection") == 0) {
+        if (!json_object_object_get_ex(o, "geometries", &v) ||
+            !json_object_is_type(v, json_type_array))
+            return swx_error_set(SWX_EINVAL, "%s: a GeometryCollection without geometries", what);
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            int rc = geometry(b, json_object_array_get_idx(v, i), want_lines, depth + 1);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    if (!json_object_object_get_ex(o, "coordinates", &v))
+        return swx_error_set(SWX_EINVAL, "%s: a %s without coordinates", what, t);
+    if (!want_lines && strcmp(t, "Polygon") == 0)
+        return polygon(b, v);
+    if (!want_lines && strcmp(t, "MultiPolygon") == 0) {
+        if (!json_object_is_type(v, json_type_array))
+            return swx_error_set(SWX_EINVAL, "%s: MultiPolygon coordinates are not an array",
+                                 what);
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            int rc = polygon(b, json_object_array_get_idx(v, i));
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    if (want_lines && strcmp(t, "LineString") == 0)
+        return line(b, v);
+    if (want_lines && strcmp(t, "MultiLineString") == 0) {
+        if (!json_object_is_type(v, json_type_array))
+            return swx_error_set(SWX_EINVAL, "%s: MultiLineString coordinates are not an array",
+                                 what);
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            int rc = line(b, json_object_array_get_idx(v, i));
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    return swx_error_set(SWX_EINVAL, "%s: a %s geometry; expected %s", what, t,
+                         want_lines ? "LineString or MultiLineString"
+                                    : "Polygon or MultiPolygon");
+}
+
+static int parse_json(const char *text, size_t len, json_object **out, const char *what)
+{
+    *out = NULL;
+    if (len > AREA_MAX_JSON)
+        return swx_error_set(SWX_ETOOBIG, "%s: larger than %u MiB", what, AREA_MAX_JSON >> 20);
+    json_tokener *tok = json_tokener_new_ex(64);
+    if (!tok)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    json_object *o = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error err = json_tokener_get_error(tok);
+    size_t used = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (!o || err != json_tokener_success) {
+        json_object_put(o);
+        return swx_error_set(SWX_EINVAL, "%s: not valid JSON (%s)", what,
+                             o ? "incomplete" : json_tokener_error_desc(err));
+    }
+    for (; used < len; used++)
+        if (!isspace((unsigned char)text[used]) && text[used] != '\0') {
+            json_object_put(o);
+            return swx_error_set(SWX_EINVAL, "%s: text after the JSON document", what);
+        }
+    *out = o;
+    return 0;
+}
+
+int swx_area_from_geojson_polygons(swx_area **out, const char *json, size_t len)
+{
+    json_object *o = NULL;
+    builder b = {0};
+    b.south = 90;
+    b.north = -90;
+    *out = NULL;
+    int rc = parse_json(json, len, &o, "area file");
+    if (rc)
+        return rc;
+    if ((rc = area_new(&b.a, AREA_POLYGON)))
+        goto done;
+    if ((rc = geometry(&b, o, 0, 0)))
+        goto done;
+    if (b.a->nedges == 0) {
+        rc = swx_error_set(SWX_EINVAL, "area file: no Polygon or MultiPolygon with an area");
+        goto done;
+    }
+    if ((rc = finish_bounds(&b, 0)))
+        goto done;
+    *out = b.a;
+    b.a = NULL;
+done:
+    swx_area_free(b.a);
+    free(b.lons);
+    json_object_put(o);
+    return rc;
+}
+
+/* ---- routes ---- */
+
+static int route_finish(builder *b, double buffer_m, swx_area **out)
+{
+    int rc;
+    if (b->a->nlegs == 0)
+        return swx_error_set(SWX_EINVAL, "route file: no waypoints");
+    b->a->buffer = buffer_m / SWX_EARTH_RADIUS_M;
+    if ((rc = finish_bounds(b, b->a->buffer / DEG)))
+        return rc;
+    *out = b->a;
+    b->a = NULL;
+    return 0;
+}
+
+static int check_buffer(double buffer_m)
+{
+    if (!(buffer_m >= 0 && buffer_m <= 2000.0 * SWX_NM_M))
+        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
+    return 0;
+}
+
+int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
+                            double buffer_m)
+{
+    builder b = {0};
+    b.south = 90;
+    b.north = -90;
+    *out = NULL;
+    int rc = check_buffer(buffer_m);
+    if (rc)
+        return rc;
+    if (n == 0)
+        return swx_error_set(SWX_EINVAL, "a route needs at least one waypoint");
+    if ((rc = area_new(&b.a, AREA_ROUTE)))
+        return rc;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (!(rc = check_position(lon[i], lat[i], "route")))
+            rc = count_vertex(&b);
+    for (size_t i = 0; i + 1 < n && !rc; i++)
+        rc = add_leg(&b, lon[i], lat[i], lon[i + 1], lat[i + 1], "route");
+    if (!rc && n == 1)
+        rc = add_leg(&b, lon[0], lat[0], lon[0], lat[0], "route");
+    if (!rc)
+        rc = route_finish(&b, buffer_m, out);
+    swx_area_free(b.a);
+    free(b.lons);
+    return rc;
+}
+
+static int is_name(const char *f, size_t n, const char *const *names)
+{
+    for (; *names; names++)
+        if (strlen(*names) == n && strncasecmp(f, *names, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Splits one CSV line (no quotes) at ',', ';' or tabs; trims blanks. */
+static size_t split_fields(char *s, char **f, size_t max)
+{
+    size_t n = 0;
+    char *p = s;
+    for (;;) {
+        char *q = p + strcspn(p, ",;\t");
+        char end = *q;
+        *q = '\0';
+        while (isspace((unsigned char)*p))
+            p++;
+        char *e = p + strlen(p);
+        while (e > p && isspace((unsigned char)e[-1]))
+            *--e = '\0';
+        if (n < max)
+            f[n++] = p;
+        if (!end)
+            break;
+        p = q + 1;
+    }
+    return n;
+}
+
+static int route_csv(const char *text, size_t len, double buffer_m, swx_area **out)
+{
+    static const char *const lat_names[] = {"lat", "latitude", "y", NULL};
+    static const char *const lon_names[] = {"lon", "lng", "long", "longitude", "x", NULL};
+    double *lon = NULL, *lat = NULL;
+    size_t n = 0, cap = 0, lineno = 0;
+    int ilat = 0, ilon = 1, seen_data = 0, rc = 0;
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    char *save = NULL;
+    for (char *ln = copy; ln && !rc; ln = save) {
+        char *nl = strchr(ln, '\n');
+        save = nl ? nl + 1 : NULL;
+        if (nl)
+            *nl = '\0';
+        lineno++;
+        char *hash = strchr(ln, '#');
+        if (hash)
+            *hash = '\0';
+        char *f[16];
+        size_t nf = split_fields(ln, f, 16);
+        if (nf == 1 && f[0][0] == '\0')
+            continue;
+        if (!seen_data && isalpha((unsigned char)f[0][0]) && n == 0) {
+            ilat = ilon = -1;
+            for (size_t i = 0; i < nf; i++) {
+                if (is_name(f[i], strlen(f[i]), lat_names))
+                    ilat = (int)i;
+                else if (is_name(f[i], strlen(f[i]), lon_names))
+                    ilon = (int)i;
+            }
+            if (ilat < 0 || ilon < 0)
+                rc = swx_error_set(SWX_EINVAL,
+                                   "route file line %zu: the header names no lat and lon columns",
+                                   lineno);
+            seen_data = 1;
+            continue;
+        }
+        seen_data = 1;
+        if ((size_t)(ilat > ilon ? ilat : ilon) >= nf) {
+            rc = swx_error_set(SWX_EINVAL, "route file line %zu: expected lat,lon", lineno);
+            break;
+        }
+        char *e1, *e2;
+        errno = 0;
+        double la = strtod(f[ilat], &e1), lo = strtod(f[ilon], &e2);
+        if (errno || e1 == f[ilat] || *e1 || e2 == f[ilon] || *e2 || !(la >= -90 && la <= 90) ||
+            !(lo >= -180 && lo <= 360)) {
+            rc = swx_error_set(SWX_EINVAL,
+                               "route file line %zu: '%.40s,%.40s' is not a latitude, longitude "
+                               "pair in degrees",
+                               lineno, f[ilat], f[ilon]);
+            break;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            if (cap > AREA_MAX_VERTICES * 2) {
+                rc = swx_error_set(SWX_ETOOBIG, "route file: more than %u waypoints",
+                                   AREA_MAX_VERTICES);
+                break;
+            }
+            double *a = realloc(lon, cap * sizeof *a), *b = a ? realloc(lat, cap * sizeof *b) : NULL;
+            if (a)
+                lon = a;
+            if (!a || !b) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory");
+                break;
+            }
+            lat = b;
+        }
+        lon[n] = lo;
+        lat[n] = la;
+        n++;
+    }
+    if (!rc && n == 0)
+        rc = swx_error_set(SWX_EINVAL, "route file: no waypoints");
+    if (!rc)
+        rc = swx_area_from_waypoints(out, lon, lat, n, buffer_m);
+    free(copy);
+    free(lon);
+    free(lat);
+    return rc;
+}
+
+int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m)
+{
+    *out = NULL;
+    int rc = check_buffer(buffer_m);
+    if (rc)
+        return rc;
+    size_t i = 0;
+    while (i < len && isspace((unsigned char)text[i]))
+        i++;
+    if (i == len)
+        return swx_error_set(SWX_EINVAL, "route file: empty");
+    if (text[i] != '{')
+        return route_csv(text, len, buffer_m, out);
+    json_object *o = NULL;
+    builder b = {0};
+    b.south = 90;
+    b.north = -90;
+    if ((rc = parse_json(text, len, &o, "route file")))
+        return rc;
+    if (!(rc = area_new(&b.a, AREA_ROUTE)) && !(rc = geometry(&b, o, 1, 0)))
+        rc = route_finish(&b, buffer_m, out);
+    swx_area_free(b.a);
+    free(b.lons);
+    json_object_put(o);
+    return rc;
+}
+
+/* ---- zoom lists ---- */
+
+int swx_zoom_list_parse(const char *text, uint32_t *zooms)
+{
+    const char *p = text;
+    *zooms = 0;
+    if (!*p)
+        goto bad;
+    while (*p) {
+        char *end;
+        if (!isdigit((unsigned char)*p))
+            goto bad;
+        long a = strtol(p, &end, 10), b = a;
+        if (*end == '-') {
+            p = end + 1;
+            if (!isdigit((unsigned char)*p))
+                goto bad;
+            b = strtol(p, &end, 10);
+        }
+        if (a < 0 || b > SWX_TILE_MAX_ZOOM || a > b)
+            goto bad;
+        for (long z = a; z <= b; z++)
+            *zooms |= 1u << z;
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            goto bad;
+    }
+    return 0;
+bad:
+    *zooms = 0;
+    return swx_error_set(SWX_EINVAL,
+                         "zoom '%.40s' is not a level, a range or a list (5, 3-9, 3,5,7) within "
+                         "0-%d",
+                         text, SWX_TILE_MAX_ZOOM);
+}
