@@ -34,9 +34,12 @@ static void print_opts(const cli_opt *t)
 {
     for (; t->name; t++) {
         char head[64];
-        snprintf(head, sizeof head, "%s%c%s--%s%s%s", t->short_name ? "-" : "",
-                 t->short_name ? t->short_name : ' ', t->short_name ? ", " : "  ", t->name,
-                 t->arg ? " " : "", t->arg ? t->arg : "");
+        if (t->short_name)
+            snprintf(head, sizeof head, "-%c, --%s%s%s", t->short_name, t->name,
+                     t->arg ? " " : "", t->arg ? t->arg : "");
+        else
+            snprintf(head, sizeof head, "    --%s%s%s", t->name, t->arg ? " " : "",
+                     t->arg ? t->arg : "");
         /* Wrap the help at about 78 columns, aligned after the option. */
         const char *h = t->help;
         int col = printf("  %-26s", head);
@@ -44,21 +47,25 @@ static void print_opts(const cli_opt *t)
             printf("\n%28s", "");
         }
         col = 28;
+        int first = 1;
         while (*h) {
+            while (*h == ' ')
+                h++;
             const char *sp = strchr(h, ' ');
             int wl = sp ? (int)(sp - h) : (int)strlen(h);
-            if (col + wl > 79 && col > 28) {
+            if (!wl)
+                break;
+            if (!first && col + 1 + wl > 79) {
                 printf("\n%28s", "");
                 col = 28;
+            } else if (!first) {
+                putchar(' ');
+                col++;
             }
             printf("%.*s", wl, h);
             col += wl;
             h += wl;
-            if (*h == ' ') {
-                putchar(' ');
-                col++;
-                h++;
-            }
+            first = 0;
         }
         if (t->repeat)
             printf(" (repeatable)");
