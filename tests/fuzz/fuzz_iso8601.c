@@ -1,0 +1,20 @@
+/* fuzz_iso8601.c: instants and durations; a parsed instant formats and parses
+ * back to itself. */
+#include "fuzz.h"
+
+#include "seawx/iso8601.h"
+
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int64_t t, back, d;
+    if (swx_iso8601_parse_n((const char *)data, size, &t) == 0) {
+        char s[SWX_ISO8601_LEN];
+        swx_iso8601_format(t, s);
+        if (t >= 0 && t < 253402300800LL && (swx_iso8601_parse(s, &back) != 0 || back != t))
+            abort();
+    }
+    swx_iso8601_duration_parse_n((const char *)data, size, &d);
+    return 0;
+}

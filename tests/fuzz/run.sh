@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Fuzzes every target for MINUTES each (default 2) with libFuzzer, clang and
+# AddressSanitizer + UndefinedBehaviorSanitizer, growing corpus/<name>/ in place.
+# A crash is kept as corpus/<name>/crash-* (commit it once fixed: ctest replays
+# it from then on). Prints executions and findings per target.
+#   usage: tests/fuzz/run.sh [MINUTES] [TARGET...]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+minutes=${1:-2}
+secs=${FUZZ_SECONDS:-$((minutes * 60))}  # FUZZ_SECONDS overrides, for short runs
+shift || true
+build=$root/build-fuzz
+command -v clang >/dev/null || { echo "run.sh: needs clang (apt-get install clang)"; exit 1; }
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSEAWX_SANITIZE=ON -DSEAWX_FUZZ=ON >/dev/null || exit 1
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$root"/tests/fuzz/fuzz_*.c; do t=$(basename "$f" .c); targets+=("${t#fuzz_}"); done
+fi
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null || exit 1
+printf '%-18s %12s %8s %s\n' target executions findings corpus
+status=0
+for t in "${targets[@]}"; do
+  corpus=$root/tests/fuzz/corpus/$t
+  mkdir -p "$corpus"
+  log=$build/fuzz_$t.log
+  (cd "$corpus" && ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$t" -max_total_time=$secs \
+    -timeout=10 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$corpus/" "$corpus" >"$log" 2>&1)
+  rc=$?
+  execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
+  [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+  found=$(ls "$corpus"/crash-* "$corpus"/leak-* "$corpus"/timeout-* "$corpus"/oom-* 2>/dev/null | wc -l)
+  [ $rc -ne 0 ] && status=1
+  printf '%-18s %12s %8s %s\n' "$t" "${execs:-?}" "$found" "$(ls "$corpus" | wc -l) files"
+done
+exit $status
