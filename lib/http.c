@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -541,6 +543,17 @@ typedef struct xfer {
     int64_t not_before; /* when a scheduled retry may start */
     void *user;
     char errbuf[CURL_ERROR_SIZE];
+    /* Download path (swx_http_download): a 2xx body goes to sink_fd instead of
+     * memory, from sink_off on; other bodies (redirects, errors) are buffered
+     * as usual for their messages. sink_fd is -1 for ordinary requests. */
+    int sink_fd;
+    int sink_state;        /* this attempt: 0 undecided, 1 to the file, 2 to memory */
+    int64_t sink_off;      /* where this attempt's bytes start in the file */
+    int64_t sink_got;      /* bytes written by this attempt */
+    int64_t range_start;   /* Content-Range start of a 206, -1 if none */
+    int sink_err;          /* errno of a failed write */
+    int sink_restarted;    /* a 416 made us start over once */
+    const swx_download_opts *sink_opts;
 } xfer;
 
 static void xfer_free(swx_client *c, xfer *x)
@@ -571,10 +584,93 @@ static void xfer_free(swx_client *c, xfer *x)
     free(x);
 }
 
+/* Decides where this attempt's body goes once its status is known. */
+static void sink_decide(xfer *x)
+{
+    long st = 0;
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &st);
+    if (st == 206 && x->sink_off > 0 && x->range_start == x->sink_off) {
+        x->sink_state = 1;
+    } else if (st == 206) {
+        x->sink_err = EPROTO; /* a range other than the one asked for */
+    } else if (st >= 200 && st < 300) {
+        /* The whole file again (no range support, or not the range asked for). */
+        if (x->sink_off > 0 && ftruncate(x->sink_fd, 0) != 0)
+            x->sink_err = errno;
+        x->sink_off = 0;
+        x->sink_state = 1;
+    } else {
+        x->sink_state = 2;
+    }
+}
+
+static size_t sink_write(xfer *x, const char *ptr, size_t n)
+{
+    if ((uint64_t)(x->sink_off + x->sink_got) + n > (uint64_t)x->max_body) {
+        x->too_big = 1;
+        return 0;
+    }
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = pwrite(x->sink_fd, ptr + done, n - done, (off_t)(x->sink_off + x->sink_got));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            x->sink_err = w < 0 ? errno : ENOSPC;
+            return 0;
+        }
+        done += (size_t)w;
+        x->sink_got += w;
+    }
+    return n;
+}
+
+static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    xfer *x = ud;
+    size_t n = size * nmemb;
+    static const char cr[] = "content-range:";
+    if (n > sizeof cr && strncasecmp(ptr, cr, sizeof cr - 1) == 0) {
+        char line[128];
+        size_t m = n < sizeof line - 1 ? n : sizeof line - 1;
+        memcpy(line, ptr, m);
+        line[m] = '\0';
+        long long a = -1;
+        if (sscanf(line + sizeof cr - 1, " bytes %lld-", &a) == 1 && a >= 0)
+            x->range_start = a;
+    } else if (n >= 5 && strncasecmp(ptr, "HTTP/", 5) == 0) {
+        x->range_start = -1; /* a new response (after a 1xx) */
+    }
+    return n;
+}
+
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow)
+{
+    xfer *x = ud;
+    (void)ultotal;
+    (void)ulnow;
+    const swx_download_opts *o = x->sink_opts;
+    if (o->cancel && *o->cancel)
+        return 1;
+    if (x->sink_state != 1 || !o->progress)
+        return 0;
+    int64_t total = dltotal > 0 ? x->sink_off + (int64_t)dltotal : -1;
+    return o->progress(o->ud, x->sink_off + (int64_t)dlnow, total) ? 1 : 0;
+}
+
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
 {
     xfer *x = ud;
     size_t n = size * nmemb;
+    if (x->sink_fd >= 0) {
+        if (x->sink_state == 0)
+            sink_decide(x);
+        if (x->sink_err)
+            return 0;
+        if (x->sink_state == 1)
+            return sink_write(x, ptr, n);
+    }
     if (swx_buf_append(&x->body, ptr, n)) {
         x->too_big = 1;
         return 0;
@@ -596,6 +692,7 @@ static int xfer_new(swx_client *c, const swx_request *req, void *user, xfer **ou
     x->user = user;
     x->wms = req->wms;
     x->with_key = 1;
+    x->sink_fd = -1;
     x->origin = req->service == SWX_SERVICE_VESSELS ? c->origin_vessels : c->origin_main;
     x->max_body = req->max_body ? req->max_body : c->max_body;
     swx_buf_init(&x->body, x->max_body);
@@ -644,6 +741,15 @@ static int xfer_setup(swx_client *c, xfer *x)
         curl_easy_reset(x->easy);
     }
     swx_buf_reset(&x->body);
+    if (x->sink_fd >= 0) {
+        struct stat st;
+        if (fstat(x->sink_fd, &st) != 0)
+            return swx_error_set(SWX_EIO, "cannot read the size of the partial download");
+        x->sink_off = (int64_t)st.st_size;
+        x->sink_got = 0;
+        x->sink_state = 0;
+        x->range_start = -1;
+    }
     x->too_big = 0;
     x->errbuf[0] = '\0';
     curl_slist_free_all(x->headers);
@@ -657,7 +763,21 @@ static int xfer_setup(swx_client *c, xfer *x)
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); /* redirects are ours: see xfer_redirect */
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    if (x->sink_fd < 0) {
+        curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    } else {
+        /* Files as they are stored: byte ranges of an encoded body do not resume. */
+        char range[48];
+        curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+        curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(e, CURLOPT_XFERINFODATA, x);
+        curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+        if (x->sink_off > 0) {
+            snprintf(range, sizeof range, "%lld-", (long long)x->sink_off);
+            curl_easy_setopt(e, CURLOPT_RANGE, range);
+        }
+    }
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -811,6 +931,25 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
     curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ctype);
     *delay_ms = 0;
 
+    if (x->sink_fd >= 0 && x->sink_err) {
+        *code = swx_error_set(SWX_EIO, "cannot write the file downloaded from %s: %s", x->display,
+                              strerror(x->sink_err));
+        return OUT_FAIL;
+    }
+    if (x->sink_fd >= 0 && res == CURLE_OK && status == 416 && !x->sink_restarted) {
+        /* The partial file is not a prefix the server knows: start over once. */
+        x->sink_restarted = 1;
+        if (ftruncate(x->sink_fd, 0) != 0) {
+            *code = swx_error_set(SWX_EIO, "cannot restart the download from %s: %s", x->display,
+                                  strerror(errno));
+            return OUT_FAIL;
+        }
+        return OUT_RETRY;
+    }
+    if (x->sink_fd >= 0 && res == CURLE_ABORTED_BY_CALLBACK) {
+        *code = swx_error_set(SWX_ECANCEL, "the download from %s was stopped", x->display);
+        return OUT_FAIL;
+    }
     if (res != CURLE_OK) {
         const char *why = x->errbuf[0] ? x->errbuf : curl_easy_strerror(res);
         switch (res) {
@@ -966,6 +1105,8 @@ typedef struct engine {
     xfer **active;      /* transfers added to the multi handle */
     size_t running;
     int producing;
+    const swx_download_opts *sink_opts; /* swx_http_download: the one request's sink */
+    int sink_fd;
 } engine;
 
 static int rate_ok(engine *en, int64_t now)
@@ -1018,8 +1159,13 @@ static int finish(engine *en, xfer *x, int rc)
         r.attempts = x->attempts;
         r.url = x->display;
         en->stats->completed++;
-        en->stats->bytes += (double)x->body.len;
+        en->stats->bytes += (double)x->body.len + (x->sink_fd >= 0 ? (double)x->sink_got : 0);
         cb = en->done(en->ud, x->user, 0, &r);
+        if (!r.body) {
+            /* swx_http_get took the body over (see single_done). */
+            x->body.data = NULL;
+            x->body.len = x->body.cap = 0;
+        }
     } else {
         en->stats->failed++;
         cb = en->done(en->ud, x->user, rc, NULL);
@@ -1055,6 +1201,10 @@ static int produce(engine *en)
     }
     xfer *x = NULL;
     int rc = xfer_new(en->c, &req, user, &x);
+    if (!rc && en->sink_opts) {
+        x->sink_fd = en->sink_fd;
+        x->sink_opts = en->sink_opts;
+    }
     if (!rc)
         rc = xfer_setup(en->c, x);
     if (!rc)
@@ -1245,14 +1395,21 @@ static int single_done(void *ud, void *user, int rc, const swx_response *resp)
     r->attempts = resp->attempts;
     r->content_type = xstrdup(resp->content_type);
     r->url = xstrdup(resp->url);
-    r->body = malloc(resp->len + 1);
-    if (!r->body || !r->url || (resp->content_type && !r->content_type)) {
+    if (!r->url || (resp->content_type && !r->content_type)) {
         swx_response_free(r);
         s->rc = swx_error_set(SWX_ENOMEM, "out of memory");
         return 0;
     }
-    memcpy(r->body, resp->body, resp->len);
-    r->body[resp->len] = '\0';
+    if (resp->len) {
+        /* Take the engine's buffer instead of copying it: finish() sees the
+         * body pointer cleared and lets go of it. */
+        r->body = resp->body;
+        ((swx_response *)resp)->body = NULL;
+    } else if (!(r->body = calloc(1, 1))) {
+        swx_response_free(r);
+        s->rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        return 0;
+    }
     r->len = resp->len;
     s->resp = r;
     return 0;
@@ -1280,4 +1437,33 @@ void swx_response_free(swx_response *r)
     free(r->body);
     free(r->url);
     free(r);
+}
+
+/* ---- one request into a file ---- */
+
+int swx_http_download(swx_client *c, const swx_request *req, int fd, const swx_download_opts *opts,
+                      swx_response **out)
+{
+    single s = {req, 0, 0, NULL};
+    swx_download_opts none = {0};
+    engine en = {0};
+    swx_fetch_stats stats = {0};
+    *out = NULL;
+    if (fd < 0)
+        return swx_error_set(SWX_EINVAL, "no file to download into");
+    en.c = c;
+    en.next = single_next;
+    en.done = single_done;
+    en.ud = &s;
+    en.stats = &stats;
+    en.cap = 1;
+    en.sink_opts = opts ? opts : &none;
+    en.sink_fd = fd;
+    int rc = engine_run(&en, en.sink_opts->cancel);
+    if (rc)
+        return rc;
+    if (s.rc)
+        return s.rc;
+    *out = s.resp;
+    return 0;
 }
