@@ -1,0 +1,175 @@
+/*
+ * seawx/storm.h: tropical cyclones from /storm/json (and, through kmz.h, from
+ * /storm/kmz): the storm model, ATCF ids, category order, queries and paging.
+ *
+ * The model keeps every field of the interface's storm summary and track
+ * position. Nulls stay nulls: a string that was null or missing is NULL, a
+ * number is NaN, an integer or a time is SWX_STORM_NULL. A storm is parsed
+ * from one JSON object at a time, so that an archive of any length is read in
+ * memory bounded by its largest storm (SWX_STORM_MAX_BYTES).
+ */
+#ifndef SEAWX_STORM_H
+#define SEAWX_STORM_H
+
+#include "seawx/http.h"
+#include "seawx/visibility.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWX_STORM_JSON_PATH "/storm/json"
+#define SWX_STORM_KMZ_PATH "/storm/kmz"
+/* The integer and time null. */
+#define SWX_STORM_NULL INT64_MIN
+/* Largest single storm object accepted (one element of the response array). */
+#define SWX_STORM_MAX_BYTES (64u << 20)
+/* Largest number of positions in one track. */
+#define SWX_STORM_MAX_POSITIONS 100000
+/* The API's page size limits. */
+#define SWX_STORM_LIMIT_MAX 100
+
+/* Categories in the interface's order of increasing intensity: the rank is
+ * the index (XX = 0 ... TC5 = 12); -1 is null or an unknown code. */
+enum { SWX_STORM_NCATEGORIES = 13 };
+SWX_API const char *swx_storm_category_code(int rank); /* "TC3"; NULL out of range */
+SWX_API const char *swx_storm_category_name(int rank); /* "Category 3 Hurricane / Typhoon" */
+/* The rank of a code (case-insensitive), or -1. */
+SWX_API int swx_storm_category_rank(const char *code);
+
+/* Basin and sub-basin codes of the interface (NA, SA, EP, WP, NI, SI, SP;
+ * CS, GM, MM, CP, AS, BB, WA, EA). Return 1 when known. */
+SWX_API int swx_storm_basin_known(const char *code);
+SWX_API int swx_storm_subbasin_known(const char *code);
+
+/* ATCF id "BBXXYYYY": basin letters, storm number, season year. Returns 0, or
+ * SWX_EINVAL naming the id; basin receives two upper-case letters. */
+SWX_API int swx_storm_atcf_parse(const char *id, char basin[3], int *number, int *year);
+
+/* Wind radii thresholds, in the order of the arrays below. */
+enum { SWX_STORM_R34 = 0, SWX_STORM_R50 = 1, SWX_STORM_R64 = 2, SWX_STORM_NRADII = 3 };
+SWX_API int swx_storm_radii_kt(int threshold); /* 34, 50, 64 */
+
+/* Quadrants in ring order: ne, se, sw, nw. */
+typedef struct swx_storm_radii {
+    int present;       /* the threshold's key was in wind_extent_radii */
+    double wind_speed; /* knots, NaN when null */
+    double r[4];       /* nautical miles ne, se, sw, nw; NaN when null */
+} swx_storm_radii;
+
+/* One track position. Observed positions have time; forecast positions have
+ * forecast_time and forecast_hour. Strings are NULL when null. */
+typedef struct swx_storm_pos {
+    double lat, lon; /* lon normalised to [-180, 180) */
+    const char *category_code;
+    int category; /* rank, -1 when null or unknown */
+    const char *basin, *subbasin;
+    double wind_gusts, max_sustained_wind, min_mslp, movement_direction, movement_speed;
+    int has_radii_object; /* wind_extent_radii was an object (maybe empty) */
+    swx_storm_radii radii[SWX_STORM_NRADII];
+    int64_t time;          /* observed valid time, or SWX_STORM_NULL */
+    int64_t forecast_time; /* forecast valid time, or SWX_STORM_NULL */
+    int64_t forecast_hour; /* or SWX_STORM_NULL */
+} swx_storm_pos;
+
+/* One storm summary with its tracks. Read-only for users; built by the
+ * parsers of this module and of kmz.h, freed with swx_storm_free(). */
+typedef struct swx_storm {
+    const char *atcf_id;
+    const char *storm_name; /* "" until named, NULL when null */
+    const char *basin, *subbasin;
+    int64_t season;
+    int is_active; /* 1, 0, or -1 when null */
+    int64_t advisory_number;
+    int64_t advisory_issuance_time;
+    const char *max_development_category;
+    int max_category; /* rank of max_development_category, -1 when null */
+    double max_sustained_wind, min_mslp;
+    const char *start_date; /* dates_active.start, "YYYY-MM-DD" */
+    const char *end_date;   /* dates_active.end: a date or "ongoing" */
+    /* From the ATCF id: basin letters ("" when the id does not parse). */
+    char atcf_basin[3];
+    int atcf_number, atcf_year; /* 0 when the id does not parse */
+    size_t nobserved, nforecast;
+    swx_storm_pos *observed, *forecast;
+    void *priv_; /* string storage */
+} swx_storm;
+
+/* Parses one storm object (JSON text of len bytes). */
+SWX_API int swx_storm_parse_json(swx_storm **out, const char *json, size_t len);
+SWX_API void swx_storm_free(swx_storm *s);
+/* Title for maps: the name, or the ATCF id when the storm is unnamed. */
+SWX_API const char *swx_storm_title(const swx_storm *s);
+/* Status "active" / "inactive" / NULL. */
+SWX_API const char *swx_storm_status(const swx_storm *s);
+
+/* Called once per storm, in document order. The storm is only valid during the
+ * call. Return 0 to go on, a negative code to stop (it is returned). */
+typedef int (*swx_storm_fn)(void *ud, const swx_storm *s);
+
+/* Incremental reader of a JSON array of storms: feed bytes as they come, each
+ * complete element is parsed and handed to fn. Memory stays bounded by the
+ * largest element. */
+typedef struct swx_storm_reader swx_storm_reader;
+SWX_API int swx_storm_reader_new(swx_storm_reader **out, swx_storm_fn fn, void *ud);
+SWX_API int swx_storm_reader_feed(swx_storm_reader *r, const char *data, size_t len);
+/* Checks that the array was complete. */
+SWX_API int swx_storm_reader_finish(swx_storm_reader *r);
+/* Storms read so far. */
+SWX_API size_t swx_storm_reader_count(const swx_storm_reader *r);
+SWX_API void swx_storm_reader_free(swx_storm_reader *r);
+/* Reads a whole file ("-" for stdin) through a reader. */
+SWX_API int swx_storm_read_file(const char *path, swx_storm_fn fn, void *ud);
+
+/* A selection of storms: every filter of /storm/json and /storm/kmz. NULL and
+ * intensity < 0 mean "not given". */
+typedef struct swx_storm_query {
+    const char *status;      /* active (service default), inactive, all */
+    const char *id;          /* ATCF id */
+    const char *name;        /* storm name, case-insensitive */
+    const char *category;    /* minimum category code */
+    double intensity;        /* minimum sustained wind, knots; < 0: not given */
+    const char *region;      /* basin or sub-basin code */
+    const char *period;      /* "start/end", two ISO 8601 instants */
+    const char *data_filter; /* all, analysis, forecast */
+    int limit;               /* page size 1..100; 0: 100 */
+    long offset;             /* first storm; >= 0 */
+    long max_storms;         /* stop after this many storms; 0: no cap */
+} swx_storm_query;
+
+/* A query with nothing given (intensity -1). */
+SWX_API void swx_storm_query_init(swx_storm_query *q);
+/* Checks every filter; SWX_EINVAL naming the first bad value. */
+SWX_API int swx_storm_query_check(const swx_storm_query *q);
+/* The request for one page (kmz: /storm/kmz). *qs is the caller's. */
+SWX_API int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_request *req,
+                              swx_query **qs);
+
+/* Fetches every storm the query selects, page after page (limit/offset)
+ * until a page comes back short, and hands each to fn. pages receives the
+ * number of requests made (may be NULL). */
+SWX_API int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
+                            int *pages);
+
+/* Downloads the KMZ of the query's selection (one request: limit/offset as
+ * given) into path, written to a temporary name and renamed when complete. */
+SWX_API int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *path);
+
+/* A growable list of storms, for readers that keep what they read. */
+typedef struct swx_storm_list {
+    swx_storm **items;
+    size_t count, cap;
+} swx_storm_list;
+/* An swx_storm_fn that appends a copy of each storm to a list (ud). */
+SWX_API int swx_storm_list_add(void *list, const swx_storm *s);
+SWX_API void swx_storm_list_clear(swx_storm_list *l);
+/* A deep copy. */
+SWX_API int swx_storm_copy(swx_storm **out, const swx_storm *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

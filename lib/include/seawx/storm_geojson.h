@@ -1,0 +1,143 @@
+/*
+ * seawx/storm_geojson.h: storms as map features, and their RFC 7946 output.
+ *
+ * One storm gives five kinds of features:
+ *   storm           the observed track: a LineString (a Point when the track
+ *                   has one distinct position, no geometry when it has none)
+ *                   with the summary's properties;
+ *   track_point     one Point per observed position;
+ *   forecast_point  one Point per forecast position (forecast_time, forecast_hour);
+ *   forecast_line   the last observed position through the forecast, when that
+ *                   makes at least two distinct positions;
+ *   wind_radii      one Polygon per position and threshold (34, 50, 64 kt) with
+ *                   a radius > 0: the ne/se/sw/nw quadrant arcs built on the
+ *                   sphere (great circles, mean Earth radius 6371.0088 km,
+ *                   1 NM = 1852 m), 15 degree steps.
+ * Geometries are in longitude/latitude (EPSG:4326 / OGC CRS84), longitudes in
+ * [-180, 180], coordinates rounded to 6 decimals (0.11 m); lines and polygons
+ * that cross the antimeridian are cut there into MultiLineString and
+ * MultiPolygon; polygon rings are counter-clockwise; consecutive duplicate
+ * positions are dropped. The properties of each kind are a fixed, typed table
+ * (swx_storm_fields) shared by the GeoJSON writer and the GDAL driver; null
+ * values stay null.
+ */
+#ifndef SEAWX_STORM_GEOJSON_H
+#define SEAWX_STORM_GEOJSON_H
+
+#include "seawx/storm.h"
+#include "seawx/visibility.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum swx_storm_kind {
+    SWX_SK_STORM = 0,
+    SWX_SK_TRACK_POINT,
+    SWX_SK_FORECAST_POINT,
+    SWX_SK_FORECAST_LINE,
+    SWX_SK_WIND_RADII,
+    SWX_SK_COUNT
+} swx_storm_kind;
+#define SWX_SK_ALL ((1u << SWX_SK_COUNT) - 1)
+
+/* "storm", "track_point", ... (the GeoJSON "kind" property). */
+SWX_API const char *swx_storm_kind_name(int kind);
+/* "storms", "track_points", ... (layer and file names). */
+SWX_API const char *swx_storm_kind_layer(int kind);
+/* The kind of a kind or layer name, or -1. */
+SWX_API int swx_storm_kind_parse(const char *name);
+/* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
+SWX_API int swx_storm_kinds_parse(const char *list, unsigned *mask);
+
+typedef enum swx_storm_ftype {
+    SWX_SF_STRING,
+    SWX_SF_INT,
+    SWX_SF_REAL,
+    SWX_SF_DATETIME, /* seconds since 1970, UTC */
+    SWX_SF_DATE,     /* "YYYY-MM-DD" in s */
+    SWX_SF_BOOL
+} swx_storm_ftype;
+
+typedef struct swx_storm_field {
+    const char *name;
+    swx_storm_ftype type;
+    int id_; /* internal */
+} swx_storm_field;
+
+/* The property table of a kind; returns the number of fields. */
+SWX_API size_t swx_storm_fields(int kind, const swx_storm_field **out);
+
+typedef struct swx_storm_value {
+    int null;
+    int64_t i;     /* INT, DATETIME, BOOL */
+    double d;      /* REAL */
+    const char *s; /* STRING, DATE */
+} swx_storm_value;
+
+typedef enum swx_geom_type {
+    SWX_GEOM_NONE = 0,
+    SWX_GEOM_POINT,
+    SWX_GEOM_LINESTRING,
+    SWX_GEOM_POLYGON,
+    SWX_GEOM_MULTILINESTRING,
+    SWX_GEOM_MULTIPOLYGON
+} swx_geom_type;
+
+/* One feature, valid during the callback only. Geometry: nparts parts of
+ * part_len[i] positions each, read one after the other from xy (lon, lat
+ * pairs). A Polygon part is one closed ring; Multi* have one part per member. */
+typedef struct swx_storm_feature {
+    int kind;
+    const swx_storm *storm;
+    const swx_storm_pos *pos; /* track_point, forecast_point, wind_radii */
+    size_t seq;               /* index of pos in its track */
+    int forecast;             /* pos is on the forecast track */
+    int threshold;            /* wind_radii: SWX_STORM_R34.. */
+    swx_geom_type geom;
+    size_t nparts;
+    const size_t *part_len;
+    const double *xy;
+} swx_storm_feature;
+
+SWX_API void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v);
+
+/* Reusable geometry buffers: one per thread of work. */
+typedef struct swx_storm_geo swx_storm_geo;
+SWX_API int swx_storm_geo_new(swx_storm_geo **out);
+SWX_API void swx_storm_geo_free(swx_storm_geo *g);
+
+typedef int (*swx_storm_feature_fn)(void *ud, const swx_storm_feature *f);
+/* Calls fn for each feature of the kinds in mask, kind by kind in the order of
+ * swx_storm_kind. Returns fn's first non-zero result, or 0. */
+SWX_API int swx_storm_features(swx_storm_geo *g, const swx_storm *s, unsigned mask,
+                               swx_storm_feature_fn fn, void *ud);
+/* How many features of a kind a storm gives, without building them. */
+SWX_API size_t swx_storm_feature_count(const swx_storm *s, int kind);
+
+/* The simplestyle colour of a category rank ("#ffc140"); rank -1 gives grey. */
+SWX_API const char *swx_storm_category_color(int rank);
+
+/* Streaming RFC 7946 writer: a FeatureCollection per file, features added
+ * storm by storm, every feature with a "kind" property and simplestyle
+ * properties (stroke, fill, marker-color...) for geojson.io and GitHub. */
+typedef struct swx_storm_geojson swx_storm_geojson;
+/* Every kind in mask into one file. */
+SWX_API int swx_storm_geojson_new(swx_storm_geojson **out, FILE *f, unsigned mask);
+/* One file per kind: files[kind], NULL for a kind not written. */
+SWX_API int swx_storm_geojson_new_split(swx_storm_geojson **out, FILE *const *files);
+/* An swx_storm_fn: writes the features of one storm. */
+SWX_API int swx_storm_geojson_add(void *w, const swx_storm *s);
+/* Features written so far of each kind. */
+SWX_API void swx_storm_geojson_counts(const swx_storm_geojson *w, size_t counts[SWX_SK_COUNT]);
+/* Closes every collection and flushes; reports the first write error; frees w.
+ * The files stay open (the caller closes them). */
+SWX_API int swx_storm_geojson_finish(swx_storm_geojson *w);
+SWX_API void swx_storm_geojson_free(swx_storm_geojson *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

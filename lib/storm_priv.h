@@ -1,0 +1,25 @@
+/*
+ * storm_priv.h: building storms (internal): the JSON parser of storm.c and the
+ * KML reader of kmz.c fill the same model through these.
+ *
+ * A storm owns one arena; every string of the storm and of its positions lives
+ * there and is freed with the storm.
+ */
+#ifndef SWX_STORM_PRIV_H
+#define SWX_STORM_PRIV_H
+
+#include "seawx/storm.h"
+
+/* A storm with every field null and no positions. */
+int swx_storm_new_empty(swx_storm **out);
+/* A copy of n bytes of str in the storm's arena (NULL when str is NULL). */
+const char *swx_storm_str(swx_storm *s, const char *str, size_t n);
+/* Appends a null position to the observed (forecast = 0) or forecast track. */
+int swx_storm_add_pos(swx_storm *s, int forecast, swx_storm_pos **out);
+void swx_storm_pos_init(swx_storm_pos *p);
+/* Derives what follows from the fields: category ranks, ATCF parts,
+ * longitudes in [-180, 180). Checks coordinates: SWX_EPARSE when a position
+ * has no valid lat/lon. */
+int swx_storm_finish(swx_storm *s);
+
+#endif

@@ -1,0 +1,71 @@
+/* fuzz_storm.c: the streaming storm JSON reader fed in two pieces, then every
+ * feature of each storm written as GeoJSON; polygon rings must come out closed
+ * and counter-clockwise, coordinates in range. */
+#include "fuzz.h"
+
+#include "seawx/storm.h"
+#include "seawx/storm_geojson.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int check_feature(void *ud, const swx_storm_feature *f)
+{
+    const double *xy = f->xy;
+    (void)ud;
+    for (size_t p = 0; p < f->nparts; p++) {
+        size_t n = f->part_len[p];
+        if (n == 0)
+            abort();
+        double a = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!(xy[2 * i] >= -180 && xy[2 * i] <= 180 && xy[2 * i + 1] >= -90 &&
+                  xy[2 * i + 1] <= 90))
+                abort();
+            if (i + 1 < n)
+                a += xy[2 * i] * xy[2 * i + 3] - xy[2 * i + 2] * xy[2 * i + 1];
+        }
+        if ((f->geom == SWX_GEOM_POLYGON || f->geom == SWX_GEOM_MULTIPOLYGON) &&
+            (n < 4 || !(a > 0) || xy[0] != xy[2 * n - 2] || xy[1] != xy[2 * n - 1]))
+            abort();
+        xy += 2 * n;
+    }
+    return 0;
+}
+
+struct ctx {
+    swx_storm_geo *geo;
+    swx_storm_geojson *w;
+};
+
+static int on_storm(void *ud, const swx_storm *s)
+{
+    struct ctx *c = ud;
+    swx_storm_features(c->geo, s, SWX_SK_ALL, check_feature, NULL);
+    return swx_storm_geojson_add(c->w, s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    struct ctx c = {0};
+    swx_storm_reader *r = NULL;
+    if (!f)
+        return 0;
+    if (swx_storm_geo_new(&c.geo) == 0 && swx_storm_geojson_new(&c.w, f, SWX_SK_ALL) == 0 &&
+        swx_storm_reader_new(&r, on_storm, &c) == 0) {
+        size_t half = size / 2;
+        if (swx_storm_reader_feed(r, (const char *)data, half) == 0 &&
+            swx_storm_reader_feed(r, (const char *)data + half, size - half) == 0)
+            swx_storm_reader_finish(r);
+    }
+    swx_storm_reader_free(r);
+    swx_storm_geojson_free(c.w);
+    swx_storm_geo_free(c.geo);
+    fclose(f);
+    free(text);
+    return 0;
+}

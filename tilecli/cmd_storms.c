@@ -1,0 +1,295 @@
+/* cmd_storms.c: `seawx storms`, tropical cyclones as GeoJSON (or the service's KMZ).
+ *
+ * Storms are fetched page after page and converted as they come, so memory
+ * stays bounded by one page whatever the selection. Output files are written
+ * under temporary names and renamed only when complete: a failure leaves no
+ * partial file behind.
+ */
+#include "cli.h"
+
+#include "seawx/error.h"
+#include "seawx/storm.h"
+#include "seawx/storm_geojson.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const cli_opt cmd_storms_opts[] = {
+    {"status", 0, "STATUS", "active (the service's default), inactive or all", 0},
+    {"id", 0, "ATCF", "one storm by ATCF id (AL092024)", 0},
+    {"name", 0, "NAME", "storms of this name (any case)", 0},
+    {"category", 'c', "CODE",
+     "minimum category reached: XX DS IN PT LO SS TD TS TC1 TC2 TC3 TC4 TC5", 0},
+    {"intensity", 0, "KT", "minimum sustained wind reached, knots", 0},
+    {"region", 'r', "CODE", "basin (NA SA EP WP NI SI SP) or sub-basin (CS GM MM CP AS BB WA EA)",
+     0},
+    {"period", 'p', "START/END", "active within two ISO 8601 times", 0},
+    {"data-filter", 0, "WHICH", "all (default), analysis (observed only) or forecast", 0},
+    {"limit", 0, "N", "storms per request, 1 to 100 (default 100); pages follow until the end", 0},
+    {"offset", 0, "N", "skip the first N storms of the selection", 0},
+    {"max-storms", 0, "N", "stop after N storms (default: all)", 0},
+    {"kinds", 'k', "LIST",
+     "feature kinds, comma-separated: storm, track_point, forecast_point, forecast_line, "
+     "wind_radii (default: all)",
+     0},
+    {"output", 'o', "PATH",
+     "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...); "
+     "default: stdout",
+     0},
+    {"kmz", 0, "FILE", "download the service's KMZ of the selection to FILE instead", 0},
+    {"input", 'i', "FILE", "convert a saved /storm/json answer (- for stdin); nothing is sent", 0},
+    {"quiet", 'q', NULL, "no summary on stderr", 0},
+    {0},
+};
+
+#define NKINDS SWX_SK_COUNT
+
+/* Counts the storms on their way to the writer; on a terminal, a progress
+ * line every page (the service does not tell the total, so no ETA). */
+struct counting {
+    swx_storm_geojson *w;
+    size_t storms;
+    int progress;
+    double t0;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int count_and_write(void *ud, const swx_storm *s)
+{
+    struct counting *c = ud;
+    if (++c->storms % 100 == 0 && c->progress) {
+        double dt = now_s() - c->t0;
+        cli_progress(0, "%zu storms converted, %.0f/s", c->storms,
+                     dt > 0 ? (double)c->storms / dt : 0.0);
+    }
+    return swx_storm_geojson_add(c->w, s);
+}
+
+struct outputs {
+    char *final[NKINDS + 1]; /* the names when complete */
+    char *tmp[NKINDS + 1];   /* where they are written meanwhile */
+    FILE *f[NKINDS + 1];
+};
+
+static char *tmp_name(const char *path)
+{
+    size_t n = strlen(path) + 32;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%s.part%ld", path, (long)getpid());
+    return t;
+}
+
+/* Whether path is (or will be) a regular file: only those are written under a
+ * temporary name and renamed; a device or a pipe (/dev/null, /dev/stdout) is
+ * written directly, never replaced. */
+static int regular_target(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+static int out_open(struct outputs *o, int slot, const char *path)
+{
+    const char *name = path;
+    if (regular_target(path)) {
+        o->final[slot] = strdup(path);
+        o->tmp[slot] = tmp_name(path);
+        if (!o->final[slot] || !o->tmp[slot]) {
+            cli_error("out of memory");
+            return EXIT_IO;
+        }
+        name = o->tmp[slot];
+    }
+    if (!(o->f[slot] = fopen(name, "wb"))) {
+        cli_error("cannot write %s: %s", name, strerror(errno));
+        return EXIT_IO;
+    }
+    return 0;
+}
+
+/* Closes every file; renames them into place when ok, removes them otherwise. */
+static int out_close(struct outputs *o, int ok)
+{
+    int rc = 0;
+    for (int i = 0; i <= NKINDS; i++) {
+        if (o->f[i] && fclose(o->f[i]) != 0 && ok) {
+            cli_error("writing %s failed: %s", o->final[i] ? o->final[i] : "the output",
+                      strerror(errno));
+            ok = 0;
+            rc = EXIT_IO;
+        }
+        o->f[i] = NULL;
+    }
+    for (int i = 0; i <= NKINDS; i++) {
+        if (o->tmp[i]) {
+            if (ok && rename(o->tmp[i], o->final[i]) != 0) {
+                cli_error("cannot rename %s to %s: %s", o->tmp[i], o->final[i], strerror(errno));
+                rc = EXIT_IO;
+                ok = 0;
+            }
+            if (!ok)
+                unlink(o->tmp[i]);
+        }
+        free(o->tmp[i]);
+        free(o->final[i]);
+        o->tmp[i] = o->final[i] = NULL;
+    }
+    return rc;
+}
+
+static int is_dir_target(const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+    return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static int read_query(const cli_args *a, swx_storm_query *q)
+{
+    long v;
+    swx_storm_query_init(q);
+    q->status = cli_get(a, "status");
+    q->id = cli_get(a, "id");
+    q->name = cli_get(a, "name");
+    q->category = cli_get(a, "category");
+    q->region = cli_get(a, "region");
+    q->period = cli_get(a, "period");
+    q->data_filter = cli_get(a, "data-filter");
+    if (cli_has(a, "intensity")) {
+        const char *s = cli_get(a, "intensity");
+        char *end;
+        q->intensity = strtod(s, &end);
+        if (!*s || *end || !(q->intensity >= 0)) {
+            cli_error("--intensity must be a wind speed in knots, not '%s'", s);
+            return EXIT_USAGE;
+        }
+    }
+    if (cli_get_int(a, "limit", 100, 1, 100, &v))
+        return EXIT_USAGE;
+    q->limit = (int)v;
+    if (cli_get_int(a, "offset", 0, 0, 1000000000L, &q->offset) ||
+        cli_get_int(a, "max-storms", 0, 0, 1000000000L, &q->max_storms))
+        return EXIT_USAGE;
+    if (swx_storm_query_check(q))
+        return cli_fail(SWX_EINVAL);
+    return 0;
+}
+
+int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    swx_storm_query q;
+    swx_client *client = NULL;
+    swx_storm_geojson *w = NULL;
+    struct outputs out = {0};
+    unsigned mask = SWX_SK_ALL;
+    int exit_code = EXIT_OK, rc, pages = 0;
+    int pr = cli_parse(cmd, argc, argv, &a);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    if (a.npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx storms --help')", a.positional[0]);
+        return EXIT_USAGE;
+    }
+    /* Everything the user typed is checked before anything is sent. */
+    if ((exit_code = read_query(&a, &q)))
+        return exit_code;
+    if (cli_has(&a, "kinds") && swx_storm_kinds_parse(cli_get(&a, "kinds"), &mask))
+        return cli_fail(SWX_EINVAL);
+    const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
+    const char *input = cli_get(&a, "input");
+    if (kmz && (output || input || cli_has(&a, "kinds"))) {
+        cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input or --kinds");
+        return EXIT_USAGE;
+    }
+    if (kmz && (q.max_storms || q.offset > 0))
+        cli_info("--kmz is one request: --limit and --offset select its storms");
+    if (input && (q.status || q.id || q.name || q.category || q.intensity >= 0 || q.region ||
+                  q.period || q.data_filter || q.offset)) {
+        cli_error("--input converts a saved answer as it is: filters go to the service");
+        return EXIT_USAGE;
+    }
+
+    if (!input && (exit_code = cli_client(&a, &client)))
+        return exit_code;
+    if (kmz) {
+        if ((rc = swx_storm_fetch_kmz(client, &q, kmz)))
+            exit_code = cli_fail(rc);
+        else if (!cli_has(&a, "quiet"))
+            cli_info("wrote %s", kmz);
+        goto done;
+    }
+
+    if (output && is_dir_target(output)) {
+        FILE *files[NKINDS] = {0};
+        if (mkdir(output, 0777) != 0 && errno != EEXIST) {
+            cli_error("cannot create folder %s: %s", output, strerror(errno));
+            exit_code = EXIT_IO;
+            goto done;
+        }
+        for (int k = 0; k < NKINDS; k++) {
+            if (!(mask & (1u << k)))
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s%s%s.geojson", output,
+                     output[strlen(output) - 1] == '/' ? "" : "/", swx_storm_kind_layer(k));
+            if ((exit_code = out_open(&out, k, path)))
+                goto done;
+            files[k] = out.f[k];
+        }
+        rc = swx_storm_geojson_new_split(&w, files);
+    } else if (output) {
+        if ((exit_code = out_open(&out, NKINDS, output)))
+            goto done;
+        rc = swx_storm_geojson_new(&w, out.f[NKINDS], mask);
+    } else {
+        rc = swx_storm_geojson_new(&w, stdout, mask);
+    }
+    if (rc) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    struct counting cnt = {w, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
+    if (input)
+        rc = swx_storm_read_file(input, count_and_write, &cnt);
+    else
+        rc = swx_storm_fetch(client, &q, count_and_write, &cnt, &pages);
+    cli_progress(0, NULL);
+    if (rc) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    size_t counts[NKINDS];
+    swx_storm_geojson_counts(w, counts);
+    rc = swx_storm_geojson_finish(w);
+    w = NULL;
+    if (rc) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (!cli_has(&a, "quiet"))
+        cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
+                 "wind radii polygons (%d request%s)",
+                 cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
+                 counts[SWX_SK_FORECAST_LINE], counts[SWX_SK_WIND_RADII], pages,
+                 pages == 1 ? "" : "s");
+done:
+    swx_storm_geojson_free(w);
+    int crc = out_close(&out, exit_code == EXIT_OK);
+    if (crc && exit_code == EXIT_OK)
+        exit_code = crc;
+    swx_client_free(client);
+    return exit_code;
+}
