@@ -773,6 +773,11 @@ static int xfer_setup(swx_client *c, xfer *x)
         curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
         curl_easy_setopt(e, CURLOPT_XFERINFODATA, x);
         curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+        /* A file may take longer than one request may: the limit is on a
+         * stalled transfer instead (which is retried and resumes). */
+        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 0L);
+        curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (c->timeout_ms + 999) / 1000);
         if (x->sink_off > 0) {
             snprintf(range, sizeof range, "%lld-", (long long)x->sink_off);
             curl_easy_setopt(e, CURLOPT_RANGE, range);

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "files.h"
+
 int sim_storage_handle(struct sim_request *rq)
 {
     if (rq->forms != 0) {
@@ -12,6 +14,12 @@ int sim_storage_handle(struct sim_request *rq)
                 (rq->forms & SIM_AUTH_BASIC) ? "authorization " : "", rq->path);
         return sim_http_reply(rq, 403, "text/plain; charset=utf-8", "key received by storage host",
                               28, NULL, 0);
+    }
+    {
+        int handled = 0;
+        int rc = sim_files_storage(rq, &handled); /* /files/...: the sample files */
+        if (handled)
+            return rc;
     }
     return sim_http_reply(rq, 200, "text/plain; charset=utf-8", "storage ok", 10, NULL, 0);
 }

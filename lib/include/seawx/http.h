@@ -28,6 +28,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -140,6 +141,27 @@ typedef struct swx_fetch_stats {
     long failed;     /* requests done with failure */
     double bytes;    /* body bytes received */
 } swx_fetch_stats;
+
+/* Download path: one GET whose 2xx body is streamed into fd (opened for
+ * reading and writing) instead of memory. Whatever fd already holds is taken
+ * as the first part of the file: the request asks for the rest with a Range
+ * header, and a server that answers 200 instead of 206 rewrites the file from
+ * the start. A transfer that breaks off is retried like any other request and
+ * resumes where it stopped; a 416 starts over once. Redirects, key handling,
+ * retries and error lines are those of swx_http_get (it is the same engine);
+ * the client's body limit caps the file size. The response carries status,
+ * content type and final URL; its body is empty. progress (may be NULL) gets
+ * the bytes in the file and the expected size (-1 if unknown); returning
+ * non-zero from it, or *cancel turning non-zero, stops with SWX_ECANCEL. */
+typedef int (*swx_progress_fn)(void *ud, int64_t done, int64_t total);
+typedef struct swx_download_opts {
+    swx_progress_fn progress;
+    void *ud;
+    volatile sig_atomic_t *cancel;
+} swx_download_opts;
+
+SWX_API int swx_http_download(swx_client *c, const swx_request *req, int fd,
+                              const swx_download_opts *opts, swx_response **out);
 
 SWX_API int swx_fetch_run(swx_client *c, const swx_fetch_opts *opts, swx_fetch_next_fn next,
                           swx_fetch_done_fn done, void *ud, swx_fetch_stats *stats);

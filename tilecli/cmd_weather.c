@@ -1,0 +1,56 @@
+/* cmd_weather.c: `seawx weather`, current weather at a point and its files. */
+#include "cli.h"
+#include "dataout.h"
+
+#include <string.h>
+
+const cli_opt cmd_weather_opts[] = {
+    {"lat", 0, "DEG", "latitude, -90 to 90 (point)", 0},
+    {"lon", 0, "DEG", "longitude, -180 to 180 (point)", 0},
+    {"time", 't', "TIME", "an ISO 8601 time or a range START/END (point, files)", 0},
+    {"units", 'u', "SYSTEM", "si (default) or us (point)", 0},
+    {"tz", 0, "ZONE", "time zone identifier, e.g. Europe/Oslo (point)", 0},
+    {"fields", 0, "MASK",
+     "X-Fields mask reducing the answer, e.g. {data{values{air_temperature,wind_speed}}} "
+     "(point)",
+     0},
+    {"regions", 0, "LIST", "comma list of regions (files)", 0},
+    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0},
+    DATA_OUTPUT_OPTS,
+    {0},
+};
+
+int cmd_weather(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    int pr = cli_parse(cmd, argc, argv, &a);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    const char *action = a.npositional ? a.positional[0] : "point";
+    if (strcmp(action, "download") == 0) {
+        if (data_no_more_args(&a, 2))
+            return EXIT_USAGE;
+        return data_download_run(&a, SWX_FILES_WEATHER,
+                                 a.npositional > 1 ? a.positional[1] : NULL);
+    }
+    if (data_no_more_args(&a, 1))
+        return EXIT_USAGE;
+    if (strcmp(action, "point") == 0) {
+        if (cli_get(&a, "regions")) {
+            cli_error("--regions applies to 'seawx weather files' only");
+            return EXIT_USAGE;
+        }
+        return data_point_run(&a, SWX_POINT_WEATHER);
+    }
+    if (strcmp(action, "files") == 0) {
+        const char *point_only[] = {"lat", "lon", "units", "tz", "fields"};
+        for (size_t i = 0; i < sizeof point_only / sizeof point_only[0]; i++)
+            if (cli_get(&a, point_only[i])) {
+                cli_error("--%s applies to 'seawx weather point' only", point_only[i]);
+                return EXIT_USAGE;
+            }
+        return data_files_run(&a, SWX_FILES_WEATHER);
+    }
+    cli_error("unknown weather action '%s': use point, files or download", action);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,295 @@
+/* dataout.c: output and downloads of the data commands (see dataout.h). */
+#include "dataout.h"
+
+#include "seawx/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile sig_atomic_t data_cancel;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    data_cancel = 1;
+}
+
+void data_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+int data_format(const cli_args *a, swx_table_format *fmt)
+{
+    const char *f = cli_get(a, "format");
+    const char *o = cli_get(a, "output");
+    if (f) {
+        if (swx_table_format_parse(f, fmt) != 0) {
+            cli_error("%s", swx_error_last());
+            return -1;
+        }
+        return 0;
+    }
+    if (o && strcmp(o, "-") != 0) {
+        *fmt = ends_with(o, ".csv")                                   ? SWX_TABLE_CSV
+               : ends_with(o, ".geojson") || ends_with(o, ".geojsonl") ? SWX_TABLE_GEOJSON
+               : ends_with(o, ".txt")                                 ? SWX_TABLE_TEXT
+                                                                      : SWX_TABLE_JSON;
+        return 0;
+    }
+    *fmt = isatty(STDOUT_FILENO) ? SWX_TABLE_TEXT : SWX_TABLE_JSON;
+    return 0;
+}
+
+int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t)
+{
+    const char *o = cli_get(a, "output");
+    if (!o || strcmp(o, "-") == 0) {
+        int rc = swx_table_write(t, fmt, stdout);
+        if (!rc && fflush(stdout) != 0)
+            rc = swx_error_set(SWX_EIO, "writing the output failed");
+        return rc ? cli_fail(rc) : EXIT_OK;
+    }
+    size_t n = strlen(o) + 8;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+    snprintf(tmp, n, "%s.tmp", o);
+    FILE *f = fopen(tmp, "w");
+    int rc = 0;
+    if (!f) {
+        rc = swx_error_set(SWX_EIO, "cannot write %s", tmp);
+    } else {
+        rc = swx_table_write(t, fmt, f);
+        if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+            rc = rc ? rc : swx_error_set(SWX_EIO, "cannot write %s", tmp);
+        if (fclose(f) != 0 && !rc)
+            rc = swx_error_set(SWX_EIO, "cannot write %s", tmp);
+        if (!rc && rename(tmp, o) != 0)
+            rc = swx_error_set(SWX_EIO, "cannot rename %s to %s", tmp, o);
+    }
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc ? cli_fail(rc) : EXIT_OK;
+}
+
+char *data_dest(const cli_args *a, const char *name)
+{
+    const char *o = cli_get(a, "output");
+    const char *dir = cli_get(a, "dir");
+    if (o)
+        return strdup(o);
+    size_t n = strlen(name) + (dir ? strlen(dir) : 0) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+    return p;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void size_text(double b, char *out, size_t n)
+{
+    if (b >= 1024.0 * 1024.0)
+        snprintf(out, n, "%.1f MiB", b / (1024.0 * 1024.0));
+    else if (b >= 1024.0)
+        snprintf(out, n, "%.1f KiB", b / 1024.0);
+    else
+        snprintf(out, n, "%.0f B", b);
+}
+
+static int on_progress(void *ud, int64_t done, int64_t total)
+{
+    data_progress *p = ud;
+    double t = now_s();
+    double interval = isatty(STDERR_FILENO) ? 0.25 : 2.0;
+    if (p->start < 0)
+        p->start = done;
+    if (t - p->last < interval)
+        return 0;
+    p->last = t;
+    double el = t - p->t0;
+    double rate = el > 0 ? (double)(done - p->start) / el : 0;
+    char d[32], tot[32] = "?", r[32], eta[32] = "-";
+    size_text((double)done, d, sizeof d);
+    if (total > 0)
+        size_text((double)total, tot, sizeof tot);
+    size_text(rate, r, sizeof r);
+    if (total > 0 && rate > 0) {
+        long e = (long)((double)(total - done) / rate + 0.5);
+        snprintf(eta, sizeof eta, "%ld:%02ld", e / 60, e % 60);
+    }
+    cli_progress(0, "%s: %s of %s (%.0f%%), %s/s, ETA %s", p->label, d, tot,
+                 total > 0 ? 100.0 * (double)done / (double)total : 0.0, r, eta);
+    return 0;
+}
+
+void data_download_opts(data_progress *p, const char *label, swx_download_opts *o)
+{
+    memset(p, 0, sizeof *p);
+    p->label = label;
+    p->t0 = now_s();
+    p->last = p->t0;
+    p->start = -1;
+    memset(o, 0, sizeof *o);
+    o->progress = on_progress;
+    o->ud = p;
+    o->cancel = &data_cancel;
+}
+
+int data_download_done(data_progress *p, const char *dest, const swx_download_result *r)
+{
+    char sz[32];
+    double el = now_s() - p->t0;
+    size_text((double)r->bytes, sz, sizeof sz);
+    cli_progress(0, NULL);
+    if (r->resumed_from > 0) {
+        char was[32];
+        size_text((double)r->resumed_from, was, sizeof was);
+        cli_info("%s: %s written to %s in %.1f s (resumed after %s)", p->label, sz, dest, el, was);
+    } else {
+        cli_info("%s: %s written to %s in %.1f s", p->label, sz, dest, el);
+    }
+    return EXIT_OK;
+}
+
+int data_no_more_args(const cli_args *a, size_t first)
+{
+    if (a->npositional > first) {
+        cli_error("unexpected argument '%s'", a->positional[first]);
+        return -1;
+    }
+    return 0;
+}
+
+int data_point_run(const cli_args *a, swx_point_kind kind)
+{
+    swx_point_query q = {0};
+    swx_table_format fmt;
+    swx_client *c = NULL;
+    swx_table *t = NULL;
+    int rc, exit_code;
+    q.kind = kind;
+    q.lat = cli_get(a, "lat");
+    q.lon = cli_get(a, "lon");
+    q.time = cli_get(a, "time");
+    q.start = cli_get(a, "start");
+    q.end = cli_get(a, "end");
+    q.hours = cli_get(a, "hours");
+    q.units = cli_get(a, "units");
+    q.tz = cli_get(a, "tz");
+    q.fields = cli_get(a, "fields");
+    q.bundles = cli_get(a, "bundles");
+    if (swx_point_check(&q) != 0)
+        return cli_fail(SWX_EINVAL);
+    if (data_format(a, &fmt))
+        return EXIT_USAGE;
+    if ((exit_code = cli_client(a, &c)))
+        return exit_code;
+    if ((rc = swx_point_get(c, &q, &t)))
+        exit_code = cli_fail(rc);
+    else
+        exit_code = data_write(a, fmt, t);
+    swx_table_free(t);
+    swx_client_free(c);
+    return exit_code;
+}
+
+int data_files_run(const cli_args *a, swx_file_source source)
+{
+    swx_files_query q = {0};
+    swx_table_format fmt;
+    swx_client *c = NULL;
+    swx_table *t = NULL;
+    int rc, exit_code;
+    q.source = source;
+    q.time = cli_get(a, "time");
+    q.regions = cli_get(a, "regions");
+    q.bundles = cli_get(a, "bundles");
+    if (swx_files_check(&q) != 0)
+        return cli_fail(SWX_EINVAL);
+    if (data_format(a, &fmt))
+        return EXIT_USAGE;
+    if ((exit_code = cli_client(a, &c)))
+        return exit_code;
+    if ((rc = swx_files_list(c, &q, &t)))
+        exit_code = cli_fail(rc);
+    else
+        exit_code = data_write(a, fmt, t);
+    swx_table_free(t);
+    swx_client_free(c);
+    return exit_code;
+}
+
+static int part_exists(const char *dest)
+{
+    char part[4096];
+    snprintf(part, sizeof part, "%s.part", dest);
+    return access(part, F_OK) == 0;
+}
+
+int data_download_run(const cli_args *a, swx_file_source source, const char *file_id)
+{
+    swx_client *c = NULL;
+    swx_download_opts o;
+    swx_download_result r = {0};
+    data_progress p;
+    char *dest = NULL;
+    int rc, exit_code;
+    if (!file_id) {
+        cli_error("name the file to download (see the files listing)");
+        return EXIT_USAGE;
+    }
+    swx_files_query none = {0};
+    none.source = source;
+    if (swx_files_check(&none) != 0 || cli_get(a, "format")) {
+        cli_error("--format does not apply to downloads");
+        return EXIT_USAGE;
+    }
+    /* The file name is checked before anything is sent. */
+    if (swx_files_check_id(file_id) != 0)
+        return cli_fail(SWX_EINVAL);
+    if (!(dest = data_dest(a, file_id)))
+        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+    if (cli_has(a, "quiet"))
+        cli_set_quiet(1);
+    if ((exit_code = cli_client(a, &c)))
+        goto done;
+    data_signals();
+    data_download_opts(&p, file_id, &o);
+    if ((rc = swx_files_download(c, source, file_id, dest, &o, &r))) {
+        cli_progress(0, NULL);
+        exit_code = cli_fail(rc);
+        if ((rc == SWX_ECANCEL || rc == SWX_ENET) && part_exists(dest))
+            cli_info("the partial file is kept as %s.part: run the same command to resume",
+                     dest);
+    } else {
+        exit_code = data_download_done(&p, dest, &r);
+    }
+done:
+    swx_download_result_clear(&r);
+    swx_client_free(c);
+    free(dest);
+    return exit_code;
+}
