@@ -128,7 +128,10 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     poDS->SetMetadataItem("STYLES", osStyles.c_str());
     poDS->SetMetadataItem("INTERLEAVE", "PIXEL", "IMAGE_STRUCTURE");
     poDS->SetDescription(poOpenInfo->pszFilename);
-    poDS->TryLoadXML();
+    /* No .aux.xml: the name is a connection string, not a file, and GDAL would
+     * write "SEAWX:....aux.xml" into the working folder (QGIS saves
+     * statistics there). */
+    poDS->nPamFlags |= GPF_DISABLED;
     return poDS;
 }
 
@@ -226,6 +229,8 @@ CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWa
     if (anBlocks.empty())
         return CE_None;
     std::lock_guard<std::mutex> oLock(*m_poMutex);
+    CPLDebug("SEAWX", "level %d: fetching %d blocks, %d at once", m_nLevel,
+             int(anBlocks.size() / 2), m_nMaxConnections);
     m_nWantBand = nWantBand;
     m_nWantX = nWantX;
     m_nWantY = nWantY;
@@ -253,16 +258,25 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     const int bs = swx_map_block_size(m_psMap);
     const int bx0 = nXOff / bs, by0 = nYOff / bs;
     const int bx1 = (nXOff + nXSize - 1) / bs, by1 = (nYOff + nYSize - 1) / bs;
+    const int nBlocksY = (nRasterYSize + bs - 1) / bs;
+    /* A read of whole rows from the top (how copies start) or one that
+     * continues the previous read (the next swath of the same columns) is a
+     * scan: it fetches rows of blocks ahead too, so that one fetch keeps twice
+     * the connections busy instead of waiting a round trip for every swath. */
+    const bool bScan = (nYOff == 0 && nXOff == 0 && nXSize == nRasterXSize) ||
+                       (nXOff == m_nScanXOff && nXSize == m_nScanXSize && nYOff == m_nScanNextY);
+    m_nScanXOff = nXOff;
+    m_nScanXSize = nXSize;
+    m_nScanNextY = nYOff + nYSize;
     /* Keep what one read brings in to a third of GDAL's block cache. */
     const GIntBig nPerBlock = GIntBig(bs) * bs * 4;
     const GIntBig nMaxBlocks = std::max<GIntBig>(1, GDALGetCacheMax64() / 3 / nPerBlock);
     std::vector<int> anBlocks;
     GDALRasterBand *poBand1 = GetRasterBand(1);
-    for (int by = by0; by <= by1; by++)
-        for (int bx = bx0; bx <= bx1; bx++)
+    auto addRow = [&](int by)
+    {
+        for (int bx = bx0; bx <= bx1 && GIntBig(anBlocks.size() / 2) < nMaxBlocks; bx++)
         {
-            if (GIntBig(anBlocks.size() / 2) >= nMaxBlocks)
-                break;
             GDALRasterBlock *poBlock = poBand1->TryGetLockedBlockRef(bx, by);
             if (poBlock)
             {
@@ -272,6 +286,18 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
             anBlocks.push_back(bx);
             anBlocks.push_back(by);
         }
+    };
+    for (int by = by0; by <= by1; by++)
+        addRow(by);
+    if (anBlocks.empty())
+        return CE_None; /* all there: no read ahead either */
+    if (bScan)
+    {
+        const int nCols = bx1 - bx0 + 1;
+        const int nAhead = (2 * m_nMaxConnections + nCols - 1) / nCols - (by1 - by0 + 1);
+        for (int by = by1 + 1; by <= by1 + nAhead && by < nBlocksY; by++)
+            addRow(by);
+    }
     if (anBlocks.size() <= 2)
         return CE_None; /* one block: IReadBlock fetches it */
     return FetchBlocks(anBlocks, 0, -1, -1, nullptr);

@@ -4,9 +4,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "http.h"
+
 struct sim_faults {
     double p429, p5xx, pdrop, ptrunc, pexception;
     uint64_t seed;
+    unsigned on; /* SIM_FAULTS_ON_* */
     atomic_uint_fast64_t n;
 };
 
@@ -23,6 +26,7 @@ int sim_faults_new(const struct sim_options *o, struct sim_faults **out)
     f->ptrunc = o->ptrunc;
     f->pexception = o->pexception;
     f->seed = o->fault_seed;
+    f->on = o->faults_on;
     atomic_init(&f->n, 0);
     *out = f;
     return 0;
@@ -61,4 +65,15 @@ enum sim_fault sim_faults_draw(struct sim_faults *f)
     if (u < edge + f->pexception)
         return SIM_FAULT_EXCEPTION;
     return SIM_FAULT_NONE;
+}
+
+enum sim_fault sim_faults_draw_op(struct sim_faults *f, int op)
+{
+    unsigned kind = op == SIM_OP_GETMAP            ? SIM_FAULTS_ON_GETMAP
+                    : op == SIM_OP_GETCAPABILITIES ? SIM_FAULTS_ON_CAPS
+                                                   : SIM_FAULTS_ON_OTHER;
+
+    if ((f->on & kind) == 0)
+        return SIM_FAULT_NONE;
+    return sim_faults_draw(f);
 }

@@ -25,5 +25,8 @@ struct sim_faults;
 int sim_faults_new(const struct sim_options *o, struct sim_faults **out);
 void sim_faults_free(struct sim_faults *f);
 enum sim_fault sim_faults_draw(struct sim_faults *f);
+/* The same for a request of kind op (enum sim_wms_op): no fault, and no draw
+ * used up, when --faults-on leaves that kind out. */
+enum sim_fault sim_faults_draw_op(struct sim_faults *f, int op);
 
 #endif

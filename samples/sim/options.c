@@ -30,6 +30,7 @@ enum opt_id {
     O_PTRUNC,
     O_PEXCEPTION,
     O_FAULT_SEED,
+    O_FAULTS_ON,
     O_ACCESS_LOG,
     O_HELP
 };
@@ -65,6 +66,9 @@ static const struct opt_def table[] = {
     {"pexception", O_PEXCEPTION, "F",
      "share of WMS answers that are 200 with a ServiceExceptionReport"},
     {"fault-seed", O_FAULT_SEED, "N", "seed of the fault draws (default 1)"},
+    {"faults-on", O_FAULTS_ON, "WHAT",
+     "requests the faults may hit: all (default), or a comma list of getmap, "
+     "getcapabilities, other"},
     {"access-log", O_ACCESS_LOG, "FILE", "append one line per request to FILE"},
     {"help", O_HELP, NULL, "show this help and exit"},
 };
@@ -122,6 +126,35 @@ static int parse_share(const char *s, double *out)
     return 0;
 }
 
+/* "all", or a comma list of getmap, getcapabilities, other. */
+static int parse_faults_on(const char *s, unsigned *out)
+{
+    unsigned mask = 0;
+
+    if (strcmp(s, "all") == 0) {
+        *out = SIM_FAULTS_ON_ALL;
+        return 0;
+    }
+    while (*s != '\0') {
+        size_t n = strcspn(s, ",");
+        if (n == 6 && strncmp(s, "getmap", n) == 0)
+            mask |= SIM_FAULTS_ON_GETMAP;
+        else if (n == 15 && strncmp(s, "getcapabilities", n) == 0)
+            mask |= SIM_FAULTS_ON_CAPS;
+        else if (n == 5 && strncmp(s, "other", n) == 0)
+            mask |= SIM_FAULTS_ON_OTHER;
+        else
+            return -1;
+        s += n;
+        if (*s == ',' && *++s == '\0')
+            return -1;
+    }
+    if (mask == 0)
+        return -1;
+    *out = mask;
+    return 0;
+}
+
 static void defaults(struct sim_options *o)
 {
     const char *env = getenv("SEAWX_SIM_KEY");
@@ -135,6 +168,7 @@ static void defaults(struct sim_options *o)
     o->cache_mb = 256;
     o->retry_after = 1;
     o->fault_seed = 1;
+    o->faults_on = SIM_FAULTS_ON_ALL;
 }
 
 int sim_options_parse(int argc, char **argv, struct sim_options *o)
@@ -246,6 +280,11 @@ int sim_options_parse(int argc, char **argv, struct sim_options *o)
                 return bad("fault-seed", "expected an unsigned integer", a);
             break;
         }
+        case O_FAULTS_ON:
+            if (parse_faults_on(a, &o->faults_on))
+                return bad("faults-on",
+                           "expected all, or a comma list of getmap, getcapabilities, other", a);
+            break;
         case O_ACCESS_LOG:
             o->access_log = a;
             break;

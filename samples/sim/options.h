@@ -6,6 +6,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Which service requests the injected faults may hit (--faults-on). */
+#define SIM_FAULTS_ON_GETMAP 1u
+#define SIM_FAULTS_ON_CAPS 2u
+#define SIM_FAULTS_ON_OTHER 4u
+#define SIM_FAULTS_ON_ALL 7u
+
 struct sim_options {
     const char *host;           /* --host, default 127.0.0.1 */
     unsigned port;              /* --port, 0 = any free port */
@@ -24,6 +30,7 @@ struct sim_options {
     double p429, p5xx, pdrop, ptrunc, pexception;
     unsigned retry_after;   /* --retry-after, seconds */
     uint64_t fault_seed;    /* --fault-seed */
+    unsigned faults_on;     /* --faults-on: SIM_FAULTS_ON_* the faults may hit */
     const char *access_log; /* --access-log */
 };
 

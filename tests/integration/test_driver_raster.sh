@@ -131,5 +131,41 @@ check "wrong key" bad wrongkey "HTTP 401.*SEAWX_API_KEY" "SEAWX:bundle=basic,lay
 check "key in the connection string is refused" bad keyincs "does not belong in a connection string" "SEAWX:bundle=basic,key=abc"
 check "unknown option" bad option "unknown option 'colour'" "SEAWX:bundle=basic,colour=red"
 check "update mode refused" sh -c "'$cmp' --open-update 'SEAWX:bundle=basic,layer=$layer' | grep -q 'read-only'"
+
+# The names are connection strings, not files: with PAM on (GDAL's default),
+# listing, reading and computing statistics leave no SEAWX:*.aux.xml behind.
+mkdir -p "$T/pam"
+(cd "$T/pam" && unset GDAL_PAM_ENABLED && gdalinfo SEAWX: && gdalinfo SEAWX:bundle=basic &&
+  gdalinfo -stats "SEAWX:bundle=basic,layer=$layer,width=512") >/dev/null 2>&1
+check "no .aux.xml is written into the working folder" test -z "$(ls -A "$T/pam")"
+
+# Blocks the service refuses or fails: the read fails with the service's own
+# message and leaves no file; transient faults are retried and change nothing.
+# seawx-sim's faults hit GetMap only (--faults-on getmap), so opening works.
+sim_restart() {
+  kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+  rm -f "$T/port"
+  sim_start --faults-on getmap "$@"
+}
+sim_restart --pexception 1
+check "a WMS exception on every GetMap fails the read with its message" bad exception \
+  "SEAWX: .*temporarily unable to render" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=1"
+check "one refused block is enough (a 256x256 window)" bad exception1 \
+  "SEAWX: .*temporarily unable to render" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=1" \
+  -srcwin 256 256 256 256
+sim_restart --p5xx 1
+check "HTTP 503 on every GetMap fails the read with its message" bad 503 \
+  "SEAWX: .*503.*Service temporarily unavailable" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=1"
+sim_restart --p429 1 --retry-after 1
+check "HTTP 429 on every GetMap fails the read with its message" bad 429 \
+  "SEAWX: .*429.*Rate limit quota violation" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=0"
+sim_restart --p5xx 0.05 --p429 0.02 --retry-after 1 --fault-seed 7
+seen=$(wc -l <"$T/access.log")
+gdal_translate -q "SEAWX:bundle=basic,layer=$layer,time=$time,width=4096,cache=no" "$T/faulty.tif" \
+  >"$T/faulty.txt" 2>&1
+check "with 5 % 503 and 2 % 429 on GetMap a 4096x2048 read completes" test $? -eq 0 -a -s "$T/faulty.tif"
+check "and its pixels equal the fault-free read" "$cmp" "$T/big.tif" "$T/faulty.tif"
+refused=$(tail -n +$((seen + 1)) "$T/access.log" | grep 'request=GetMap' | grep -c -E ' (429|503) [0-9]+ auth=')
+check "the service did refuse some of those GetMaps ($refused), which were retried" test "$refused" -gt 0
 check "the key is in no output" no_key_in "$T"/*.txt "$T"/*.err "$T"/*.json
 finish

@@ -1,0 +1,115 @@
+"""QGIS, headless, through the SEAWX plugin: what tests/integration/test_qgis.sh
+runs in Debian's python3 (python3-qgis). Each command prints what it found and
+exits non-zero with one line on stderr when something is wrong.
+
+  test_qgis.py render CONNECTION PNG PROJECT   load the layer by its connection
+                                               string, render it, save a project
+  test_qgis.py reopen PROJECT PNG              read the project back, render again
+  test_qgis.py pixels PNG MIN_SHARE MIN_COLOURS
+                                               the image is not empty: at least
+                                               MIN_SHARE of its pixels are opaque
+                                               and they have MIN_COLOURS colours
+"""
+import sys
+
+from qgis.core import (QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings,
+                       QgsProject, QgsRasterLayer)
+from qgis.PyQt.QtCore import QSize
+from qgis.PyQt.QtGui import QColor, QImage
+
+WIDTH = 720  # the height follows the layer's shape
+
+
+def fail(msg):
+    print(f"test_qgis.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def render(layer, png):
+    """Renders the layer's full extent in its own CRS to png."""
+    e = layer.extent()
+    ms = QgsMapSettings()
+    ms.setLayers([layer])
+    ms.setDestinationCrs(layer.crs())
+    ms.setExtent(e)
+    ms.setOutputSize(QSize(WIDTH, round(WIDTH * e.height() / e.width())))
+    ms.setBackgroundColor(QColor(0, 0, 0, 0))
+    job = QgsMapRendererSequentialJob(ms)
+    job.start()
+    job.waitForFinished()
+    errors = [e.message for e in job.errors()]
+    if errors:
+        fail(f"rendering failed: {'; '.join(errors)}")
+    if not job.renderedImage().save(png, "PNG"):
+        fail(f"cannot write {png}")
+
+
+def describe(layer):
+    print(f"source={layer.source()}")
+    print(f"provider={layer.providerType()} bands={layer.bandCount()} "
+          f"size={layer.width()}x{layer.height()} crs={layer.crs().authid()}")
+
+
+def cmd_render(conn, png, project):
+    layer = QgsRasterLayer(conn, "seawx", "gdal")
+    if not layer.isValid():
+        fail(f"the layer did not load: {layer.error().summary()}")
+    describe(layer)
+    render(layer, png)
+    p = QgsProject.instance()
+    p.addMapLayer(layer)
+    if not p.write(project):
+        fail(f"cannot save the project {project}: {p.error()}")
+
+
+def cmd_reopen(project, png):
+    p = QgsProject.instance()
+    if not p.read(project):
+        fail(f"cannot read the project {project}: {p.error()}")
+    layers = list(p.mapLayers().values())
+    if len(layers) != 1:
+        fail(f"the project holds {len(layers)} layers, not 1")
+    layer = layers[0]
+    if not layer.isValid():
+        fail(f"the layer did not load again from {layer.source()}: {layer.error().summary()}")
+    describe(layer)
+    render(layer, png)
+
+
+def cmd_pixels(png, min_share, min_colours):
+    img = QImage(png)
+    if img.isNull():
+        fail(f"cannot read {png}")
+    img = img.convertToFormat(QImage.Format_ARGB32)
+    opaque, colours = 0, set()
+    for y in range(img.height()):
+        for x in range(img.width()):
+            argb = img.pixel(x, y)
+            if argb >> 24 == 255:
+                opaque += 1
+                colours.add(argb)
+    share = opaque / (img.width() * img.height())
+    print(f"{img.width()}x{img.height()} opaque={share:.3f} colours={len(colours)}")
+    if share < float(min_share) or len(colours) < int(min_colours):
+        fail(f"{png} looks empty: {share:.3f} opaque (want {min_share}), {len(colours)} colours "
+             f"(want {min_colours})")
+
+
+def main():
+    commands = {"render": (cmd_render, 3), "reopen": (cmd_reopen, 2), "pixels": (cmd_pixels, 3)}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands or \
+            len(sys.argv) != 2 + commands[sys.argv[1]][1]:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    fn = commands[sys.argv[1]][0]
+    app = QgsApplication([], False)
+    app.initQgis()
+    try:
+        fn(*sys.argv[2:])
+    finally:
+        QgsProject.instance().clear()
+        app.exitQgis()
+
+
+if __name__ == "__main__":
+    main()
