@@ -111,6 +111,7 @@ swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
 {
     swx_client_opts o = {};
     o.base_url = oOpts.Get("url") ? oOpts.Get("url") : CPLGetConfigOption("SEAWX_BASE_URL", nullptr);
+    o.vessels_url = CPLGetConfigOption("SEAWX_VESSELS_URL", nullptr);
     o.api_key = CPLGetConfigOption("SEAWX_API_KEY", nullptr);
     if (!o.api_key || !*o.api_key)
     {
@@ -148,6 +149,7 @@ swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
 GDALDataset *SEAWXListDataset::OpenBundles(const SEAWXOptions &oOpts)
 {
     auto poDS = new SEAWXListDataset();
+    poDS->nPamFlags |= GPF_DISABLED; /* no SEAWX:....aux.xml in the working folder */
     CPLStringList aosSub;
     for (size_t i = 0; i < swx_wms_bundle_count(); i++)
     {
@@ -170,6 +172,7 @@ static CPLString TimeString(int64_t t)
 GDALDataset *SEAWXListDataset::OpenLayers(const SEAWXOptions &oOpts, const swx_caps *psCaps)
 {
     auto poDS = new SEAWXListDataset();
+    poDS->nPamFlags |= GPF_DISABLED; /* no SEAWX:....aux.xml in the working folder */
     CPLStringList aosSub;
     int n = 0;
     auto add = [&](const CPLString &osName, const CPLString &osDesc)
@@ -239,6 +242,12 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
     SEAWXOptions oOpts;
     if (!oOpts.Parse(poOpenInfo->pszFilename, poOpenInfo->papszOpenOptions))
         return nullptr;
+    if (oOpts.Kind() && (EQUAL(oOpts.Kind(), "storms") || EQUAL(oOpts.Kind(), "kmz")))
+        return SEAWXStormDataset::Open(poOpenInfo, oOpts);
+    if (oOpts.Kind() && SEAWXIsPointsKind(oOpts.Kind()))
+        return SEAWXOpenPoints(poOpenInfo, oOpts);
+    if (oOpts.Kind() && SEAWXIsFilesKind(oOpts.Kind()))
+        return SEAWXOpenFiles(poOpenInfo, oOpts);
     if (oOpts.Kind())
     {
         CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: unknown dataset kind '%s'", oOpts.Kind());
@@ -323,7 +332,7 @@ void GDALRegister_SEAWX()
         "512; one GetMap per block'/>"
         "  <Option name='CACHE' type='boolean' default='YES' description='Keep fetched blocks "
         "in the disk cache (SEAWX_CACHE_DIR, else XDG cache folder)'/>"
-        "  <Option name='MAX_CONNECTIONS' type='int' default='16' description='GetMap requests "
+        "  <Option name='MAX_CONNECTIONS' type='int' default='32' description='GetMap requests "
         "in flight at once'/>"
         "  <Option name='TIMEOUT' type='int' default='120' description='Seconds before one "
         "request is given up'/>"
@@ -335,6 +344,23 @@ void GDALRegister_SEAWX()
         "alt_config_option='SEAWX_WMS_AUTH'>"
         "    <Value>header</Value><Value>query</Value><Value>basic</Value>"
         "  </Option>"
+        "  <Option name='STATUS' type='string-select' description='SEAWX:storms: active "
+        "(default), inactive or all'><Value>active</Value><Value>inactive</Value>"
+        "<Value>all</Value></Option>"
+        "  <Option name='ID' type='string' description='SEAWX:storms: ATCF id'/>"
+        "  <Option name='NAME' type='string' description='SEAWX:storms: storm name'/>"
+        "  <Option name='CATEGORY' type='string' description='SEAWX:storms: minimum category "
+        "code (XX DS IN PT LO SS TD TS TC1..TC5)'/>"
+        "  <Option name='INTENSITY' type='float' description='SEAWX:storms: minimum sustained "
+        "wind, knots'/>"
+        "  <Option name='REGION' type='string' description='SEAWX:storms: basin or sub-basin'/>"
+        "  <Option name='PERIOD' type='string' description='SEAWX:storms: START/END, ISO 8601'/>"
+        "  <Option name='DATA_FILTER' type='string-select' description='SEAWX:storms: tracks'>"
+        "<Value>all</Value><Value>analysis</Value><Value>forecast</Value></Option>"
+        "  <Option name='LIMIT' type='int' description='SEAWX:storms: page size, 1 to 100'/>"
+        "  <Option name='OFFSET' type='int' description='SEAWX:storms: storms skipped'/>"
+        "  <Option name='MAX_STORMS' type='int' description='SEAWX:storms: cap on storms'/>"
+        "  <Option name='PATH' type='string' description='SEAWX:kmz: the storm KMZ file'/>"
         "</OpenOptionList>");
     poDriver->pfnIdentify = SEAWXIdentify;
     poDriver->pfnOpen = SEAWXOpen;

@@ -7,6 +7,7 @@
 
 #include "gdal_pam.h"
 #include "gdal_priv.h"
+#include "ogrsf_frmts.h"
 
 extern "C" {
 #include "seawx/connstr.h"
@@ -87,13 +88,17 @@ class SEAWXRasterDataset final : public GDALPamDataset
     swx_map *m_psMap = nullptr;      /* owned by level 0 */
     swx_client *m_psClient = nullptr; /* owned by level 0 */
     std::mutex *m_poMutex = nullptr;  /* owned by level 0: the client is single-threaded */
-    int m_nMaxConnections = 16;
+    int m_nMaxConnections = 32;
     OGRSpatialReference m_oSRS{};
     std::vector<SEAWXRasterDataset *> m_apoOverviews{};
 
     /* While FetchBlocks runs: where the wanted block goes. */
     int m_nWantBand = 0, m_nWantX = -1, m_nWantY = -1;
     void *m_pWant = nullptr;
+
+    /* Where a sequential scan (gdal_translate's swaths) would read next: its
+     * columns and first row. Reads that continue it fetch ahead. */
+    int m_nScanXOff = -1, m_nScanXSize = 0, m_nScanNextY = -1;
 };
 
 class SEAWXRasterBand final : public GDALPamRasterBand
@@ -122,5 +127,96 @@ class SEAWXListDataset final : public GDALPamDataset
     static GDALDataset *OpenBundles(const SEAWXOptions &oOpts);
     static GDALDataset *OpenLayers(const SEAWXOptions &oOpts, const swx_caps *psCaps);
 };
+
+/* ---- vector side: storms (seawx_vector.cpp) ---- */
+
+class SEAWXStormDataset;
+
+/* One kind of storm feature (storms, track_points, forecast_points,
+ * forecast_lines, wind_radii) as a layer. Attribute filters on storm-level
+ * fields are also sent to the service as query parameters (a superset of the
+ * answer); GDAL then evaluates the whole filter on what comes back. */
+class SEAWXStormLayer final : public OGRLayer
+{
+  public:
+    SEAWXStormLayer(SEAWXStormDataset *poDS, int nKind);
+    ~SEAWXStormLayer() override;
+
+    void ResetReading() override;
+    OGRFeature *GetNextFeature() override;
+    GIntBig GetFeatureCount(int bForce) override;
+    OGRErr SetAttributeFilter(const char *pszQuery) override;
+    OGRFeatureDefn *GetLayerDefn() override
+    {
+        return m_poDefn;
+    }
+    int TestCapability(const char *pszCap) override;
+
+    /* The query parameters the current attribute filter adds ("" for none). */
+    const CPLString &PushedDown() const
+    {
+        return m_osPushed;
+    }
+
+  private:
+    static int OnFeature(void *ud, const struct swx_storm_feature *f);
+    OGRFeature *Translate(const struct swx_storm_feature *f);
+    const struct swx_storm_list *Storms();
+
+    SEAWXStormDataset *m_poDS;
+    int m_nKind;
+    OGRFeatureDefn *m_poDefn;
+    struct swx_storm_geo *m_psGeo = nullptr;
+    size_t m_iStorm = 0;
+    std::vector<OGRFeature *> m_apoPending{};
+    size_t m_iPending = 0;
+    GIntBig m_nNextFID = 1;
+    CPLStringList m_aosPushed{}; /* key=value pairs for the service */
+    CPLString m_osPushed{};
+};
+
+/* SEAWX:storms (the service's /storm/json with filters) or SEAWX:kmz (a storm
+ * KMZ file): the five storm layers, EPSG:4326. */
+class SEAWXStormDataset final : public GDALDataset
+{
+    friend class SEAWXStormLayer;
+
+  public:
+    static GDALDataset *Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts);
+    ~SEAWXStormDataset() override;
+
+    int GetLayerCount() override
+    {
+        return static_cast<int>(m_apoLayers.size());
+    }
+    OGRLayer *GetLayer(int i) override;
+    int TestCapability(const char *pszCap) override;
+
+  private:
+    SEAWXStormDataset() = default;
+    /* The storms selected by the dataset's options plus extra parameters,
+     * fetched once per distinct selection; nullptr after a reported error. */
+    const struct swx_storm_list *Storms(const CPLStringList &aosExtra);
+
+    bool m_bKMZ = false;
+    CPLString m_osPath{};
+    swx_client *m_psClient = nullptr;
+    CPLStringList m_aosQuery{}; /* the filters of the connection string */
+    CPLString m_osCachedKey{};
+    struct swx_storm_list *m_psCached = nullptr;
+    bool m_bCachedFailed = false;
+    OGRSpatialReference *m_poSRS = nullptr;
+    std::vector<SEAWXStormLayer *> m_apoLayers{};
+};
+
+/* Point, time-series and vessel answers as OGR layers (seawx_points.cpp):
+ * kinds soil, soil-history, weather, tides, tide-extrema, forecast,
+ * forecast-latest, vessels. */
+bool SEAWXIsPointsKind(const char *pszKind);
+GDALDataset *SEAWXOpenPoints(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts);
+/* The service's files as raster subdatasets (seawx_files.cpp): kinds
+ * soil-moisture, current-weather, forecast-files. */
+bool SEAWXIsFilesKind(const char *pszKind);
+GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts);
 
 #endif

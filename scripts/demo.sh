@@ -44,6 +44,21 @@ step "6. A layer to GeoTIFF with gdal_translate (blocks fetched in parallel, wit
 gdal_translate "SEAWX:bundle=basic,variable=t2m:K,width=2880" "$work/t2m.tif"
 gdalinfo "$work/t2m.tif" | grep -E '^Size is|^Origin|^Pixel Size|TIME=|VARIABLE=|RUN='
 
+step "6b. QGIS, headless: the layer by its connection string, rendered; the project keeps no key" \
+  "QgsRasterLayer('SEAWX:bundle=basic,variable=t2m:K,run=latest', 'seawx', 'gdal') -> t2m.png, t2m.qgz"
+mkdir -p "$work/q"
+(cd "$work/q" && HOME=$work/q XDG_RUNTIME_DIR=$work/q QT_QPA_PLATFORM=offscreen \
+  /usr/bin/python3 "$root/tests/integration/test_qgis.py" render \
+  "SEAWX:bundle=basic,variable=t2m:K,run=latest" "$work/t2m.png" "$work/t2m.qgz" 2>/dev/null)
+/usr/bin/python3 - "$work/t2m.qgz" "$key" <<'PY'
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+text = b"".join(z.read(n) for n in z.namelist()).decode("utf-8", "replace")
+print("project datasource:", ", ".join(sorted(set(re.findall(r"<datasource>(SEAWX:[^<]*)", text)))))
+print("key in the project:", "yes" if sys.argv[2] in text else "no")
+PY
+echo "rendered map: t2m.png, $(stat -c %s "$work/t2m.png") bytes"
+
 step "7. Tiles for a ship going offline: the North Sea, zooms 2-7, into MBTiles" \
   "seawx seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 -o swh-{time}.mbtiles"
 (cd "$work" && "$seawx" seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 \

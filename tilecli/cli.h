@@ -74,6 +74,11 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_set_quiet(int quiet);
+/* Progress: on a terminal one line that rewrites itself in place (final ends
+ * it with a newline); when stderr is not a terminal, one plain line per call.
+ * Nothing when quiet. cli_progress(0, NULL) only ends an open line: call it
+ * before another message. */
+void cli_progress(int final, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints swx_error_last() and returns the exit code that goes with code. */
 int cli_fail(int code);
 int cli_exit_code(int swx_code);
@@ -86,5 +91,11 @@ int cli_client(const cli_args *a, swx_client **out);
 /* The subcommands. */
 int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
 int cmd_seed(const cli_cmd *cmd, int argc, char **argv);
+int cmd_storms(const cli_cmd *cmd, int argc, char **argv);
+int cmd_soil(const cli_cmd *cmd, int argc, char **argv);
+int cmd_weather(const cli_cmd *cmd, int argc, char **argv);
+int cmd_tides(const cli_cmd *cmd, int argc, char **argv);
+int cmd_forecast(const cli_cmd *cmd, int argc, char **argv);
+int cmd_vessels(const cli_cmd *cmd, int argc, char **argv);
 
 #endif

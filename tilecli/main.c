@@ -10,6 +10,12 @@
 
 extern const cli_opt cmd_layers_opts[];
 extern const cli_opt cmd_seed_opts[];
+extern const cli_opt cmd_storms_opts[];
+extern const cli_opt cmd_soil_opts[];
+extern const cli_opt cmd_weather_opts[];
+extern const cli_opt cmd_tides_opts[];
+extern const cli_opt cmd_forecast_opts[];
+extern const cli_opt cmd_vessels_opts[];
 
 static const cli_cmd commands[] = {
     {"layers", cmd_layers, "list the WMS layers of one bundle or all, with runs and valid times",
@@ -28,6 +34,53 @@ static const cli_cmd commands[] = {
      "power loss), the file stays valid: run the same command again to fetch only what is\n"
      "missing. Progress goes to stderr; --dry-run prints the tiles per zoom and fetches no map.",
      cmd_seed_opts},
+    {"storms", cmd_storms, "tropical cyclones as GeoJSON: tracks, forecasts and wind radii",
+     "seawx storms [--status S] [--region CODE] [--period START/END] [filters] [-o PATH]",
+     "Fetches storms from /storm/json, page after page, and writes them as RFC 7946 GeoJSON:\n"
+     "the observed track of each storm, its track points, forecast points, forecast line and\n"
+     "wind radii polygons (34/50/64 kt quadrants), antimeridian-safe and styled by category.\n"
+     "-o FILE.geojson writes one FeatureCollection, -o DIR/ one file per kind; --kmz FILE\n"
+     "downloads the service's KMZ of the same selection; --input converts a saved answer.",
+     cmd_storms_opts},
+    {"soil", cmd_soil, "soil moisture: point values, history, regional files, region jobs",
+     "seawx soil point --lat DEG --lon DEG [--time TIME]\n"
+     "       seawx soil history --lat DEG --lon DEG --start TIME --end TIME\n"
+     "       seawx soil files | download FILE\n"
+     "       seawx soil job start --region ID --start TIME --end TIME [--no-wait]\n"
+     "       seawx soil job watch|status|download UUID",
+     "Soil moisture (0-10, 10-40, 40-100 cm, m3/m3) and surface soil temperature (K) at a\n"
+     "point now or at a time, or over a period; the regional NetCDF files; and historical\n"
+     "region jobs: start one, watch its status with capped backoff and download the result\n"
+     "when complete. An interrupted watch resumes with 'seawx soil job watch UUID'.\n"
+     "Downloads are written whole or not at all and resume where they stopped.",
+     cmd_soil_opts},
+    {"weather", cmd_weather, "current weather at a point (with X-Fields masks) and its files",
+     "seawx weather point --lat DEG --lon DEG [--time TIME|START/END] [--units si|us]\n"
+     "       [--tz ZONE] [--fields MASK]\n"
+     "       seawx weather files [--time TIME|START/END] [--regions LIST] | download FILE",
+     "Current conditions at a point (air temperature, relative humidity, wind speed and\n"
+     "direction), reduced to the fields of an X-Fields mask with --fields; and the\n"
+     "current-weather GRIB2 files.",
+     cmd_weather_opts},
+    {"tides", cmd_tides, "hourly tide heights and daily high and low tides at a point",
+     "seawx tides hourly --lat DEG --lon DEG [--start TIME] [--hours N] [--units si|us]\n"
+     "       seawx tides extrema --lat DEG --lon DEG --start TIME --end TIME [--units si|us]",
+     "Tide heights above mean sea level, hourly for up to 240 hours, or each day's highest\n"
+     "and lowest tide. The archive covers 1990-01-01 to 2025-12-31.",
+     cmd_tides_opts},
+    {"forecast", cmd_forecast, "point forecasts by bundle, latest forecasts and forecast files",
+     "seawx forecast point|latest --lat DEG --lon DEG --bundles LIST [--units si|us]\n"
+     "       seawx forecast files [--bundles LIST] [--regions LIST] | download FILE",
+     "Forecast values at a point for the variables of the named bundles (basic, maritime,\n"
+     "agricultural, aviation, solar, wind), from a given run or the latest; and the\n"
+     "forecast GRIB2 files.",
+     cmd_forecast_opts},
+    {"vessels", cmd_vessels, "vessels with their enhanced data, all pages, as typed columns",
+     "seawx vessels [--categories LIST] [--limit N] [--pages N] [--filter NAME=VALUE]...",
+     "Vessel records of the Vessels API (SEAWX_VESSELS_URL) with their enhanced data,\n"
+     "paged until the last page, each category's fields flattened into typed columns\n"
+     "(capacity_dwt, history_built_year, ...). Fields outside your tier are null.",
+     cmd_vessels_opts},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

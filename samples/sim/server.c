@@ -15,9 +15,11 @@
 #include "app.h"
 #include "auth.h"
 #include "faults.h"
+#include "data.h"
 #include "http.h"
 #include "stats.h"
 #include "storage.h"
+#include "storm.h"
 #include "testing.h"
 #include "wms.h"
 
@@ -86,7 +88,8 @@ static int handle_service(struct sim_request *rq)
     const char *op;
 
     rq->counted = 1;
-    if (strcmp(rq->path, "/ows/wms") != 0) {
+    if (strcmp(rq->path, "/ows/wms") != 0 && !sim_storm_path(rq->path) &&
+        !sim_data_path(rq->path)) {
         char msg[300];
         snprintf(msg, sizeof(msg), "No endpoint at %.200s", rq->path);
         return sim_http_reply_json_error(rq, 404, "not_found", msg);
@@ -101,7 +104,7 @@ static int handle_service(struct sim_request *rq)
         sim_http_drop(rq); /* shutting down */
         return 0;
     }
-    switch (sim_faults_draw(app->faults)) {
+    switch (sim_faults_draw_op(app->faults, rq->op)) {
     case SIM_FAULT_429: {
         char ra[16];
         struct sim_header h[1] = {{"Retry-After", ra}};
@@ -130,6 +133,10 @@ static int handle_service(struct sim_request *rq)
     case SIM_FAULT_NONE:
         break;
     }
+    if (sim_storm_path(rq->path))
+        return sim_storm_handle(rq);
+    if (sim_data_path(rq->path))
+        return sim_data_handle(rq);
     return sim_wms_handle(rq);
 }
 
