@@ -72,7 +72,43 @@ step "8. A voyage across the date line, 50 nm corridor: what would be fetched" \
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"
 "$seawx" seed --bundle basic --variable t2m:K --route "$work/route.csv" --buffer 50 --zoom 3-8 --dry-run
 
-step "9. A wrong key: one clear line, exit code 4" "SEAWX_API_KEY=wrong seawx layers --bundle basic"
+export SEAWX_VESSELS_URL=$SEAWX_BASE_URL
+step "9. Active storms as GeoJSON: tracks, forecasts, wind radii, cut at 180 degrees" \
+  "seawx storms -o storms.geojson"
+"$seawx" storms -o "$work/storms.geojson"
+python3 -c "import json,sys,collections; f=json.load(open(sys.argv[1]))['features']; print(dict(collections.Counter(x['properties']['kind'] for x in f)))" "$work/storms.geojson"
+
+step "10. Every North Atlantic storm since 1990 into a GeoPackage, typed fields" \
+  "ogr2ogr -f GPKG atlantic.gpkg SEAWX:storms,status=all,region=NA,period=1990-01-01T00:00:00Z/2024-12-31T23:59:59Z"
+ogr2ogr -f GPKG "$work/atlantic.gpkg" "SEAWX:storms,status=all,region=NA,period=1990-01-01T00:00:00Z/2024-12-31T23:59:59Z"
+ogrinfo -ro -so "$work/atlantic.gpkg" storms | grep -E 'Feature Count|max_sustained_wind|advisory_issuance_time|is_active'
+
+step "11. The service's storm KMZ opened as the same layers" \
+  "seawx storms --kmz storms.kmz; ogrinfo SEAWX:kmz,path=storms.kmz"
+"$seawx" storms --kmz "$work/storms.kmz"
+ogrinfo -ro -so "SEAWX:kmz,path=$work/storms.kmz" | tail -n 5
+
+step "12. Tides at Oslo, hourly" "seawx tides hourly --lat 59.91 --lon 10.75 --start 2024-01-15 --hours 12"
+"$seawx" tides hourly --lat 59.91 --lon 10.75 --start 2024-01-15 --hours 12 -f table
+
+step "13. Current weather, reduced to two fields by an X-Fields mask" \
+  "seawx weather point --lat 59.91 --lon 10.75 --fields '{data{values{air_temperature,wind_speed}}}'"
+"$seawx" weather point --lat 59.91 --lon 10.75 --fields '{data{values{air_temperature,wind_speed}}}' -f table
+
+step "14. A historical soil-moisture job, from start to a NetCDF file GDAL reads" \
+  "seawx soil job start --region global --start 2024-01-01 --end 2024-01-31 -o job.nc"
+"$seawx" soil job start --region global --start 2024-01-01 --end 2024-01-31 -o "$work/job.nc"
+gdalinfo "$work/job.nc" | grep 'SUBDATASET_.*_NAME' | head -n 4
+
+step "15. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
+"$seawx" vessels --categories capacity,dimensions -f table | head -n 8
+
+step "16. Files and point series in GDAL" \
+  "gdalinfo SEAWX:soil-moisture ; ogrinfo SEAWX:tide-extrema,lat=59.91,lon=10.75,start=2024-01-15,end=2024-01-17"
+gdalinfo SEAWX:soil-moisture | grep SUBDATASET_ | head -n 4
+ogrinfo -ro -al -q "SEAWX:tide-extrema,lat=59.91,lon=10.75,start=2024-01-15,end=2024-01-17" | head -n 12
+
+step "17. A wrong key: one clear line, exit code 4" "SEAWX_API_KEY=wrong seawx layers --bundle basic"
 set +e
 SEAWX_API_KEY=wrong "$seawx" layers --bundle basic
 echo "exit code: $?"
