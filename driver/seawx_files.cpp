@@ -50,6 +50,12 @@ const char *const apszFileKeys[] = {"file",  "variable", "time",    "regions", "
 
 class SEAWXFileListDataset final : public GDALPamDataset
 {
+  public:
+    SEAWXFileListDataset()
+    {
+        /* No .aux.xml: the name is a connection string, not a file. */
+        nPamFlags |= GPF_DISABLED;
+    }
 };
 
 int Progress(void *ud, int64_t done, int64_t total)

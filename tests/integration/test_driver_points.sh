@@ -39,5 +39,16 @@ check "the file sits in the cache, whole" sh -c "ls cache/files/soil-moisture/*.
 check "one variable opens by name" sh -c "gdalinfo '$sub,variable=soil_temperature_0_10cm' | grep -q 'Size is 180, 90'"
 check "a second open uses the cached file" sh -c "n=\$(grep -c '/files/soil-moisture/' access.log); gdalinfo '$sub' >/dev/null && [ \$(grep -c '/files/soil-moisture/' access.log) -eq \$n ]"
 check "current-weather files as GRIB2 subdatasets" sh -c "c=\$(gdalinfo SEAWX:current-weather | grep SUBDATASET_1_NAME | cut -d= -f2-) && gdalinfo \"\$c\" | grep -q 'Driver: GRIB'"
+nothing_left() {
+  mkdir -p "$T/cwd" && cd "$T/cwd" || return 1
+  gdalinfo SEAWX:soil-moisture >/dev/null 2>&1
+  ogrinfo -ro -so SEAWX:storms >/dev/null 2>&1
+  ogrinfo -ro -so "SEAWX:tides,lat=59.91,lon=10.75,start=2024-01-15T00:00:00Z,hours=6" >/dev/null 2>&1
+  local left
+  left=$(ls -A)
+  cd "$T" || return 1
+  [ -z "$left" ] || { echo "  left behind: $left"; return 1; }
+}
+check "opening datasets leaves no .aux.xml or other file in the working folder" nothing_left
 check "storage host received no key" sh -c "! grep -E '^GET 127\\.0\\.0\\.2:' access.log | grep -v 'auth=none' | grep -q ."
 finish
