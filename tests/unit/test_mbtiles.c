@@ -168,11 +168,19 @@ static void test_kill(void)
     srand((unsigned)time(NULL));
     int64_t last = 0;
     for (int round = 0; round < 8; round++) {
+        /* The child says when its file is open, so that a loaded machine
+         * cannot kill it before it has written anything at all. */
+        int ready[2];
+        CU_ASSERT_FATAL(pipe(ready) == 0);
         pid_t pid = fork();
         if (pid == 0) {
+            close(ready[0]);
             swx_mbtiles *m = NULL;
             if (swx_mbtiles_open(&m, p, META, NMETA, IDENTITY, 7, NULL))
                 _exit(3);
+            if (write(ready[1], "r", 1) != 1)
+                _exit(5);
+            close(ready[1]);
             unsigned char img[3000];
             for (uint32_t y = 0; y < 256; y++)
                 for (uint32_t x = 0; x < 256; x++) {
@@ -185,6 +193,10 @@ static void test_kill(void)
             swx_mbtiles_close(m, 1);
             _exit(0);
         }
+        close(ready[1]);
+        char c;
+        CU_ASSERT(read(ready[0], &c, 1) == 1);
+        close(ready[0]);
         usleep((useconds_t)(20000 + rand() % 60000));
         kill(pid, SIGKILL);
         int st;
