@@ -78,8 +78,8 @@ static const struct opt_def table[] = {
 void sim_options_help(FILE *f)
 {
     fprintf(f, "Usage: seawx-sim [OPTION]...\n"
-               "Local stand-in of the Weather, Ocean and Vessel Data Service (WMS part)\n"
-               "and test endpoints under /_sim/. Stops cleanly on SIGTERM or SIGINT.\n\n");
+               "Local stand-in of the Weather, Ocean and Vessel Data Service, with test\n"
+               "endpoints under /_sim/. Stops cleanly on SIGTERM or SIGINT.\n\n");
     for (size_t i = 0; i < NOPTS; i++) {
         char left[64];
         snprintf(left, sizeof(left), "--%s%s%s", table[i].name, table[i].arg ? " " : "",
@@ -87,8 +87,15 @@ void sim_options_help(FILE *f)
         fprintf(f, "  %-26s %s\n", left, table[i].help);
     }
     fprintf(f, "\nEndpoints: /ows/wms (GetCapabilities, GetMap, GetLegendGraphic),\n"
-               "/_sim/test, /_sim/count, /_sim/echo-auth, /_sim/redirect, /_sim/stats,\n"
-               "/_sim/reset; the storage host answers /_storage/echo and any path.\n"
+               "/storm/json, /storm/kmz, /soil-moisture/..., /current/weather/...,\n"
+               "/tides/point[/extrema], /forecast/..., /vessels (the Vessels API, same\n"
+               "address), and /_sim/test, /_sim/count, /_sim/echo-auth, /_sim/redirect,\n"
+               "/_sim/stats, /_sim/reset; the storage host serves /files/... and\n"
+               "/_storage/echo, and refuses any request that carries the key.\n"
+               "Environment: SEAWX_SIM_KEY (default key), SEAWX_SIM_FILES_DIR (the sample\n"
+               "NetCDF and GRIB2 files), SEAWX_SIM_VESSELS_TIER (standard or premium),\n"
+               "SEAWX_SIM_VESSELS (how many vessels), SEAWX_SIM_JOB_MS (how long a job\n"
+               "takes), SEAWX_SIM_STORAGE_CUT (cut downloads after that many bytes).\n"
                "Exit status: 0 stopped by a signal, 1 could not start, 2 bad options.\n");
 }
 
