@@ -8,6 +8,10 @@
  * covers the smallest rectangle of tiles of its block that are still needed,
  * and only the tiles of the area are stored.
  *
+ * Answers of one tile are checked with libpng on checker threads (one per
+ * core, at most four) and stored by the main thread; everything else, the
+ * file included, stays on the main thread.
+ *
  * Interrupting: the first SIGINT / SIGTERM stops new requests and lets those
  * under way finish and be stored; a second one cancels them (the fetch
  * engine's cancel flag). Either way the file is committed and closed valid.
@@ -25,6 +29,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +38,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Defaults chosen by measurement against seawx-sim (loopback, 2 cores): one tile per
- * GetMap needs no decode and re-encode (0.6 ms CPU per tile against 2.3 ms with 2x2
- * metatiles), and 32 requests in flight gave the best rate with and without 100 ms
- * of latency. */
+/* Defaults chosen by measurement (bench/seed/run.sh: seawx-sim on loopback, 2 cores):
+ * one tile per GetMap needs no decode and re-encode (0.45 ms CPU per tile against
+ * 1.8 ms with 4x4 metatiles), and 32 requests in flight gave the best rate on
+ * loopback and 91-94 % of 32 / latency with 100 ms of latency. */
 #define SEED_DEFAULT_IN_FLIGHT 32
 #define SEED_DEFAULT_METATILE 1
 #define SEED_DEFAULT_BUFFER_NM 10.0
@@ -46,6 +51,7 @@
 #define SEED_GIVE_UP_FAILURES 200 /* consecutive failed requests with no success: stop */
 #define SEED_FAILURES_SHOWN 10
 #define SEED_MAX_FILE (64u * 1024u * 1024u)
+#define SEED_MAX_CHECKERS 4       /* threads checking answers with libpng */
 
 const cli_opt cmd_seed_opts[] = {
     {"bundle", 'b', "NAME", "the bundle of the layer (required)", 0},
@@ -109,6 +115,35 @@ typedef struct job {
     int src_h;
 } job;
 
+/* One tile's answer, handed to a checker thread and back. */
+typedef struct answer {
+    struct answer *next;
+    job *j;
+    void *body;
+    size_t len;
+    int want; /* the expected width and height */
+    int bad;  /* 1: not a whole PNG of that size (why says why) */
+    int empty;
+    char why[512];
+} answer;
+
+/* The checkers: the libpng check of every answer is most of the seeder's CPU
+ * (README "Benchmarks"), and the fetch loop runs on one thread, so answers of
+ * one tile are checked on up to SEED_MAX_CHECKERS threads. Only the check runs
+ * there; the main thread takes the answers back and stores them, so the file,
+ * the counts and the job lists stay on one thread. */
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work; /* signalled when todo grows or quit is set */
+    pthread_cond_t back; /* signalled when done grows */
+    answer *todo, *todo_tail, *done, *done_tail;
+    int pending; /* handed in and not yet taken back */
+    int cap;     /* at most this many pending */
+    int quit;
+    int nthreads;
+    pthread_t th[SEED_MAX_CHECKERS];
+} pool;
+
 typedef struct seed {
     /* what */
     swx_client *client;
@@ -133,6 +168,7 @@ typedef struct seed {
     int stop_rc; /* a permanent error that stopped the run */
     char stop_line[1024];
     int failures_shown;
+    pool *checkers; /* NULL: answers are checked on the main thread */
     /* transparent tile, encoded once */
     void *empty_png;
     size_t empty_len;
@@ -140,7 +176,6 @@ typedef struct seed {
     int quiet, tty;
     double t0, last_progress;
     const char *label;
-    int progress_open; /* a \r line is on the terminal */
 } seed;
 
 static void job_free(seed *s, job *j)
@@ -184,32 +219,18 @@ static void progress(seed *s, int final)
     } else if (!left) {
         snprintf(eta, sizeof eta, "0:00:00");
     }
-    char line[256];
-    snprintf(line, sizeof line,
-             "%s: %llu/%llu tiles (%.0f%%), %.0f tiles/s, ETA %s, %llu failed", s->label,
-             (unsigned long long)s->done, (unsigned long long)s->total,
-             s->total ? 100.0 * (double)s->done / (double)s->total : 100.0, rate, eta,
-             (unsigned long long)s->failed);
-    if (s->tty) {
-        /* The one message that rewrites itself in place: not a cli_info line. */
-        fprintf(stderr, "\rseawx: %s\033[K", line);
-        s->progress_open = 1;
-        if (final) {
-            fputc('\n', stderr);
-            s->progress_open = 0;
-        }
-        fflush(stderr);
-    } else {
-        cli_info("%s", line);
-    }
+    /* The figures first: on a narrow terminal the line is cut at its end. */
+    cli_progress(final, "%llu/%llu tiles (%.0f%%), %.0f tiles/s, ETA %s, %llu failed: %s",
+                 (unsigned long long)s->done, (unsigned long long)s->total,
+                 s->total ? 100.0 * (double)s->done / (double)s->total : 100.0, rate, eta,
+                 (unsigned long long)s->failed, s->label);
 }
 
+/* Ends a progress line left open on the terminal, before another message. */
 static void end_progress_line(seed *s)
 {
-    if (s->progress_open) {
-        fputc('\n', stderr);
-        s->progress_open = 0;
-    }
+    (void)s;
+    cli_progress(0, NULL);
 }
 
 /* Builds the GetMap of a job. */
@@ -317,9 +338,14 @@ static int next_block(seed *s, job **out)
     }
 }
 
+static int pool_collect(seed *s, int limit);
+
 static int produce(void *ud, swx_request *req, void **user)
 {
     seed *s = ud;
+    int crc = pool_collect(s, -1);
+    if (crc)
+        return crc;
     if (stop_soft || s->stop_rc)
         return 0;
     job *j = s->retry;
@@ -463,32 +489,10 @@ static int take_answer(seed *s, job *j, const swx_response *r, char *why, size_t
     return rc;
 }
 
-static int fetched(void *ud, void *user, int rc, const swx_response *r)
+/* What follows a job's answer: t is 0 (stored), 1 (unusable: ask again or
+ * count as failed) or a negative code that stops the run. */
+static int settle(seed *s, job *j, int t, const char *why)
 {
-    seed *s = ud;
-    job *j = user;
-    char why[1024] = "";
-    if (rc) {
-        if (is_permanent(rc)) {
-            s->stop_rc = rc;
-            snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
-            job_free(s, j);
-            return rc;
-        }
-        snprintf(why, sizeof why, "%s", swx_error_last());
-        job_failed(s, j, why);
-        job_free(s, j);
-        if (++s->consecutive_failures >= SEED_GIVE_UP_FAILURES) {
-            s->stop_rc = rc;
-            snprintf(s->stop_line, sizeof s->stop_line,
-                     "giving up after %d failed requests in a row; the last: %s",
-                     s->consecutive_failures, why);
-            return rc;
-        }
-        progress(s, 0);
-        return 0;
-    }
-    int t = take_answer(s, j, r, why, sizeof why);
     if (t < 0) {
         s->stop_rc = t;
         snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
@@ -520,6 +524,252 @@ static int fetched(void *ud, void *user, int rc, const swx_response *r)
     job_free(s, j);
     progress(s, 0);
     return 0;
+}
+
+/* ---- the checker threads ---- */
+
+static void check_answer(answer *a)
+{
+    int w = 0, h = 0;
+    int rc = swx_png_check(a->body, a->len, &w, &h, &a->empty);
+    if (!rc && (w != a->want || h != a->want))
+        rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, a->want,
+                           a->want);
+    a->bad = rc != 0;
+    if (rc)
+        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+}
+
+static void *checker(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->todo && !p->quit)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (!p->todo)
+            break;
+        answer *a = p->todo;
+        p->todo = a->next;
+        if (!p->todo)
+            p->todo_tail = NULL;
+        pthread_mutex_unlock(&p->mu);
+        check_answer(a);
+        pthread_mutex_lock(&p->mu);
+        a->next = NULL;
+        if (p->done_tail)
+            p->done_tail->next = a;
+        else
+            p->done = a;
+        p->done_tail = a;
+        pthread_cond_signal(&p->back);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Starts up to SEED_MAX_CHECKERS threads, one per core; NULL on one core or
+ * when no thread starts (answers are then checked on the main thread). The
+ * threads block SIGINT and SIGTERM, which stay with the main thread. */
+static pool *pool_start(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 2)
+        return NULL;
+    pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->back, NULL);
+    int n = cores < SEED_MAX_CHECKERS ? (int)cores : SEED_MAX_CHECKERS;
+    p->cap = 4 * n;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&p->th[p->nthreads], NULL, checker, p) == 0)
+            p->nthreads++;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!p->nthreads) {
+        pthread_cond_destroy(&p->back);
+        pthread_cond_destroy(&p->work);
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void answer_free(answer *a)
+{
+    if (a) {
+        free(a->body);
+        free(a);
+    }
+}
+
+/* Stops the threads; answers still queued are dropped (their jobs are on
+ * the live list and freed with it). Accepts NULL. */
+static void pool_stop(pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    answer *a = p->todo;
+    p->todo = p->todo_tail = NULL;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    while (a) {
+        answer *next = a->next;
+        answer_free(a);
+        a = next;
+    }
+    for (int i = 0; i < p->nthreads; i++)
+        pthread_join(p->th[i], NULL);
+    for (a = p->done; a;) {
+        answer *next = a->next;
+        answer_free(a);
+        a = next;
+    }
+    pthread_cond_destroy(&p->back);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+/* Takes the checked answers back and stores them, after waiting until at most
+ * limit answers are pending (limit < 0: take what is there, do not wait).
+ * Returns 0, or a negative code that stops the run. */
+static int pool_collect(seed *s, int limit)
+{
+    pool *p = s->checkers;
+    int rc = 0;
+    if (!p)
+        return 0;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (limit >= 0 && !p->done && p->pending > limit)
+            pthread_cond_wait(&p->back, &p->mu);
+        answer *list = p->done;
+        p->done = p->done_tail = NULL;
+        for (answer *a = list; a; a = a->next)
+            p->pending--;
+        int more = limit >= 0 && p->pending > limit;
+        pthread_mutex_unlock(&p->mu);
+        while (list) {
+            answer *a = list;
+            list = a->next;
+            if (!rc) {
+                int t = a->bad ? 1
+                               : store(s, a->j->z, a->j->x0, a->j->y0, a->body, a->len, a->empty);
+                rc = settle(s, a->j, t, a->why);
+            }
+            answer_free(a);
+        }
+        if (rc || !more)
+            return rc;
+    }
+}
+
+/* Hands a one-tile answer to the checkers, after making room. Returns 0, or a
+ * negative code that stops the run. */
+static int pool_submit(seed *s, job *j, const swx_response *r)
+{
+    pool *p = s->checkers;
+    int rc = pool_collect(s, p->cap - 1);
+    if (rc)
+        return rc;
+    answer *a = calloc(1, sizeof *a);
+    void *body = malloc(r->len ? r->len : 1);
+    if (!a || !body) {
+        free(a);
+        free(body);
+        return settle(s, j, swx_error_set(SWX_ENOMEM, "out of memory"), "");
+    }
+    memcpy(body, r->body, r->len);
+    a->j = j;
+    a->body = body;
+    a->len = r->len;
+    a->want = s->tile_size;
+    pthread_mutex_lock(&p->mu);
+    if (p->todo_tail)
+        p->todo_tail->next = a;
+    else
+        p->todo = a;
+    p->todo_tail = a;
+    p->pending++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    return 0;
+}
+
+/* Waits for every pending answer: stored, or dropped once the run has
+ * stopped. Returns 0 or the code that stopped it. */
+static int pool_finish(seed *s)
+{
+    pool *p = s->checkers;
+    int rc = pool_collect(s, 0);
+    if (!p)
+        return rc;
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0) {
+        while (!p->done)
+            pthread_cond_wait(&p->back, &p->mu);
+        answer *list = p->done;
+        p->done = p->done_tail = NULL;
+        pthread_mutex_unlock(&p->mu);
+        while (list) {
+            answer *a = list;
+            list = a->next;
+            answer_free(a);
+            pthread_mutex_lock(&p->mu);
+            p->pending--;
+            pthread_mutex_unlock(&p->mu);
+        }
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return rc;
+}
+
+static int fetched(void *ud, void *user, int rc, const swx_response *r)
+{
+    seed *s = ud;
+    job *j = user;
+    char why[1024] = "";
+    int crc = pool_collect(s, -1);
+    if (crc) {
+        job_free(s, j);
+        return crc;
+    }
+    if (rc) {
+        if (is_permanent(rc)) {
+            s->stop_rc = rc;
+            snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
+            job_free(s, j);
+            return rc;
+        }
+        snprintf(why, sizeof why, "%s", swx_error_last());
+        job_failed(s, j, why);
+        job_free(s, j);
+        if (++s->consecutive_failures >= SEED_GIVE_UP_FAILURES) {
+            s->stop_rc = rc;
+            snprintf(s->stop_line, sizeof s->stop_line,
+                     "giving up after %d failed requests in a row; the last: %s",
+                     s->consecutive_failures, why);
+            return rc;
+        }
+        progress(s, 0);
+        return 0;
+    }
+    if (s->checkers && j->nx == 1 && j->ny == 1 && !s->warp)
+        return pool_submit(s, j, r);
+    int t = take_answer(s, j, r, why, sizeof why);
+    return settle(s, j, t, why);
 }
 
 /* ---- setting up ---- */
@@ -1161,6 +1411,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     s.warp = warp;
     s.skip_empty = cli_has(&a, "skip-empty");
     s.tty = isatty(STDERR_FILENO);
+    s.checkers = pool_start();
     s.t0 = now_s();
     s.last_progress = s.t0;
     s.total = per_time * nt;
@@ -1226,19 +1477,24 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         snprintf(s.time_s, sizeof s.time_s, "%s", fr->time_s);
         s.zoom = -1;
         s.stop_rc = 0;
-        char label[600];
-        snprintf(label, sizeof label, "%s", fr->path);
-        s.label = label;
+        s.label = fr->path; /* read by the final progress line too, after this loop */
         uint64_t done0 = s.done, present0 = s.present, stored0 = s.stored, failed0 = s.failed,
                  empty0 = s.empty;
         swx_fetch_opts fo = {(int)in_flight, rate, &stop_hard};
-        swx_fetch_stats st = {0};
-        rc = swx_fetch_run(client, &fo, produce, fetched, &s, &st);
-        stats.requests += st.requests;
-        stats.retries += st.retries;
-        stats.completed += st.completed;
-        stats.failed += st.failed;
-        stats.bytes += st.bytes;
+        do {
+            /* Answers found unusable after the last request went out are asked
+             * again in another round. */
+            swx_fetch_stats st = {0};
+            rc = swx_fetch_run(client, &fo, produce, fetched, &s, &st);
+            int frc = pool_finish(&s);
+            if (!rc)
+                rc = frc;
+            stats.requests += st.requests;
+            stats.retries += st.retries;
+            stats.completed += st.completed;
+            stats.failed += st.failed;
+            stats.bytes += st.bytes;
+        } while (!rc && s.retry && !stop_soft && !s.stop_rc);
         swx_tile_iter_free(s.it);
         s.it = NULL;
         while (s.retry) {
@@ -1305,6 +1561,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
 
 done:
+    pool_stop(s.checkers);
     if (signals_set) {
         sigaction(SIGINT, &sa_old_int, NULL);
         sigaction(SIGTERM, &sa_old_term, NULL);

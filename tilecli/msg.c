@@ -5,6 +5,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static int quiet;
 
@@ -46,6 +49,43 @@ void cli_info(const char *fmt, ...)
     va_start(ap, fmt);
     say(NULL, fmt, ap);
     va_end(ap);
+}
+
+/* The progress line: on a terminal it rewrites itself in place, cut to the
+ * terminal's width so that it never wraps; elsewhere each update is a line. */
+static int progress_open; /* a self-rewriting line is on the terminal */
+
+void cli_progress(int final, const char *fmt, ...)
+{
+    if (!fmt) { /* only close an open line, before another message */
+        if (progress_open) {
+            fputc('\n', stderr);
+            fflush(stderr);
+            progress_open = 0;
+        }
+        return;
+    }
+    if (quiet)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (!isatty(STDERR_FILENO)) {
+        fprintf(stderr, "seawx: %s\n", line);
+        return;
+    }
+    struct winsize ws;
+    size_t width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 8 ? ws.ws_col : 80;
+    size_t room = width - 1 - strlen("seawx: ");
+    if (strlen(line) > room)
+        line[room] = '\0';
+    fprintf(stderr, "\rseawx: %s\033[K", line);
+    progress_open = !final;
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
 }
 
 int cli_exit_code(int code)

@@ -8,6 +8,9 @@ apart from lib/, so that the tests compare two computations.
   route FILE GEOJSON NM Z0 Z1    the stored set equals the buffered route's
   dups ACCESSLOG                 no GetMap asked twice
   differ FILE1 FILE2             two files whose tiles differ
+  warp FILE URL KEY Z0 Z1 [exact|near]
+                                 tiles of a layer without EPSG:3857 equal an
+                                 EPSG:4326 GetMap resampled here, row by row
 """
 import json, math, sqlite3, struct, sys, urllib.request, zlib
 
@@ -154,6 +157,70 @@ def cmd_compare(path, url, key, z0, z1):
             ok = False
         # A tile whose row is not flipped would be another tile: it must differ
         # from its vertical neighbour's GetMap where the field changes.
+    return ok
+
+
+def merc_rows_from_4326(src, src_h, north, south, z, y0, stride):
+    """Nearest-neighbour rows: Mercator pixel row r of tile row y0 at zoom z takes
+    the EPSG:4326 source row under the latitude of its centre."""
+    out = bytearray()
+    for r in range(256):
+        lat = row_lat(z, y0 + (r + 0.5) / 256)
+        s = min(max(math.floor((north - lat) / (north - south) * src_h), 0), src_h - 1)
+        out += src[s * stride:(s + 1) * stride]
+    return bytes(out)
+
+
+def cmd_warp(path, url, key, z0, z1, mode="exact"):
+    """The northernmost tile stored at each zoom (where Mercator stretches rows
+    most) against an EPSG:4326 GetMap of its longitudes and latitudes, resampled
+    here. exact: the source is as tall as warp.h says (no source row taller than
+    the thinnest Mercator row of the tile), and every pixel must match. near: a
+    source 2048 rows tall, independent of any plan; pixels must match within a
+    small colour difference, and must be farther from a plain linear stretch."""
+    db = sqlite3.connect(path)
+    meta = dict(db.execute("SELECT name, value FROM metadata"))
+    ok = True
+    for z in range(int(z0), int(z1) + 1):
+        n = 2 ** z
+        row = db.execute("SELECT tile_column, tile_row, tile_data FROM tiles WHERE zoom_level=? "
+                         "ORDER BY tile_row DESC, tile_column LIMIT 1", (z,)).fetchone()
+        if not row:
+            print(f"zoom {z}: no tile"); ok = False; continue
+        x, tms, data = row
+        y = n - 1 - tms
+        west, east = x * 360 / n - 180, (x + 1) * 360 / n - 180
+        north, south = row_lat(z, y), row_lat(z, y + 1)
+        if mode == "exact":
+            top = north - row_lat(z, y + 1 / 256)
+            bottom = row_lat(z, y + 1 - 1 / 256) - south
+            h = min(max(math.ceil((north - south) / min(top, bottom) - 1e-9), 256), 4096)
+        else:
+            h = 2048
+        # WMS 1.3.0 EPSG:4326: latitude first.
+        ref = getmap(url, key, meta["layer"], meta["bundle"], meta["time"],
+                     (south, west, north, east), 256, h, crs="EPSG:4326")
+        sw, sh, src = png_rgba(ref)
+        tw, th, got = png_rgba(data)
+        assert (sw, sh, tw, th) == (256, h, 256, 256), (sw, sh, tw, th)
+        want = merc_rows_from_4326(src, h, north, south, z, y, 1024)
+        if mode == "exact":
+            diff = sum(1 for i in range(0, len(got), 4) if got[i:i + 4] != want[i:i + 4])
+            if diff:
+                print(f"zoom {z} tile {x},{y}: {diff} of 65536 pixels differ from the resampled "
+                      f"EPSG:4326 GetMap ({h} rows)")
+                ok = False
+            continue
+        # Linear rows (no warp), the wrong answer the warp must beat.
+        lin = b"".join(src[min(h - 1, (r * h) // 256) * 1024:(min(h - 1, (r * h) // 256) + 1) * 1024]
+                       for r in range(256))
+        def err(a, b):
+            return sum(abs(a[i] - b[i]) for i in range(len(a))) / len(a)
+        e_w, e_l = err(got, want), err(got, lin)
+        if e_w > 2.0 or (z >= 2 and e_w * 4 > e_l):
+            print(f"zoom {z} tile {x},{y}: mean difference {e_w:.2f} from the warped source, "
+                  f"{e_l:.2f} from a linear stretch")
+            ok = False
     return ok
 
 

@@ -21,6 +21,12 @@ check "GDAL's MBTiles driver opens it" sh -c "gdalinfo '$box' | grep -q 'Driver:
 check "a tile at each zoom equals GetMap of its bounds (rows TMS-flipped)" \
   $chk compare "$box" "$SIM_URL" "$KEY" 0 5
 check "progress and summary on stderr" grep -q '19/19 tiles' "$T/box.err"
+check "not a terminal: plain lines, no carriage return or escape" sh -c "! grep -q \"\$(printf '[\\r\\033]')\" '$T/box.err'"
+# On a terminal (script(1) gives it one) the progress line rewrites itself.
+check "on a terminal: one progress line rewritten in place" sh -c "script -qec \"'$SEAWX_CLI' seed -b basic -v t2m:K \
+  --bbox -10,40,5,55 -z 0-5 -o '$T/tty.mbtiles'\" /dev/null >'$T/tty.out' 2>&1 &&
+  grep -q \"\$(printf '\\rseawx: ')\" '$T/tty.out' && grep -q \"\$(printf '\\033\\[K')\" '$T/tty.out' &&
+  grep -q '19/19 tiles' '$T/tty.out'"
 check "summary JSON" python3 -c "import json,sys; s=json.load(open('$T/box.json')); assert s['tiles']==19 and s['stored']==19 and s['failed']==0 and s['exit_code']==0 and s['files'][0]['complete']"
 check "the key is in no output" no_key_in "$T/box.err" "$T/box.json" "$box"
 
