@@ -67,6 +67,12 @@ mb=$(ls "$work"/swh-*.mbtiles | head -n 1)
 sqlite3 "$mb" "select name, value from metadata where name in ('name','bounds','minzoom','maxzoom','format')"
 echo "tiles stored: $(sqlite3 "$mb" 'select count(*) from tiles'), distinct images: $(sqlite3 "$mb" 'select count(*) from images')"
 
+step "7b. A layer without EPSG:3857 (upper air): fetched in EPSG:4326 and warped into tiles" \
+  "seawx seed --bundle upper-air --variable t850:K --bbox -30,45,10,75 --zoom 0-5 -o t850-{time}.mbtiles"
+(cd "$work" && "$seawx" seed --bundle upper-air --variable t850:K --bbox -30,45,10,75 --zoom 0-5 \
+  -o 't850-{time}.mbtiles')
+gdalinfo "$(ls "$work"/t850-*.mbtiles | head -n 1)" | grep -E 'Driver|Size is'
+
 step "8. A voyage across the date line, 50 nm corridor: what would be fetched" \
   "seawx seed --bundle basic --variable t2m:K --route route.csv --buffer 50 --zoom 3-8 --dry-run"
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"

@@ -1,9 +1,34 @@
 #!/usr/bin/env bash
-# The test command: installs the dependencies, builds with warnings as errors,
-# and runs every test (unit and end to end) with ctest, ending on its summary.
+# The test command: installs the dependencies, then
+#   1. builds with warnings as errors into build/;
+#   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (no recovery)
+#      into build-asan/ and runs the suite there; GDAL's own programs in those
+#      tests load the plugin of step 1 (an uninstrumented gdalinfo cannot load an
+#      instrumented plugin), so the tests that only exercise the plugin are left
+#      to step 3;
+#   3. runs every test in build/, the core's unit tests once more under
+#      valgrind, ending on ctest's summary.
+# Any finding of a sanitizer or of valgrind fails the run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+build=${SEAWX_BUILD_DIR:-$root/build}
 bash "$root/scripts/install-deps.sh"
-bash "$root/scripts/build.sh" -DSEAWX_WERROR=ON -DSEAWX_BUILD_TESTS=ON
-cd "${SEAWX_BUILD_DIR:-$root/build}"
+
+echo "== build (warnings as errors): $build"
+bash "$root/scripts/build.sh" -DSEAWX_WERROR=ON -DSEAWX_BUILD_TESTS=ON -DSEAWX_VALGRIND=ON
+
+echo "== sanitizers: $root/build-asan"
+SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
+  -DCMAKE_BUILD_TYPE=Debug -DSEAWX_SANITIZE=ON -DSEAWX_BUILD_TESTS=ON \
+  -DSEAWX_TEST_DRIVER_PATH="$build/driver" >/dev/null
+(
+  cd "$root/build-asan"
+  export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  ctest --output-on-failure -j2 --timeout 900 \
+    -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install'
+)
+
+echo "== every test, and the unit tests under valgrind: $build"
+cd "$build"
 ctest --output-on-failure -j2 --timeout 900
