@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The shared core exports swx_* functions and nothing else.
+# The shared core exports swx_* functions and nothing else (the linker's own
+# __bss_start, _edata and _end aside).
 set -euo pipefail
 lib=$1
 syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /[TDBRV]/ {print $3}')
 count=$(printf '%s\n' "$syms" | grep -c '^swx_' || true)
-bad=$(printf '%s\n' "$syms" | grep -v -E '^swx_|^_init$|^_fini$|^$' || true)
+bad=$(printf '%s\n' "$syms" | grep -v -E '^swx_|^_init$|^_fini$|^__bss_start$|^_edata$|^_end$|^$' || true)
 if [ -n "$bad" ]; then
   echo "exported symbols without the swx_ prefix:"; echo "$bad"; exit 1
 fi
