@@ -32,19 +32,19 @@ step "3. The same as JSON" "seawx layers --bundle basic --variable t2m:K --lates
 echo "  ..."
 
 export GDAL_DRIVER_PATH=$build/driver SEAWX_CACHE_DIR=$work/cache
-step "5. GDAL sees the service: the bundles, then one bundle's layers" \
+step "4. GDAL sees the service: the bundles, then one bundle's layers" \
   "gdalinfo SEAWX: ; gdalinfo SEAWX:bundle=maritime"
 gdalinfo SEAWX: | grep SUBDATASET_ | head -n 4
 echo "  ..."
 gdalinfo SEAWX:bundle=maritime | grep SUBDATASET_ | head -n 6
 echo "  ..."
 
-step "6. A layer to GeoTIFF with gdal_translate (blocks fetched in parallel, with progress)" \
+step "5. A layer to GeoTIFF with gdal_translate (blocks fetched in parallel, with progress)" \
   "gdal_translate SEAWX:bundle=basic,variable=t2m:K,width=2880 t2m.tif"
 gdal_translate "SEAWX:bundle=basic,variable=t2m:K,width=2880" "$work/t2m.tif"
 gdalinfo "$work/t2m.tif" | grep -E '^Size is|^Origin|^Pixel Size|TIME=|VARIABLE=|RUN='
 
-step "6b. QGIS, headless: the layer by its connection string, rendered; the project keeps no key" \
+step "5b. QGIS, headless: the layer by its connection string, rendered; the project keeps no key" \
   "QgsRasterLayer('SEAWX:bundle=basic,variable=t2m:K,run=latest', 'seawx', 'gdal') -> t2m.png, t2m.qgz"
 mkdir -p "$work/q"
 (cd "$work/q" && HOME=$work/q XDG_RUNTIME_DIR=$work/q QT_QPA_PLATFORM=offscreen \
@@ -59,7 +59,7 @@ print("key in the project:", "yes" if sys.argv[2] in text else "no")
 PY
 echo "rendered map: t2m.png, $(stat -c %s "$work/t2m.png") bytes"
 
-step "7. Tiles for a ship going offline: the North Sea, zooms 2-7, into MBTiles" \
+step "6. Tiles for a ship going offline: the North Sea, zooms 2-7, into MBTiles" \
   "seawx seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 -o swh-{time}.mbtiles"
 (cd "$work" && "$seawx" seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 \
   -o 'swh-{time}.mbtiles' --summary-json seed.json)
@@ -67,54 +67,54 @@ mb=$(ls "$work"/swh-*.mbtiles | head -n 1)
 sqlite3 "$mb" "select name, value from metadata where name in ('name','bounds','minzoom','maxzoom','format')"
 echo "tiles stored: $(sqlite3 "$mb" 'select count(*) from tiles'), distinct images: $(sqlite3 "$mb" 'select count(*) from images')"
 
-step "7b. A layer without EPSG:3857 (upper air): fetched in EPSG:4326 and warped into tiles" \
+step "6b. A layer without EPSG:3857 (upper air): fetched in EPSG:4326 and warped into tiles" \
   "seawx seed --bundle upper-air --variable t850:K --bbox -30,45,10,75 --zoom 0-5 -o t850-{time}.mbtiles"
 (cd "$work" && "$seawx" seed --bundle upper-air --variable t850:K --bbox -30,45,10,75 --zoom 0-5 \
   -o 't850-{time}.mbtiles')
 gdalinfo "$(ls "$work"/t850-*.mbtiles | head -n 1)" | grep -E 'Driver|Size is'
 
-step "8. A voyage across the date line, 50 nm corridor: what would be fetched" \
+step "7. A voyage across the date line, 50 nm corridor: what would be fetched" \
   "seawx seed --bundle basic --variable t2m:K --route route.csv --buffer 50 --zoom 3-8 --dry-run"
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"
 "$seawx" seed --bundle basic --variable t2m:K --route "$work/route.csv" --buffer 50 --zoom 3-8 --dry-run
 
 export SEAWX_VESSELS_URL=$SEAWX_BASE_URL
-step "9. Active storms as GeoJSON: tracks, forecasts, wind radii, cut at 180 degrees" \
+step "8. Active storms as GeoJSON: tracks, forecasts, wind radii, cut at 180 degrees" \
   "seawx storms -o storms.geojson"
 "$seawx" storms -o "$work/storms.geojson"
 python3 -c "import json,sys,collections; f=json.load(open(sys.argv[1]))['features']; print(dict(collections.Counter(x['properties']['kind'] for x in f)))" "$work/storms.geojson"
 
-step "10. Every North Atlantic storm since 1990 into a GeoPackage, typed fields" \
+step "9. Every North Atlantic storm since 1990 into a GeoPackage, typed fields" \
   "ogr2ogr -f GPKG atlantic.gpkg SEAWX:storms,status=all,region=NA,period=1990-01-01T00:00:00Z/2024-12-31T23:59:59Z"
 ogr2ogr -f GPKG "$work/atlantic.gpkg" "SEAWX:storms,status=all,region=NA,period=1990-01-01T00:00:00Z/2024-12-31T23:59:59Z"
 ogrinfo -ro -so "$work/atlantic.gpkg" storms | grep -E 'Feature Count|max_sustained_wind|advisory_issuance_time|is_active'
 
-step "11. The service's storm KMZ opened as the same layers" \
+step "10. The service's storm KMZ opened as the same layers" \
   "seawx storms --kmz storms.kmz; ogrinfo SEAWX:kmz,path=storms.kmz"
 "$seawx" storms --kmz "$work/storms.kmz"
 ogrinfo -ro -so "SEAWX:kmz,path=$work/storms.kmz" | tail -n 5
 
-step "12. Tides at Oslo, hourly" "seawx tides hourly --lat 59.91 --lon 10.75 --start 2024-01-15 --hours 12"
+step "11. Tides at Oslo, hourly" "seawx tides hourly --lat 59.91 --lon 10.75 --start 2024-01-15 --hours 12"
 "$seawx" tides hourly --lat 59.91 --lon 10.75 --start 2024-01-15 --hours 12 -f table
 
-step "13. Current weather, reduced to two fields by an X-Fields mask" \
+step "12. Current weather, reduced to two fields by an X-Fields mask" \
   "seawx weather point --lat 59.91 --lon 10.75 --fields '{data{values{air_temperature,wind_speed}}}'"
 "$seawx" weather point --lat 59.91 --lon 10.75 --fields '{data{values{air_temperature,wind_speed}}}' -f table
 
-step "14. A historical soil-moisture job, from start to a NetCDF file GDAL reads" \
+step "13. A historical soil-moisture job, from start to a NetCDF file GDAL reads" \
   "seawx soil job start --region global --start 2024-01-01 --end 2024-01-31 -o job.nc"
 "$seawx" soil job start --region global --start 2024-01-01 --end 2024-01-31 -o "$work/job.nc"
 gdalinfo "$work/job.nc" | grep 'SUBDATASET_.*_NAME' | head -n 4
 
-step "15. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
+step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
 
-step "16. Files and point series in GDAL" \
+step "15. Files and point series in GDAL" \
   "gdalinfo SEAWX:soil-moisture ; ogrinfo SEAWX:tide-extrema,lat=59.91,lon=10.75,start=2024-01-15,end=2024-01-17"
 gdalinfo SEAWX:soil-moisture | grep SUBDATASET_ | head -n 4
 ogrinfo -ro -al -q "SEAWX:tide-extrema,lat=59.91,lon=10.75,start=2024-01-15,end=2024-01-17" | head -n 12
 
-step "17. A wrong key: one clear line, exit code 4" "SEAWX_API_KEY=wrong seawx layers --bundle basic"
+step "16. A wrong key: one clear line, exit code 4" "SEAWX_API_KEY=wrong seawx layers --bundle basic"
 set +e
 SEAWX_API_KEY=wrong "$seawx" layers --bundle basic
 echo "exit code: $?"
