@@ -30,6 +30,14 @@ for t in "${targets[@]}"; do
   execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
   [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
   found=$(ls "$corpus"/crash-* "$corpus"/leak-* "$corpus"/timeout-* "$corpus"/oom-* 2>/dev/null | wc -l)
+  # Keep the corpus small: only inputs that add coverage (crashers stay).
+  if [ "$found" -eq 0 ]; then
+    rm -rf "$build/merge-$t" && mkdir -p "$build/merge-$t"
+    if "$build/tests/fuzz/fuzz_$t" -merge=1 -max_len=65536 "$build/merge-$t" "$corpus" \
+      >>"$log" 2>&1; then
+      find "$corpus" -maxdepth 1 -type f -delete && cp "$build/merge-$t"/* "$corpus"/
+    fi
+  fi
   [ $rc -ne 0 ] && status=1
   printf '%-18s %12s %8s %s\n' "$t" "${execs:-?}" "$found" "$(ls "$corpus" | wc -l) files"
 done
