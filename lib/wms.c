@@ -41,16 +41,18 @@ int swx_wms_bundle_check(const char *name)
                          name ? name : "", list);
 }
 
-int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
+/* Starts a request of the WMS endpoint: the parameters every request carries
+ * (service, request, version, product, bundle) into a new query, and req set
+ * up for the WMS auth mode. */
+static int wms_request_start(const char *operation, const char *bundle, const char *accept,
+                             swx_request *req, swx_query **q)
 {
+    int rc;
     *q = NULL;
-    int rc = swx_wms_bundle_check(bundle);
-    if (rc)
-        return rc;
-    if ((rc = swx_query_new(q)))
+    if ((rc = swx_wms_bundle_check(bundle)) || (rc = swx_query_new(q)))
         return rc;
     if ((rc = swx_query_add(*q, "service", "WMS")) ||
-        (rc = swx_query_add(*q, "request", "GetCapabilities")) ||
+        (rc = swx_query_add(*q, "request", operation)) ||
         (rc = swx_query_add(*q, "version", "1.3.0")) ||
         (rc = swx_query_add(*q, "product", SWX_WMS_PRODUCT)) ||
         (rc = swx_query_add(*q, "bundle", bundle))) {
@@ -63,9 +65,16 @@ int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
     req->path = SWX_WMS_PATH;
     req->query = *q;
     req->wms = 1;
-    req->accept = SWX_WMS_CAPS_TYPES;
-    req->max_body = SWX_CAPS_MAX_BYTES;
+    req->accept = accept;
     return 0;
+}
+
+int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
+{
+    int rc = wms_request_start("GetCapabilities", bundle, SWX_WMS_CAPS_TYPES, req, q);
+    if (!rc)
+        req->max_body = SWX_CAPS_MAX_BYTES;
+    return rc;
 }
 
 void swx_format_double(double v, char out[32])
@@ -94,14 +103,9 @@ int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
     swx_format_double(lat_first ? g->maxy : g->maxx, c);
     swx_format_double(lat_first ? g->maxx : g->maxy, d);
     snprintf(bbox, sizeof bbox, "%s,%s,%s,%s", a, b, c, d);
-    if ((rc = swx_query_new(q)))
+    if ((rc = wms_request_start("GetMap", g->bundle, "image/png", req, q)))
         return rc;
-    if ((rc = swx_query_add(*q, "service", "WMS")) ||
-        (rc = swx_query_add(*q, "request", "GetMap")) ||
-        (rc = swx_query_add(*q, "version", "1.3.0")) ||
-        (rc = swx_query_add(*q, "product", SWX_WMS_PRODUCT)) ||
-        (rc = swx_query_add(*q, "bundle", g->bundle)) ||
-        (rc = swx_query_add(*q, "layers", g->layer)) ||
+    if ((rc = swx_query_add(*q, "layers", g->layer)) ||
         (rc = swx_query_add(*q, "styles", g->style ? g->style : "")) ||
         (rc = swx_query_add(*q, "crs", g->crs)) || (rc = swx_query_add(*q, "bbox", bbox)) ||
         (rc = swx_query_addf(*q, "width", "%d", g->width)) ||
@@ -113,12 +117,6 @@ int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
         *q = NULL;
         return rc;
     }
-    memset(req, 0, sizeof *req);
-    req->service = SWX_SERVICE_MAIN;
-    req->path = SWX_WMS_PATH;
-    req->query = *q;
-    req->wms = 1;
-    req->accept = "image/png";
     return 0;
 }
 
