@@ -1,6 +1,9 @@
-/* fuzz_png.c: PNG check and decode under small limits. */
+/* fuzz_png.c: PNG check and decode under small limits, and the check's direct
+ * path for 8-bit RGBA held to libpng: whatever it accepts, libpng must accept
+ * too, with the same size and the same verdict on transparency. */
 #include "fuzz.h"
 
+#include "png_priv.h"
 #include "seawx/png.h"
 
 #include <stdlib.h>
@@ -9,7 +12,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int w, h, empty;
     uint8_t *rgba = NULL;
-    swx_png_check(data, size, &w, &h, &empty);
+    if (swx_png_check(data, size, &w, &h, &empty) == 0) {
+        int lw, lh, lempty;
+        if (swx_png_check_libpng(data, size, &lw, &lh, &lempty) != 0 || lw != w || lh != h ||
+            lempty != empty)
+            abort(); /* the direct path accepted what libpng refuses, or read it otherwise */
+    }
     if (swx_png_decode_rgba(data, size, 1024, 1024, &rgba, &w, &h) == 0)
         free(rgba);
     return 0;

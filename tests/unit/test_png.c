@@ -5,6 +5,7 @@
 #include "cu_support.h"
 
 #include "seawx/error.h"
+#include "png_priv.h"
 #include "seawx/png.h"
 
 #include <png.h>
@@ -47,6 +48,9 @@ typedef struct spec {
     const png_byte *trns;
     int ntrns;
     const png_color_16 *trns_color;
+    int filters;    /* PNG_FILTER_* mask; 0: libpng's default choice */
+    int idat_size;  /* bytes per IDAT chunk; 0: libpng's default */
+    int text;       /* 1: a tEXt chunk before and a zTXt-less tEXt after IDAT */
 } spec;
 
 static uint32_t crc32_png(const uint8_t *p, size_t n)
@@ -83,12 +87,19 @@ static int write_png(const spec *s, wbuf *out)
         return -1;
     }
     png_set_write_fn(png, out, wb_write, wb_flush);
+    if (s->filters)
+        png_set_filter(png, 0, s->filters);
+    if (s->idat_size)
+        png_set_compression_buffer_size(png, (size_t)s->idat_size);
     png_set_IHDR(png, info, s->w, s->h, s->depth, s->type, s->interlace,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (s->pal)
         png_set_PLTE(png, info, s->pal, s->npal);
     if (s->trns || s->trns_color)
         png_set_tRNS(png, info, s->trns, s->ntrns, s->trns_color);
+    png_text text = {PNG_TEXT_COMPRESSION_NONE, "Comment", "seawx test", 10, 0, NULL, NULL};
+    if (s->text)
+        png_set_text(png, info, &text, 1);
     png_write_info(png, info);
     int passes = png_set_interlace_handling(png);
     for (int p = 0; p < passes; p++)
@@ -109,7 +120,11 @@ static int write_png(const spec *s, wbuf *out)
                 }
             png_write_row(png, row);
         }
-    png_write_end(png, NULL);
+    if (s->text) {
+        png_text after = {PNG_TEXT_COMPRESSION_NONE, "Source", "after IDAT", 10, 0, NULL, NULL};
+        png_set_text(png, info, &after, 1);
+    }
+    png_write_end(png, s->text ? info : NULL);
     png_destroy_write_struct(&png, &info);
     free(row);
     return 0;
@@ -217,7 +232,7 @@ static void test_grey_low_depth(void)
     /* Grey with a tRNS colour: value 0 becomes transparent. */
     png_color_16 key = {0};
     spec s2 = {13, 5, PNG_COLOR_TYPE_GRAY, 2, PNG_INTERLACE_NONE, fill_grey2, NULL, 0, NULL, 0,
-               &key};
+               &key, 0, 0, 0};
     wbuf b2 = {0};
     CU_ASSERT_FATAL(write_png(&s2, &b2) == 0);
     CU_ASSERT_EQUAL(swx_png_decode_rgba(b2.p, b2.len, 0, 0, &px, &w, &h), 0);
@@ -234,7 +249,7 @@ static void test_palette_trns(void)
     png_byte trns[3] = {0, 128, 255};
     for (int il = 0; il < 2; il++) {
         spec s = {10, 10, PNG_COLOR_TYPE_PALETTE, 4,
-                  il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, fill_pal, pal, 3, trns, 3, NULL};
+                  il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, fill_pal, pal, 3, trns, 3, NULL, 0, 0, 0};
         wbuf b = {0};
         CU_ASSERT_FATAL(write_png(&s, &b) == 0);
         uint8_t *px = NULL;
@@ -378,6 +393,72 @@ static void test_corrupt(void)
     free(b.p);
 }
 
+/* One image, checked by swx_png_check (for 8-bit RGBA: its direct path) and by
+ * libpng alone. Counts a disagreement: the direct path accepting what libpng
+ * refuses, or both accepting with another size or transparency. */
+static int disagree(const uint8_t *p, size_t n, int *accepted)
+{
+    int w = 0, h = 0, at = -1, lw = 0, lh = 0, lat = -1;
+    int rc = swx_png_check(p, n, &w, &h, &at);
+    int lrc = swx_png_check_libpng(p, n, &lw, &lh, &lat);
+    *accepted = rc == 0;
+    if (rc == 0 && (lrc != 0 || w != lw || h != lh || at != lat))
+        return 1;
+    return 0;
+}
+
+static void test_direct_path(void)
+{
+    int filters[] = {PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_AVG,
+                     PNG_FILTER_PAETH, PNG_ALL_FILTERS};
+    fill_fn fills[] = {fill_rgba8, fill_zero};
+    for (int f = 0; f < 6; f++)
+        for (int k = 0; k < 2; k++) {
+            spec s = {.w = 40, .h = 24, .type = PNG_COLOR_TYPE_RGB_ALPHA, .depth = 8,
+                      .fill = fills[k], .filters = filters[f], .idat_size = f == 5 ? 100 : 0,
+                      .text = f >= 4};
+            wbuf b = {0};
+            CU_ASSERT_FATAL(write_png(&s, &b) == 0);
+            int acc, w = 0, h = 0, at = -1;
+            /* Valid: accepted, with the size and transparency libpng reads. */
+            CU_ASSERT_EQUAL(disagree(b.p, b.len, &acc), 0);
+            CU_ASSERT_EQUAL(acc, 1);
+            CU_ASSERT_EQUAL(swx_png_check(b.p, b.len, &w, &h, &at), 0);
+            CU_ASSERT(w == 40 && h == 24 && at == (k == 1));
+            /* Damaged: every truncation and every byte flipped (two ways) is
+             * refused by both, or accepted by libpng too. */
+            int bad = 0, refused = 0;
+            for (size_t cut = 0; cut < b.len; cut++) {
+                bad += disagree(b.p, cut, &acc);
+                refused += !acc;
+            }
+            CU_ASSERT_EQUAL(refused, (int)b.len);
+            uint8_t *c = malloc(b.len);
+            for (size_t i = 0; i < b.len; i++)
+                for (int m = 0; m < 2; m++) {
+                    memcpy(c, b.p, b.len);
+                    c[i] ^= m ? 0xff : 0x01;
+                    bad += disagree(c, b.len, &acc);
+                }
+            CU_ASSERT_EQUAL(bad, 0);
+            free(c);
+            free(b.p);
+        }
+    /* An image of the seeder's own encoder, at every level. */
+    uint8_t px[16 * 16 * 4];
+    for (size_t i = 0; i < sizeof px; i++)
+        px[i] = (uint8_t)(i * 7);
+    for (int level = 0; level <= 9; level++) {
+        void *png = NULL;
+        size_t n = 0;
+        int acc;
+        CU_ASSERT_EQUAL(swx_png_encode_rgba(px, 16, 16, 64, level, &png, &n), 0);
+        CU_ASSERT_EQUAL(disagree(png, n, &acc), 0);
+        CU_ASSERT_EQUAL(acc, 1);
+        free(png);
+    }
+}
+
 int main(void)
 {
     CU_initialize_registry();
@@ -390,5 +471,6 @@ int main(void)
     CU_add_test(s, "encode round trip", test_encode_round_trip);
     CU_add_test(s, "size limits", test_limits);
     CU_add_test(s, "truncated and corrupt", test_corrupt);
+    CU_add_test(s, "the check's direct path against libpng", test_direct_path);
     return cu_run();
 }

@@ -1,0 +1,13 @@
+/*
+ * png_priv.h: lib/png.c's check through libpng alone, for the tests and the
+ * fuzz target that hold swx_png_check()'s direct path to libpng's verdict.
+ */
+#ifndef SWX_PNG_PRIV_H
+#define SWX_PNG_PRIV_H
+
+#include <stddef.h>
+
+/* swx_png_check() without the direct path: every image decoded by libpng. */
+int swx_png_check_libpng(const void *data, size_t len, int *w, int *h, int *all_transparent);
+
+#endif
