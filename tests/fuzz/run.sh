@@ -2,14 +2,26 @@
 # Fuzzes every target for MINUTES each (default 2) with libFuzzer, clang and
 # AddressSanitizer + UndefinedBehaviorSanitizer, growing corpus/<name>/ in place.
 # A crash is kept as corpus/<name>/crash-* (commit it once fixed: ctest replays
-# it from then on). Prints executions and findings per target.
+# it from then on). Prints executions and findings per target, and appends them
+# to tests/fuzz/ledger.tsv, whose totals (every run ever recorded) close the
+# report: the executions each target has had over the project's life.
 #   usage: tests/fuzz/run.sh [MINUTES] [TARGET...]
+#          tests/fuzz/run.sh --report      (the ledger's totals only)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 minutes=${1:-2}
-secs=${FUZZ_SECONDS:-$((minutes * 60))}  # FUZZ_SECONDS overrides, for short runs
+[ "$minutes" = --report ] || secs=${FUZZ_SECONDS:-$((minutes * 60))}  # FUZZ_SECONDS overrides, for short runs
 shift || true
 build=$root/build-fuzz
+ledger=$root/tests/fuzz/ledger.tsv
+
+report() {
+  echo "life totals (tests/fuzz/ledger.tsv):"
+  awk -F'\t' 'NR > 1 { e[$2] += $3; f[$2] += $4; s[$2] += $5 }
+    END { for (t in e) printf "  %-18s %12d execs %3d findings %7.1f min\n", t, e[t], f[t], s[t] / 60 }' \
+    "$ledger" | sort
+}
+if [ "$minutes" = --report ]; then report; exit 0; fi
 command -v clang >/dev/null || { echo "run.sh: needs clang (apt-get install clang)"; exit 1; }
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSEAWX_SANITIZE=ON -DSEAWX_FUZZ=ON >/dev/null || exit 1
@@ -39,6 +51,9 @@ for t in "${targets[@]}"; do
     fi
   fi
   [ $rc -ne 0 ] && status=1
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$t" "${execs:-0}" "$found" "$secs" \
+    >>"$ledger"
   printf '%-18s %12s %8s %s\n' "$t" "${execs:-?}" "$found" "$(ls "$corpus" | wc -l) files"
 done
+report
 exit $status
