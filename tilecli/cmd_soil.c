@@ -153,16 +153,12 @@ int cmd_soil(const cli_cmd *cmd, int argc, char **argv)
     int pr = cli_parse(cmd, argc, argv, &a);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    const char *action = a.npositional ? a.positional[0] : "point";
-    if (strcmp(action, "job") == 0)
+    if (a.npositional && strcmp(a.positional[0], "job") == 0)
         return job(&a);
-    if (strcmp(action, "download") == 0) {
-        if (data_no_more_args(&a, 2))
-            return EXIT_USAGE;
-        return data_download_run(&a, SWX_FILES_SOIL, a.npositional > 1 ? a.positional[1] : NULL);
-    }
-    if (data_no_more_args(&a, 1))
-        return EXIT_USAGE;
+    const char *action;
+    int ac = data_action(&a, SWX_FILES_SOIL, "point", &action);
+    if (ac >= 0)
+        return ac;
     if (cli_get(&a, "region")) {
         cli_error("--region applies to 'seawx soil job start' only");
         return EXIT_USAGE;

@@ -26,15 +26,10 @@ int cmd_weather(const cli_cmd *cmd, int argc, char **argv)
     int pr = cli_parse(cmd, argc, argv, &a);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    const char *action = a.npositional ? a.positional[0] : "point";
-    if (strcmp(action, "download") == 0) {
-        if (data_no_more_args(&a, 2))
-            return EXIT_USAGE;
-        return data_download_run(&a, SWX_FILES_WEATHER,
-                                 a.npositional > 1 ? a.positional[1] : NULL);
-    }
-    if (data_no_more_args(&a, 1))
-        return EXIT_USAGE;
+    const char *action;
+    int ac = data_action(&a, SWX_FILES_WEATHER, "point", &action);
+    if (ac >= 0)
+        return ac;
     if (strcmp(action, "point") == 0) {
         if (cli_get(&a, "regions")) {
             cli_error("--regions applies to 'seawx weather files' only");

@@ -183,13 +183,41 @@ int data_no_more_args(const cli_args *a, size_t first)
     return 0;
 }
 
-int data_point_run(const cli_args *a, swx_point_kind kind)
+/* Fetches a table with fetch(c, q) and writes it: the end of every listing
+ * command, once its query has been checked. */
+static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *, swx_table **),
+                     const void *q)
 {
-    swx_point_query q = {0};
     swx_table_format fmt;
     swx_client *c = NULL;
     swx_table *t = NULL;
     int rc, exit_code;
+    if (data_format(a, &fmt))
+        return EXIT_USAGE;
+    if ((exit_code = cli_client(a, &c)))
+        return exit_code;
+    if ((rc = fetch(c, q, &t)))
+        exit_code = cli_fail(rc);
+    else
+        exit_code = data_write(a, fmt, t);
+    swx_table_free(t);
+    swx_client_free(c);
+    return exit_code;
+}
+
+static int fetch_point(swx_client *c, const void *q, swx_table **t)
+{
+    return swx_point_get(c, q, t);
+}
+
+static int fetch_files(swx_client *c, const void *q, swx_table **t)
+{
+    return swx_files_list(c, q, t);
+}
+
+int data_point_run(const cli_args *a, swx_point_kind kind)
+{
+    swx_point_query q = {0};
     q.kind = kind;
     q.lat = cli_get(a, "lat");
     q.lon = cli_get(a, "lon");
@@ -203,43 +231,30 @@ int data_point_run(const cli_args *a, swx_point_kind kind)
     q.bundles = cli_get(a, "bundles");
     if (swx_point_check(&q) != 0)
         return cli_fail(SWX_EINVAL);
-    if (data_format(a, &fmt))
-        return EXIT_USAGE;
-    if ((exit_code = cli_client(a, &c)))
-        return exit_code;
-    if ((rc = swx_point_get(c, &q, &t)))
-        exit_code = cli_fail(rc);
-    else
-        exit_code = data_write(a, fmt, t);
-    swx_table_free(t);
-    swx_client_free(c);
-    return exit_code;
+    return table_run(a, fetch_point, &q);
 }
 
 int data_files_run(const cli_args *a, swx_file_source source)
 {
     swx_files_query q = {0};
-    swx_table_format fmt;
-    swx_client *c = NULL;
-    swx_table *t = NULL;
-    int rc, exit_code;
     q.source = source;
     q.time = cli_get(a, "time");
     q.regions = cli_get(a, "regions");
     q.bundles = cli_get(a, "bundles");
     if (swx_files_check(&q) != 0)
         return cli_fail(SWX_EINVAL);
-    if (data_format(a, &fmt))
-        return EXIT_USAGE;
-    if ((exit_code = cli_client(a, &c)))
-        return exit_code;
-    if ((rc = swx_files_list(c, &q, &t)))
-        exit_code = cli_fail(rc);
-    else
-        exit_code = data_write(a, fmt, t);
-    swx_table_free(t);
-    swx_client_free(c);
-    return exit_code;
+    return table_run(a, fetch_files, &q);
+}
+
+int data_action(const cli_args *a, swx_file_source source, const char *def, const char **action)
+{
+    *action = a->npositional ? a->positional[0] : def;
+    if (strcmp(*action, "download") == 0) {
+        if (data_no_more_args(a, 2))
+            return EXIT_USAGE;
+        return data_download_run(a, source, a->npositional > 1 ? a->positional[1] : NULL);
+    }
+    return data_no_more_args(a, 1) ? EXIT_USAGE : -1;
 }
 
 static int part_exists(const char *dest)

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include "seawx/files.h"
+#include "seawx/point.h"
 #include "seawx/table.h"
 
 #include <signal.h>
@@ -44,10 +45,6 @@ void data_download_opts(data_progress *p, const char *label, swx_download_opts *
 /* Ends the progress line and reports a finished download; returns EXIT_OK. */
 int data_download_done(data_progress *p, const char *dest, const swx_download_result *r);
 
-#endif
-
-#include "seawx/point.h"
-
 /* The whole of a point command: the query from the options lat, lon, time,
  * start, end, hours, units, tz, fields, bundles (those the command has),
  * checked before anything is sent, then fetched and written. */
@@ -58,3 +55,9 @@ int data_files_run(const cli_args *a, swx_file_source source);
 int data_download_run(const cli_args *a, swx_file_source source, const char *file_id);
 /* Refuses positional arguments after the action (argument index first). */
 int data_no_more_args(const cli_args *a, size_t first);
+/* The action a files command was given (def when none). `download ID` is
+ * carried out here and its exit code returned; otherwise, after refusing
+ * arguments beyond the action, -1 and *action for the caller (or EXIT_USAGE). */
+int data_action(const cli_args *a, swx_file_source source, const char *def, const char **action);
+
+#endif
