@@ -55,6 +55,11 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
             free(pszCacheDir);
             pszCacheDir = p;
         }
+        /* The size limit as a GDAL configuration option too (--config). */
+        const char *pszMax = CPLGetConfigOption("SEAWX_CACHE_MAX_MB", nullptr);
+        if (pszMax && *pszMax && strspn(pszMax, "0123456789") == strlen(pszMax) &&
+            strlen(pszMax) < 12)
+            swx_diskcache_set_max(static_cast<uint64_t>(CPLAtoGIntBig(pszMax)) * 1048576);
     }
     mo.cache_dir = pszCacheDir;
     swx_map *psMap = nullptr;

@@ -3,16 +3,29 @@
 
 #include "seawx/error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAGIC "SWXC1\n"
+#define DEFAULT_MAX_MB 1024
+#define TMP_MAX_AGE 3600 /* seconds: a temporary file older than this is an orphan */
+
+/* 0: not set (environment, then default); else the limit + 1 (so 1 means none). */
+static _Atomic uint64_t max_set;
+/* Bytes written by this process since it last pruned; starts over the threshold
+ * so that the first write of a process looks at the folder. */
+static _Atomic uint64_t written = UINT64_MAX / 2;
+static pthread_mutex_t prune_lock = PTHREAD_MUTEX_INITIALIZER;
 
 char *swx_diskcache_default_dir(const char *sub)
 {
@@ -84,6 +97,7 @@ int swx_diskcache_get(const char *dir, const char *key, void **data, size_t *len
         goto done;
     *len = (size_t)st.st_size - hlen;
     memmove(buf, buf + hlen, *len);
+    futimens(fileno(f), NULL); /* used now: the last to go when pruning */
     buf[*len] = '\0';
     *data = buf;
     buf = NULL;
@@ -121,5 +135,114 @@ int swx_diskcache_put(const char *dir, const char *key, const void *data, size_t
         unlink(tmp);
         return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", path, strerror(e));
     }
+    uint64_t max = swx_diskcache_max();
+    uint64_t w = atomic_fetch_add(&written, (uint64_t)len + strlen(key)) + len;
+    if (max && w >= max / 16 && pthread_mutex_trylock(&prune_lock) == 0) {
+        atomic_store(&written, 0);
+        swx_diskcache_prune(dir, max, NULL, NULL); /* best effort: the entry is stored */
+        pthread_mutex_unlock(&prune_lock);
+    }
     return 0;
+}
+
+void swx_diskcache_set_max(uint64_t max_bytes)
+{
+    atomic_store(&max_set, max_bytes == UINT64_MAX ? max_bytes : max_bytes + 1);
+}
+
+uint64_t swx_diskcache_max(void)
+{
+    uint64_t m = atomic_load(&max_set);
+    if (m)
+        return m == UINT64_MAX ? m : m - 1;
+    const char *env = getenv("SEAWX_CACHE_MAX_MB");
+    char *end = NULL;
+    if (env && *env) {
+        errno = 0;
+        unsigned long long mb = strtoull(env, &end, 10);
+        if (!errno && end && !*end && env[0] != '-' && mb <= UINT64_MAX / 1048576)
+            return (uint64_t)mb * 1048576;
+    }
+    return (uint64_t)DEFAULT_MAX_MB * 1048576;
+}
+
+typedef struct cache_entry {
+    char name[32]; /* the file name within its folder, HASH.swx */
+    unsigned char folder;
+    time_t used;
+    uint64_t size;
+} cache_entry;
+
+static int by_use(const void *a, const void *b)
+{
+    const cache_entry *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used;
+}
+
+int swx_diskcache_prune(const char *dir, uint64_t max_bytes, uint64_t *kept, size_t *removed)
+{
+    cache_entry *e = NULL;
+    size_t n = 0, cap = 0, gone = 0;
+    uint64_t total = 0;
+    time_t now = time(NULL);
+    char path[4300];
+    int rc = 0;
+    for (unsigned f = 0; f < 256; f++) {
+        snprintf(path, sizeof path, "%s/%02x", dir, f);
+        DIR *d = opendir(path);
+        if (!d)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            const char *nm = de->d_name;
+            size_t nl = strlen(nm);
+            struct stat st;
+            if (nm[0] == '.' || fstatat(dirfd(d), nm, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISREG(st.st_mode))
+                continue;
+            if (nl > 4 && strcmp(nm + nl - 4, ".tmp") == 0) {
+                if (now - st.st_mtime > TMP_MAX_AGE && unlinkat(dirfd(d), nm, 0) == 0)
+                    gone++;
+                continue;
+            }
+            if (nl != 36 || strcmp(nm + 32, ".swx") != 0)
+                continue; /* not ours: left alone */
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 1024;
+                cache_entry *ne = realloc(e, nc * sizeof *e);
+                if (!ne) {
+                    closedir(d);
+                    rc = swx_error_set(SWX_ENOMEM, "out of memory measuring the cache");
+                    goto done;
+                }
+                e = ne;
+                cap = nc;
+            }
+            memcpy(e[n].name, nm, 32);
+            e[n].folder = (unsigned char)f;
+            e[n].used = st.st_mtime;
+            e[n].size = (uint64_t)st.st_size;
+            total += e[n].size;
+            n++;
+        }
+        closedir(d);
+    }
+    if (max_bytes && total > max_bytes) {
+        uint64_t goal = max_bytes / 4 * 3;
+        qsort(e, n, sizeof *e, by_use);
+        for (size_t i = 0; i < n && total > goal; i++) {
+            snprintf(path, sizeof path, "%s/%02x/%.32s.swx", dir, e[i].folder, e[i].name);
+            if (unlink(path) == 0 || errno == ENOENT) {
+                total -= e[i].size;
+                gone++;
+            }
+        }
+    }
+done:
+    free(e);
+    if (kept)
+        *kept = total;
+    if (removed)
+        *removed = gone;
+    return rc;
 }

@@ -102,6 +102,15 @@ check "cached read is identical" "$cmp" "$T/big.tif" "$T/big2.tif"
 gdal_translate -q "SEAWX:bundle=basic,layer=$layer,width=4096,cache=no" "$T/big3.tif"
 check "cache=no fetches again" test "$(( $(grep -c 'request=GetMap' "$T/access.log") - before - fetched ))" -eq 128
 check "the cache holds no key" sh -c "! grep -r -q -F '$KEY' '$T/cache' && ! find '$T/cache' | grep -q -F '$KEY'"
+# The cache's size limit, as a configuration option: the same read into a
+# 1 MB cache leaves it within the limit (plus the sixteenth written between looks).
+full_kb=$(du -sk "$T/cache/tiles" | cut -f1)
+gdal_translate -q --config SEAWX_CACHE_DIR "$T/small-cache" --config SEAWX_CACHE_MAX_MB 1 \
+  "SEAWX:bundle=basic,layer=$layer,width=4096" "$T/big4.tif"
+small_b=$(find "$T/small-cache" -name '*.swx' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+check "SEAWX_CACHE_MAX_MB=1 keeps the cache within 1 MiB ($small_b bytes; unlimited: $full_kb KiB)" \
+  sh -c "[ $full_kb -gt 2048 ] && [ $small_b -gt 0 ] && [ $small_b -le $((1048576 + 65536 + 300000)) ]"
+check "a read through a small cache is identical" "$cmp" "$T/big.tif" "$T/big4.tif"
 check "overview read uses overview GetMaps" sh -c \
   "gdal_translate -q -outsize 512 256 'SEAWX:bundle=basic,layer=$layer,cache=no' '$T/small.tif' && tail -n 2 '$T/access.log' | grep -q 'width=[0-9]*&height='"
 
