@@ -240,8 +240,12 @@ CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWa
     m_nWantX = nWantX;
     m_nWantY = nWantY;
     m_pWant = pWant;
+    swx_fetch_stats sStats{};
     int rc = swx_map_read_blocks(m_psMap, m_psClient, m_nLevel, anBlocks.data(),
-                                 anBlocks.size() / 2, m_nMaxConnections, nullptr, OnBlock, this);
+                                 anBlocks.size() / 2, m_nMaxConnections, nullptr, OnBlock, this,
+                                 &sStats);
+    CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel,
+             sStats.requests, sStats.retries);
     m_nWantBand = 0;
     m_pWant = nullptr;
     if (rc != 0)

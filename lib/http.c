@@ -765,6 +765,7 @@ static int xfer_setup(swx_client *c, xfer *x)
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
     if (x->sink_fd < 0) {
         curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
     } else {
         /* Files as they are stored: byte ranges of an encoded body do not resume. */
         char range[48];
@@ -784,7 +785,6 @@ static int xfer_setup(swx_client *c, xfer *x)
         }
     }
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_body);
     curl_easy_setopt(e, CURLOPT_USERAGENT, c->user_agent);

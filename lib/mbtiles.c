@@ -19,8 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define MBTILES_DEFAULT_BATCH 256
+/* A transaction is also committed at the first put this long after it began,
+ * so that a slow service's tiles do not wait minutes for a full batch (and a
+ * kill loses at most about this much fetching, not a whole batch). */
+#define MBTILES_COMMIT_MS 500
 
 struct swx_mbtiles {
     sqlite3 *db;
@@ -29,7 +34,15 @@ struct swx_mbtiles {
     int in_tx;
     int pending; /* tiles put in the open transaction */
     int batch;
+    int64_t tx_ms; /* when the open transaction began (monotonic ms) */
 };
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static const char *const SCHEMA =
     "CREATE TABLE IF NOT EXISTS metadata (name TEXT PRIMARY KEY, value TEXT);"
@@ -245,6 +258,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
         if ((rc = exec(m, "BEGIN IMMEDIATE", "cannot start a transaction")))
             return rc;
         m->in_tx = 1;
+        m->tx_ms = mono_ms();
     }
     sqlite3_bind_text(m->put_image, 1, id, -1, SQLITE_TRANSIENT);
     sqlite3_bind_blob64(m->put_image, 2, data, len, SQLITE_STATIC);
@@ -261,7 +275,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
     sqlite3_reset(m->put_map);
     if (r != SQLITE_DONE)
         return db_fail(m, "cannot store a tile");
-    if (++m->pending >= m->batch)
+    if (++m->pending >= m->batch || mono_ms() - m->tx_ms >= MBTILES_COMMIT_MS)
         return swx_mbtiles_commit(m);
     return 0;
 }

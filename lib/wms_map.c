@@ -576,11 +576,11 @@ static int reader_done(void *ud, void *user, int rc, const swx_response *resp)
 
 int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
                         int max_in_flight, volatile sig_atomic_t *cancel, swx_map_block_fn cb,
-                        void *ud)
+                        void *ud, swx_fetch_stats *stats)
 {
     reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0};
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
-    int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, NULL);
+    int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, stats);
     swx_query_free(r.q);
     return rc;
 }

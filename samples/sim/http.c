@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
+#include "app.h"
 #include "buf.h"
 #include "gzip.h"
 
@@ -34,11 +36,20 @@ struct body {
     void *cls;
 };
 
-/* State of a truncated answer: sends `sent` of the bytes, then fails the stream,
- * which makes the server close the connection short of Content-Length. */
+/* State of an answer sent through a callback. A truncated one sends `sent` of
+ * the bytes, then fails the stream, which makes the server close the
+ * connection short of Content-Length. A paced one (rate > 0) hands its bytes
+ * out no faster than rate per second, in steps of a fiftieth of a second, and
+ * counts them in *bytes (the connection's thread is the only one that calls
+ * the reader, and only before the request completes). */
 struct trunc_state {
     struct body b;
     size_t sent;
+    int trunc;
+    unsigned rate;
+    struct sim_app *app;
+    uint64_t *bytes;
+    struct timespec t0;
 };
 
 static ssize_t trunc_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -47,10 +58,24 @@ static ssize_t trunc_read(void *cls, uint64_t pos, char *buf, size_t max)
     size_t n;
 
     if (pos >= t->sent)
-        return MHD_CONTENT_READER_END_WITH_ERROR;
+        return t->trunc ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
     n = t->sent - (size_t)pos;
     if (n > max)
         n = max;
+    if (t->rate > 0) {
+        struct timespec now;
+        size_t step = t->rate / 50 > 512 ? t->rate / 50 : 512;
+        int64_t due_ms, spent_ms;
+        if (n > step)
+            n = step;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        due_ms = (int64_t)(pos * 1000 / t->rate);
+        spent_ms = (int64_t)(now.tv_sec - t->t0.tv_sec) * 1000 +
+                   (now.tv_nsec - t->t0.tv_nsec) / 1000000;
+        if (due_ms > spent_ms && sim_app_sleep_ms(t->app, (unsigned)(due_ms - spent_ms)) != 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR; /* shutting down */
+        *t->bytes = pos + n;
+    }
     memcpy(buf, t->b.data + pos, n);
     return (ssize_t)n;
 }
@@ -82,14 +107,19 @@ static int finish(struct sim_request *rq, unsigned status, const char *ctype, st
             b.release(b.cls);
         return -1;
     }
-    if (rq->trunc) {
+    if (rq->trunc || rq->rate > 0) {
         struct trunc_state *t = malloc(sizeof(*t));
-        uint64_t declared = b.len < 2 ? b.len + 64 : b.len;
+        uint64_t declared = rq->trunc && b.len < 2 ? b.len + 64 : b.len;
         if (t == NULL)
             goto fail;
         t->b = b;
-        t->sent = b.len / 2;
-        bytes = t->sent;
+        t->sent = rq->trunc ? b.len / 2 : b.len;
+        t->trunc = rq->trunc;
+        t->rate = rq->rate;
+        t->app = rq->app;
+        t->bytes = &rq->bytes;
+        clock_gettime(CLOCK_MONOTONIC, &t->t0);
+        bytes = rq->rate > 0 ? 0 : t->sent;
         resp = MHD_create_response_from_callback(declared, 16384, trunc_read, t, trunc_free);
         if (resp == NULL) {
             trunc_free(t);

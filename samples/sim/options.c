@@ -32,6 +32,7 @@ enum opt_id {
     O_FAULT_SEED,
     O_FAULTS_ON,
     O_ACCESS_LOG,
+    O_STORAGE_RATE,
     O_HELP
 };
 
@@ -70,6 +71,8 @@ static const struct opt_def table[] = {
      "requests the faults may hit: all (default), or a comma list of getmap, "
      "getcapabilities, other"},
     {"access-log", O_ACCESS_LOG, "FILE", "append one line per request to FILE"},
+    {"storage-rate", O_STORAGE_RATE, "KIB",
+     "storage host sends each file answer at most KIB KiB/s (default: no limit)"},
     {"help", O_HELP, NULL, "show this help and exit"},
 };
 
@@ -294,6 +297,11 @@ int sim_options_parse(int argc, char **argv, struct sim_options *o)
             break;
         case O_ACCESS_LOG:
             o->access_log = a;
+            break;
+        case O_STORAGE_RATE:
+            if (parse_uint(a, 1u << 20, &u) || u < 1)
+                return bad("storage-rate", "expected KiB/s 1..1048576", a);
+            o->storage_kibps = (unsigned)u;
             break;
         case O_HELP:
             sim_options_help(stdout);

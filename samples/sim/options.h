@@ -32,6 +32,7 @@ struct sim_options {
     uint64_t fault_seed;    /* --fault-seed */
     unsigned faults_on;     /* --faults-on: SIM_FAULTS_ON_* the faults may hit */
     const char *access_log; /* --access-log */
+    unsigned storage_kibps; /* --storage-rate, KiB/s per storage answer, 0 = no limit */
 };
 
 /* Parses argv (strings are kept, not copied). Returns 0 to run, 1 when --help was

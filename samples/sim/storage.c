@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "app.h"
 #include "files.h"
 
 int sim_storage_handle(struct sim_request *rq)
@@ -17,7 +18,9 @@ int sim_storage_handle(struct sim_request *rq)
     }
     {
         int handled = 0;
-        int rc = sim_files_storage(rq, &handled); /* /files/...: the sample files */
+        int rc;
+        rq->rate = rq->app->opt.storage_kibps * 1024u;
+        rc = sim_files_storage(rq, &handled); /* /files/...: the sample files */
         if (handled)
             return rc;
     }

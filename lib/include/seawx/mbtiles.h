@@ -47,7 +47,8 @@ SWX_API int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbti
 /* 1 when the tile (XYZ row) is stored, 0 when not, negative on error. */
 SWX_API int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
 /* Stores one tile (XYZ row); an image already stored under the same content is
- * not stored again. Commits every batch tiles. */
+ * not stored again. Commits every batch tiles, and at the first put half a
+ * second or more after the transaction began. */
 SWX_API int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data,
                             size_t len);
 /* Commits the tiles put so far. */

@@ -89,10 +89,11 @@ typedef int (*swx_map_block_fn)(void *ud, int level, int bx, int by, const uint8
 /* Fetches n blocks of one level (bxy holds n (bx, by) pairs) with up to
  * max_in_flight GetMaps at once, from the disk cache where they are, and hands
  * each to cb as it arrives. The first block that fails stops the read: its
- * error line is the service's message. */
+ * error line is the service's message. stats (may be NULL) receives the
+ * GetMaps sent and how many of them were retries. */
 SWX_API int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
                                 int max_in_flight, volatile sig_atomic_t *cancel,
-                                swx_map_block_fn cb, void *ud);
+                                swx_map_block_fn cb, void *ud, swx_fetch_stats *stats);
 
 #ifdef __cplusplus
 }
