@@ -16,6 +16,8 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstring>
 
 static const char *const apszRasterKeys[] = {
@@ -23,6 +25,61 @@ static const char *const apszRasterKeys[] = {
     "blocksize", "cache", "url", "wms_auth", "max_connections", "timeout", "retries", nullptr};
 
 /* ---- options ---- */
+
+/* Numbers and switches are checked when the string is parsed, before anything
+ * is sent: a typo is an error, never a silent default. Ranges the core knows
+ * better (block size, the size limit) are left to it. */
+static bool CheckNumbers(const SEAWXOptions &oOpts, bool bRaster)
+{
+    static const struct
+    {
+        const char *pszKey;
+        long nMin, nMax;
+        bool bRasterOnly;
+    } asInts[] = {{"timeout", 1, 86400, false},    {"retries", 0, 100, false},
+                  {"width", 1, 1L << 30, true},     {"height", 1, 1L << 30, true},
+                  {"blocksize", 1, 1L << 30, true}, {"max_connections", 1, 256, true}};
+    for (const auto &sInt : asInts)
+    {
+        const char *v = oOpts.Get(sInt.pszKey);
+        if (!v || (sInt.bRasterOnly && !bRaster))
+            continue;
+        char *end = nullptr;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (errno || end == v || *end || n < sInt.nMin || n > sInt.nMax)
+        {
+            CPLError(CE_Failure, CPLE_OpenFailed,
+                     "SEAWX: %s must be a whole number from %ld to %ld, not '%s'", sInt.pszKey,
+                     sInt.nMin, sInt.nMax, v);
+            return false;
+        }
+    }
+    if (!bRaster)
+        return true;
+    if (const char *v = oOpts.Get("res"))
+    {
+        char *end = nullptr;
+        double d = CPLStrtod(v, &end);
+        if (end == v || *end || !std::isfinite(d) || !(d > 0))
+        {
+            CPLError(CE_Failure, CPLE_OpenFailed,
+                     "SEAWX: res must be a positive pixel size in CRS units, not '%s'", v);
+            return false;
+        }
+    }
+    if (const char *v = oOpts.Get("cache"))
+    {
+        static const char *const apszBool[] = {"yes", "no", "true", "false", "on", "off",
+                                               "1",   "0",  nullptr};
+        if (CSLFindString(const_cast<char **>(apszBool), v) < 0)
+        {
+            CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: cache must be yes or no, not '%s'", v);
+            return false;
+        }
+    }
+    return true;
+}
 
 SEAWXOptions::~SEAWXOptions()
 {
@@ -66,7 +123,7 @@ bool SEAWXOptions::Parse(const char *pszConnection, CSLConstList papszOpenOption
             return false;
         }
     }
-    return true;
+    return CheckNumbers(*this, !Kind());
 }
 
 const char *SEAWXOptions::Get(const char *pszKey) const

@@ -19,6 +19,7 @@ extern "C" {
 #include "seawx/storm_geojson.h"
 }
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
@@ -57,10 +58,20 @@ static int QueryFrom(const CPLStringList &aos, swx_storm_query *q)
     }
     if (const char *v = aos.FetchNameValue("limit"))
         q->limit = atoi(v) > 0 ? atoi(v) : -1;
-    if (const char *v = aos.FetchNameValue("offset"))
-        q->offset = atol(v);
-    if (const char *v = aos.FetchNameValue("max_storms"))
-        q->max_storms = atol(v);
+    const char *apszCounts[] = {"offset", "max_storms"};
+    long *apnCounts[] = {&q->offset, &q->max_storms};
+    for (int i = 0; i < 2; i++) {
+        const char *v = aos.FetchNameValue(apszCounts[i]);
+        if (!v)
+            continue;
+        char *end = nullptr;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (errno || end == v || *end || n < 0)
+            return swx_error_set(SWX_EINVAL, "%s must be a whole number of storms, not '%s'",
+                                 apszCounts[i], v);
+        *apnCounts[i] = n;
+    }
     return swx_storm_query_check(q);
 }
 

@@ -584,12 +584,22 @@ static void xfer_free(swx_client *c, xfer *x)
     free(x);
 }
 
+/* A web page (a proxy's or a login page) is never the file a download asks for. */
+static int is_web_page(const char *ctype)
+{
+    return ctype && strncasecmp(ctype, "text/html", 9) == 0;
+}
+
 /* Decides where this attempt's body goes once its status is known. */
 static void sink_decide(xfer *x)
 {
     long st = 0;
+    char *ctype = NULL;
     curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &st);
-    if (st == 206 && x->sink_off > 0 && x->range_start == x->sink_off) {
+    curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ctype);
+    if (is_web_page(ctype)) {
+        x->sink_state = 2; /* kept out of the file; classify() refuses it */
+    } else if (st == 206 && x->sink_off > 0 && x->range_start == x->sink_off) {
         x->sink_state = 1;
     } else if (st == 206) {
         x->sink_err = EPROTO; /* a range other than the one asked for */
@@ -982,6 +992,12 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
             *code = swx_error_set(SWX_ENET, "the connection to %s broke off: %s (%d %s)",
                                   x->display, why, x->attempts, tries_word(x->attempts));
             goto retry;
+        case CURLE_PEER_FAILED_VERIFICATION:
+            *code = swx_error_set(SWX_ENET,
+                                  "cannot reach %s safely: its TLS certificate is not trusted (%s); "
+                                  "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
+                                  x->display, why);
+            return OUT_FAIL;
         case CURLE_COULDNT_CONNECT:
         case CURLE_COULDNT_RESOLVE_HOST:
         case CURLE_COULDNT_RESOLVE_PROXY:
@@ -1013,6 +1029,11 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
         svc = msg;
 
     if (status >= 200 && status < 300) {
+        if (x->sink_fd >= 0 && is_web_page(ctype)) {
+            *code = swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
+                                  x->display, ctype, svc[0] ? ": " : "", svc);
+            return OUT_FAIL;
+        }
         if (swx_is_exception_doc(x->body.data, x->body.len)) {
             if (swx_exception_code_is_permanent(ecode)) {
                 *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s",

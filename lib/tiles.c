@@ -1186,7 +1186,8 @@ static int parse_json(const char *text, size_t len, json_object **out, const cha
     if (!o || err != json_tokener_success) {
         json_object_put(o);
         return swx_error_set(SWX_EINVAL, "%s: not valid JSON (%s)", what,
-                             o ? "incomplete" : json_tokener_error_desc(err));
+                             o || err == json_tokener_continue ? "it ends too early"
+                                                               : json_tokener_error_desc(err));
     }
     for (; used < len; used++)
         if (!isspace((unsigned char)text[used]) && text[used] != '\0') {

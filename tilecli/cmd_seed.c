@@ -920,18 +920,25 @@ typedef struct file_result {
     int done;
 } file_result;
 
-static void write_summary(const char *path, const char *bundle, const char *layer,
-                          const file_result *files, size_t nfiles, uint64_t total,
-                          const swx_fetch_stats *st, double seconds, int exit_code,
-                          int interrupted, const char *error)
+/* Writes the summary through PATH.tmp and a rename, so that a summary is
+ * complete or absent; returns 0, or -1 after an error line. */
+static int write_summary(const char *path, const char *bundle, const char *layer,
+                         const file_result *files, size_t nfiles, uint64_t total,
+                         const swx_fetch_stats *st, double seconds, int exit_code,
+                         int interrupted, const char *error)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    int bad = 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
     if (!f) {
         cli_error("cannot write the summary %s: %s", path, strerror(errno));
-        return;
+        return -1;
     }
     swx_jsonw *w = NULL;
-    if (swx_jsonw_new(&w, f, 2) == 0) {
+    if (swx_jsonw_new(&w, f, 2) != 0) {
+        bad = 1;
+    } else {
         uint64_t fetched = 0, failed = 0, present = 0;
         for (size_t i = 0; i < nfiles; i++) {
             fetched += files[i].stored;
@@ -993,11 +1000,14 @@ static void write_summary(const char *path, const char *bundle, const char *laye
         }
         swx_jsonw_array_end(w);
         swx_jsonw_object_end(w);
-        if (swx_jsonw_finish(w))
-            cli_error("cannot write the summary %s", path);
+        bad = swx_jsonw_finish(w) != 0;
     }
-    if (fclose(f) != 0)
-        cli_error("cannot write the summary %s: %s", path, strerror(errno));
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        cli_error("cannot write the summary %s: %s", path, strerror(errno ? errno : EIO));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }
 
 /* Finds the layer: by name, or by variable and run. */
@@ -1231,6 +1241,9 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                         sizeof probe))
             return cli_fail(SWX_EINVAL);
         if (!dry && (rc = check_output_dir(probe)))
+            return cli_fail(rc);
+        const char *summary = cli_get(&a, "summary-json");
+        if (!dry && summary && (rc = check_output_dir(summary)))
             return cli_fail(rc);
     }
     size_t tlen = 0;
@@ -1566,9 +1579,11 @@ done:
         sigaction(SIGINT, &sa_old_int, NULL);
         sigaction(SIGTERM, &sa_old_term, NULL);
     }
-    if (cli_get(&a, "summary-json") && !dry)
+    if (cli_get(&a, "summary-json") && !dry &&
         write_summary(cli_get(&a, "summary-json"), bundle, s.layer, files, nfiles, s.total, &stats,
-                      now_s() - t_start, exit_code, interrupted, error_line);
+                      now_s() - t_start, exit_code, interrupted, error_line) &&
+        exit_code == EXIT_OK)
+        exit_code = EXIT_IO;
     free(s.empty_png);
     free(files);
     free(times);

@@ -117,6 +117,15 @@ static int job(const cli_args *a)
         if (swx_job_check_uuid(a->positional[2]) != 0)
             return cli_fail(SWX_EINVAL);
     }
+    /* Where the result will go is checked before anything is sent. */
+    if (strcmp(verb, "status") != 0 && !(start && cli_has(a, "no-wait"))) {
+        char *dest = data_dest(a, "soil-moisture.job.nc");
+        exit_code =
+            dest ? data_check_dest(dest) : cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+        free(dest);
+        if (exit_code)
+            return exit_code;
+    }
     if (cli_has(a, "quiet"))
         cli_set_quiet(1);
     if ((exit_code = cli_client(a, &c)))

@@ -6,6 +6,7 @@
  * partial file behind.
  */
 #include "cli.h"
+#include "dataout.h"
 
 #include "seawx/error.h"
 #include "seawx/storm.h"
@@ -196,6 +197,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     struct outputs out = {0};
     unsigned mask = SWX_SK_ALL;
     int exit_code = EXIT_OK, rc, pages = 0;
+    const char *made_dir = NULL; /* a folder this run created, removed again on failure */
     int pr = cli_parse(cmd, argc, argv, &a);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
@@ -222,6 +224,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (kmz && (exit_code = data_check_dest(kmz)))
+        return exit_code;
     if (!input && (exit_code = cli_client(&a, &client)))
         return exit_code;
     if (kmz) {
@@ -234,7 +238,9 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
 
     if (output && is_dir_target(output)) {
         FILE *files[NKINDS] = {0};
-        if (mkdir(output, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(output, 0777) == 0) {
+            made_dir = output;
+        } else if (errno != EEXIST) {
             cli_error("cannot create folder %s: %s", output, strerror(errno));
             exit_code = EXIT_IO;
             goto done;
@@ -290,6 +296,8 @@ done:
     int crc = out_close(&out, exit_code == EXIT_OK);
     if (crc && exit_code == EXIT_OK)
         exit_code = crc;
+    if (made_dir && exit_code != EXIT_OK)
+        rmdir(made_dir); /* only when empty: nothing of this run is left in it */
     swx_client_free(client);
     return exit_code;
 }

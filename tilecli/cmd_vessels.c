@@ -56,6 +56,8 @@ int cmd_vessels(const cli_cmd *cmd, int argc, char **argv)
         return cli_fail(SWX_EINVAL);
     if (data_format(&a, &fmt))
         return EXIT_USAGE;
+    if ((exit_code = data_check_dest(cli_get(&a, "output"))))
+        return exit_code;
     if (cli_has(&a, "quiet"))
         cli_set_quiet(1);
     if ((exit_code = cli_client(&a, &c)))

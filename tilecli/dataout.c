@@ -3,10 +3,12 @@
 
 #include "seawx/error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,12 +58,59 @@ int data_format(const cli_args *a, swx_table_format *fmt)
     return 0;
 }
 
+/* Whether path is a regular file or not there yet: only those are written
+ * under a temporary name and renamed; a device or a pipe (/dev/null) is
+ * written as it is, never replaced. */
+static int regular_target(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+int data_check_dest(const char *path)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("cannot write %s: it is a folder", path);
+        return EXIT_IO;
+    }
+    if (!regular_target(path))
+        return 0;
+    char *dir = strdup(path);
+    if (!dir)
+        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int rc = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        cli_error("cannot write %s: folder %s does not exist", path, dir);
+        rc = EXIT_IO;
+    } else if (access(dir, W_OK) != 0) {
+        cli_error("cannot write %s: folder %s is not writable", path, dir);
+        rc = EXIT_IO;
+    }
+    free(dir);
+    return rc;
+}
+
 int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t)
 {
     const char *o = cli_get(a, "output");
-    if (!o || strcmp(o, "-") == 0) {
-        int rc = swx_table_write(t, fmt, stdout);
-        if (!rc && fflush(stdout) != 0)
+    if (!o || strcmp(o, "-") == 0 || !regular_target(o)) {
+        FILE *out = o && strcmp(o, "-") != 0 ? fopen(o, "w") : stdout;
+        if (!out)
+            return cli_fail(swx_error_set(SWX_EIO, "cannot write %s: %s", o, strerror(errno)));
+        int rc = swx_table_write(t, fmt, out);
+        if (!rc && fflush(out) != 0)
+            rc = swx_error_set(SWX_EIO, "writing the output failed");
+        if (out != stdout && fclose(out) != 0 && !rc)
             rc = swx_error_set(SWX_EIO, "writing the output failed");
         return rc ? cli_fail(rc) : EXIT_OK;
     }
@@ -73,7 +122,7 @@ int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t)
     FILE *f = fopen(tmp, "w");
     int rc = 0;
     if (!f) {
-        rc = swx_error_set(SWX_EIO, "cannot write %s", tmp);
+        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", tmp, strerror(errno));
     } else {
         rc = swx_table_write(t, fmt, f);
         if (fflush(f) != 0 || fsync(fileno(f)) != 0)
@@ -194,6 +243,8 @@ static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *,
     int rc, exit_code;
     if (data_format(a, &fmt))
         return EXIT_USAGE;
+    if ((exit_code = data_check_dest(cli_get(a, "output"))))
+        return exit_code;
     if ((exit_code = cli_client(a, &c)))
         return exit_code;
     if ((rc = fetch(c, q, &t)))
@@ -287,6 +338,8 @@ int data_download_run(const cli_args *a, swx_file_source source, const char *fil
         return cli_fail(SWX_EINVAL);
     if (!(dest = data_dest(a, file_id)))
         return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+    if ((exit_code = data_check_dest(dest)))
+        goto done;
     if (cli_has(a, "quiet"))
         cli_set_quiet(1);
     if ((exit_code = cli_client(a, &c)))

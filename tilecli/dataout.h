@@ -33,6 +33,10 @@ int data_format(const cli_args *a, swx_table_format *fmt);
 /* Writes t to -o FILE (through FILE.tmp and a rename) or stdout; returns an exit code. */
 int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t);
 
+/* Checks, before anything is sent, that path (a -o FILE or a download's
+ * destination; NULL or "-": stdout) can be written: not a folder, in a folder
+ * that exists and is writable. Returns 0, or EXIT_IO after an error line. */
+int data_check_dest(const char *path);
 /* Where a download goes: -o FILE, else --dir DIR/NAME, else ./NAME. Caller frees. */
 char *data_dest(const cli_args *a, const char *name);
 /* Download options with a progress line labelled label (kept by pointer). */
