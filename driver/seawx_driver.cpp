@@ -184,6 +184,8 @@ swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
     if (const char *r = oOpts.Get("retries"))
         o.max_retries = atoi(r) > 0 ? atoi(r) : -1;
     o.insecure = CPLTestBool(CPLGetConfigOption("SEAWX_INSECURE", "NO"));
+    /* Trusted certificates: the plugin's own setting, else GDAL's. */
+    o.ca_file = CPLGetConfigOption("SEAWX_CA_BUNDLE", CPLGetConfigOption("CURL_CA_BUNDLE", nullptr));
     swx_client *c = nullptr;
     if (swx_client_new(&c, &o) != 0)
     {

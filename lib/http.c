@@ -55,6 +55,7 @@ struct swx_client {
     long retry_base_ms, retry_max_ms, max_retry_after_ms;
     size_t max_body;
     int insecure;
+    char *ca_file; /* trusted certificates instead of the system's, or NULL */
     char *user_agent;
     CURLM *multi;
     CURL **idle; /* easy handles kept for reuse */
@@ -163,16 +164,17 @@ static int read_key_file(const char *path, char **out)
     *out = NULL;
     FILE *f = fopen(path, "r");
     if (!f)
-        return swx_error_set(SWX_ECONFIG, "cannot read the key file named by SEAWX_API_KEY_FILE");
+        return swx_error_set(SWX_ECONFIG, "cannot read the API key file %.200s: %s", path,
+                             strerror(errno));
     char line[1024];
     int rc = 0;
     if (!fgets(line, sizeof line, f)) {
-        rc = swx_error_set(SWX_ECONFIG, "the key file named by SEAWX_API_KEY_FILE is empty");
+        rc = swx_error_set(SWX_ECONFIG, "the API key file %.200s is empty", path);
         goto done;
     }
     line[strcspn(line, "\r\n")] = '\0';
     if (!line[0]) {
-        rc = swx_error_set(SWX_ECONFIG, "the key file named by SEAWX_API_KEY_FILE is empty");
+        rc = swx_error_set(SWX_ECONFIG, "the API key file %.200s is empty", path);
         goto done;
     }
     *out = xstrdup(line);
@@ -203,6 +205,8 @@ void swx_client_opts_from_env(swx_client_opts *o)
         o->wms_auth = getenv("SEAWX_WMS_AUTH");
     if (!o->wms_password)
         o->wms_password = getenv("SEAWX_WMS_PASSWORD");
+    if (!o->ca_file)
+        o->ca_file = getenv("SEAWX_CA_BUNDLE");
 }
 
 int swx_client_new(swx_client **out, const swx_client_opts *opts)
@@ -269,6 +273,18 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
     c->max_retry_after_ms = opts->max_retry_after_ms > 0 ? opts->max_retry_after_ms : 120000;
     c->max_body = opts->max_body ? opts->max_body : (size_t)256 * 1024 * 1024;
     c->insecure = opts->insecure;
+    if (opts->ca_file && *opts->ca_file) {
+        if (access(opts->ca_file, R_OK) != 0) {
+            rc = swx_error_set(SWX_ECONFIG,
+                               "cannot read the CA bundle %.200s (SEAWX_CA_BUNDLE, --ca-bundle): %s",
+                               opts->ca_file, strerror(errno));
+            goto done;
+        }
+        if (!(c->ca_file = xstrdup(opts->ca_file))) {
+            rc = swx_error_set(SWX_ENOMEM, "out of memory");
+            goto done;
+        }
+    }
     c->user_agent = xstrdup(opts->user_agent ? opts->user_agent : "seawx/" SEAWX_VERSION);
     c->rng = (uint64_t)now_ms() * 6364136223846793005ULL ^ (uint64_t)getpid() ^
              (uint64_t)(uintptr_t)c;
@@ -315,6 +331,7 @@ void swx_client_free(swx_client *c)
     wipe_free(c->api_key);
     wipe_free(c->wms_password);
     free(c->user_agent);
+    free(c->ca_file);
     free(c);
 }
 
@@ -801,6 +818,8 @@ static int xfer_setup(swx_client *c, xfer *x)
     if (c->insecure) {
         curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
         curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else if (c->ca_file) {
+        curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
     }
     struct curl_slist *h = NULL, *t;
     char line[1200];

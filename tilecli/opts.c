@@ -20,6 +20,10 @@ const cli_opt cli_service_opts[] = {
      0},
     {"timeout", 0, "SECONDS", "give up on one request after SECONDS (default 120)", 0},
     {"retries", 0, "N", "retries of a failed request, 0 for none (default 5)", 0},
+    {"ca-bundle", 0, "FILE",
+     "trust the certificates in FILE (PEM) instead of the system's (default: "
+     "$SEAWX_CA_BUNDLE)",
+     0},
     {"insecure", 0, NULL, "do not verify TLS certificates (unsafe)", 0},
     {0},
 };
@@ -223,6 +227,7 @@ int cli_client(const cli_args *a, swx_client **out)
     o.api_key_file = cli_get(a, "key-file");
     o.wms_auth = cli_get(a, "wms-auth");
     o.insecure = cli_has(a, "insecure");
+    o.ca_file = cli_get(a, "ca-bundle");
     o.timeout_ms = timeout * 1000;
     o.max_retries = retries == 0 ? -1 : (int)retries;
     swx_client_opts_from_env(&o);

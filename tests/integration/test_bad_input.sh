@@ -167,7 +167,7 @@ row "address not http(s)"            3 no 'http:// or https://' -- "$S" layers -
 row "no Vessels API address"         3 no 'SEAWX_VESSELS_URL' -- env -u SEAWX_VESSELS_URL "$S" vessels
 row "unknown WMS auth mode"          3 no "unknown WMS auth mode 'magic'" -- "$S" layers --wms-auth magic
 row "basic auth without password"    3 no 'SEAWX_WMS_PASSWORD' -- env SEAWX_WMS_AUTH=basic "$S" layers -b basic
-row "key file missing"               3 no 'cannot read the key file' -- env -u SEAWX_API_KEY "$S" layers --key-file "$T/in/nokey"
+row "key file missing"               3 no 'cannot read the API key file .*/nokey: No such file' -- env -u SEAWX_API_KEY "$S" layers --key-file "$T/in/nokey"
 row "key file empty"                 3 no 'key file .* is empty' -- env -u SEAWX_API_KEY SEAWX_API_KEY_FILE="$T/in/empty" "$S" layers
 row "key with a line break"          3 no 'line break' -- env SEAWX_API_KEY="$(printf 'a\nb')" "$S" layers -b basic
 

@@ -7,12 +7,12 @@
 # sending a request (so the key never reaches an unverified server); only the
 # explicit --insecure (CLI) or SEAWX_INSECURE=YES (GDAL) turns the check off.
 #
-# A CA file: seawx has no option for one, and libcurl reads no CA variable
-# (CURL_CA_BUNDLE, SSL_CERT_FILE and SSL_CERT_DIR belong to the curl program
-# and to OpenSSL's default paths, which libcurl does not use when built with a
-# CA bundle, as Debian's is): the certificates the system trusts
-# (/etc/ssl/certs, update-ca-certificates) are the ones seawx trusts. The last
-# checks pin that down, and that curl itself accepts the chain with --cacert.
+# A CA file: SEAWX_CA_BUNDLE or --ca-bundle FILE (the plugin: SEAWX_CA_BUNDLE,
+# else GDAL's own CURL_CA_BUNDLE) makes the certificates in FILE the trusted
+# ones instead of the system's (/etc/ssl/certs). Otherwise libcurl reads no CA
+# variable (CURL_CA_BUNDLE, SSL_CERT_FILE and SSL_CERT_DIR belong to the curl
+# program and to OpenSSL's default paths, which libcurl does not use when built
+# with a CA bundle, as Debian's is). The last checks pin that down.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 command -v openssl >/dev/null || { echo "openssl missing: run scripts/install-deps.sh"; exit 1; }
@@ -123,15 +123,23 @@ check "gdalinfo --config SEAWX_INSECURE YES works" sh -c \
 check "SEAWX_INSECURE=YES in the environment works" sh -c \
   "SEAWX_INSECURE=YES gdalinfo 'SEAWX:bundle=basic,url=$CASIG' >out 2>err && grep -q 'SUBDATASET_1_NAME=' out"
 
-# 4. A CA file: libcurl reads none of curl's or OpenSSL's variables, so the
-# throwaway CA stays untrusted however they are set; curl itself, given the
-# same CA, accepts the server (the chain is sound).
+# 4. A CA file. curl itself, given the throwaway CA, accepts the server (the
+# chain is sound); seawx does with --ca-bundle or SEAWX_CA_BUNDLE, and only then.
 check "curl --cacert accepts the CA-signed server" sh -c "curl -sf --cacert ca.pem '$CASIG/x' | grep -q WMS_Capabilities"
-check "CURL_CA_BUNDLE is not read" refused casig 'unable to get local issuer' -- env CURL_CA_BUNDLE="$T/ca.pem" "$S" layers -b basic --base-url "$CASIG"
+check "layers --ca-bundle ca.pem trusts the CA" works "$S" layers -b basic --base-url "$CASIG" --ca-bundle "$T/ca.pem"
+check "SEAWX_CA_BUNDLE=ca.pem trusts the CA" works env SEAWX_CA_BUNDLE="$T/ca.pem" "$S" layers -b basic --base-url "$CASIG"
+check "a self-signed certificate given as the bundle is trusted" works "$S" layers -b basic --base-url "$SELF" --ca-bundle "$T/self.pem"
+check "the bundle replaces the system's: another CA's server is refused" refused self 'self-signed' -- "$S" layers -b basic --base-url "$SELF" --ca-bundle "$T/ca.pem"
+check "a missing bundle: one line, exit 3, nothing sent" sh -c \
+  "n=\$(grep -c '^GET ' casig.log); '$S' layers -b basic --base-url '$CASIG' --ca-bundle '$T/none.pem' >out 2>err; rc=\$?; [ \$rc -eq 3 ] && [ \$(wc -l <err) -eq 1 ] && grep -q 'cannot read the CA bundle .*none.pem' err && [ \$(grep -c '^GET ' casig.log) -eq \$n ]"
+check "CURL_CA_BUNDLE is not read by seawx" refused casig 'unable to get local issuer' -- env CURL_CA_BUNDLE="$T/ca.pem" "$S" layers -b basic --base-url "$CASIG"
 check "SSL_CERT_FILE is not read" refused casig 'unable to get local issuer' -- env SSL_CERT_FILE="$T/ca.pem" "$S" layers -b basic --base-url "$CASIG"
 mkdir -p cadir && cp ca.pem cadir/ && openssl rehash cadir
 check "SSL_CERT_DIR is not read (a hashed folder holding the CA)" refused casig 'unable to get local issuer' -- env SSL_CERT_DIR="$T/cadir" "$S" layers -b basic --base-url "$CASIG"
-check "GDAL: CURL_CA_BUNDLE is not read either" gdal_refused casig 'unable to get local issuer' -- env CURL_CA_BUNDLE="$T/ca.pem" gdalinfo "SEAWX:bundle=basic,url=$CASIG"
+check "GDAL: --config SEAWX_CA_BUNDLE trusts the CA" sh -c \
+  "gdalinfo --config SEAWX_CA_BUNDLE '$T/ca.pem' 'SEAWX:bundle=basic,url=$CASIG' >out 2>err && grep -q 'SUBDATASET_1_NAME=' out"
+check "GDAL: its own CURL_CA_BUNDLE is honoured too" sh -c \
+  "CURL_CA_BUNDLE='$T/ca.pem' gdalinfo 'SEAWX:bundle=basic,url=$CASIG' >out 2>err && grep -q 'SUBDATASET_1_NAME=' out"
 
 for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
 finish

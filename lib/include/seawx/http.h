@@ -67,6 +67,8 @@ typedef struct swx_client_opts {
     long max_retry_after_ms;  /* longest Retry-After honoured, default 120000 */
     size_t max_body;          /* default 256 MiB */
     int insecure;             /* 1: do not verify TLS certificates (never the default) */
+    const char *ca_file;      /* SEAWX_CA_BUNDLE: PEM certificates to trust instead of the
+                                 system's (a company proxy's or a private CA) */
     const char *user_agent;   /* default "seawx/VERSION" */
 } swx_client_opts;
 
