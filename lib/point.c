@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define POINT_MAX_BODY (64u * 1024u * 1024u)
 
@@ -173,10 +174,31 @@ static int check(const swx_point_query *q, checked *c)
     return 0;
 }
 
+/* Before sending: tides without a start begin at the service's now, which
+ * is refused there once now is past the archive's end; say so here instead. */
+static int tides_start_ok(const swx_point_query *q, const checked *c)
+{
+    if (q->kind != SWX_POINT_TIDES || q->start)
+        return 0;
+    int64_t first, end, now = (int64_t)time(NULL) / 3600 * 3600;
+    tide_archive(&first, &end);
+    if (now + (int64_t)(c->hours - 1) * 3600 >= end) {
+        char a[SWX_ISO8601_LEN];
+        swx_iso8601_format(now, a);
+        return swx_error_set(SWX_EINVAL,
+                             "without a start, tides begin now (%s), past the tide archive, "
+                             "which covers " SWX_TIDES_FIRST " to " SWX_TIDES_LAST
+                             ": give a start within it",
+                             a);
+    }
+    return 0;
+}
+
 int swx_point_check(const swx_point_query *q)
 {
     checked c;
-    return check(q, &c);
+    int rc = check(q, &c);
+    return rc ? rc : tides_start_ok(q, &c);
 }
 
 /* ---- reading answers ---- */
@@ -469,7 +491,7 @@ int swx_point_get(swx_client *cl, const swx_point_query *q, swx_table **out)
     const char *headers[2] = {NULL, NULL};
     int rc;
     *out = NULL;
-    if ((rc = check(q, &c)))
+    if ((rc = check(q, &c)) || (rc = tides_start_ok(q, &c)))
         return rc;
     if ((rc = swx_query_new(&qs)) || (rc = swx_query_addf(qs, "lat", "%.10g", c.lat)) ||
         (rc = swx_query_addf(qs, "lon", "%.10g", c.lon)))

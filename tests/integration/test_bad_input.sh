@@ -218,11 +218,12 @@ row "end before start"               2 no 'must be after start' -- "$S" soil his
 row "time range backwards"           2 no 'is not after its start' -- "$S" weather point --lat 1 --lon 2 -t 2024-01-02T00:00:00Z/2024-01-01T00:00:00Z
 row "hours over 240"                 2 no 'from 1 to 240' -- "$S" tides hourly --lat 0 --lon 0 --hours 241
 row "before the tide archive"        2 no '1990-01-01 to 2025-12-31' -- "$S" tides hourly --lat 0 --lon 0 --start 1989-12-31
+row "tides without a start, now past the archive" 2 no 'without a start, tides begin now .* past the tide archive' -- "$S" tides hourly --lat 0 --lon 0
 row "forecast bundle"                2 no 'bundles must be a comma list' -- "$S" forecast point --lat 0 --lon 0 --bundles basic,surf
 row "unit system"                    2 no 'units must be si or us' -- "$S" weather point --lat 0 --lon 0 --units metric
 row "field mask"                     2 no 'malformed field mask at character' -- "$S" weather point --lat 0 --lon 0 --fields '{data{values}'
 row "empty field mask"               2 no 'field mask is empty' -- "$S" weather point --lat 0 --lon 0 --fields ''
-row "output format"                  2 no 'format must be one of json, csv, geojson, table' -- "$S" tides hourly --lat 0 --lon 0 -f xml
+row "output format"                  2 no 'format must be one of json, csv, geojson, table' -- "$S" tides hourly --lat 0 --lon 0 --start 2024-01-01 -f xml
 row "file name escaping"             2 no "file must be a file name from the listing" -- "$S" soil download ../../etc/passwd
 row "job uuid"                       2 no 'job must be a job uuid' -- "$S" soil job watch not-a-uuid
 row "job region"                     2 no "'a b' is not a valid region" -- "$S" soil job start --region 'a b' --start 2024-01-01 --end 2024-01-02
@@ -263,8 +264,8 @@ row "storms: read-only folder"       8 no 'cannot write ro/s.geojson.*Permission
 row "storms: DIR/ in read-only"      8 no 'cannot create folder ro/split/' -- unpriv "$S" storms -o ro/split/
 row "storms: --kmz folder missing"   8 no 'cannot write nope/s.kmz: folder nope does not exist' -- "$S" storms --kmz nope/s.kmz
 row "storms: --kmz is a folder"      8 no 'cannot write adir: it is a folder' -- "$S" storms --kmz adir
-row "tides: folder missing"          8 no 'cannot write nope/t.json: folder nope does not exist' -- "$S" tides hourly --lat 1 --lon 2 -o nope/t.json
-row "tides: -o is a folder"          8 no 'cannot write adir: it is a folder' -- "$S" tides hourly --lat 1 --lon 2 -o adir
+row "tides: folder missing"          8 no 'cannot write nope/t.json: folder nope does not exist' -- "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01 -o nope/t.json
+row "tides: -o is a folder"          8 no 'cannot write adir: it is a folder' -- "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01 -o adir
 row "weather: read-only folder"      8 no 'folder ro is not writable' -- unpriv "$S" weather point --lat 1 --lon 2 -o ro/w.csv
 row "files list: folder missing"     8 no 'folder nope does not exist' -- "$S" forecast files -o nope/f.json
 row "vessels: read-only folder"      8 no 'folder ro is not writable' -- unpriv "$S" vessels -o ro/v.json
@@ -359,7 +360,7 @@ row "HTML page: layers"              7 any 'expected text/xml.* but got text/htm
 row "HTML page: seed"                7 any 'but got text/html' -- "${seed[@]}" "${bbox[@]}" --base-url "$URL_html" -o s.mbtiles
 row "HTML page: storms"              7 any 'expected application/json .* but got text/html' -- "$S" storms --base-url "$URL_html" -o s.geojson
 row "HTML page: storms --kmz"        7 any 'but got text/html' -- "$S" storms --base-url "$URL_html" --kmz s.kmz
-row "HTML page: tides"               7 any 'but got text/html' -- "$S" tides hourly --lat 1 --lon 2 --base-url "$URL_html" -o t.json
+row "HTML page: tides"               7 any 'but got text/html' -- "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01 --base-url "$URL_html" -o t.json
 row "HTML page: soil download"       7 any 'answered with a web page \(text/html' -- "$S" soil download $soilfile --base-url "$URL_html"
 row "HTML page: forecast download"   7 any 'answered with a web page' -- "$S" forecast download x.grib2 --base-url "$URL_html" -o f.grib2
 row "HTML page: gdalinfo layers"     gdal any 'but got text/html' -- gdalinfo "SEAWX:bundle=basic,url=$URL_html"
@@ -367,7 +368,7 @@ row "HTML page: gdal files"          gdal any 'answered with a web page' -- gdal
 row "HTML 500: layers"               6 any 'HTTP 500 from .*\(2 attempts\)' -- "$S" layers -b basic --base-url "$URL_html500" --retries 1
 row "HTML 500: vessels"              6 any 'HTTP 500' -- env SEAWX_VESSELS_URL="$URL_html500" "$S" vessels --retries 1 -o v.json
 row "junk JSON: storms"              7 any 'malformed storm JSON at byte 1' -- "$S" storms --base-url "$URL_junk" -o split/
-row "junk JSON: tides"               7 any 'the point answer is not valid JSON' -- "$S" tides hourly --lat 1 --lon 2 --base-url "$URL_junk" -o t.json
+row "junk JSON: tides"               7 any 'the point answer is not valid JSON' -- "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01 --base-url "$URL_junk" -o t.json
 row "junk JSON: files listing"       7 any 'the file listing is not valid JSON' -- "$S" soil files --base-url "$URL_junk" -o f.json
 row "junk JSON: job"                 7 any 'the job answer is not valid JSON' -- "$S" soil job start --region global --start 2024-01-01 --end 2024-01-02 --base-url "$URL_junk"
 row "junk JSON: vessels"             7 any 'the vessels page is not valid JSON' -- env SEAWX_VESSELS_URL="$URL_junk" "$S" vessels -o v.json

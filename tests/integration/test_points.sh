@@ -103,7 +103,7 @@ check "unknown bundle" bad "bundles must be a comma list of basic, maritime" for
 check "unknown unit system" bad "units must be si or us" weather point --lat 0 --lon 0 --units metric
 check "malformed field mask" bad "malformed field mask at character" weather point --lat 0 --lon 0 --fields '{data{values}'
 check "parameter of another query" bad "hours is not a parameter of tide-extrema" tides extrema --lat 0 --lon 0 --start 2024-01-01 --end 2024-01-02 --hours 5
-check "unknown format" bad "format must be one of json, csv, geojson, table" tides hourly --lat 0 --lon 0 --format xml
+check "unknown format" bad "format must be one of json, csv, geojson, table" tides hourly --lat 0 --lon 0 --start 2024-01-01 --format xml
 check "no request was sent for bad input" test "$(wc -l <"$T/access.log")" -eq "$before"
 check "no partial output file" test ! -e "$T/none.json"
 

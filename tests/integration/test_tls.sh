@@ -95,7 +95,7 @@ check "layers: an unknown CA is refused" refused casig 'unable to get local issu
 check "seed: refused" refused self 'self-signed' -- "$S" seed -b basic -v t2m:K --bbox 0,40,10,50 -z 2 -o s.mbtiles --base-url "$SELF"
 check "seed: no file left" test ! -e s.mbtiles
 check "storms: refused" refused self 'self-signed' -- "$S" storms --base-url "$SELF"
-check "tides: refused" refused casig 'unable to get local issuer' -- "$S" tides hourly --lat 1 --lon 2 --base-url "$CASIG"
+check "tides: refused" refused casig 'unable to get local issuer' -- "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01 --base-url "$CASIG"
 check "vessels: refused" refused self 'self-signed' -- env SEAWX_BASE_URL="$CASIG" SEAWX_VESSELS_URL="$SELF" "$S" vessels
 check "a download redirected to HTTPS: refused" refused self 'self-signed' -- "$S" soil download soil-moisture.20240115.global.nc --base-url "$REDIR"
 check "a download: no file or .part left" sh -c "! ls soil-moisture.* 2>/dev/null | grep -q ."
@@ -115,7 +115,7 @@ check "the requests reached the servers only with --insecure" test "$(got self)"
 check "gdalinfo: refused by default" gdal_refused self 'self-signed certificate' -- gdalinfo "SEAWX:bundle=basic,url=$SELF"
 check "gdalinfo: SEAWX_INSECURE=NO refuses" gdal_refused casig 'unable to get local issuer' -- gdalinfo --config SEAWX_INSECURE NO "SEAWX:bundle=basic,url=$CASIG"
 check "gdal_translate: refused, no file" sh -c "! gdal_translate 'SEAWX:bundle=basic,variable=t2m:K,url=$SELF' x.tif 2>/dev/null && test ! -e x.tif"
-check "ogrinfo (point data): refused" gdal_refused casig 'unable to get local issuer' -- ogrinfo -ro "SEAWX:tides,lat=1,lon=2,url=$CASIG"
+check "ogrinfo (point data): refused" gdal_refused casig 'unable to get local issuer' -- ogrinfo -ro "SEAWX:tides,lat=1,lon=2,start=2024-01-01,url=$CASIG"
 check "files (download through the redirect): refused" gdal_refused self 'self-signed' -- gdalinfo "SEAWX:soil-moisture,file=soil-moisture.20240115.global.nc,url=$REDIR"
 check "files: nothing cached" sh -c "! find '$T/cache' -type f 2>/dev/null | grep -q ."
 check "gdalinfo --config SEAWX_INSECURE YES works" sh -c \

@@ -49,7 +49,12 @@ static void refused(const swx_point_query *q, const char *needle)
 static void test_check(void)
 {
     swx_point_query q = {.kind = SWX_POINT_TIDES, .lat = "59.9", .lon = "10.7"};
+    /* Without a start the service begins at its now, past the archive's end
+     * (2025-12-31) from 2026 on: refused before sending. */
+    refused(&q, "without a start, tides begin now");
+    q.start = "2024-01-15T00:00:00Z";
     CU_ASSERT_EQUAL(swx_point_check(&q), 0);
+    q.start = NULL;
     q.lat = "91";
     refused(&q, "lat must be a number from -90 to 90");
     q.lat = "abc";
@@ -63,6 +68,7 @@ static void test_check(void)
     q.hours = "241";
     refused(&q, "forecast_hours) must be a whole number from 1 to 240");
     q.hours = "240";
+    q.start = "2024-01-15T00:00:00Z";
     CU_ASSERT_EQUAL(swx_point_check(&q), 0);
     q.start = "1989-12-31T23:00:00Z";
     refused(&q, "outside the tide archive, which covers 1990-01-01 to 2025-12-31");
