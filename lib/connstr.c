@@ -291,6 +291,12 @@ char *swx_connstr_format(const swx_connstr *cs)
             }
         }
     }
+    /* What is formatted always parses again: a string the parser would refuse
+     * as too long is not made (a value of many escaped bytes can get there). */
+    if (!rc && b.len > SWX_CONNSTR_MAX_LEN)
+        rc = swx_error_set(SWX_ETOOBIG,
+                           "the connection string would be longer than %d characters",
+                           SWX_CONNSTR_MAX_LEN);
     if (rc) {
         swx_buf_free(&b);
         return NULL;

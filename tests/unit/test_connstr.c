@@ -108,6 +108,33 @@ static void test_refused(void)
     CU_ASSERT_EQUAL(swx_connstr_parse(&cs, longs), SWX_ETOOBIG);
 }
 
+/* Escaping can triple a value's length: what would not parse again is not
+ * formatted (found by fuzz_connstr's round-trip check). */
+static void test_format_within_limit(void)
+{
+    char *in = malloc(SWX_CONNSTR_MAX_LEN + 1);
+    strcpy(in, "SEAWX:a=");
+    memset(in + 8, '\f', 3000);
+    in[3008] = '\0';
+    swx_connstr *cs = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_connstr_parse(&cs, in), 0);
+    CU_ASSERT_PTR_NULL(swx_connstr_format(cs)); /* 9,008 characters once escaped */
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "longer than 8192"));
+    in[8 + 2700] = '\0'; /* 8,108 escaped: still within */
+    swx_connstr_free(cs);
+    cs = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_connstr_parse(&cs, in), 0);
+    char *f = swx_connstr_format(cs);
+    swx_connstr *back = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(swx_connstr_parse(&back, f), 0);
+    CU_ASSERT_STRING_EQUAL(swx_connstr_value(back, 0), swx_connstr_value(cs, 0));
+    free(f);
+    swx_connstr_free(back);
+    swx_connstr_free(cs);
+    free(in);
+}
+
 int main(void)
 {
     CU_initialize_registry();
@@ -116,5 +143,6 @@ int main(void)
     CU_add_test(s, "round trip", test_round_trip);
     CU_add_test(s, "set, replace, remove", test_set_replace_remove);
     CU_add_test(s, "refused", test_refused);
+    CU_add_test(s, "formatting stays within the parse limit", test_format_within_limit);
     return cu_run();
 }

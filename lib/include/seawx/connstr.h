@@ -42,7 +42,9 @@ SWX_API const char *swx_connstr_value(const swx_connstr *cs, size_t i);
 SWX_API const char *swx_connstr_get(const swx_connstr *cs, const char *key);
 /* Sets or replaces key; a NULL value removes it. */
 SWX_API int swx_connstr_set(swx_connstr *cs, const char *key, const char *value);
-/* "SEAWX:..." with every value escaped as needed; caller frees. */
+/* "SEAWX:..." with every value escaped as needed; caller frees. NULL (with
+ * SWX_ETOOBIG) when that would be longer than SWX_CONNSTR_MAX_LEN, so that
+ * what is formatted always parses again. */
 SWX_API char *swx_connstr_format(const swx_connstr *cs);
 
 #ifdef __cplusplus
