@@ -319,17 +319,13 @@ static void line_summary(const swx_storm *s, int id, swx_storm_value *v)
     }
 }
 
-void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v)
+/* The value of the field with internal id `id`. */
+static void value_of(const swx_storm_feature *f, int id, swx_storm_value *v)
 {
-    const swx_storm_field *tab;
-    size_t n = swx_storm_fields(f->kind, &tab);
     const swx_storm *s = f->storm;
     const swx_storm_pos *p = f->pos;
     memset(v, 0, sizeof *v);
     v->null = 1;
-    if (field >= n)
-        return;
-    int id = tab[field].id_;
     if (id >= F_R0 && id <= F_R_LAST) {
         if (p)
             v_real(v, p->radii[(id - F_R0) / 4].present
@@ -480,6 +476,18 @@ void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm
     }
 }
 
+void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v)
+{
+    const swx_storm_field *tab;
+    size_t n = swx_storm_fields(f->kind, &tab);
+    if (field >= n) {
+        memset(v, 0, sizeof *v);
+        v->null = 1;
+        return;
+    }
+    value_of(f, tab[field].id_, v);
+}
+
 /* ---- geometry ---- */
 
 struct swx_storm_geo {
@@ -538,10 +546,14 @@ static int reserve(double **p, size_t *cap, size_t pairs)
     return 0;
 }
 
-static double r6(double v)
+/* v rounded to 6 decimals (ties to even), never -0. Below 2^51 millionths,
+ * adding and taking away 1.5 * 2^52 rounds to an integer in the current
+ * rounding mode exactly as nearbyint does, without the call. */
+static inline double r6(double v)
 {
-    double r = nearbyint(v * 1e6) / 1e6;
-    return r == 0 ? 0 : r; /* no -0 */
+    double s = v * 1e6;
+    double r = (fabs(s) < 0x1p51 ? (s + 0x1.8p52) - 0x1.8p52 : nearbyint(s)) / 1e6;
+    return r == 0 ? 0 : r;
 }
 
 static void geo_reset(swx_storm_geo *g)
@@ -564,21 +576,28 @@ static int part_begin(swx_storm_geo *g)
     return 0;
 }
 
-/* Appends a position to the current part, rounded, unless it repeats the last one. */
-static int part_add(swx_storm_geo *g, double x, double y)
+/* Appends a position to the current part, rounded, unless it repeats the
+ * last one; xy has room for it. */
+static inline void part_put(swx_storm_geo *g, double x, double y)
 {
     x = r6(x);
     y = r6(y);
-    size_t k = g->parts[g->nparts - 1];
-    if (k && g->xy[2 * g->n - 2] == x && g->xy[2 * g->n - 1] == y)
-        return 0;
+    size_t *k = &g->parts[g->nparts - 1];
+    double *at = g->xy + 2 * g->n;
+    if (*k && at[-2] == x && at[-1] == y)
+        return;
+    at[0] = x;
+    at[1] = y;
+    g->n++;
+    (*k)++;
+}
+
+static int part_add(swx_storm_geo *g, double x, double y)
+{
     int rc = reserve(&g->xy, &g->cap, g->n + 1);
     if (rc)
         return rc;
-    g->xy[2 * g->n] = x;
-    g->xy[2 * g->n + 1] = y;
-    g->n++;
-    g->parts[g->nparts - 1]++;
+    part_put(g, x, y);
     return 0;
 }
 
@@ -680,11 +699,10 @@ static int add_ring(swx_storm_geo *g, const double *r, size_t n, double shift)
     if (n < 4)
         return 0;
     size_t start = g->n;
-    if ((rc = part_begin(g)))
+    if ((rc = part_begin(g)) || (rc = reserve(&g->xy, &g->cap, g->n + n)))
         return rc;
     for (size_t i = 0; i < n; i++)
-        if ((rc = part_add(g, r[2 * i] - shift, r[2 * i + 1])))
-            return rc;
+        part_put(g, r[2 * i] - shift, r[2 * i + 1]);
     size_t k = g->parts[g->nparts - 1];
     double *p = g->xy + 2 * start;
     if (k < 4 || p[0] != p[2 * k - 2] || p[1] != p[2 * k - 1]) {
@@ -976,11 +994,25 @@ static const char *const radii_color[SWX_STORM_NRADII] = {"#ffd700", "#ff8c00", 
 /* ---- output ----
  *
  * GeoJSON is written here with a small buffered emitter rather than through
- * jsonw: coordinates are most of the bytes of a storm archive, and formatting
- * them with integer arithmetic instead of printf makes the conversion several
- * times faster. Strings are escaped as in jsonw. */
+ * jsonw: coordinates are most of the bytes of a storm archive, and writing
+ * them straight into the buffer with integer arithmetic instead of printf
+ * makes the conversion several times faster. Strings are escaped as in
+ * jsonw. Every write first makes sure the buffer has room for what it may
+ * put (flushing when not), then stores without further checks. */
 
 #define OUT_BUF (64 * 1024)
+/* The longest number put_num writes: "-1.7976931348623157e+308" and a NUL. */
+#define NUM_MAX 32
+/* Room for "[x,y]". */
+#define PAIR_MAX (2 * NUM_MAX + 3)
+#define MAX_FIELDS 32
+/* The longest ,"name": of a property. */
+#define KEY_MAX 32
+
+_Static_assert(NF(storm_fields) <= MAX_FIELDS && NF(track_fields) <= MAX_FIELDS &&
+                   NF(forecast_fields) <= MAX_FIELDS && NF(line_fields) <= MAX_FIELDS &&
+                   NF(radii_fields) <= MAX_FIELDS,
+               "a property table is longer than MAX_FIELDS");
 
 struct out {
     FILE *f;
@@ -996,6 +1028,10 @@ struct swx_storm_geojson {
     unsigned mask;
     size_t counts[SWX_SK_COUNT];
     swx_storm_geo *geo;
+    /* ,"name": of each property of each kind, built once in keytext */
+    char *keytext;
+    const char *key[SWX_SK_COUNT][MAX_FIELDS];
+    unsigned char key_len[SWX_SK_COUNT][MAX_FIELDS];
 };
 
 static void out_flush(struct out *o)
@@ -1003,6 +1039,13 @@ static void out_flush(struct out *o)
     if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->f) != o->len)
         o->failed = 1;
     o->len = 0;
+}
+
+/* Makes room for n more bytes (n <= OUT_BUF). */
+static inline void out_room(struct out *o, size_t n)
+{
+    if (o->len + n > OUT_BUF)
+        out_flush(o);
 }
 
 static inline void out_raw(struct out *o, const char *s, size_t n)
@@ -1021,116 +1064,229 @@ static inline void out_raw(struct out *o, const char *s, size_t n)
 
 #define OUT_LIT(o, lit) out_raw(o, lit, sizeof(lit) - 1)
 
+/* Bytes a JSON string cannot hold as they are: controls, '"', '\\', DEL. */
+/* clang-format off */
+static const unsigned char needs_escape[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['"'] = 1, ['\\'] = 1, [0x7f] = 1};
+/* clang-format on */
+
 static void out_str(struct out *o, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
-    char tmp[8];
-    out_raw(o, "\"", 1);
-    const char *run = s;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+    size_t n = strlen(s);
+    if (n > (OUT_BUF - 2) / 6) {
+        /* Too long to escape in place: a run at a time. */
+        char tmp[6 * 256 + 2];
+        size_t i = 0;
+        out_raw(o, "\"", 1);
+        while (i < n) {
+            size_t k = 0;
+            for (size_t end = i + 256 < n ? i + 256 : n; i < end; i++) {
+                unsigned char c = (unsigned char)s[i];
+                if (!needs_escape[c]) {
+                    tmp[k++] = (char)c;
+                    continue;
+                }
+                tmp[k++] = '\\';
+                switch (c) {
+                case '"':
+                case '\\':
+                    tmp[k++] = (char)c;
+                    break;
+                case '\n':
+                    tmp[k++] = 'n';
+                    break;
+                case '\r':
+                    tmp[k++] = 'r';
+                    break;
+                case '\t':
+                    tmp[k++] = 't';
+                    break;
+                default:
+                    memcpy(tmp + k, "u00", 3);
+                    tmp[k + 3] = hex[c >> 4];
+                    tmp[k + 4] = hex[c & 15];
+                    k += 5;
+                }
+            }
+            out_raw(o, tmp, k);
+        }
+        out_raw(o, "\"", 1);
+        return;
+    }
+    out_room(o, 6 * n + 2);
+    char *p = o->buf + o->len;
+    *p++ = '"';
+    for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
+        unsigned char c = *q;
+        if (!needs_escape[c]) {
+            *p++ = (char)c;
             continue;
-        out_raw(o, run, (size_t)((const char *)p - run));
-        run = (const char *)p + 1;
+        }
+        *p++ = '\\';
         switch (c) {
         case '"':
-            OUT_LIT(o, "\\\"");
-            break;
         case '\\':
-            OUT_LIT(o, "\\\\");
+            *p++ = (char)c;
             break;
         case '\n':
-            OUT_LIT(o, "\\n");
+            *p++ = 'n';
             break;
         case '\r':
-            OUT_LIT(o, "\\r");
+            *p++ = 'r';
             break;
         case '\t':
-            OUT_LIT(o, "\\t");
+            *p++ = 't';
             break;
         default:
-            memcpy(tmp, "\\u00", 4);
-            tmp[4] = hex[c >> 4];
-            tmp[5] = hex[c & 15];
-            out_raw(o, tmp, 6);
+            memcpy(p, "u00", 3);
+            p[3] = hex[c >> 4];
+            p[4] = hex[c & 15];
+            p += 5;
         }
     }
-    out_raw(o, run, strlen(run));
-    out_raw(o, "\"", 1);
+    *p++ = '"';
+    o->len = (size_t)(p - o->buf);
 }
 
-static void out_int(struct out *o, int64_t v)
-{
-    char tmp[24];
-    char *e = tmp + sizeof tmp, *p = e;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    out_raw(o, p, (size_t)(e - p));
-}
-
-/* A number with at most 6 decimals, trailing zeros cut; null when not finite.
- * Formatted from the value in millionths, two digits at a time. */
 static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
                                      "25262728293031323334353637383940414243444546474849"
                                      "50515253545556575859606162636465666768697071727374"
                                      "75767778798081828384858687888990919293949596979899";
 
-static void out_num(struct out *o, double v)
+/* The decimal digits of u at p; returns the end. */
+static inline char *put_uint(char *p, uint64_t u)
 {
-    if (!isfinite(v)) {
-        OUT_LIT(o, "null");
-        return;
+    if (u < 10) {
+        *p = (char)('0' + u);
+        return p + 1;
     }
-    if (fabs(v) >= 9e12) {
-        char tmp[40];
-        int n = snprintf(tmp, sizeof tmp, "%.0f", v);
-        out_raw(o, tmp, (size_t)n);
-        return;
+    if (u < 100) {
+        memcpy(p, digit_pairs + 2 * u, 2);
+        return p + 2;
     }
+    if (u < 1000) {
+        *p = (char)('0' + u / 100);
+        memcpy(p + 1, digit_pairs + 2 * (u % 100), 2);
+        return p + 3;
+    }
+    int n = 4;
+    for (uint64_t t = u / 10000; t; t /= 10)
+        n++;
+    char *e = p + n;
+    while (u >= 100) {
+        unsigned d = (unsigned)(u % 100) * 2;
+        u /= 100;
+        e -= 2;
+        e[0] = digit_pairs[d];
+        e[1] = digit_pairs[d + 1];
+    }
+    if (u >= 10) {
+        p[0] = digit_pairs[u * 2];
+        p[1] = digit_pairs[u * 2 + 1];
+    } else {
+        p[0] = (char)('0' + u);
+    }
+    return p + n;
+}
+
+static void out_int(struct out *o, int64_t v)
+{
+    out_room(o, 24);
+    char *p = o->buf + o->len;
+    uint64_t u = (uint64_t)v;
+    if (v < 0) {
+        *p++ = '-';
+        u = (uint64_t)0 - u;
+    }
+    o->len = (size_t)(put_uint(p, u) - o->buf);
+}
+
+/* The six digits of frac (1 .. 999999) at p, trailing zeros cut; may write
+ * 8 bytes. Returns the end. */
+static inline char *put_frac6(char *p, uint32_t frac)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* frac as 8 digits "00dddddd", split lane by lane with multiplications
+     * (x * 5243 >> 19 is x / 100 for x < 10^4, x * 103 >> 10 is x / 10 for
+     * x < 179): two 4-digit values in 32-bit lanes, four 2-digit values in
+     * 16-bit lanes, then one digit a byte in reading order; the two leading
+     * zero digits are shifted out. */
+    uint64_t hi = frac / 10000;
+    uint64_t v = hi | (uint64_t)(frac - hi * 10000) << 32;
+    uint64_t h = (v * 5243 >> 19) & 0x0000007F0000007FULL;
+    v = h | (v - h * 100) << 16;
+    uint64_t tens = (v * 103 >> 10) & 0x000F000F000F000FULL;
+    uint64_t digits = (tens | (v - tens * 10) << 8) >> 16;
+    uint64_t ascii = digits | 0x303030303030ULL;
+    memcpy(p, &ascii, 8);
+    /* Digits up to the last nonzero one (frac > 0: there is one). */
+    return p + ((63 - __builtin_clzll(digits)) >> 3) + 1;
+#else
+    uint32_t lo = frac % 10000;
+    memcpy(p, digit_pairs + 2 * (frac / 10000), 2);
+    memcpy(p + 2, digit_pairs + 2 * (lo / 100), 2);
+    memcpy(p + 4, digit_pairs + 2 * (lo % 100), 2);
+    p += 6;
+    while (p[-1] == '0')
+        p--;
+    return p;
+#endif
+}
+
+/* Magnitudes from 9e12 up, where millionths no longer fit in the integer of
+ * put_num: the shortest of %.15g, %.16g, %.17g that reads back as v. From
+ * 1e17 on that has an exponent, so that readers that take digits without a
+ * point for a 64-bit integer still read a double. */
+__attribute__((noinline, cold)) static char *put_big(char *p, double v)
+{
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(p, NUM_MAX, "%.*g", prec, v);
+        if (strtod(p, NULL) == v)
+            break;
+    }
+    return p + n;
+}
+
+/* A finite number at p, with at most 6 decimals and trailing zeros cut:
+ * the value rounded to millionths (half away from zero), written from that
+ * integer. At most NUM_MAX bytes; returns the end. */
+static inline char *put_num(char *p, double v)
+{
+    if (fabs(v) >= 9e12)
+        return put_big(p, v);
     double scaled = v * 1e6;
     int64_t m = (int64_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
-    char tmp[40];
-    char *e = tmp + sizeof tmp, *p = e;
-    uint64_t u = m < 0 ? (uint64_t)0 - (uint64_t)m : (uint64_t)m;
-    uint32_t frac = (uint32_t)(u % 1000000);
+    uint64_t u = (uint64_t)m;
+    if (m < 0) {
+        *p++ = '-';
+        u = (uint64_t)0 - u;
+    }
     uint64_t ip = u / 1000000;
+    uint32_t frac = (uint32_t)(u - ip * 1000000);
+    p = put_uint(p, ip);
     if (frac) {
-        char f[6];
-        for (int i = 4; i >= 0; i -= 2) {
-            unsigned d = (frac % 100) * 2;
-            frac /= 100;
-            f[i] = digit_pairs[d];
-            f[i + 1] = digit_pairs[d + 1];
-        }
-        int n = 6;
-        while (f[n - 1] == '0')
-            n--;
-        p -= n;
-        memcpy(p, f, (size_t)n);
-        *--p = '.';
+        *p++ = '.';
+        p = put_frac6(p, frac);
     }
-    while (ip >= 100) {
-        unsigned d = (unsigned)(ip % 100) * 2;
-        ip /= 100;
-        *--p = digit_pairs[d + 1];
-        *--p = digit_pairs[d];
-    }
-    if (ip >= 10) {
-        unsigned d = (unsigned)ip * 2;
-        *--p = digit_pairs[d + 1];
-        *--p = digit_pairs[d];
-    } else {
-        *--p = (char)('0' + ip);
-    }
-    if (m < 0)
-        *--p = '-';
-    out_raw(o, p, (size_t)(e - p));
+    return p;
+}
+
+/* A number at p, null when not finite. */
+static inline char *put_num_or_null(char *p, double v)
+{
+    if (isfinite(v))
+        return put_num(p, v);
+    memcpy(p, "null", 4);
+    return p + 4;
+}
+
+static void out_num(struct out *o, double v)
+{
+    out_room(o, NUM_MAX);
+    o->len = (size_t)(put_num_or_null(o->buf + o->len, v) - o->buf);
 }
 
 /* "YYYY-MM-DDTHH:MM:SSZ", as swx_iso8601_format writes it, without printf. */
@@ -1144,32 +1300,27 @@ static void out_time(struct out *o, int64_t t)
         out_str(o, ts);
         return;
     }
-    char b[22];
+    out_room(o, 22);
+    char *b = o->buf + o->len;
     b[0] = '"';
-    b[1] = (char)('0' + y / 1000);
-    b[2] = (char)('0' + y / 100 % 10);
-    b[3] = (char)('0' + y / 10 % 10);
-    b[4] = (char)('0' + y % 10);
+    memcpy(b + 1, digit_pairs + 2 * (y / 100), 2);
+    memcpy(b + 3, digit_pairs + 2 * (y % 100), 2);
     b[5] = '-';
-    b[6] = (char)('0' + mo / 10);
-    b[7] = (char)('0' + mo % 10);
+    memcpy(b + 6, digit_pairs + 2 * mo, 2);
     b[8] = '-';
-    b[9] = (char)('0' + d / 10);
-    b[10] = (char)('0' + d % 10);
+    memcpy(b + 9, digit_pairs + 2 * d, 2);
     b[11] = 'T';
-    b[12] = (char)('0' + h / 10);
-    b[13] = (char)('0' + h % 10);
+    memcpy(b + 12, digit_pairs + 2 * h, 2);
     b[14] = ':';
-    b[15] = (char)('0' + mi / 10);
-    b[16] = (char)('0' + mi % 10);
+    memcpy(b + 15, digit_pairs + 2 * mi, 2);
     b[17] = ':';
-    b[18] = (char)('0' + s / 10);
-    b[19] = (char)('0' + s % 10);
+    memcpy(b + 18, digit_pairs + 2 * s, 2);
     b[20] = 'Z';
     b[21] = '"';
-    out_raw(o, b, 22);
+    o->len += 22;
 }
 
+/* ,"k": for a key that is not in a property table. */
 static void out_key(struct out *o, const char *k)
 {
     out_raw(o, ",\"", 2);
@@ -1177,23 +1328,27 @@ static void out_key(struct out *o, const char *k)
     out_raw(o, "\":", 2);
 }
 
-static void out_pair(struct out *o, const double *xy)
+/* n positions "[x,y],[x,y]..." (no brackets around them). */
+static void out_pairs(struct out *o, const double *xy, size_t n)
 {
-    out_raw(o, "[", 1);
-    out_num(o, xy[0]);
-    out_raw(o, ",", 1);
-    out_num(o, xy[1]);
-    out_raw(o, "]", 1);
+    for (size_t i = 0; i < n; i++, xy += 2) {
+        out_room(o, PAIR_MAX + 1);
+        char *p = o->buf + o->len;
+        if (i)
+            *p++ = ',';
+        *p++ = '[';
+        p = put_num_or_null(p, xy[0]);
+        *p++ = ',';
+        p = put_num_or_null(p, xy[1]);
+        *p++ = ']';
+        o->len = (size_t)(p - o->buf);
+    }
 }
 
 static void out_positions(struct out *o, const double *xy, size_t n)
 {
     out_raw(o, "[", 1);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            out_raw(o, ",", 1);
-        out_pair(o, xy + 2 * i);
-    }
+    out_pairs(o, xy, n);
     out_raw(o, "]", 1);
 }
 
@@ -1206,7 +1361,7 @@ static void out_geometry(struct out *o, const swx_storm_feature *f)
         return;
     case SWX_GEOM_POINT:
         OUT_LIT(o, "{\"type\":\"Point\",\"coordinates\":");
-        out_pair(o, xy);
+        out_pairs(o, xy, 1);
         break;
     case SWX_GEOM_LINESTRING:
         OUT_LIT(o, "{\"type\":\"LineString\",\"coordinates\":");
@@ -1257,50 +1412,54 @@ static void out_style(struct out *o, const swx_storm_feature *f)
         out_key(o, f->geom == SWX_GEOM_POINT ? "marker-color" : "stroke");
         out_str(o, swx_storm_category_color(rank));
         if (f->geom != SWX_GEOM_POINT) {
-            out_key(o, "stroke-width");
-            out_raw(o, f->kind == SWX_SK_STORM ? "3" : "2", 1);
-            out_key(o, "stroke-opacity");
-            out_raw(o, f->kind == SWX_SK_STORM ? "1" : "0.7", f->kind == SWX_SK_STORM ? 1 : 3);
+            if (f->kind == SWX_SK_STORM)
+                OUT_LIT(o, ",\"stroke-width\":3,\"stroke-opacity\":1");
+            else
+                OUT_LIT(o, ",\"stroke-width\":2,\"stroke-opacity\":0.7");
         }
         break;
     case SWX_SK_TRACK_POINT:
     case SWX_SK_FORECAST_POINT:
-        out_key(o, "marker-color");
+        OUT_LIT(o, ",\"marker-color\":");
         out_str(o, swx_storm_category_color(rank));
-        out_key(o, "marker-size");
-        out_str(o, "small");
-        if (f->kind == SWX_SK_FORECAST_POINT) {
-            out_key(o, "marker-symbol");
-            out_str(o, "circle-stroked");
-        }
+        if (f->kind == SWX_SK_FORECAST_POINT)
+            OUT_LIT(o, ",\"marker-size\":\"small\",\"marker-symbol\":\"circle-stroked\"");
+        else
+            OUT_LIT(o, ",\"marker-size\":\"small\"");
         break;
     case SWX_SK_WIND_RADII:
-        out_key(o, "stroke");
+        OUT_LIT(o, ",\"stroke\":");
         out_str(o, radii_color[f->threshold]);
-        out_key(o, "stroke-width");
-        out_raw(o, "1", 1);
-        out_key(o, "fill");
+        OUT_LIT(o, ",\"stroke-width\":1,\"fill\":");
         out_str(o, radii_color[f->threshold]);
-        out_key(o, "fill-opacity");
-        OUT_LIT(o, "0.25");
+        OUT_LIT(o, ",\"fill-opacity\":0.25");
         break;
     }
 }
 
 static int write_feature(void *ud, const swx_storm_feature *f)
 {
+    static const char *const head[SWX_SK_COUNT] = {
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"storm\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"track_point\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"forecast_point\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"forecast_line\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"wind_radii\""};
     swx_storm_geojson *w = ud;
     struct out *o = &w->outs[w->split ? f->kind : 0];
     const swx_storm_field *tab;
     size_t n = swx_storm_fields(f->kind, &tab);
     if (o->features++)
         OUT_LIT(o, ",\n");
-    OUT_LIT(o, "{\"type\":\"Feature\",\"properties\":{\"kind\":");
-    out_str(o, kind_names[f->kind]);
+    out_raw(o, head[f->kind], strlen(head[f->kind]));
     for (size_t i = 0; i < n; i++) {
         swx_storm_value v;
-        swx_storm_feature_value(f, i, &v);
-        out_key(o, tab[i].name);
+        value_of(f, tab[i].id_, &v);
+        /* Every key is copied as KEY_MAX bytes (keytext is padded) and the
+         * end moved by its length: a fixed-size copy is a few moves. */
+        out_room(o, KEY_MAX);
+        memcpy(o->buf + o->len, w->key[f->kind][i], KEY_MAX);
+        o->len += w->key_len[f->kind][i];
         if (v.null) {
             OUT_LIT(o, "null");
             continue;
@@ -1337,15 +1496,50 @@ static int write_feature(void *ud, const swx_storm_feature *f)
 
 static const char collection_head[] = "{\"type\":\"FeatureCollection\",\"features\":[\n";
 
+/* The ,"name": strings of every property table, one after the other, with
+ * KEY_MAX bytes of padding after the last. */
+static int build_keys(swx_storm_geojson *w)
+{
+    size_t total = 0;
+    for (int k = 0; k < SWX_SK_COUNT; k++) {
+        const swx_storm_field *tab;
+        size_t n = swx_storm_fields(k, &tab);
+        for (size_t i = 0; i < n; i++)
+            total += strlen(tab[i].name) + 4;
+    }
+    char *p = w->keytext = calloc(1, total + KEY_MAX);
+    if (!p)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    for (int k = 0; k < SWX_SK_COUNT; k++) {
+        const swx_storm_field *tab;
+        size_t n = swx_storm_fields(k, &tab);
+        for (size_t i = 0; i < n; i++) {
+            size_t len = strlen(tab[i].name);
+            if (len + 4 > KEY_MAX)
+                return swx_error_set(SWX_EINVAL, "property name %s is too long", tab[i].name);
+            w->key[k][i] = p;
+            w->key_len[k][i] = (unsigned char)(len + 4);
+            p[0] = ',';
+            p[1] = '"';
+            memcpy(p + 2, tab[i].name, len);
+            p[len + 2] = '"';
+            p[len + 3] = ':';
+            p += len + 4;
+        }
+    }
+    return 0;
+}
+
 static int geojson_alloc(swx_storm_geojson **out)
 {
     swx_storm_geojson *w = calloc(1, sizeof *w);
+    int rc;
     *out = NULL;
     if (!w)
         return swx_error_set(SWX_ENOMEM, "out of memory");
-    if (swx_storm_geo_new(&w->geo)) {
-        free(w);
-        return SWX_ENOMEM;
+    if ((rc = swx_storm_geo_new(&w->geo)) || (rc = build_keys(w))) {
+        swx_storm_geojson_free(w);
+        return rc;
     }
     *out = w;
     return 0;
@@ -1429,5 +1623,6 @@ void swx_storm_geojson_free(swx_storm_geojson *w)
     for (int k = 0; k < SWX_SK_COUNT; k++)
         free(w->outs[k].buf);
     swx_storm_geo_free(w->geo);
+    free(w->keytext);
     free(w);
 }

@@ -1,6 +1,9 @@
-/* fuzz_storm.c: the streaming storm JSON reader fed in two pieces, then every
- * feature of each storm written as GeoJSON; polygon rings must come out closed
- * and counter-clockwise, coordinates in range. */
+/* fuzz_storm.c: the streaming storm JSON reader (its element scanner and the
+ * pull parser of lib/jsonscan.c) fed in two pieces, then every feature of
+ * each storm written as GeoJSON; polygon rings must come out closed and
+ * counter-clockwise, coordinates in range. The same bytes also go to
+ * swx_storm_parse_json as one object, and the reader must agree with itself
+ * when they come at once. */
 #include "fuzz.h"
 
 #include "seawx/storm.h"
@@ -53,16 +56,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *f = open_memstream(&text, &len);
     struct ctx c = {0};
     swx_storm_reader *r = NULL;
+    int rc_pieces = -1, rc;
+    size_t n_pieces = 0;
     if (!f)
         return 0;
     if (swx_storm_geo_new(&c.geo) == 0 && swx_storm_geojson_new(&c.w, f, SWX_SK_ALL) == 0 &&
         swx_storm_reader_new(&r, on_storm, &c) == 0) {
         size_t half = size / 2;
-        if (swx_storm_reader_feed(r, (const char *)data, half) == 0 &&
-            swx_storm_reader_feed(r, (const char *)data + half, size - half) == 0)
-            swx_storm_reader_finish(r);
+        if ((rc_pieces = swx_storm_reader_feed(r, (const char *)data, half)) == 0 &&
+            (rc_pieces = swx_storm_reader_feed(r, (const char *)data + half, size - half)) == 0)
+            rc_pieces = swx_storm_reader_finish(r);
+        n_pieces = swx_storm_reader_count(r);
     }
     swx_storm_reader_free(r);
+    r = NULL;
+    /* At once, an element that lies whole in the bytes is parsed in place
+     * rather than after the scan: the same storms, the same outcome. */
+    if (c.w && swx_storm_reader_new(&r, NULL, NULL) == 0) {
+        if ((rc = swx_storm_reader_feed(r, (const char *)data, size)) == 0)
+            rc = swx_storm_reader_finish(r);
+        if (rc != rc_pieces || swx_storm_reader_count(r) != n_pieces)
+            abort();
+    }
+    swx_storm_reader_free(r);
+    swx_storm *one = NULL;
+    if (swx_storm_parse_json(&one, (const char *)data, size) == 0)
+        swx_storm_features(c.geo, one, SWX_SK_ALL, check_feature, NULL);
+    swx_storm_free(one);
     swx_storm_geojson_free(c.w);
     swx_storm_geo_free(c.geo);
     fclose(f);

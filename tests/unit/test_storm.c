@@ -22,6 +22,11 @@ static void test_categories(void)
     CU_ASSERT_EQUAL(swx_storm_category_rank("tc3"), 10);
     CU_ASSERT_EQUAL(swx_storm_category_rank("H1"), -1);
     CU_ASSERT_EQUAL(swx_storm_category_rank(NULL), -1);
+    CU_ASSERT_EQUAL(swx_storm_category_rank(""), -1);
+    CU_ASSERT_EQUAL(swx_storm_category_rank("T"), -1);
+    CU_ASSERT_EQUAL(swx_storm_category_rank("TC12"), -1);
+    CU_ASSERT_EQUAL(swx_storm_category_rank("tC5"), 12);
+    CU_ASSERT_EQUAL(swx_storm_category_rank("xx"), 0);
     CU_ASSERT_PTR_NULL(swx_storm_category_code(13));
     CU_ASSERT_TRUE(swx_storm_category_rank("TC1") > swx_storm_category_rank("TS"));
     CU_ASSERT_TRUE(swx_storm_basin_known("WP"));
@@ -143,13 +148,142 @@ static void test_parse_nulls(void)
     swx_storm_list_clear(&l);
 }
 
+/* Reads a short JSON text through a reader, in chunks of `chunk` bytes (0:
+ * at once). */
+static int read_text(const char *text, size_t chunk, swx_storm_list *l)
+{
+    size_t len = strlen(text);
+    swx_storm_reader *r = NULL;
+    int rc = swx_storm_reader_new(&r, collect, l);
+    if (!chunk)
+        chunk = len;
+    for (size_t at = 0; at < len && !rc; at += chunk)
+        rc = swx_storm_reader_feed(r, text + at, len - at < chunk ? len - at : chunk);
+    if (!rc)
+        rc = swx_storm_reader_finish(r);
+    swx_storm_reader_free(r);
+    return rc;
+}
+
+/* The parser keeps json-c's rules: the last of a member given twice wins,
+ * keys may be escaped, integers may come as strings or whole doubles, and
+ * type errors come out in the interface's order of members, naming the
+ * storm wherever its atcf_id stands. */
+static void test_parse_rules(void)
+{
+    swx_storm_list l = {0};
+    CU_ASSERT_EQUAL_FATAL(
+        read_text("[{\"atcf_id\":\"AL012024\",\"season\":\"x\",\"season\":2024,"
+                  "\"st\\u006frm_name\":\"ANA\",\"observed_track\":[{\"lat\":1,\"lon\":2}],"
+                  "\"observed_track\":[{\"lat\":3,\"lon\":4,\"lat\":5},{\"lat\":7,\"lon\":8}]}]",
+                  0, &l),
+        0);
+    CU_ASSERT_EQUAL_FATAL(l.count, 1);
+    CU_ASSERT_EQUAL(l.items[0]->season, 2024);
+    CU_ASSERT_STRING_EQUAL(l.items[0]->storm_name, "ANA");
+    CU_ASSERT_EQUAL(l.items[0]->nobserved, 2);
+    CU_ASSERT_DOUBLE_EQUAL(l.items[0]->observed[0].lat, 5, 0);
+    swx_storm_list_clear(&l);
+
+    CU_ASSERT_EQUAL_FATAL(
+        read_text("[{\"atcf_id\":\"AL012024\",\"season\":\"2024\",\"advisory_number\":12.0,"
+                  "\"observed_track\":[{\"lat\":1,\"lon\":2,\"wind_extent_radii\":[],"
+                  "\"forecast_hour\":\"6\"}]}]",
+                  0, &l),
+        0);
+    CU_ASSERT_EQUAL_FATAL(l.count, 1);
+    CU_ASSERT_EQUAL(l.items[0]->season, 2024);
+    CU_ASSERT_EQUAL(l.items[0]->advisory_number, 12);
+    CU_ASSERT_TRUE(l.items[0]->observed[0].has_radii_object);
+    CU_ASSERT_EQUAL(l.items[0]->observed[0].forecast_hour, 6);
+    swx_storm_list_clear(&l);
+
+    CU_ASSERT_EQUAL(read_text("[{\"observed_track\":[{\"lat\":\"x\",\"lon\":2}],"
+                              "\"season\":\"y\",\"atcf_id\":\"AL012024\"}]",
+                              0, &l),
+                    SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "storm AL012024: 'season' is not an integer");
+    CU_ASSERT_EQUAL(read_text("[{\"atcf_id\":\"AL012024\",\"observed_track\":[{\"lat\":1,"
+                              "\"lon\":2},{\"lon\":\"x\",\"lat\":\"y\"},{\"lat\":true}]}]",
+                              0, &l),
+                    SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(),
+                           "storm AL012024 observed_track[1]: 'lat' is not a number");
+    CU_ASSERT_EQUAL(read_text("[{\"atcf_id\":\"AL012024\",\"observed_track\":[{\"lat\":1,"
+                              "\"lon\":2,\"wind_extent_radii\":{\"34kts\":{\"ne\":-5}}}]}]",
+                              0, &l),
+                    SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(),
+                           "storm AL012024 observed_track[0]: 'ne' is not a radius >= 0");
+    CU_ASSERT_EQUAL(read_text("[{\"season\":2024}]", 0, &l), SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "a storm object has no atcf_id");
+    CU_ASSERT_EQUAL(l.count, 0);
+}
+
+/* Syntax errors name the element and the byte, whether the element came in
+ * one chunk or in many; what json-c's lenient mode took is refused. */
+static void test_parse_syntax(void)
+{
+    static const char *const texts[] = {
+        "[{\"atcf_id\":\"AL012024\",}]",                 /* trailing comma */
+        "[{\"atcf_id\":\"AL012024\" /* c */}]",          /* comment */
+        "[{\"atcf_id\":\"AL012024\",\"season\":02024}]", /* leading zero */
+    };
+    static const char *const want[] = {
+        "malformed storm JSON in element 1 at byte 24: a member name expected, found '}'",
+        "malformed storm JSON in element 1 at byte 24: ',' or '}' expected, found '/'",
+        "malformed storm JSON in element 1 at byte 34: a number with a leading zero",
+    };
+    swx_storm_list l = {0};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t chunk = 0; chunk < 6; chunk += 5) {
+            CU_ASSERT_EQUAL(read_text(texts[i], chunk, &l), SWX_EPARSE);
+            CU_ASSERT_STRING_EQUAL(swx_error_last(), want[i]);
+        }
+    /* A second element, after a good first one. */
+    CU_ASSERT_EQUAL(read_text("[{\"atcf_id\":\"AL012024\"},\n{\"atcf_id\" \"AL022024\"}]", 0, &l),
+                    SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(
+        swx_error_last(), "malformed storm JSON in element 2 at byte 37: ':' expected, found '\"'");
+    CU_ASSERT_EQUAL(l.count, 1);
+    swx_storm_list_clear(&l);
+    /* Nesting past 64 levels, whole and in pieces. */
+    char deep[256];
+    int n = snprintf(deep, sizeof deep, "[{\"atcf_id\":\"AL012024\",\"x\":");
+    for (int k = 0; k < 70; k++)
+        deep[n++] = '[';
+    for (int k = 0; k < 70; k++)
+        deep[n++] = ']';
+    snprintf(deep + n, sizeof deep - (size_t)n, "}]");
+    for (size_t chunk = 0; chunk < 20; chunk += 13) {
+        CU_ASSERT_EQUAL(read_text(deep, chunk, &l), SWX_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "nested too deeply"));
+    }
+    CU_ASSERT_EQUAL(l.count, 0);
+
+    /* One object on its own. */
+    swx_storm *s = NULL;
+    static const char one[] =
+        "{\"atcf_id\":\"AL012024\",\"observed_track\":[{\"lat\":1,\"lon\":2}]}\n";
+    CU_ASSERT_EQUAL_FATAL(swx_storm_parse_json(&s, one, strlen(one)), 0);
+    CU_ASSERT_EQUAL(s->nobserved, 1);
+    swx_storm_free(s);
+    CU_ASSERT_EQUAL(swx_storm_parse_json(&s, "{\"atcf_id\":\"AL012024\"} x", 24), SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(
+        swx_error_last(),
+        "malformed storm JSON at byte 24: the end of the text expected, found 'x'");
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_EQUAL(swx_storm_parse_json(&s, "[1]", 3), SWX_EPARSE);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "a storm is not a JSON object");
+}
+
 /* The reader gives the same storms whatever the chunks the bytes arrive in. */
 static void test_reader_chunks(void)
 {
     size_t len;
     char *text = cu_fixture("storms/edge.json", &len);
-    size_t sizes[] = {1, 7, 4096};
-    for (size_t k = 0; k < 3; k++) {
+    size_t sizes[] = {1, 2, 7, 64, 1000, 4096};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         swx_storm_list l = {0};
         swx_storm_reader *r = NULL;
         CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, collect, &l), 0);
@@ -319,6 +453,8 @@ int main(void)
     CU_add_test(s, "ATCF ids", test_atcf);
     CU_add_test(s, "edge storms parsed with every field", test_parse_edge);
     CU_add_test(s, "nulls stay null", test_parse_nulls);
+    CU_add_test(s, "parser: json-c's rules, errors in the interface's order", test_parse_rules);
+    CU_add_test(s, "parser: syntax errors with element and byte", test_parse_syntax);
     CU_add_test(s, "reader: same storms in any chunks", test_reader_chunks);
     CU_add_test(s, "bad JSON: one clear error", test_bad_json);
     CU_add_test(s, "queries checked and written", test_query);

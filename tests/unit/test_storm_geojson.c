@@ -335,6 +335,55 @@ static void test_document(void)
     free(text);
 }
 
+/* Numbers: at most six decimals, rounded half away from zero, no -0,
+ * integers without a point, and magnitudes past 9e12 in the shortest form
+ * that reads back the same (with an exponent past 1e17, so that json-c and
+ * GDAL read a double, not a saturated 64-bit integer). */
+static void test_numbers(void)
+{
+    static const char json[] =
+        "[{\"atcf_id\":\"AL012024\",\"max_sustained_wind\":1.7976931348623157e308,"
+        "\"min_mslp\":-1e300,\"observed_track\":[{\"lat\":12.0000006,\"lon\":-0.0000004,"
+        "\"wind_gusts\":0.1,\"max_sustained_wind\":-2.25,\"min_mslp\":1013,"
+        "\"movement_direction\":359.9999996,\"movement_speed\":123456.1234565}]}]";
+    swx_storm_list l = {0};
+    swx_storm_reader *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, collect, &l), 0);
+    CU_ASSERT_EQUAL(swx_storm_reader_feed(r, json, sizeof json - 1), 0);
+    CU_ASSERT_EQUAL(swx_storm_reader_finish(r), 0);
+    swx_storm_reader_free(r);
+    CU_ASSERT_EQUAL_FATAL(l.count, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    swx_storm_geojson *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        swx_storm_geojson_new(&w, f, 1u << SWX_SK_TRACK_POINT | 1u << SWX_SK_STORM), 0);
+    CU_ASSERT_EQUAL(swx_storm_geojson_add(w, l.items[0]), 0);
+    CU_ASSERT_EQUAL(swx_storm_geojson_finish(w), 0);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"lat\":12.000001,\"lon\":0,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"wind_gusts\":0.1,\"max_sustained_wind\":-2.25,"
+                                        "\"min_mslp\":1013,\"movement_direction\":360,"
+                                        "\"movement_speed\":123456.123457,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"coordinates\":[0,12.000001]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"max_sustained_wind\":1.7976931348623157e+308,"
+                                        "\"min_mslp\":-1e+300,"));
+    /* Whole, and read back as the same doubles. */
+    json_object *doc = json_tokener_parse(text), *feats, *props, *v;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_TRUE_FATAL(json_object_object_get_ex(doc, "features", &feats));
+    CU_ASSERT_TRUE_FATAL(
+        json_object_object_get_ex(json_object_array_get_idx(feats, 0), "properties", &props));
+    CU_ASSERT_TRUE_FATAL(json_object_object_get_ex(props, "max_sustained_wind", &v));
+    CU_ASSERT_TRUE(json_object_get_double(v) == 1.7976931348623157e308);
+    CU_ASSERT_TRUE_FATAL(json_object_object_get_ex(props, "min_mslp", &v));
+    CU_ASSERT_TRUE(json_object_get_double(v) == -1e300);
+    json_object_put(doc);
+    free(text);
+    swx_storm_list_clear(&l);
+}
+
 static void test_split(void)
 {
     char *texts[SWX_SK_COUNT] = {0};
@@ -372,6 +421,7 @@ int main(void)
     CU_add_test(s, "titles and nulls", test_titles_and_nulls);
     CU_add_test(s, "kinds and colours", test_kinds);
     CU_add_test(s, "document read back", test_document);
+    CU_add_test(s, "numbers: six decimals, huge values whole", test_numbers);
     CU_add_test(s, "one file per kind", test_split);
     return cu_run();
 }
