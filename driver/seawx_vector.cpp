@@ -127,6 +127,18 @@ GDALDataset *SEAWXStormDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOp
             delete poDS;
             return nullptr;
         }
+        /* One storm's page now, so that a rejected key, a refused filter or a
+         * failing service fails the open: ogr2ogr then writes no empty output. */
+        q.limit = 1;
+        q.max_storms = 1;
+        swx_storm_list oProbe{};
+        int rc = swx_storm_fetch(poDS->m_psClient, &q, swx_storm_list_add, &oProbe, nullptr);
+        swx_storm_list_clear(&oProbe);
+        if (rc != 0) {
+            SEAWXReportError(CE_Failure, "cannot read the storms");
+            delete poDS;
+            return nullptr;
+        }
     }
     poDS->m_poSRS = new OGRSpatialReference();
     poDS->m_poSRS->SetWellKnownGeogCS("WGS84");

@@ -314,6 +314,7 @@ row "ogr: tides hours"               gdal no 'hours .* must be a whole number fr
 row "ogr: weather field mask"        gdal no 'malformed field mask' -- ogrinfo -ro "SEAWX:weather,lat=1,lon=2,fields={data"
 row "ogr: vessels page size"         gdal no 'limit must be a whole number from 1 to 1000' -- ogr2ogr -f CSV x.csv "SEAWX:vessels,limit=abc"
 row "ogr: tides wrong key"           gdal any 'HTTP 401' -- ogr2ogr --config SEAWX_API_KEY wrong-key -f GPKG x.gpkg "SEAWX:tides,lat=1,lon=2,start=2024-01-01"
+row "ogr: storms wrong key"          gdal any 'HTTP 401' -- ogr2ogr --config SEAWX_API_KEY wrong-key -f GPKG x.gpkg "SEAWX:storms"
 row "files: name escaping"           gdal no 'file must be a file name from the listing' -- gdalinfo "SEAWX:soil-moisture,file=../../etc/passwd"
 row "files: unknown file"            gdal any 'HTTP 404' -- gdalinfo "SEAWX:soil-moisture,file=soil-moisture.20240115.mars.nc"
 row "files: option of another kind"  gdal no 'time is not a parameter of soil-moisture file listings' -- gdalinfo "SEAWX:soil-moisture,time=xx"
@@ -346,6 +347,7 @@ row "truncated: soil download"       6 any 'broke off' -- "$S" soil download $so
 row "truncated: job start"           6 any 'broke off' -- "$S" soil job start --region global --start 2024-01-01 --end 2024-01-02 --retries 1 -o j.nc
 row "truncated: gdal_translate"      gdal any 'broke off' -- gdal_translate "$G,retries=1" x.tif
 row "truncated: ogr2ogr tides"       gdal any 'broke off' -- ogr2ogr -f GPKG x.gpkg "SEAWX:tides,lat=1,lon=2,start=2024-01-01,retries=1"
+row "truncated: ogr2ogr storms"      gdal any 'broke off' -- ogr2ogr -f GeoJSON x.geojson "SEAWX:storms,retries=1"
 row "truncated: files listing"       gdal any 'broke off' -- gdalinfo "SEAWX:soil-moisture,retries=1"
 sim_restart
 
