@@ -31,12 +31,9 @@ static int teardown(void)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* Files ending in suffix under dir (one level of folders), and their bytes. */
-static size_t count_files(const char *suffix, unsigned long long *bytes)
+/* Calls fn(folder fd, name, path, ud) for every file in dir's folders. */
+static void each_file(void (*fn)(int, const char *, const char *, void *), void *ud)
 {
-    size_t n = 0;
-    if (bytes)
-        *bytes = 0;
     DIR *d = opendir(dir);
     struct dirent *de;
     while (d && (de = readdir(d))) {
@@ -47,47 +44,59 @@ static size_t count_files(const char *suffix, unsigned long long *bytes)
         DIR *s = opendir(sub);
         struct dirent *fe;
         while (s && (fe = readdir(s))) {
-            size_t l = strlen(fe->d_name), sl = strlen(suffix);
             char p[900];
-            struct stat st;
+            if (fe->d_name[0] == '.')
+                continue;
             snprintf(p, sizeof p, "%s/%s", sub, fe->d_name);
-            if (l > sl && strcmp(fe->d_name + l - sl, suffix) == 0 && stat(p, &st) == 0) {
-                n++;
-                if (bytes)
-                    *bytes += (unsigned long long)st.st_size;
-            }
+            fn(dirfd(s), fe->d_name, p, ud);
         }
         if (s)
             closedir(s);
     }
     if (d)
         closedir(d);
-    return n;
+}
+
+struct tally {
+    const char *suffix;
+    size_t n;
+    unsigned long long bytes;
+};
+
+static void tally_one(int fd, const char *name, const char *path, void *ud)
+{
+    struct tally *t = ud;
+    size_t l = strlen(name), sl = strlen(t->suffix);
+    struct stat st;
+    (void)fd;
+    if (l > sl && strcmp(name + l - sl, t->suffix) == 0 && stat(path, &st) == 0) {
+        t->n++;
+        t->bytes += (unsigned long long)st.st_size;
+    }
+}
+
+/* Files ending in suffix under dir (one level of folders), and their bytes. */
+static size_t count_files(const char *suffix, unsigned long long *bytes)
+{
+    struct tally t = {suffix, 0, 0};
+    each_file(tally_one, &t);
+    if (bytes)
+        *bytes = t.bytes;
+    return t.n;
+}
+
+static void age_one(int fd, const char *name, const char *path, void *ud)
+{
+    time_t when = *(const time_t *)ud;
+    struct timespec ts[2] = {{when, 0}, {when, 0}};
+    (void)path;
+    utimensat(fd, name, ts, 0);
 }
 
 /* Sets the modification time of every entry to `when`. */
 static void age_all(time_t when)
 {
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char sub[600];
-        snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
-        DIR *s = opendir(sub);
-        struct dirent *fe;
-        while (s && (fe = readdir(s))) {
-            if (fe->d_name[0] == '.')
-                continue;
-            struct timespec ts[2] = {{when, 0}, {when, 0}};
-            utimensat(dirfd(s), fe->d_name, ts, 0);
-        }
-        if (s)
-            closedir(s);
-    }
-    if (d)
-        closedir(d);
+    each_file(age_one, &when);
 }
 
 static void test_round_trip(void)
