@@ -73,6 +73,27 @@ step "6b. A layer without EPSG:3857 (upper air): fetched in EPSG:4326 and warped
   -o 't850-{time}.mbtiles')
 gdalinfo "$(ls "$work"/t850-*.mbtiles | head -n 1)" | grep -E 'Driver|Size is'
 
+step "6c. A flaky link (5 % 503, 2 % 429, 1 % cut, 1 % exceptions, 1 % dropped, 50 ms): Ctrl-C, then the same command" \
+  "seawx seed --bundle basic --variable t2m:K --bbox -5,50,10,62 --zoom 2-9 -o flaky.mbtiles   # twice"
+"$sim" --port 0 --port-file "$work/port2" --key "$key" --latency 50 --p5xx 0.05 --p429 0.02 \
+  --retry-after 1 --ptrunc 0.01 --pexception 0.01 --pdrop 0.01 --faults-on getmap 2>"$work/sim2.log" &
+sim2_pid=$!
+trap 'kill $sim_pid $sim2_pid 2>/dev/null; wait $sim_pid $sim2_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -s "$work/port2" ] && break; sleep 0.05; done
+flaky=("$seawx" seed --base-url "http://127.0.0.1:$(cat "$work/port2")" --bundle basic --variable t2m:K
+  --bbox -5,50,10,62 --zoom 2-9 -o "$work/flaky.mbtiles" --summary-json "$work/flaky.json")
+"${flaky[@]}" &
+seed_pid=$!
+sleep 1.5
+kill -INT "$seed_pid" 2>/dev/null || true
+set +e
+wait "$seed_pid"
+echo "first run: exit code $? (interrupted; the file is valid: $(sqlite3 "$work/flaky.mbtiles" 'pragma integrity_check'))"
+set -e
+"${flaky[@]}"
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print("second run (--summary-json):", ", ".join("%s %s" % (k, s[k]) for k in ("tiles", "already_present", "stored", "failed", "requests", "retries")))' "$work/flaky.json"
+kill "$sim2_pid" 2>/dev/null; wait "$sim2_pid" 2>/dev/null || true; sim2_pid=
+
 step "7. A voyage across the date line, 50 nm corridor: what would be fetched" \
   "seawx seed --bundle basic --variable t2m:K --route route.csv --buffer 50 --zoom 3-8 --dry-run"
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"
