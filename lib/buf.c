@@ -108,3 +108,18 @@ void swx_buf_free(swx_buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
 }
+
+void swx_list_append(char *out, size_t n, size_t *at, const char *item)
+{
+    if (n < 4 || *at >= n - 1)
+        return; /* full (or cut short already) */
+    int w = snprintf(out + *at, n - *at, "%s%s", *at ? ", " : "", item);
+    if (w < 0)
+        return;
+    if ((size_t)w >= n - *at) {
+        memcpy(out + n - 4, "...", 4);
+        *at = n - 1;
+    } else {
+        *at += (size_t)w;
+    }
+}

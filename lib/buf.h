@@ -30,4 +30,9 @@ void swx_buf_reset(swx_buf *b);
 char *swx_buf_take(swx_buf *b, size_t *len);
 void swx_buf_free(swx_buf *b);
 
+/* Appends item to the ", "-separated list in out (n bytes, *at of them used),
+ * for error messages that name what is valid. Never writes past the end: a
+ * list cut short ends in "...". */
+void swx_list_append(char *out, size_t n, size_t *at, const char *item);
+
 #endif

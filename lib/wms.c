@@ -35,8 +35,8 @@ int swx_wms_bundle_check(const char *name)
             return 0;
     char list[512] = "";
     size_t at = 0;
-    for (size_t i = 0; i < NBUNDLES && at < sizeof list; i++)
-        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", bundles[i]);
+    for (size_t i = 0; i < NBUNDLES; i++)
+        swx_list_append(list, sizeof list, &at, bundles[i]);
     return swx_error_set(SWX_EINVAL, "unknown bundle '%.64s': valid bundles are %s",
                          name ? name : "", list);
 }

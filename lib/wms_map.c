@@ -48,8 +48,8 @@ static void list_variables(const swx_caps *caps, char *out, size_t n)
 {
     size_t at = 0;
     out[0] = '\0';
-    for (size_t i = 0; i < swx_caps_variable_count(caps) && at < n; i++)
-        at += (size_t)snprintf(out + at, n - at, "%s%s", i ? ", " : "", swx_caps_variable(caps, i));
+    for (size_t i = 0; i < swx_caps_variable_count(caps); i++)
+        swx_list_append(out, n, &at, swx_caps_variable(caps, i));
 }
 
 /* The run asked for: "YYYYMMDDHH" or an ISO 8601 instant. */
@@ -120,8 +120,8 @@ static int resolve_layer(swx_map *m, const swx_map_opts *o)
             }
             char s[SWX_ISO8601_LEN];
             swx_iso8601_format(t, s);
-            if (at < sizeof list)
-                at += (size_t)snprintf(list + at, sizeof list - at, "%s%.13s", at ? ", " : "", s);
+            s[13] = '\0'; /* YYYY-MM-DDTHH */
+            swx_list_append(list, sizeof list, &at, s);
         }
     }
     free(runs);
@@ -155,7 +155,7 @@ static int resolve_time(swx_map *m, const swx_map_opts *o)
             for (size_t i = 0; i < k; i++) {
                 char s[SWX_ISO8601_LEN];
                 swx_iso8601_format(near[i], s);
-                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", s);
+                swx_list_append(list, sizeof list, &at, s);
             }
             swx_iso8601_format(swx_timedim_first(td), first);
             swx_iso8601_format(swx_timedim_last(td), last);
@@ -186,8 +186,7 @@ static int resolve_style(swx_map *m, const swx_map_opts *o)
             m->style = name;
             return 0;
         }
-        if (at < sizeof list)
-            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", name);
+        swx_list_append(list, sizeof list, &at, name);
     }
     return swx_error_set(SWX_ENOTFOUND, "style '%.100s' is not a style of layer %s; styles are %s",
                          o->style, swx_layer_name(m->layer), n ? list : "(none)");
@@ -205,9 +204,8 @@ static int resolve_crs(swx_map *m, const swx_map_opts *o)
         norm = "EPSG:3857";
     char list[300] = "";
     size_t at = 0;
-    for (size_t i = 0; i < swx_layer_crs_count(m->layer) && at < sizeof list; i++)
-        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "",
-                               swx_layer_crs(m->layer, i));
+    for (size_t i = 0; i < swx_layer_crs_count(m->layer); i++)
+        swx_list_append(list, sizeof list, &at, swx_layer_crs(m->layer, i));
     if (!norm)
         return swx_error_set(SWX_EINVAL, "CRS '%.64s' is not supported: use EPSG:4326 or EPSG:3857",
                              want);
