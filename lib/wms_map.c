@@ -478,6 +478,7 @@ typedef struct reader {
     swx_map_block_fn cb;
     void *ud;
     int cb_rc; /* set when the caller's callback stopped the read */
+    char **keys; /* with a disk cache: each block's cache key, made once */
 } reader;
 
 /* Decodes a block's PNG and hands it on; the size must be the block's. */
@@ -523,22 +524,19 @@ static int reader_next(void *ud, swx_request *req, void **user)
             rc = swx_wms_getmap_request(&g, req, &r->q);
         if (rc)
             return rc;
-        if (r->m->cache_dir) {
-            char *key = cache_key(r, req);
+        if (r->keys) {
+            char *key = r->keys[i] = cache_key(r, req);
             void *data = NULL;
             size_t len = 0;
             if (key && swx_diskcache_get(r->m->cache_dir, key, &data, &len) == 0) {
                 rc = deliver(r, i, data, len, "the disk cache");
                 free(data);
-                if (rc == 0 || r->cb_rc) {
-                    free(key);
-                    if (r->cb_rc)
-                        return r->cb_rc;
+                if (r->cb_rc)
+                    return r->cb_rc;
+                if (rc == 0)
                     continue;
-                }
                 /* A damaged entry is fetched again and replaced. */
             }
-            free(key);
         }
         *user = (void *)(uintptr_t)i;
         return 1;
@@ -555,20 +553,9 @@ static int reader_done(void *ud, void *user, int rc, const swx_response *resp)
     rc = deliver(r, i, resp->body, resp->len, resp->url);
     if (rc)
         return rc;
-    if (r->m->cache_dir) {
-        swx_getmap g;
-        swx_request req;
-        swx_query *q = NULL;
-        if (swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g) == 0 &&
-            swx_wms_getmap_request(&g, &req, &q) == 0) {
-            char *key = cache_key(r, &req);
-            /* A cache that cannot be written costs speed, not the read. */
-            if (key)
-                swx_diskcache_put(r->m->cache_dir, key, resp->body, resp->len);
-            free(key);
-        }
-        swx_query_free(q);
-    }
+    /* A cache that cannot be written costs speed, not the read. */
+    if (r->keys && r->keys[i])
+        swx_diskcache_put(r->m->cache_dir, r->keys[i], resp->body, resp->len);
     return 0;
 }
 
@@ -576,9 +563,14 @@ int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, si
                         int max_in_flight, volatile sig_atomic_t *cancel, swx_map_block_fn cb,
                         void *ud, swx_fetch_stats *stats)
 {
-    reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0};
+    reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0, NULL};
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
+    if (m->cache_dir && n && !(r.keys = calloc(n, sizeof *r.keys)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
     int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, stats);
     swx_query_free(r.q);
+    for (size_t i = 0; r.keys && i < n; i++)
+        free(r.keys[i]);
+    free(r.keys);
     return rc;
 }
