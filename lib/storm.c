@@ -501,28 +501,32 @@ static int read_null(struct jctx *c)
 
 /* Each read_* reads one member's value into *out (null or missing: the null
  * of the model), or notes why it cannot and skips it. 0, SYNTAX or
- * SWX_ENOMEM. */
+ * SWX_ENOMEM. What they share: a value of another type than they read. */
+static int read_other(struct jctx *c, swx_jsonscan_type type, struct slots *sl, int slot,
+                      const char *member, const char *want)
+{
+    if (type == SWX_JSONSCAN_NULL)
+        return read_null(c);
+    if (type == SWX_JSONSCAN_ERROR)
+        return SYNTAX;
+    note(sl, slot, member, want);
+    return skip(c);
+}
+
 static int read_str(struct jctx *c, struct slots *sl, int slot, const char *member,
                     const char **out)
 {
     swx_jsonscan_str v;
     *out = NULL;
     unnote(sl, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_STRING:
-        if (swx_jsonscan_string(c->js, &v))
-            return SYNTAX;
-        if (!(*out = swx_storm_str(c->s, v.s, v.n)))
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        return 0;
-    case SWX_JSONSCAN_ERROR:
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type != SWX_JSONSCAN_STRING)
+        return read_other(c, type, sl, slot, member, "a string");
+    if (swx_jsonscan_string(c->js, &v))
         return SYNTAX;
-    default:
-        note(sl, slot, member, "a string");
-        return skip(c);
-    }
+    if (!(*out = swx_storm_str(c->s, v.s, v.n)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    return 0;
 }
 
 static int read_num(struct jctx *c, struct slots *sl, int slot, const char *member, double *out)
@@ -530,22 +534,15 @@ static int read_num(struct jctx *c, struct slots *sl, int slot, const char *memb
     swx_jsonscan_num v;
     *out = NAN;
     unnote(sl, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_NUMBER:
-        if (swx_jsonscan_number(c->js, &v))
-            return SYNTAX;
-        *out = v.d;
-        if (!isfinite(v.d))
-            note(sl, slot, member, "a finite number");
-        return 0;
-    case SWX_JSONSCAN_ERROR:
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type != SWX_JSONSCAN_NUMBER)
+        return read_other(c, type, sl, slot, member, "a number");
+    if (swx_jsonscan_number(c->js, &v))
         return SYNTAX;
-    default:
-        note(sl, slot, member, "a number");
-        return skip(c);
-    }
+    *out = v.d;
+    if (!isfinite(v.d))
+        note(sl, slot, member, "a finite number");
+    return 0;
 }
 
 /* An integer: a JSON integer, a number with no fraction, or a string holding
@@ -556,10 +553,8 @@ static int read_int(struct jctx *c, struct slots *sl, int slot, const char *memb
     swx_jsonscan_str t;
     *out = SWX_STORM_NULL;
     unnote(sl, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_NUMBER:
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type == SWX_JSONSCAN_NUMBER) {
         if (swx_jsonscan_number(c->js, &v))
             return SYNTAX;
         if (v.is_int)
@@ -569,31 +564,26 @@ static int read_int(struct jctx *c, struct slots *sl, int slot, const char *memb
         else
             note(sl, slot, member, "an integer");
         return 0;
-    case SWX_JSONSCAN_STRING: {
-        if (swx_jsonscan_string(c->js, &t))
-            return SYNTAX;
-        /* As a C string: up to an embedded NUL, like the text json-c gave. */
-        size_t n = strnlen(t.s, t.n);
-        char *z = malloc(n + 1), *end;
-        if (!z)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        memcpy(z, t.s, n);
-        z[n] = '\0';
-        errno = 0;
-        long long i = strtoll(z, &end, 10);
-        if (n && !*end && !errno)
-            *out = i;
-        else
-            note(sl, slot, member, "an integer");
-        free(z);
-        return 0;
     }
-    case SWX_JSONSCAN_ERROR:
+    if (type != SWX_JSONSCAN_STRING)
+        return read_other(c, type, sl, slot, member, "an integer");
+    if (swx_jsonscan_string(c->js, &t))
         return SYNTAX;
-    default:
+    /* As a C string: up to an embedded NUL, like the text json-c gave. */
+    size_t n = strnlen(t.s, t.n);
+    char *z = malloc(n + 1), *end;
+    if (!z)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    memcpy(z, t.s, n);
+    z[n] = '\0';
+    errno = 0;
+    long long i = strtoll(z, &end, 10);
+    if (n && !*end && !errno)
+        *out = i;
+    else
         note(sl, slot, member, "an integer");
-        return skip(c);
-    }
+    free(z);
+    return 0;
 }
 
 /* A time: a string holding an ISO 8601 instant. */
@@ -602,41 +592,27 @@ static int read_time(struct jctx *c, struct slots *sl, int slot, const char *mem
     swx_jsonscan_str t;
     *out = SWX_STORM_NULL;
     unnote(sl, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_STRING:
-        if (swx_jsonscan_string(c->js, &t))
-            return SYNTAX;
-        if (swx_iso8601_parse_n(t.s, strnlen(t.s, t.n), out) != 0) {
-            swx_error_clear();
-            *out = SWX_STORM_NULL;
-            note(sl, slot, member, "an ISO 8601 time");
-        }
-        return 0;
-    case SWX_JSONSCAN_ERROR:
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type != SWX_JSONSCAN_STRING)
+        return read_other(c, type, sl, slot, member, "a string");
+    if (swx_jsonscan_string(c->js, &t))
         return SYNTAX;
-    default:
-        note(sl, slot, member, "a string");
-        return skip(c);
+    if (swx_iso8601_parse_n(t.s, strnlen(t.s, t.n), out) != 0) {
+        swx_error_clear();
+        *out = SWX_STORM_NULL;
+        note(sl, slot, member, "an ISO 8601 time");
     }
+    return 0;
 }
 
 static int read_bool(struct jctx *c, struct slots *sl, int slot, const char *member, int *out)
 {
     *out = -1;
     unnote(sl, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_BOOL:
-        return swx_jsonscan_bool(c->js, out) ? SYNTAX : 0;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(sl, slot, member, "a boolean");
-        return skip(c);
-    }
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type != SWX_JSONSCAN_BOOL)
+        return read_other(c, type, sl, slot, member, "a boolean");
+    return swx_jsonscan_bool(c->js, out) ? SYNTAX : 0;
 }
 
 static const char *const radii_keys[SWX_STORM_NRADII] = {"34kts", "50kts", "64kts"};
