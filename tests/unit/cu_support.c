@@ -26,11 +26,17 @@ int cu_run(void)
     return failed ? 1 : 0;
 }
 
+const char *cu_fixture_path(const char *rel)
+{
+    static char path[4096];
+    const char *root = getenv("SEAWX_FIXTURES");
+    snprintf(path, sizeof path, "%s/%s", root ? root : "tests/fixtures", rel);
+    return path;
+}
+
 char *cu_fixture(const char *rel, size_t *len)
 {
-    const char *root = getenv("SEAWX_FIXTURES");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", root ? root : "tests/fixtures", rel);
+    const char *path = cu_fixture_path(rel);
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "fixture %s: %s\n", path, strerror(errno));

@@ -14,6 +14,8 @@ int cu_run(void);
 /* Reads $SEAWX_FIXTURES/<rel> whole; NUL-terminated; aborts the test program
  * with a message if the file is missing. Caller frees. */
 char *cu_fixture(const char *rel, size_t *len);
+/* The path of $SEAWX_FIXTURES/<rel> (a static buffer, valid until the next call). */
+const char *cu_fixture_path(const char *rel);
 
 /* A seawx-sim process started for one test program. */
 typedef struct cu_sim {

@@ -65,21 +65,10 @@ static const char *make_zip(const char *name, const struct entry *e, size_t n)
     return path;
 }
 
-static int collect(void *ud, const swx_storm *s)
-{
-    return swx_storm_list_add(ud, s);
-}
-
 static void json_storms(swx_storm_list *l)
 {
-    size_t len;
-    char *text = cu_fixture("storms/edge.json", &len);
-    swx_storm_reader *r = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, collect, l), 0);
-    CU_ASSERT_EQUAL(swx_storm_reader_feed(r, text, len), 0);
-    CU_ASSERT_EQUAL(swx_storm_reader_finish(r), 0);
-    swx_storm_reader_free(r);
-    free(text);
+    CU_ASSERT_EQUAL_FATAL(
+        swx_storm_read_file(cu_fixture_path("storms/edge.json"), swx_storm_list_add, l), 0);
 }
 
 static int same_num(double a, double b)
@@ -146,7 +135,7 @@ static void test_same_as_json(void)
     CU_ASSERT_EQUAL(dlen, len);
     free(doc);
     free(entry);
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(path, collect, &k), 0);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(path, swx_storm_list_add, &k), 0);
     json_storms(&j);
     CU_ASSERT_EQUAL_FATAL(k.count, j.count);
     for (size_t i = 0; i < k.count; i++)
@@ -165,7 +154,7 @@ static void test_doc_kml_first(void)
     struct entry e[] = {{"a.kml", other, sizeof other - 1}, {"doc.kml", kml, len}};
     const char *path = make_zip("doc.kmz", e, 2);
     swx_storm_list k = {0};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(path, collect, &k), 0);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(path, swx_storm_list_add, &k), 0);
     CU_ASSERT_EQUAL(k.count, 5);
     swx_storm_list_clear(&k);
     free(kml);
@@ -177,14 +166,14 @@ static void test_hostile(void)
     const char kml[] = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>";
     /* 64 MiB of zeros deflate to about 64 KiB: a ratio near 1000. */
     struct entry bomb[] = {{"doc.kml", NULL, (size_t)64 << 20}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("bomb.kmz", bomb, 1), collect, &k), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("bomb.kmz", bomb, 1), swx_storm_list_add, &k), SWX_ETOOBIG);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "zip bomb"));
 
     struct entry esc[] = {{"doc.kml", kml, sizeof kml - 1}, {"../../etc/evil.kml", kml, 5}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("escape.kmz", esc, 2), collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("escape.kmz", esc, 2), swx_storm_list_add, &k), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "outside the archive"));
     struct entry abs_[] = {{"/etc/doc.kml", kml, sizeof kml - 1}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("abs.kmz", abs_, 1), collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("abs.kmz", abs_, 1), swx_storm_list_add, &k), SWX_EPARSE);
     CU_ASSERT_FALSE(swx_kmz_name_safe("a/../../b.kml"));
     CU_ASSERT_FALSE(swx_kmz_name_safe("C:/x.kml"));
     CU_ASSERT_FALSE(swx_kmz_name_safe("a\\..\\b.kml"));
@@ -199,13 +188,13 @@ static void test_hostile(void)
         many[i].len = 1;
     }
     CU_ASSERT_EQUAL(
-        swx_kmz_read_storms(make_zip("many.kmz", many, SWX_KMZ_MAX_ENTRIES + 1), collect, &k),
+        swx_kmz_read_storms(make_zip("many.kmz", many, SWX_KMZ_MAX_ENTRIES + 1), swx_storm_list_add, &k),
         SWX_ETOOBIG);
     free(many);
     free(names);
 
     struct entry none[] = {{"readme.txt", "x", 1}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("none.kmz", none, 1), collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("none.kmz", none, 1), swx_storm_list_add, &k), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "no .kml"));
 
     /* A truncated archive: the good one cut in half. */
@@ -219,10 +208,10 @@ static void test_hostile(void)
     long size = ftell(f);
     fclose(f);
     CU_ASSERT_EQUAL(truncate(path, size / 2), 0);
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(path, collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(path, swx_storm_list_add, &k), SWX_EPARSE);
     free(edge);
 
-    CU_ASSERT_EQUAL(swx_kmz_read_storms("/nonexistent.kmz", collect, &k), SWX_EIO);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms("/nonexistent.kmz", swx_storm_list_add, &k), SWX_EIO);
     CU_ASSERT_EQUAL(k.count, 0);
     swx_storm_list_clear(&k);
 }
@@ -232,15 +221,15 @@ static void test_kml_refused(void)
     size_t len;
     swx_storm_list k = {0};
     char *doc = cu_fixture("storms/doctype.kml", &len);
-    CU_ASSERT_EQUAL(swx_kml_parse_storms(doc, len, collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kml_parse_storms(doc, len, swx_storm_list_add, &k), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "DOCTYPE"));
     free(doc);
     doc = cu_fixture("storms/not_kml.xml", &len);
-    CU_ASSERT_EQUAL(swx_kml_parse_storms(doc, len, collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kml_parse_storms(doc, len, swx_storm_list_add, &k), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "not KML"));
     free(doc);
     const char broken[] = "<kml><Document><Folder>";
-    CU_ASSERT_EQUAL(swx_kml_parse_storms(broken, sizeof broken - 1, collect, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kml_parse_storms(broken, sizeof broken - 1, swx_storm_list_add, &k), SWX_EPARSE);
     CU_ASSERT_EQUAL(k.count, 0);
     swx_storm_list_clear(&k);
 }

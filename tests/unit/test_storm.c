@@ -52,18 +52,12 @@ static void test_atcf(void)
     CU_ASSERT_EQUAL(swx_storm_atcf_parse(NULL, basin, &num, &year), SWX_EINVAL);
 }
 
-/* Collects copies of what a reader hands over. */
-static int collect(void *ud, const swx_storm *s)
-{
-    return swx_storm_list_add(ud, s);
-}
-
 static int read_fixture(const char *rel, swx_storm_list *l)
 {
     size_t len;
     char *text = cu_fixture(rel, &len);
     swx_storm_reader *r = NULL;
-    int rc = swx_storm_reader_new(&r, collect, l);
+    int rc = swx_storm_reader_new(&r, swx_storm_list_add, l);
     if (!rc)
         rc = swx_storm_reader_feed(r, text, len);
     if (!rc)
@@ -154,7 +148,7 @@ static int read_text(const char *text, size_t chunk, swx_storm_list *l)
 {
     size_t len = strlen(text);
     swx_storm_reader *r = NULL;
-    int rc = swx_storm_reader_new(&r, collect, l);
+    int rc = swx_storm_reader_new(&r, swx_storm_list_add, l);
     if (!chunk)
         chunk = len;
     for (size_t at = 0; at < len && !rc; at += chunk)
@@ -286,7 +280,7 @@ static void test_reader_chunks(void)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         swx_storm_list l = {0};
         swx_storm_reader *r = NULL;
-        CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, collect, &l), 0);
+        CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, swx_storm_list_add, &l), 0);
         int rc = 0;
         for (size_t at = 0; at < len && !rc; at += sizes[k])
             rc = swx_storm_reader_feed(r, text + at, len - at < sizes[k] ? len - at : sizes[k]);

@@ -15,24 +15,9 @@
 
 static swx_storm_list edge, nulls;
 
-static int collect(void *ud, const swx_storm *s)
-{
-    return swx_storm_list_add(ud, s);
-}
-
 static int load(const char *rel, swx_storm_list *l)
 {
-    size_t len;
-    char *text = cu_fixture(rel, &len);
-    swx_storm_reader *r = NULL;
-    int rc = swx_storm_reader_new(&r, collect, l);
-    if (!rc)
-        rc = swx_storm_reader_feed(r, text, len);
-    if (!rc)
-        rc = swx_storm_reader_finish(r);
-    swx_storm_reader_free(r);
-    free(text);
-    return rc;
+    return swx_storm_read_file(cu_fixture_path(rel), swx_storm_list_add, l);
 }
 
 static int setup(void)
@@ -348,7 +333,7 @@ static void test_numbers(void)
         "\"movement_direction\":359.9999996,\"movement_speed\":123456.1234565}]}]";
     swx_storm_list l = {0};
     swx_storm_reader *r = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, collect, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, swx_storm_list_add, &l), 0);
     CU_ASSERT_EQUAL(swx_storm_reader_feed(r, json, sizeof json - 1), 0);
     CU_ASSERT_EQUAL(swx_storm_reader_finish(r), 0);
     swx_storm_reader_free(r);
