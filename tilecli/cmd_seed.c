@@ -881,23 +881,14 @@ static int expand_name(const char *tpl, const char *bundle, const char *layer, c
     return 0;
 }
 
-/* The folder of path must exist and be writable. */
+/* The folder of path must exist and be writable, and path, if there, be a
+ * writable file. */
 static int check_output_dir(const char *path)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
+    int rc = cli_check_output_folder(path);
+    if (rc)
+        return rc;
     struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return swx_error_set(SWX_EIO, "cannot write %s: folder %s does not exist", path, dir);
-    if (access(dir, W_OK) != 0)
-        return swx_error_set(SWX_EIO, "cannot write %s: folder %s is not writable", path, dir);
     if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || access(path, R_OK | W_OK) != 0))
         return swx_error_set(SWX_EIO, "cannot write %s: it exists and is not a writable file",
                              path);

@@ -78,26 +78,8 @@ int data_check_dest(const char *path)
     }
     if (!regular_target(path))
         return 0;
-    char *dir = strdup(path);
-    if (!dir)
-        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    int rc = 0;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        cli_error("cannot write %s: folder %s does not exist", path, dir);
-        rc = EXIT_IO;
-    } else if (access(dir, W_OK) != 0) {
-        cli_error("cannot write %s: folder %s is not writable", path, dir);
-        rc = EXIT_IO;
-    }
-    free(dir);
-    return rc;
+    int rc = cli_check_output_folder(path);
+    return rc ? cli_fail(rc) : 0;
 }
 
 int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t)

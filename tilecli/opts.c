@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const cli_opt cli_service_opts[] = {
     {"base-url", 0, "URL", "service address (default: $SEAWX_BASE_URL)", 0},
@@ -233,4 +235,23 @@ int cli_client(const cli_args *a, swx_client **out)
     swx_client_opts_from_env(&o);
     int rc = swx_client_new(out, &o);
     return rc ? cli_fail(rc) : 0;
+}
+
+int cli_check_output_folder(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return swx_error_set(SWX_EIO, "cannot write %s: folder %s does not exist", path, dir);
+    if (access(dir, W_OK) != 0)
+        return swx_error_set(SWX_EIO, "cannot write %s: folder %s is not writable", path, dir);
+    return 0;
 }
