@@ -56,10 +56,8 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
             pszCacheDir = p;
         }
         /* The size limit as a GDAL configuration option too (--config). */
-        const char *pszMax = CPLGetConfigOption("SEAWX_CACHE_MAX_MB", nullptr);
-        if (pszMax && *pszMax && strspn(pszMax, "0123456789") == strlen(pszMax) &&
-            strlen(pszMax) < 12)
-            swx_diskcache_set_max(static_cast<uint64_t>(CPLAtoGIntBig(pszMax)) * 1048576);
+        if (const char *pszMax = CPLGetConfigOption("SEAWX_CACHE_MAX_MB", nullptr))
+            swx_diskcache_set_max_mb(pszMax); /* not a number: the default stays */
     }
     mo.cache_dir = pszCacheDir;
     swx_map *psMap = nullptr;

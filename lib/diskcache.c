@@ -150,19 +150,31 @@ void swx_diskcache_set_max(uint64_t max_bytes)
     atomic_store(&max_set, max_bytes == UINT64_MAX ? max_bytes : max_bytes + 1);
 }
 
+/* Megabytes as written in SEAWX_CACHE_MAX_MB: digits only, to bytes. */
+static int parse_mb(const char *text, uint64_t *bytes)
+{
+    if (!text || !*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 12)
+        return -1;
+    *bytes = (uint64_t)strtoull(text, NULL, 10) * 1048576;
+    return 0;
+}
+
+int swx_diskcache_set_max_mb(const char *text)
+{
+    uint64_t bytes;
+    if (parse_mb(text, &bytes) != 0)
+        return swx_error_set(SWX_EINVAL, "SEAWX_CACHE_MAX_MB must be a whole number of megabytes");
+    swx_diskcache_set_max(bytes);
+    return 0;
+}
+
 uint64_t swx_diskcache_max(void)
 {
-    uint64_t m = atomic_load(&max_set);
+    uint64_t m = atomic_load(&max_set), bytes;
     if (m)
         return m == UINT64_MAX ? m : m - 1;
-    const char *env = getenv("SEAWX_CACHE_MAX_MB");
-    char *end = NULL;
-    if (env && *env) {
-        errno = 0;
-        unsigned long long mb = strtoull(env, &end, 10);
-        if (!errno && end && !*end && env[0] != '-' && mb <= UINT64_MAX / 1048576)
-            return (uint64_t)mb * 1048576;
-    }
+    if (parse_mb(getenv("SEAWX_CACHE_MAX_MB"), &bytes) == 0)
+        return bytes;
     return (uint64_t)DEFAULT_MAX_MB * 1048576;
 }
 

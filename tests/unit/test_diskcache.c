@@ -139,6 +139,12 @@ static void test_limit_from_environment(void)
     CU_ASSERT_EQUAL(swx_diskcache_max(), 5u << 20);
     swx_diskcache_set_max(UINT64_MAX);
     CU_ASSERT_EQUAL(swx_diskcache_max(), UINT64_MAX);
+    /* As text, the way the plugin takes its configuration option. */
+    CU_ASSERT_EQUAL(swx_diskcache_set_max_mb("7"), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_max(), 7u << 20);
+    CU_ASSERT_EQUAL(swx_diskcache_set_max_mb("7x"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_diskcache_set_max_mb("-1"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_diskcache_max(), 7u << 20);
 }
 
 static void test_prune_lru(void)

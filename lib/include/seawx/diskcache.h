@@ -39,6 +39,8 @@ SWX_API int swx_diskcache_put(const char *dir, const char *key, const void *data
 
 /* The size limit in bytes for this process (0: none); overrides the environment. */
 SWX_API void swx_diskcache_set_max(uint64_t max_bytes);
+/* The same from text in megabytes (digits only); SWX_EINVAL otherwise. */
+SWX_API int swx_diskcache_set_max_mb(const char *text);
 /* The limit in force: swx_diskcache_set_max()'s, else $SEAWX_CACHE_MAX_MB's, else 1 GiB. */
 SWX_API uint64_t swx_diskcache_max(void);
 
