@@ -2,7 +2,7 @@
  * seawx_vector.cpp: storms as OGR layers. "SEAWX:storms[,filters]" reads the
  * service's /storm/json (every page), "SEAWX:kmz,path=FILE" a storm KMZ file;
  * both give the layers storms, track_points, forecast_points, forecast_lines
- * and wind_radii with the typed fields of lib/storm_geojson.c. README section
+ * and wind_radii with the typed fields of lib/storms/storm_geojson.c. README section
  * "Storms" documents the options.
  */
 #include "seawx_gdal.h"

@@ -3,7 +3,7 @@
  * One file per valid time. Everything the user typed is checked before any
  * request; the layer, times and style are checked against the capabilities
  * before any GetMap. Tiles are enumerated zoom by zoom in metatile blocks
- * (lib/tiles.c); a block whose tiles are all stored already is skipped, so
+ * (lib/tiles/tiles.c); a block whose tiles are all stored already is skipped, so
  * running the same command again fetches only what is missing. Each GetMap
  * covers the smallest rectangle of tiles of its block that are still needed,
  * and only the tiles of the area are stored.

@@ -1,5 +1,5 @@
 /* fuzz_storm.c: the streaming storm JSON reader (its element scanner and the
- * pull parser of lib/jsonscan.c) fed in two pieces, then every feature of
+ * pull parser of lib/util/jsonscan.c) fed in two pieces, then every feature of
  * each storm written as GeoJSON; polygon rings must come out closed and
  * counter-clockwise, coordinates in range. The same bytes also go to
  * swx_storm_parse_json as one object, and the reader must agree with itself

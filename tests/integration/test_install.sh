@@ -30,12 +30,12 @@ check "the staged seawx-sim runs" sh -c "'$S$prefix/bin/seawx-sim' --help >/dev/
 check "libseawx.so, with its version links" sh -c \
   "test -L '$S$libdir/libseawx.so' && test -e '$S$libdir/libseawx.so.0' && readlink -f '$S$libdir/libseawx.so' | grep -q 'libseawx.so.[0-9]*\.[0-9]*\.[0-9]*$'"
 missing=
-for h in "$SEAWX_SOURCE_DIR"/lib/include/seawx/*.h; do
+for h in "$SEAWX_SOURCE_DIR"/lib/*/include/seawx/*.h; do
   [ -f "$S$prefix/include/seawx/$(basename "$h")" ] || missing="$missing $(basename "$h")"
 done
 check "every public header in include/seawx/${missing:+ (missing:$missing)}" test -z "$missing"
 check "no private header installed" sh -c \
-  "test \$(ls '$S$prefix/include/seawx' | wc -l) -eq \$(ls '$SEAWX_SOURCE_DIR/lib/include/seawx'/*.h | wc -l)"
+  "test \$(ls '$S$prefix/include/seawx' | wc -l) -eq \$(ls '$SEAWX_SOURCE_DIR'/lib/*/include/seawx/*.h | wc -l)"
 # A program built against the staged headers and library only.
 cat >"$T/use.c" <<'C'
 #include <seawx/iso8601.h>

@@ -1,4 +1,4 @@
-/* test_buf.c: lib/buf.c's growing buffer and the ", "-separated lists that
+/* test_buf.c: lib/util/buf.c's growing buffer and the ", "-separated lists that
  * error messages build (swx_list_append). */
 #include "cu_support.h"
 

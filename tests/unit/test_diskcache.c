@@ -1,4 +1,4 @@
-/* test_diskcache.c: the on-disk answer cache (lib/diskcache.c): entries
+/* test_diskcache.c: the on-disk answer cache (lib/net/diskcache.c): entries
  * checked by key, written whole, and kept within a size limit, least recently
  * used first. */
 #define _GNU_SOURCE

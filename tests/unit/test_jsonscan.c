@@ -1,4 +1,4 @@
-/* test_jsonscan.c: the pull parser of lib/jsonscan.c: walking values, string
+/* test_jsonscan.c: the pull parser of lib/util/jsonscan.c: walking values, string
  * escapes, numbers read exactly as strtod reads them, the strict grammar,
  * the depth bound, and errors that stick and say where. */
 #include "cu_support.h"

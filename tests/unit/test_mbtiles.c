@@ -1,4 +1,4 @@
-/* test_mbtiles.c: the MBTiles writer (lib/mbtiles.c): schema, TMS rows,
+/* test_mbtiles.c: the MBTiles writer (lib/tiles/mbtiles.c): schema, TMS rows,
  * dedupe, metadata, resume, refusal of foreign files, and integrity after
  * SIGKILL at random moments. The file is read back with SQLite directly. */
 #include "cu_support.h"

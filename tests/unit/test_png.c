@@ -1,4 +1,4 @@
-/* test_png.c: PNG decoding to RGBA, checking and encoding (lib/png.c).
+/* test_png.c: PNG decoding to RGBA, checking and encoding (lib/wms/png.c).
  *
  * The inputs are written here with libpng itself in each colour type, depth and
  * interlace the format allows, so that every conversion path is exercised. */

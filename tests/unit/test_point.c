@@ -1,5 +1,5 @@
 /* test_point.c: point queries are checked before sending, and every answer
- * shape of lib/point.c is read into typed rows (fixtures in points/). */
+ * shape of lib/data/point.c is read into typed rows (fixtures in points/). */
 #include "cu_support.h"
 
 #include "seawx/error.h"

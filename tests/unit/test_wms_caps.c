@@ -1,4 +1,4 @@
-/* test_wms_caps.c: WMS capabilities documents (lib/wms_caps.c), from the
+/* test_wms_caps.c: WMS capabilities documents (lib/wms/wms_caps.c), from the
  * fixtures in tests/fixtures/caps/. */
 #include "cu_support.h"
 

@@ -1,4 +1,4 @@
-/* test_wms_time.c: WMS time dimension values (lib/wms_time.c). */
+/* test_wms_time.c: WMS time dimension values (lib/wms/wms_time.c). */
 #include "cu_support.h"
 
 #include "seawx/error.h"

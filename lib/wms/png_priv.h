@@ -1,5 +1,5 @@
 /*
- * png_priv.h: lib/png.c's check through libpng alone, for the tests and the
+ * png_priv.h: lib/wms/png.c's check through libpng alone, for the tests and the
  * fuzz target that hold swx_png_check()'s direct path to libpng's verdict.
  */
 #ifndef SWX_PNG_PRIV_H
