@@ -6,6 +6,7 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/png.h"
+#include "seawx/wms_select.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -44,187 +45,20 @@ static double merc_y(double lat)
     return MERC_R * log(tan(M_PI / 4 + lat * M_PI / 360));
 }
 
-static void list_variables(const swx_caps *caps, char *out, size_t n)
+/* The layer, time, style and CRS asked for, with the one grammar of
+ * seawx/wms_select.h. */
+static int resolve_selection(swx_map *m, const swx_map_opts *o)
 {
-    size_t at = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < swx_caps_variable_count(caps); i++)
-        swx_list_append(out, n, &at, swx_caps_variable(caps, i));
-}
-
-/* The run asked for: "YYYYMMDDHH" or an ISO 8601 instant. */
-static int parse_run(const char *s, int64_t *t)
-{
-    size_t n = strlen(s);
-    if (n == 10 && strspn(s, "0123456789") == 10) {
-        char iso[24];
-        snprintf(iso, sizeof iso, "%.4s-%.2s-%.2sT%.2s:00:00Z", s, s + 4, s + 6, s + 8);
-        return swx_iso8601_parse(iso, t);
-    }
-    return swx_iso8601_parse(s, t);
-}
-
-static int resolve_layer(swx_map *m, const swx_map_opts *o)
-{
-    char vars[512];
-    if (o->layer && *o->layer) {
-        m->layer = swx_caps_find(m->caps, o->layer);
-        if (m->layer)
-            return 0;
-        list_variables(m->caps, vars, sizeof vars);
-        return swx_error_set(SWX_ENOTFOUND,
-                             "layer '%.200s' is not in bundle %s; its variables are %s (list its "
-                             "layers with: gdalinfo SEAWX:bundle=%s)",
-                             o->layer, o->bundle, vars, o->bundle);
-    }
-    if (!o->variable || !*o->variable)
-        return swx_error_set(SWX_EINVAL, "name a layer (LAYER=) or a variable (VARIABLE=) of "
-                                         "bundle %s",
-                             o->bundle);
-    char var[128];
-    snprintf(var, sizeof var, "%s", o->variable);
-    char *colon = strchr(var, ':');
-    const char *unit = NULL;
-    if (colon) {
-        *colon = '\0';
-        unit = colon + 1;
-    }
-    size_t nruns = swx_caps_runs(m->caps, var, unit, NULL, 0);
-    if (nruns == 0) {
-        list_variables(m->caps, vars, sizeof vars);
-        return swx_error_set(SWX_ENOTFOUND, "variable '%s' is not in bundle %s; its variables are %s",
-                             o->variable, o->bundle, vars);
-    }
-    if (!o->run || !*o->run || strcasecmp(o->run, "latest") == 0) {
-        int rc = swx_caps_latest(m->caps, var, unit, &m->layer);
-        return rc ? swx_error_prefix(rc, "no complete run of %s in bundle %s", o->variable,
-                                     o->bundle)
-                  : 0;
-    }
-    int64_t want;
-    if (parse_run(o->run, &want))
-        return swx_error_set(SWX_EINVAL, "run '%.64s' is neither 'latest' nor YYYYMMDDHH",
-                             o->run);
-    const swx_layer **runs = calloc(nruns, sizeof *runs);
-    if (!runs)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    swx_caps_runs(m->caps, var, unit, runs, nruns);
-    char list[400] = "";
-    size_t at = 0;
-    for (size_t i = 0; i < nruns; i++) {
-        int64_t t;
-        if (swx_layer_run_time(runs[i], &t) == 0) {
-            if (t == want) {
-                m->layer = runs[i];
-                break;
-            }
-            char s[SWX_ISO8601_LEN];
-            swx_iso8601_format(t, s);
-            s[13] = '\0'; /* YYYY-MM-DDTHH */
-            swx_list_append(list, sizeof list, &at, s);
-        }
-    }
-    free(runs);
-    if (m->layer)
-        return 0;
-    return swx_error_set(SWX_ENOTFOUND, "no run %s of %s in bundle %s; runs are %s", o->run,
-                         o->variable, o->bundle, list);
-}
-
-static int resolve_time(swx_map *m, const swx_map_opts *o)
-{
-    const swx_timedim *td = swx_layer_time(m->layer);
-    m->time = INT64_MIN;
-    if (!td) {
-        if (o->time && *o->time)
-            return swx_error_set(SWX_EINVAL, "layer %s has no time dimension; leave TIME out",
-                                 swx_layer_name(m->layer));
-        return 0;
-    }
-    if (!o->time || !*o->time) {
-        m->time = swx_timedim_default(td);
-    } else {
-        int64_t t;
-        if (swx_iso8601_parse(o->time, &t))
-            return swx_error_prefix(SWX_EINVAL, "TIME");
-        if (!swx_timedim_contains(td, t)) {
-            int64_t near[3];
-            size_t k = swx_timedim_nearest(td, t, near, 3);
-            char list[100] = "", first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
-            size_t at = 0;
-            for (size_t i = 0; i < k; i++) {
-                char s[SWX_ISO8601_LEN];
-                swx_iso8601_format(near[i], s);
-                swx_list_append(list, sizeof list, &at, s);
-            }
-            swx_iso8601_format(swx_timedim_first(td), first);
-            swx_iso8601_format(swx_timedim_last(td), last);
-            return swx_error_set(SWX_ENOTFOUND,
-                                 "time %s is not a valid time of layer %s; nearest: %s (%zu "
-                                 "valid times from %s to %s)",
-                                 o->time, swx_layer_name(m->layer), list, swx_timedim_count(td),
-                                 first, last);
-        }
-        m->time = t;
-    }
-    swx_iso8601_format(m->time, m->time_s);
-    return 0;
-}
-
-static int resolve_style(swx_map *m, const swx_map_opts *o)
-{
-    size_t n = swx_layer_style_count(m->layer);
-    if (!o->style || !*o->style) {
-        m->style = n ? swx_layer_style(m->layer, 0)->name : "";
-        return 0;
-    }
-    char list[600] = "";
-    size_t at = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *name = swx_layer_style(m->layer, i)->name;
-        if (strcmp(name, o->style) == 0) {
-            m->style = name;
-            return 0;
-        }
-        swx_list_append(list, sizeof list, &at, name);
-    }
-    return swx_error_set(SWX_ENOTFOUND, "style '%.100s' is not a style of layer %s; styles are %s",
-                         o->style, swx_layer_name(m->layer), n ? list : "(none)");
-}
-
-static int resolve_crs(swx_map *m, const swx_map_opts *o)
-{
-    const char *want = o->crs && *o->crs ? o->crs : "EPSG:4326";
-    const char *norm = NULL;
-    if (strcasecmp(want, "EPSG:4326") == 0 || strcmp(want, "4326") == 0 ||
-        strcasecmp(want, "CRS:84") == 0 || strcasecmp(want, "OGC:CRS84") == 0)
-        norm = "EPSG:4326";
-    else if (strcasecmp(want, "EPSG:3857") == 0 || strcmp(want, "3857") == 0 ||
-             strcasecmp(want, "EPSG:900913") == 0)
-        norm = "EPSG:3857";
-    char list[300] = "";
-    size_t at = 0;
-    for (size_t i = 0; i < swx_layer_crs_count(m->layer); i++)
-        swx_list_append(list, sizeof list, &at, swx_layer_crs(m->layer, i));
-    if (!norm)
-        return swx_error_set(SWX_EINVAL, "CRS '%.64s' is not supported: use EPSG:4326 or EPSG:3857",
-                             want);
-    if (strcmp(norm, "EPSG:4326") == 0) {
-        m->epsg = 4326;
-        if (swx_layer_has_crs(m->layer, "EPSG:4326"))
-            snprintf(m->crs, sizeof m->crs, "EPSG:4326");
-        else if (swx_layer_has_crs(m->layer, "CRS:84"))
-            snprintf(m->crs, sizeof m->crs, "CRS:84");
-    } else {
-        m->epsg = 3857;
-        if (swx_layer_has_crs(m->layer, "EPSG:3857"))
-            snprintf(m->crs, sizeof m->crs, "EPSG:3857");
-        else if (swx_layer_has_crs(m->layer, "EPSG:900913"))
-            snprintf(m->crs, sizeof m->crs, "EPSG:900913");
-    }
-    if (!m->crs[0])
-        return swx_error_set(SWX_EINVAL, "layer %s does not advertise %s; it offers %s",
-                             swx_layer_name(m->layer), norm, list[0] ? list : "no CRS");
+    const char *crs = NULL;
+    int rc;
+    if ((rc = swx_select_layer(&m->layer, m->caps, o->bundle, o->layer, o->variable, o->run)) ||
+        (rc = swx_select_time(&m->time, m->layer, o->time)) ||
+        (rc = swx_select_style(&m->style, m->layer, o->style)) ||
+        (rc = swx_select_crs(&crs, &m->epsg, m->layer, o->crs)))
+        return rc;
+    if (m->time != INT64_MIN)
+        swx_iso8601_format(m->time, m->time_s);
+    snprintf(m->crs, sizeof m->crs, "%s", crs);
     return 0;
 }
 
@@ -297,8 +131,9 @@ static int resolve_size(swx_map *m, const swx_map_opts *o)
     if (h < 1)
         h = 1;
     if (w > SWX_MAP_MAX_SIDE || h > SWX_MAP_MAX_SIDE)
-        return swx_error_set(SWX_EINVAL, "a raster of %.0f x %.0f pixels is over the limit of %d "
-                                         "on a side; ask for a coarser resolution",
+        return swx_error_set(SWX_EINVAL,
+                             "a raster of %.0f x %.0f pixels is over the limit of %d "
+                             "on a side; ask for a coarser resolution",
                              w, h, SWX_MAP_MAX_SIDE);
     m->w[0] = (int)w;
     m->h[0] = (int)h;
@@ -345,8 +180,7 @@ int swx_map_open(swx_map **out, swx_caps *caps, const swx_map_opts *o)
                            m->bs, maxw, maxh);
         goto done;
     }
-    if ((rc = resolve_layer(m, o)) || (rc = resolve_time(m, o)) || (rc = resolve_style(m, o)) ||
-        (rc = resolve_crs(m, o)))
+    if ((rc = resolve_selection(m, o)))
         goto done;
     resolve_extent(m);
     rc = resolve_size(m, o);
@@ -477,7 +311,7 @@ typedef struct reader {
     swx_query *q;
     swx_map_block_fn cb;
     void *ud;
-    int cb_rc; /* set when the caller's callback stopped the read */
+    int cb_rc;   /* set when the caller's callback stopped the read */
     char **keys; /* with a disk cache: each block's cache key, made once */
 } reader;
 

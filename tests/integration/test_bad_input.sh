@@ -176,10 +176,10 @@ row "unknown command"                2 no "unknown command 'frobnicate'" -- "$S"
 row "unknown option"                 2 no "unknown option '--colour'" -- "$S" storms --colour red
 row "unknown bundle"                 2 no "unknown bundle 'nope'.*valid bundles" -- "$S" layers -b basic -b nope
 row "unknown variable"               5 any "no variable 'nope' in bundle basic" -- "$S" layers -b basic --variable nope
-row "seed: unknown layer"            5 any "no layer 'sof-d/19990101/00/t2m:K'" -- "$S" seed -b basic -l sof-d/19990101/00/t2m:K "${bbox[@]}"
-row "seed: unknown run"              5 any "has no run 1999010100" -- "${seed[@]}" --run 1999010100 "${bbox[@]}"
-row "seed: unknown time"             5 any "has no time 1999-01-01T00:00:00Z; it has" -- "${seed[@]}" -t 1999-01-01T00:00:00Z "${bbox[@]}"
-row "seed: unknown style"            5 any "has no style 'nope'; its styles" -- "${seed[@]}" -s nope "${bbox[@]}"
+row "seed: unknown layer"            5 any "layer 'sof-d/19990101/00/t2m:K' is not in bundle basic; its variables are .*'seawx layers --bundle basic' lists them" -- "$S" seed -b basic -l sof-d/19990101/00/t2m:K "${bbox[@]}"
+row "seed: unknown run"              5 any "no run 1999010100 of t2m:K in bundle basic; runs are 20" -- "${seed[@]}" --run 1999010100 "${bbox[@]}"
+row "seed: unknown time"             5 any "time 1999-01-01T00:00:00Z is not a valid time of layer .*; nearest: 20" -- "${seed[@]}" -t 1999-01-01T00:00:00Z "${bbox[@]}"
+row "seed: unknown style"            5 any "style 'nope' is not a style of layer .*; styles are " -- "${seed[@]}" -s nope "${bbox[@]}"
 row "seed: several times, no {time}" 2 any "put \{time\} in the --output name" -- "${seed[@]}" -t all "${bbox[@]}" -o one.mbtiles
 row "unknown file"                   5 any 'HTTP 404' -- "$S" soil download soil-moisture.20240115.mars.nc -o x.nc
 row "unknown job"                    5 any 'HTTP 404' -- "$S" soil job status $uuid0
@@ -192,7 +192,7 @@ row "zoom over 24"                   2 no "zoom '3-40' is not" -- "${seed[@]}" -
 row "zoom not a number"              2 no "zoom 'x' is not" -- "${seed[@]}" --bbox 0,40,10,50 -z x
 row "no zoom"                        2 no 'zoom is required' -- "${seed[@]}" --bbox 0,40,10,50
 row "time syntax"                    2 no "'notatime' is not an ISO 8601 time" -- "${seed[@]}" -t notatime "${bbox[@]}"
-row "run syntax"                     2 no "--run must be 'latest' or YYYYMMDDHH" -- "${seed[@]}" --run 2024 "${bbox[@]}"
+row "run syntax"                     2 no "--run: run '2024' is neither 'latest', YYYYMMDDHH nor an ISO 8601 instant" -- "${seed[@]}" --run 2024 "${bbox[@]}"
 row "tile size"                      2 no 'tile-size must be 256 or 512' -- "${seed[@]}" --tile-size 300 "${bbox[@]}"
 row "metatile"                       2 no 'metatile must be 1, 2, 4 or 8' -- "${seed[@]}" -m 3 "${bbox[@]}"
 row "in-flight limit"                2 no 'in-flight must be a whole number from 1 to 256' -- "${seed[@]}" -j 1000 "${bbox[@]}"

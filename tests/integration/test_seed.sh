@@ -96,4 +96,12 @@ before=$(getmaps)
 check "dry run prints the tiles per zoom" sh -c "'$SEAWX_CLI' seed -b basic -v t2m:K --bbox -10,40,5,55 -z 0-5 -n \
   -o '$T/dry.mbtiles' | grep -qE '^ +all +19 '"
 check "dry run fetched no map and wrote no file" sh -c "test '$before' = \"\$(grep -c request=GetMap '$T/access.log')\" && test ! -e '$T/dry.mbtiles'"
+# 6. One grammar for the run, as the plugin's run=: YYYYMMDDHH or an ISO 8601 instant.
+run1=$("$SEAWX_CLI" layers -b basic -v t2m:K --json | python3 -c "import json,sys; print(sorted({l['run'] for l in json.load(sys.stdin)})[0])")
+runh=$(echo "$run1" | sed 's/[-:]//g; s/T\([0-9][0-9]\).*/\1/')
+check "--run as an ISO 8601 instant seeds that run ($run1)" sh -c "'$SEAWX_CLI' seed -b basic -v t2m:K --run '$run1' \
+  --bbox 0,40,5,50 -z 2 -q -o '$T/iso.mbtiles' && sqlite3 '$T/iso.mbtiles' \"select value from metadata where name='run'\" | grep -qx '$runh'"
+check "--run YYYYMMDDHH: the same layer" sh -c "'$SEAWX_CLI' seed -b basic -v t2m:K --run '$runh' \
+  --bbox 0,40,5,50 -z 2 -q -o '$T/hh.mbtiles' && test \"\$(sqlite3 '$T/iso.mbtiles' \"select value from metadata where name='layer'\")\" = \"\$(sqlite3 '$T/hh.mbtiles' \"select value from metadata where name='layer'\")\""
+check "the plugin's run= opens the same run" sh -c "gdalinfo 'SEAWX:bundle=basic,variable=t2m:K,run=$run1' 2>/dev/null | grep -q 'LAYER=.*/$(echo $runh | cut -c1-8)/$(echo $runh | cut -c9-10)/t2m:K'"
 finish

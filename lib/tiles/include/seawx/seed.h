@@ -1,0 +1,145 @@
+/*
+ * seawx/seed.h: the seeding engine. A layer's map tiles, fetched with GetMap,
+ * checked, cut and stored into MBTiles files, one file per valid time.
+ *
+ * A plan resolves what to seed against a bundle's capabilities once (the
+ * layer, its valid times and style with the grammar of seawx/wms_select.h;
+ * EPSG:3857, or EPSG:4326 warped into Web Mercator tiles when the layer does
+ * not offer 3857) and counts the tiles. A seed runs a plan into files:
+ *
+ * - tiles are enumerated zoom by zoom in metatile blocks (seawx/tiles.h); a
+ *   block whose tiles are all stored already is skipped, so running the same
+ *   plan into the same file again fetches only what is missing;
+ * - each GetMap covers the smallest rectangle of tiles of its block that are
+ *   still needed, and only the tiles of the area are stored;
+ * - an answer of one tile is checked (seawx/png.h) on checker threads (one
+ *   per core, at most four, started with SIGINT and SIGTERM blocked, so a
+ *   front end's handlers run on its own thread); anything larger is decoded,
+ *   warped if need be and cut on the calling thread, which also owns the file;
+ * - a fully transparent tile is stored as one canonical empty tile, or left
+ *   out (skip_empty);
+ * - failures: an answer that is not a whole PNG of the size asked for is
+ *   asked again twice, then its tiles count as failed; a request the HTTP
+ *   engine gave up on (after its own retries) fails its tiles; a permanent
+ *   error (key, access, unknown layer, local file) or 200 failed requests in a
+ *   row with no success stop the seed. The file is always committed and left
+ *   valid; a file created by the seed that received no tile is removed.
+ *
+ * The engine prints nothing: it reports through callbacks on the calling
+ * thread, and stops when the front end asks (see swx_seed_run_opts).
+ */
+#ifndef SEAWX_SEED_H
+#define SEAWX_SEED_H
+
+#include "seawx/http.h"
+#include "seawx/tiles.h"
+#include "seawx/visibility.h"
+#include "seawx/wms_caps.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest GetMap side the engine asks for. */
+#define SWX_SEED_MAX_IMAGE 4096
+
+/* What to seed. Strings and the area are borrowed for the plan's life. */
+typedef struct swx_seed_opts {
+    const char *bundle;   /* required */
+    const char *layer;    /* a leaf's full name; or NULL and variable (and run) */
+    const char *variable; /* "t2m" or "t2m:K" */
+    const char *run;      /* NULL or "latest", YYYYMMDDHH or an ISO 8601 instant */
+    const char *times;    /* NULL: the layer's default time; "all"; a list or intervals */
+    const char *style;    /* NULL: the service's default style (none is sent) */
+    const swx_area *area; /* required */
+    uint32_t zooms;       /* bit z set: zoom z (swx_zoom_list_parse) */
+    int tile_size;        /* 256 or 512; 0: 256 */
+    int metatile;         /* tiles per GetMap side: 1, 2, 4 or 8; 0: 1 */
+    int skip_empty;       /* leave fully transparent tiles out */
+} swx_seed_opts;
+
+typedef struct swx_seed_plan swx_seed_plan;
+
+/* Checks what can be checked without the capabilities (sizes, zooms, the
+ * grammar of run and times); SWX_EINVAL names the first problem. */
+SWX_API int swx_seed_opts_check(const swx_seed_opts *o);
+
+/* Resolves o against caps, which must outlive the plan. */
+SWX_API int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_opts *o);
+SWX_API void swx_seed_plan_free(swx_seed_plan *p);
+
+SWX_API const swx_layer *swx_seed_plan_layer(const swx_seed_plan *p);
+/* The run as "YYYYMMDDHH", or NULL when the layer name carries none. */
+SWX_API const char *swx_seed_plan_run(const swx_seed_plan *p);
+/* The valid times, one file each; a layer without a time dimension has
+ * none and still makes one file (time INT64_MIN). */
+SWX_API size_t swx_seed_plan_time_count(const swx_seed_plan *p);
+SWX_API size_t swx_seed_plan_file_count(const swx_seed_plan *p);
+SWX_API int64_t swx_seed_plan_time(const swx_seed_plan *p, size_t file);
+/* 1 when tiles are warped from EPSG:4326. */
+SWX_API int swx_seed_plan_warped(const swx_seed_plan *p);
+/* Tiles of the area at zoom z of one file; z < 0: all zooms of one file. */
+SWX_API uint64_t swx_seed_plan_tiles(const swx_seed_plan *p, int z);
+/* GetMaps of zoom z of one file when nothing is stored yet (metatile blocks
+ * holding tiles of the area). */
+SWX_API int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, int z);
+
+/* The counts of a seed, over every file run so far. */
+typedef struct swx_seed_counts {
+    uint64_t total;   /* tiles of every file of the plan */
+    uint64_t done;    /* settled: present, stored, empty or failed */
+    uint64_t present; /* already in the file */
+    uint64_t stored;  /* written by this seed (empty tiles included) */
+    uint64_t failed;
+    uint64_t empty;    /* fully transparent (stored once, or skipped) */
+    uint64_t run_done; /* settled by this seed (present ones excluded) */
+    uint64_t requests; /* GetMaps started */
+} swx_seed_counts;
+
+/* The result of one file. */
+typedef struct swx_seed_file_result {
+    uint64_t tiles, present, stored, failed, empty;
+    int64_t images; /* distinct images in the file */
+    int complete;   /* every tile of the area is in the file */
+} swx_seed_file_result;
+
+typedef struct swx_seed_run_opts {
+    int in_flight; /* GetMaps under way at once: 1 to 256; 0: 32 */
+    double rate;   /* at most this many GetMaps started per second; 0: no limit */
+    /* Asked before each new GetMap: non-zero stops new requests, lets those
+     * under way finish and be stored, and ends the seed (may be NULL). */
+    int (*stop)(void *ud);
+    /* Set (by a signal handler, say) to cancel the requests under way too. */
+    volatile sig_atomic_t *cancel;
+    /* After tiles were settled (often: throttle in the callback). */
+    void (*progress)(void *ud, const swx_seed_counts *c);
+    /* n tiles from tile (z, x, y) on failed: why is one line. */
+    void (*failed)(void *ud, int z, uint32_t x, uint32_t y, int n, const char *why);
+    void *ud;
+} swx_seed_run_opts;
+
+typedef struct swx_seed swx_seed;
+
+/* A seed of plan p through client c; both must outlive it. */
+SWX_API int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p,
+                         const swx_seed_run_opts *o);
+SWX_API void swx_seed_free(swx_seed *s);
+
+/* Seeds file number `file` of the plan into path (created, or resumed when it
+ * holds the same layer, time, style and tile size). Returns 0 when the file
+ * was run (res says whether it is complete: stopped, failed tiles), or a
+ * negative code that stops the seed, with its line in swx_error_last(). */
+SWX_API int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_result *res);
+
+SWX_API void swx_seed_get_counts(const swx_seed *s, swx_seed_counts *out);
+/* The HTTP engine's figures over every file run so far. */
+SWX_API void swx_seed_get_stats(const swx_seed *s, swx_fetch_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1042 @@
+/* seed.c: the seeding engine (seawx/seed.h): a plan resolved against the
+ * capabilities, and a seed that fetches, checks, cuts, warps and stores its
+ * tiles into MBTiles files.
+ *
+ * Threads: the calling thread runs the fetch engine's loop, builds every
+ * request, decodes and cuts metatiles and owns the file, the counts and the
+ * job lists; checker threads only check one-tile answers with libpng, which
+ * is most of the seeder's CPU (README "Benchmarks"), and hand them back.
+ */
+#include "seawx/seed.h"
+
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/mbtiles.h"
+#include "seawx/png.h"
+#include "seawx/warp.h"
+#include "seawx/wms.h"
+#include "seawx/wms_select.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Defaults chosen by measurement (bench/seed/run.sh: seawx-sim on loopback, 2 cores):
+ * one tile per GetMap needs no decode and re-encode (0.45 ms CPU per tile against
+ * 1.8 ms with 4x4 metatiles), and 32 requests in flight gave the best rate on
+ * loopback and 91-94 % of 32 / latency with 100 ms of latency. */
+#define SEED_DEFAULT_IN_FLIGHT 32
+#define SEED_PNG_LEVEL 2          /* tiles cut from a metatile: fast, still small */
+#define SEED_BAD_PNG_RETRIES 2    /* a 200 with a broken PNG is asked again this often */
+#define SEED_GIVE_UP_FAILURES 200 /* consecutive failed requests with no success: stop */
+#define SEED_MAX_CHECKERS 4       /* threads checking answers with libpng */
+
+/* ---- the plan ---- */
+
+struct swx_seed_plan {
+    swx_seed_opts o;
+    const swx_layer *layer;
+    const char *style; /* as given: NULL sends none, the service's default */
+    int64_t *times;
+    size_t ntimes;
+    int warp;
+    char run[16];
+    uint64_t per_zoom[SWX_TILE_MAX_ZOOM + 1];
+    uint64_t per_file;
+};
+
+int swx_seed_opts_check(const swx_seed_opts *o)
+{
+    int ts = o->tile_size ? o->tile_size : 256, mt = o->metatile ? o->metatile : 1;
+    if (!o->bundle)
+        return swx_error_set(SWX_EINVAL, "no bundle given");
+    if (!o->area)
+        return swx_error_set(SWX_EINVAL, "no area given");
+    if (!o->zooms || (o->zooms >> (SWX_TILE_MAX_ZOOM + 1)))
+        return swx_error_set(SWX_EINVAL, "zoom levels must be within 0 to %d", SWX_TILE_MAX_ZOOM);
+    if (ts != 256 && ts != 512)
+        return swx_error_set(SWX_EINVAL, "tile size must be 256 or 512, not %d", ts);
+    if (mt != 1 && mt != 2 && mt != 4 && mt != 8)
+        return swx_error_set(SWX_EINVAL, "metatile must be 1, 2, 4 or 8, not %d", mt);
+    if (mt * ts > SWX_SEED_MAX_IMAGE)
+        return swx_error_set(SWX_EINVAL,
+                             "metatile %d with tile size %d asks for images wider than %d pixels",
+                             mt, ts, SWX_SEED_MAX_IMAGE);
+    if (!!(o->layer && *o->layer) == !!(o->variable && *o->variable))
+        return swx_error_set(SWX_EINVAL, "name either a layer or a variable");
+    if (o->layer && *o->layer && o->run && *o->run)
+        return swx_error_set(SWX_EINVAL, "a run goes with a variable; a layer name already names "
+                                         "its run");
+    int rc = swx_wms_bundle_check(o->bundle);
+    if (!rc)
+        rc = swx_select_run_parse(NULL, o->run);
+    if (!rc && o->times && *o->times && strcmp(o->times, "all") != 0) {
+        swx_timedim *td = NULL;
+        if ((rc = swx_timedim_parse(&td, o->times, strlen(o->times), NULL)))
+            rc = swx_error_prefix(SWX_EINVAL, "time");
+        swx_timedim_free(td);
+    }
+    return rc;
+}
+
+int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_opts *o)
+{
+    swx_seed_plan *p = NULL;
+    const char *style = NULL;
+    int rc;
+    *out = NULL;
+    if ((rc = swx_seed_opts_check(o)))
+        return rc;
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    p->o = *o;
+    if (!p->o.tile_size)
+        p->o.tile_size = 256;
+    if (!p->o.metatile)
+        p->o.metatile = 1;
+    if ((rc = swx_select_layer(&p->layer, caps, o->bundle, o->layer, o->variable, o->run)) ||
+        (rc = swx_select_times(&p->times, &p->ntimes, p->layer, o->times)) ||
+        (rc = swx_select_style(&style, p->layer, o->style)))
+        goto done;
+    p->style = o->style && *o->style ? style : NULL;
+    /* Web Mercator tiles straight from the service, or warped from EPSG:4326. */
+    const char *crs;
+    int epsg;
+    if (swx_select_crs(&crs, &epsg, p->layer, "EPSG:3857")) {
+        if (swx_select_crs(&crs, &epsg, p->layer, "EPSG:4326")) {
+            rc = swx_error_set(SWX_ESERVICE, "layer %s offers neither EPSG:3857 nor EPSG:4326",
+                               swx_layer_name(p->layer));
+            goto done;
+        }
+        p->warp = 1;
+    }
+    const char *d = swx_layer_run_date(p->layer), *h = swx_layer_run_hour(p->layer);
+    if (d && h)
+        snprintf(p->run, sizeof p->run, "%s%s", d, h);
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
+        if (o->zooms & (1u << z)) {
+            if ((rc = swx_area_count(o->area, z, &p->per_zoom[z])))
+                goto done;
+            p->per_file += p->per_zoom[z];
+        }
+done:
+    if (rc) {
+        swx_seed_plan_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+void swx_seed_plan_free(swx_seed_plan *p)
+{
+    if (!p)
+        return;
+    free(p->times);
+    free(p);
+}
+
+const swx_layer *swx_seed_plan_layer(const swx_seed_plan *p)
+{
+    return p->layer;
+}
+
+const char *swx_seed_plan_run(const swx_seed_plan *p)
+{
+    return p->run[0] ? p->run : NULL;
+}
+
+size_t swx_seed_plan_time_count(const swx_seed_plan *p)
+{
+    return p->ntimes;
+}
+
+size_t swx_seed_plan_file_count(const swx_seed_plan *p)
+{
+    return p->ntimes ? p->ntimes : 1;
+}
+
+int64_t swx_seed_plan_time(const swx_seed_plan *p, size_t file)
+{
+    return file < p->ntimes ? p->times[file] : INT64_MIN;
+}
+
+int swx_seed_plan_warped(const swx_seed_plan *p)
+{
+    return p->warp;
+}
+
+uint64_t swx_seed_plan_tiles(const swx_seed_plan *p, int z)
+{
+    if (z < 0)
+        return p->per_file;
+    return z <= SWX_TILE_MAX_ZOOM ? p->per_zoom[z] : 0;
+}
+
+int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, int z)
+{
+    swx_tile_iter *it = NULL;
+    swx_tile_block b;
+    uint64_t n = 0;
+    int rc;
+    *out = 0;
+    if (z < 0 || z > SWX_TILE_MAX_ZOOM || !(p->o.zooms & (1u << z)))
+        return 0;
+    if ((rc = swx_tile_iter_new(&it, p->o.area, z, p->o.metatile)))
+        return rc;
+    while ((rc = swx_tile_iter_next(it, &b)) == 1)
+        n++;
+    swx_tile_iter_free(it);
+    if (rc < 0)
+        return rc;
+    *out = n;
+    return 0;
+}
+
+/* ---- the seed ---- */
+
+typedef struct job {
+    struct job *prev, *next; /* live jobs, freed after the run whatever happened */
+    int z;
+    uint32_t x0, y0; /* first tile of the requested rectangle */
+    int nx, ny;      /* its size in tiles */
+    uint64_t mask;   /* bit (j * nx + i): tile (x0 + i, y0 + j) is wanted */
+    int bad_png;     /* answers that were not a valid PNG */
+    swx_query *q;
+    double south, north; /* warp: the source latitudes */
+    int src_h;
+} job;
+
+/* One tile's answer, handed to a checker thread and back. */
+typedef struct answer {
+    struct answer *next;
+    job *j;
+    void *body;
+    size_t len;
+    int want; /* the expected width and height */
+    int bad;  /* 1: not a whole PNG of that size (why says why) */
+    int empty;
+    char why[512];
+} answer;
+
+/* The checkers: answers of one tile are checked on up to SEED_MAX_CHECKERS
+ * threads. Only the check runs there; the calling thread takes the answers
+ * back and stores them, so the file, the counts and the job lists stay on one
+ * thread. */
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work; /* signalled when todo grows or quit is set */
+    pthread_cond_t back; /* signalled when done grows */
+    answer *todo, *todo_tail, *done, *done_tail;
+    int pending; /* handed in and not yet taken back */
+    int cap;     /* at most this many pending */
+    int quit;
+    int nthreads;
+    pthread_t th[SEED_MAX_CHECKERS];
+} pool;
+
+struct swx_seed {
+    const swx_seed_plan *plan;
+    swx_seed_run_opts o;
+    /* what */
+    swx_client *client;
+    const char *bundle, *layer, *style;
+    char time_s[SWX_ISO8601_LEN];
+    int has_time;
+    const swx_area *area;
+    uint32_t zooms;
+    int tile_size, metatile, warp, skip_empty;
+    /* where */
+    swx_mbtiles *mb;
+    /* enumeration */
+    int zoom; /* current zoom, -1 before the first */
+    swx_tile_iter *it;
+    job *retry; /* jobs to ask again, first */
+    job *live;
+    /* counts */
+    swx_seed_counts c;
+    swx_fetch_stats stats;
+    int consecutive_failures;
+    int stopping; /* the front end asked to stop */
+    int stop_rc;  /* a permanent error that stopped the seed */
+    char stop_line[1024];
+    pool *checkers; /* NULL: answers are checked on the calling thread */
+    /* transparent tile, encoded once */
+    void *empty_png;
+    size_t empty_len;
+};
+
+/* 1 once the front end asked to stop (asked again each time until it does). */
+static int stopping(swx_seed *s)
+{
+    if (!s->stopping && s->o.stop && s->o.stop(s->o.ud))
+        s->stopping = 1;
+    return s->stopping;
+}
+
+static void notify(swx_seed *s)
+{
+    if (s->o.progress)
+        s->o.progress(s->o.ud, &s->c);
+}
+
+static void job_free(swx_seed *s, job *j)
+{
+    if (!j)
+        return;
+    if (j->prev)
+        j->prev->next = j->next;
+    else if (s->live == j)
+        s->live = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    swx_query_free(j->q);
+    free(j);
+}
+
+static int popcount64(uint64_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* Builds the GetMap of a job. */
+static int job_request(swx_seed *s, job *j, swx_request *req)
+{
+    swx_getmap g = {0};
+    g.bundle = s->bundle;
+    g.layer = s->layer;
+    g.time = s->has_time ? s->time_s : NULL;
+    g.style = s->style;
+    g.width = j->nx * s->tile_size;
+    g.transparent = 1;
+    double a, b, c, d;
+    if (s->warp) {
+        g.crs = "EPSG:4326";
+        swx_tile_bounds_deg(j->z, j->x0, j->y0, &a, &b, &c, &d);
+        g.minx = a;
+        swx_tile_bounds_deg(j->z, j->x0 + (uint32_t)j->nx - 1, j->y0, &a, &b, &c, &d);
+        g.maxx = c;
+        g.miny = j->south;
+        g.maxy = j->north;
+        g.height = j->src_h;
+    } else {
+        g.crs = "EPSG:3857";
+        swx_tile_bounds_merc(j->z, j->x0, j->y0 + (uint32_t)j->ny - 1, &a, &b, &c, &d);
+        g.minx = a;
+        g.miny = b;
+        swx_tile_bounds_merc(j->z, j->x0 + (uint32_t)j->nx - 1, j->y0, &a, &b, &c, &d);
+        g.maxx = c;
+        g.maxy = d;
+        g.height = j->ny * s->tile_size;
+    }
+    swx_query_free(j->q);
+    j->q = NULL;
+    return swx_wms_getmap_request(&g, req, &j->q);
+}
+
+/* The next block with tiles still missing, as a job; 0 when none is left. */
+static int next_block(swx_seed *s, job **out)
+{
+    *out = NULL;
+    for (;;) {
+        if (!s->it) {
+            do
+                s->zoom++;
+            while (s->zoom <= SWX_TILE_MAX_ZOOM && !(s->zooms & (1u << s->zoom)));
+            if (s->zoom > SWX_TILE_MAX_ZOOM)
+                return 0;
+            int rc = swx_tile_iter_new(&s->it, s->area, s->zoom, s->metatile);
+            if (rc)
+                return rc;
+        }
+        swx_tile_block b;
+        int rc = swx_tile_iter_next(s->it, &b);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            swx_tile_iter_free(s->it);
+            s->it = NULL;
+            continue;
+        }
+        /* Drop the tiles already stored; keep the rectangle of the rest. */
+        int i0 = b.n, i1 = -1, j0 = b.n, j1 = -1;
+        uint64_t want = 0;
+        for (int jj = 0; jj < b.n; jj++)
+            for (int ii = 0; ii < b.n; ii++) {
+                if (!((b.mask >> (jj * b.n + ii)) & 1))
+                    continue;
+                int has = swx_mbtiles_has(s->mb, b.z, b.x0 + (uint32_t)ii, b.y0 + (uint32_t)jj);
+                if (has < 0)
+                    return has;
+                if (has) {
+                    s->c.present++;
+                    s->c.done++;
+                    continue;
+                }
+                want |= 1ull << (jj * b.n + ii);
+                i0 = ii < i0 ? ii : i0;
+                i1 = ii > i1 ? ii : i1;
+                j0 = jj < j0 ? jj : j0;
+                j1 = jj > j1 ? jj : j1;
+            }
+        if (!want)
+            continue;
+        job *j = calloc(1, sizeof *j);
+        if (!j)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        j->z = b.z;
+        j->x0 = b.x0 + (uint32_t)i0;
+        j->y0 = b.y0 + (uint32_t)j0;
+        j->nx = i1 - i0 + 1;
+        j->ny = j1 - j0 + 1;
+        for (int jj = j0; jj <= j1; jj++)
+            for (int ii = i0; ii <= i1; ii++)
+                if ((want >> (jj * b.n + ii)) & 1)
+                    j->mask |= 1ull << ((jj - j0) * j->nx + (ii - i0));
+        if (s->warp &&
+            (rc = swx_warp_4326_plan(j->z, j->y0, j->ny, s->tile_size, SWX_SEED_MAX_IMAGE,
+                                     &j->south, &j->north, &j->src_h))) {
+            free(j);
+            return rc;
+        }
+        *out = j;
+        return 1;
+    }
+}
+
+static int pool_collect(swx_seed *s, int limit);
+
+static int produce(void *ud, swx_request *req, void **user)
+{
+    swx_seed *s = ud;
+    int crc = pool_collect(s, -1);
+    if (crc)
+        return crc;
+    if (stopping(s) || s->stop_rc)
+        return 0;
+    job *j = s->retry;
+    if (j) {
+        s->retry = j->next;
+        j->next = NULL;
+    } else {
+        int rc = next_block(s, &j);
+        if (rc <= 0)
+            return rc;
+    }
+    j->prev = NULL;
+    j->next = s->live;
+    if (s->live)
+        s->live->prev = j;
+    s->live = j;
+    int rc = job_request(s, j, req);
+    if (rc) {
+        job_free(s, j);
+        return rc;
+    }
+    s->c.requests++;
+    *user = j;
+    return 1;
+}
+
+static int is_permanent(int rc)
+{
+    return rc == SWX_EAUTH || rc == SWX_EFORBIDDEN || rc == SWX_ENOTFOUND || rc == SWX_EINVAL ||
+           rc == SWX_ECONFIG || rc == SWX_EIO || rc == SWX_ENOMEM;
+}
+
+static void job_failed(swx_seed *s, job *j, const char *why)
+{
+    int n = popcount64(j->mask);
+    s->c.failed += (uint64_t)n;
+    s->c.done += (uint64_t)n;
+    s->c.run_done += (uint64_t)n;
+    if (s->o.failed)
+        s->o.failed(s->o.ud, j->z, j->x0, j->y0, n, why);
+}
+
+/* Stores one tile: the canonical empty tile for a fully transparent one. */
+static int store(swx_seed *s, int z, uint32_t x, uint32_t y, const void *png, size_t len, int empty)
+{
+    if (empty) {
+        s->c.empty++;
+        if (s->skip_empty)
+            return 0;
+        png = s->empty_png;
+        len = s->empty_len;
+    }
+    int rc = swx_mbtiles_put(s->mb, z, x, y, png, len);
+    if (!rc)
+        s->c.stored++;
+    return rc;
+}
+
+static int all_clear(const uint8_t *px, int w, int h, size_t stride)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (px[stride * (size_t)y + 4 * (size_t)x + 3])
+                return 0;
+    return 1;
+}
+
+/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts) and stores them. */
+static int cut_and_store(swx_seed *s, job *j, const uint8_t *px)
+{
+    int ts = s->tile_size;
+    size_t stride = (size_t)j->nx * ts * 4;
+    for (int jj = 0; jj < j->ny; jj++)
+        for (int ii = 0; ii < j->nx; ii++) {
+            if (!((j->mask >> (jj * j->nx + ii)) & 1))
+                continue;
+            const uint8_t *t = px + stride * (size_t)(jj * ts) + (size_t)ii * ts * 4;
+            int empty = all_clear(t, ts, ts, stride);
+            void *png = NULL;
+            size_t len = 0;
+            int rc = 0;
+            if (!empty && (rc = swx_png_encode_rgba(t, ts, ts, stride, SEED_PNG_LEVEL, &png, &len)))
+                return rc;
+            rc = store(s, j->z, j->x0 + (uint32_t)ii, j->y0 + (uint32_t)jj, png, len, empty);
+            free(png);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+/* Stores the answer of a job. Returns 0, a negative code for a local failure
+ * that must stop the run, or 1 when the image was unusable (retry). */
+static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, size_t whylen)
+{
+    int ts = s->tile_size;
+    int want_w = j->nx * ts, want_h = s->warp ? j->src_h : j->ny * ts;
+    uint8_t *px = NULL, *warped = NULL;
+    int w = 0, h = 0, rc;
+    if (j->nx == 1 && j->ny == 1 && !s->warp) {
+        int empty = 0;
+        rc = swx_png_check(r->body, r->len, &w, &h, &empty);
+        if (!rc && (w != want_w || h != want_h))
+            rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w,
+                               want_h);
+        if (rc) {
+            snprintf(why, whylen, "%s", swx_error_last());
+            return 1;
+        }
+        return store(s, j->z, j->x0, j->y0, r->body, r->len, empty);
+    }
+    rc = swx_png_decode_rgba(r->body, r->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE, &px, &w, &h);
+    if (!rc && (w != want_w || h != want_h))
+        rc =
+            swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w, want_h);
+    if (rc) {
+        snprintf(why, whylen, "%s", swx_error_last());
+        free(px);
+        return 1;
+    }
+    if (s->warp) {
+        size_t stride = (size_t)want_w * 4;
+        warped = malloc(stride * (size_t)j->ny * ts);
+        if (!warped) {
+            free(px);
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        }
+        swx_warp_4326_rows(px, h, j->south, j->north, stride, warped, j->z, j->y0, j->ny, ts);
+        free(px);
+        px = warped;
+    }
+    rc = cut_and_store(s, j, px);
+    free(px);
+    return rc;
+}
+
+/* What follows a job's answer: t is 0 (stored), 1 (unusable: ask again or
+ * count as failed) or a negative code that stops the run. */
+static int settle(swx_seed *s, job *j, int t, const char *why)
+{
+    if (t < 0) {
+        s->stop_rc = t;
+        snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
+        job_free(s, j);
+        return t;
+    }
+    if (t == 1) {
+        if (++j->bad_png <= SEED_BAD_PNG_RETRIES && !stopping(s)) {
+            /* Ask again later: off the live list, onto the retry list. */
+            if (j->prev)
+                j->prev->next = j->next;
+            else
+                s->live = j->next;
+            if (j->next)
+                j->next->prev = j->prev;
+            j->prev = NULL;
+            j->next = s->retry;
+            s->retry = j;
+            return 0;
+        }
+        job_failed(s, j, why);
+        job_free(s, j);
+        return 0;
+    }
+    s->consecutive_failures = 0;
+    int n = popcount64(j->mask);
+    s->c.done += (uint64_t)n;
+    s->c.run_done += (uint64_t)n;
+    job_free(s, j);
+    notify(s);
+    return 0;
+}
+
+/* ---- the checker threads ---- */
+
+static void check_answer(answer *a)
+{
+    int w = 0, h = 0;
+    int rc = swx_png_check(a->body, a->len, &w, &h, &a->empty);
+    if (!rc && (w != a->want || h != a->want))
+        rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, a->want,
+                           a->want);
+    a->bad = rc != 0;
+    if (rc)
+        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+}
+
+static void *checker(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->todo && !p->quit)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (!p->todo)
+            break;
+        answer *a = p->todo;
+        p->todo = a->next;
+        if (!p->todo)
+            p->todo_tail = NULL;
+        pthread_mutex_unlock(&p->mu);
+        check_answer(a);
+        pthread_mutex_lock(&p->mu);
+        a->next = NULL;
+        if (p->done_tail)
+            p->done_tail->next = a;
+        else
+            p->done = a;
+        p->done_tail = a;
+        pthread_cond_signal(&p->back);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Starts up to SEED_MAX_CHECKERS threads, one per core; NULL on one core or
+ * when no thread starts (answers are then checked on the main thread). The
+ * threads block SIGINT and SIGTERM, which stay with the main thread. */
+static pool *pool_start(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 2)
+        return NULL;
+    pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->back, NULL);
+    int n = cores < SEED_MAX_CHECKERS ? (int)cores : SEED_MAX_CHECKERS;
+    p->cap = 4 * n;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&p->th[p->nthreads], NULL, checker, p) == 0)
+            p->nthreads++;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!p->nthreads) {
+        pthread_cond_destroy(&p->back);
+        pthread_cond_destroy(&p->work);
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void answer_free(answer *a)
+{
+    if (a) {
+        free(a->body);
+        free(a);
+    }
+}
+
+/* Stops the threads; answers still queued are dropped (their jobs are on
+ * the live list and freed with it). Accepts NULL. */
+static void pool_stop(pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    answer *a = p->todo;
+    p->todo = p->todo_tail = NULL;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    while (a) {
+        answer *next = a->next;
+        answer_free(a);
+        a = next;
+    }
+    for (int i = 0; i < p->nthreads; i++)
+        pthread_join(p->th[i], NULL);
+    for (a = p->done; a;) {
+        answer *next = a->next;
+        answer_free(a);
+        a = next;
+    }
+    pthread_cond_destroy(&p->back);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+/* Takes the checked answers back and stores them, after waiting until at most
+ * limit answers are pending (limit < 0: take what is there, do not wait).
+ * Returns 0, or a negative code that stops the run. */
+static int pool_collect(swx_seed *s, int limit)
+{
+    pool *p = s->checkers;
+    int rc = 0;
+    if (!p)
+        return 0;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (limit >= 0 && !p->done && p->pending > limit)
+            pthread_cond_wait(&p->back, &p->mu);
+        answer *list = p->done;
+        p->done = p->done_tail = NULL;
+        for (answer *a = list; a; a = a->next)
+            p->pending--;
+        int more = limit >= 0 && p->pending > limit;
+        pthread_mutex_unlock(&p->mu);
+        while (list) {
+            answer *a = list;
+            list = a->next;
+            if (!rc) {
+                int t =
+                    a->bad ? 1 : store(s, a->j->z, a->j->x0, a->j->y0, a->body, a->len, a->empty);
+                rc = settle(s, a->j, t, a->why);
+            }
+            answer_free(a);
+        }
+        if (rc || !more)
+            return rc;
+    }
+}
+
+/* Hands a one-tile answer to the checkers, after making room. Returns 0, or a
+ * negative code that stops the run. */
+static int pool_submit(swx_seed *s, job *j, const swx_response *r)
+{
+    pool *p = s->checkers;
+    int rc = pool_collect(s, p->cap - 1);
+    if (rc)
+        return rc;
+    answer *a = calloc(1, sizeof *a);
+    void *body = malloc(r->len ? r->len : 1);
+    if (!a || !body) {
+        free(a);
+        free(body);
+        return settle(s, j, swx_error_set(SWX_ENOMEM, "out of memory"), "");
+    }
+    memcpy(body, r->body, r->len);
+    a->j = j;
+    a->body = body;
+    a->len = r->len;
+    a->want = s->tile_size;
+    pthread_mutex_lock(&p->mu);
+    if (p->todo_tail)
+        p->todo_tail->next = a;
+    else
+        p->todo = a;
+    p->todo_tail = a;
+    p->pending++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    return 0;
+}
+
+/* Waits for every pending answer: stored, or dropped once the run has
+ * stopped. Returns 0 or the code that stopped it. */
+static int pool_finish(swx_seed *s)
+{
+    pool *p = s->checkers;
+    int rc = pool_collect(s, 0);
+    if (!p)
+        return rc;
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0) {
+        while (!p->done)
+            pthread_cond_wait(&p->back, &p->mu);
+        answer *list = p->done;
+        p->done = p->done_tail = NULL;
+        pthread_mutex_unlock(&p->mu);
+        while (list) {
+            answer *a = list;
+            list = a->next;
+            answer_free(a);
+            pthread_mutex_lock(&p->mu);
+            p->pending--;
+            pthread_mutex_unlock(&p->mu);
+        }
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return rc;
+}
+
+static int fetched(void *ud, void *user, int rc, const swx_response *r)
+{
+    swx_seed *s = ud;
+    job *j = user;
+    char why[1024] = "";
+    int crc = pool_collect(s, -1);
+    if (crc) {
+        job_free(s, j);
+        return crc;
+    }
+    if (rc) {
+        if (is_permanent(rc)) {
+            s->stop_rc = rc;
+            snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
+            job_free(s, j);
+            return rc;
+        }
+        snprintf(why, sizeof why, "%s", swx_error_last());
+        job_failed(s, j, why);
+        job_free(s, j);
+        if (++s->consecutive_failures >= SEED_GIVE_UP_FAILURES) {
+            s->stop_rc = rc;
+            snprintf(s->stop_line, sizeof s->stop_line,
+                     "giving up after %d failed requests in a row; the last: %s",
+                     s->consecutive_failures, why);
+            return rc;
+        }
+        notify(s);
+        return 0;
+    }
+    if (s->checkers && j->nx == 1 && j->ny == 1 && !s->warp)
+        return pool_submit(s, j, r);
+    int t = take_answer(s, j, r, why, sizeof why);
+    return settle(s, j, t, why);
+}
+
+/* ---- running ---- */
+
+int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const swx_seed_run_opts *o)
+{
+    swx_seed *s = NULL;
+    uint8_t *clear = NULL;
+    int rc = 0;
+    *out = NULL;
+    int in_flight = o && o->in_flight ? o->in_flight : SEED_DEFAULT_IN_FLIGHT;
+    if (in_flight < 1 || in_flight > 256)
+        return swx_error_set(SWX_EINVAL, "requests in flight must be from 1 to 256, not %d",
+                             in_flight);
+    if (o && o->rate < 0)
+        return swx_error_set(SWX_EINVAL, "the request rate must not be negative");
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    if (o)
+        s->o = *o;
+    s->o.in_flight = in_flight;
+    s->plan = p;
+    s->client = c;
+    s->bundle = p->o.bundle;
+    s->layer = swx_layer_name(p->layer);
+    s->style = p->style;
+    s->area = p->o.area;
+    s->zooms = p->o.zooms;
+    s->tile_size = p->o.tile_size;
+    s->metatile = p->o.metatile;
+    s->warp = p->warp;
+    s->skip_empty = p->o.skip_empty;
+    s->c.total = p->per_file * swx_seed_plan_file_count(p);
+    /* The canonical fully transparent tile. */
+    size_t px = (size_t)s->tile_size * (size_t)s->tile_size * 4;
+    clear = calloc(1, px);
+    if (!clear) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = swx_png_encode_rgba(clear, s->tile_size, s->tile_size, (size_t)s->tile_size * 4, 9,
+                                  &s->empty_png, &s->empty_len)))
+        goto done;
+    s->checkers = pool_start();
+done:
+    free(clear);
+    if (rc) {
+        swx_seed_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+void swx_seed_free(swx_seed *s)
+{
+    if (!s)
+        return;
+    pool_stop(s->checkers);
+    free(s->empty_png);
+    free(s);
+}
+
+void swx_seed_get_counts(const swx_seed *s, swx_seed_counts *out)
+{
+    *out = s->c;
+}
+
+void swx_seed_get_stats(const swx_seed *s, swx_fetch_stats *out)
+{
+    *out = s->stats;
+}
+
+/* MBTiles metadata of one file: what viewers read (name, format, bounds,
+ * center, zooms, type) and what identifies the file's content for a resume
+ * (layer, time, style, tile size). */
+typedef struct file_meta {
+    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16];
+} file_meta;
+
+int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_result *res)
+{
+    const swx_seed_plan *p = s->plan;
+    const swx_layer *layer = p->layer;
+    file_meta fm;
+    int rc = 0;
+    memset(res, 0, sizeof *res);
+    if (s->stop_rc)
+        return swx_error_set(s->stop_rc, "%s", s->stop_line);
+    if (file >= swx_seed_plan_file_count(p))
+        return swx_error_set(SWX_EINVAL, "file %zu of a plan of %zu", file,
+                             swx_seed_plan_file_count(p));
+    res->tiles = p->per_file;
+    if (stopping(s))
+        return 0;
+    s->time_s[0] = '\0';
+    if (file < p->ntimes)
+        swx_iso8601_format(p->times[file], s->time_s);
+    s->has_time = s->time_s[0] != 0;
+
+    double w, so, e, n;
+    swx_area_bounds(s->area, &w, &so, &e, &n);
+    if (w > e) { /* MBTiles bounds cannot cross 180 */
+        w = -180;
+        e = 180;
+    }
+    int minz = -1, maxz = 0;
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
+        if (s->zooms & (1u << z)) {
+            if (minz < 0)
+                minz = z;
+            maxz = z;
+        }
+    snprintf(fm.bounds, sizeof fm.bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
+    snprintf(fm.center, sizeof fm.center, "%.6f,%.6f,%d", (w + e) / 2, (so + n) / 2, minz);
+    snprintf(fm.minz, sizeof fm.minz, "%d", minz);
+    snprintf(fm.maxz, sizeof fm.maxz, "%d", maxz);
+    const char *title = swx_layer_title(layer);
+    snprintf(fm.name, sizeof fm.name, "%s %s", swx_layer_variable(layer), s->time_s);
+    snprintf(fm.desc, sizeof fm.desc, "%s, run %s, valid %s, bundle %s%s%s",
+             title ? title : swx_layer_variable(layer), p->run[0] ? p->run : "unknown",
+             s->has_time ? s->time_s : "(no time)", s->bundle, s->style ? ", style " : "",
+             s->style ? s->style : "");
+    snprintf(fm.tsz, sizeof fm.tsz, "%d", s->tile_size);
+    swx_mbtiles_kv meta[] = {
+        {"name", fm.name},
+        {"format", "png"},
+        {"bounds", fm.bounds},
+        {"center", fm.center},
+        {"minzoom", fm.minz},
+        {"maxzoom", fm.maxz},
+        {"type", "overlay"},
+        {"version", "1"},
+        {"description", fm.desc},
+        {"attribution", "Weather, Ocean and Vessel Data Service"},
+        {"layer", s->layer},
+        {"bundle", s->bundle},
+        {"run", p->run[0] ? p->run : NULL},
+        {"time", s->has_time ? s->time_s : NULL},
+        {"style", s->style},
+        {"tile_size", fm.tsz},
+    };
+    static const char *const identity[] = {"layer", "time", "style", "tile_size", NULL};
+    int created = 0;
+    if ((rc = swx_mbtiles_open(&s->mb, path, meta, sizeof meta / sizeof meta[0], identity, 0,
+                               &created)))
+        return rc;
+    s->zoom = -1;
+    swx_seed_counts before = s->c;
+    swx_fetch_opts fo = {s->o.in_flight, s->o.rate, s->o.cancel};
+    do {
+        /* Answers found unusable after the last request went out are asked
+         * again in another round. */
+        swx_fetch_stats st = {0};
+        rc = swx_fetch_run(s->client, &fo, produce, fetched, s, &st);
+        int frc = pool_finish(s);
+        if (!rc)
+            rc = frc;
+        s->stats.requests += st.requests;
+        s->stats.retries += st.retries;
+        s->stats.completed += st.completed;
+        s->stats.failed += st.failed;
+        s->stats.bytes += st.bytes;
+    } while (!rc && s->retry && !stopping(s) && !s->stop_rc);
+    swx_tile_iter_free(s->it);
+    s->it = NULL;
+    while (s->retry) {
+        job *j = s->retry;
+        s->retry = j->next;
+        swx_query_free(j->q);
+        free(j);
+    }
+    while (s->live)
+        job_free(s, s->live);
+    if (rc && !s->stop_rc && rc != SWX_ECANCEL) {
+        s->stop_rc = rc;
+        snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
+    }
+    if (rc == SWX_ECANCEL)
+        s->stopping = 1;
+    res->present = s->c.present - before.present;
+    res->stored = s->c.stored - before.stored;
+    res->failed = s->c.failed - before.failed;
+    res->empty = s->c.empty - before.empty;
+    int64_t tiles_in = 0;
+    int crc = swx_mbtiles_counts(s->mb, &tiles_in, &res->images);
+    int close_rc = swx_mbtiles_close(s->mb, 1);
+    s->mb = NULL;
+    if (crc || close_rc) {
+        rc = crc ? crc : close_rc;
+        if (!s->stop_rc) {
+            s->stop_rc = rc;
+            snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
+        }
+    }
+    res->complete = !s->stopping && !s->stop_rc && res->failed == 0 &&
+                    (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->per_file;
+    if (created && tiles_in == 0 && (s->stop_rc || s->stopping))
+        unlink(path); /* nothing stored: leave nothing behind */
+    if (s->stop_rc)
+        return swx_error_set(s->stop_rc, "%s", s->stop_line);
+    return 0;
+}
