@@ -294,6 +294,13 @@ static void test_getmap_invalid(void)
     g = getmap_4326();
     g.maxy = NAN;
     getmap_refused(&g, SWX_EINVAL, need);
+    /* Infinite edges would be written as "inf", which no server reads. */
+    g = getmap_4326();
+    g.minx = -INFINITY;
+    getmap_refused(&g, SWX_EINVAL, need);
+    g = getmap_4326();
+    g.maxy = INFINITY;
+    getmap_refused(&g, SWX_EINVAL, need);
 }
 
 /* ---- against seawx-sim ---- */
@@ -361,6 +368,37 @@ static void test_get_caps_header_auth(void)
     has(line, "GET ");
     has(line, " /ows/wms?service=WMS&request=GetCapabilities&version=1.3.0&product=sof-d"
               "&bundle=maritime 200 ");
+    has(line, "auth=header");
+    lacks(line, KEY);
+    lacks(line, "service-api-key");
+}
+
+static void test_getmap_header_auth(void)
+{
+    swx_client *c = client_at(sim.base_url, "header");
+    swx_getmap g = getmap_4326();
+    g.width = 64;
+    g.height = 32;
+    swx_request req;
+    swx_query *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_wms_getmap_request(&g, &req, &q), 0);
+    swx_response *r = NULL;
+    int rc = swx_http_get(c, &req, &r);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", swx_error_last());
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT(r && r->len > 8 && memcmp(r->body, "\x89PNG", 4) == 0);
+    swx_response_free(r);
+    swx_query_free(q);
+    swx_client_free(c);
+
+    char line[1024];
+    CU_ASSERT_FATAL(last_line_with("request=GetMap", line, sizeof line));
+    has(line, " /ows/wms?service=WMS&request=GetMap&version=1.3.0&product=sof-d&bundle=basic"
+              "&layers=sof-d/20241001/06/t2m:K&styles=temp:K/nearest&crs=EPSG:4326"
+              "&bbox=-90,-180,90,0&width=64&height=32&format=image/png&transparent=TRUE"
+              "&time=2024-10-01T09:00:00Z 200 ");
+    has(line, " 200 ");
     has(line, "auth=header");
     lacks(line, KEY);
     lacks(line, "service-api-key");
@@ -470,6 +508,7 @@ int main(void)
     CU_add_test(s, "GetMap numbers read back exactly", test_getmap_numbers);
     CU_add_test(s, "GetMap refused", test_getmap_invalid);
     CU_add_test(s, "capabilities with header auth: no key in the URL", test_get_caps_header_auth);
+    CU_add_test(s, "GetMap with header auth: no key in the URL", test_getmap_header_auth);
     CU_add_test(s, "capabilities with query auth", test_get_caps_query_auth);
     CU_add_test(s, "capabilities errors", test_get_caps_errors);
     CU_add_test(s, "capabilities of many bundles", test_get_caps_many);
