@@ -509,7 +509,8 @@ static void test_resolve_layer(void)
                "t2m, tcc, europe, google, boxed, merc_box, world_mercator", NULL);
 
     o = opts_layer(NULL);
-    open_fails("wms_map/map.xml", &o, SWX_EINVAL, "LAYER", "VARIABLE", "bundle basic", NULL);
+    open_fails("wms_map/map.xml", &o, SWX_EINVAL, "name a layer", "or a variable",
+               "of bundle basic", NULL);
     o = opts_layer("");
     o.variable = "";
     open_fails("wms_map/map.xml", &o, SWX_EINVAL, "bundle basic", NULL);
@@ -586,7 +587,7 @@ static void test_resolve_time(void)
                "nearest: ", "2024-10-01T09:00:00Z", "3 valid times",
                "from 2024-10-01T06:00:00Z to 2024-10-01T12:00:00Z", NULL);
     o.time = "noon";
-    open_fails("wms_map/map.xml", &o, SWX_EINVAL, "TIME", NULL);
+    open_fails("wms_map/map.xml", &o, SWX_EINVAL, "noon", NULL);
 
     /* A layer without a time dimension. */
     o = opts_layer("sof-d/20241001/06/tcc:%");
