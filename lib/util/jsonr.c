@@ -19,6 +19,13 @@ int swx_jsonr_parse(const char *body, size_t len, const char *what, json_object 
     json_object *root = json_tokener_parse_ex(tok, body, (int)len);
     enum json_tokener_error err = json_tokener_get_error(tok);
     size_t used = json_tokener_get_parse_end(tok);
+    if (!root && err == json_tokener_continue && used == len) {
+        /* A number or literal that ends the body is complete only once the
+         * tokener sees the end: hand it a terminating NUL. */
+        root = json_tokener_parse_ex(tok, "", 1);
+        if (root && json_tokener_get_error(tok) == json_tokener_success)
+            err = json_tokener_success;
+    }
     json_tokener_free(tok);
     if (!root || err != json_tokener_success) {
         json_object_put(root);
@@ -29,8 +36,7 @@ int swx_jsonr_parse(const char *body, size_t len, const char *what, json_object 
     for (; used < len; used++)
         if (body[used] != ' ' && body[used] != '\n' && body[used] != '\r' && body[used] != '\t') {
             json_object_put(root);
-            return swx_error_set(SWX_EPARSE, "%s is not valid JSON: text after the document",
-                                 what);
+            return swx_error_set(SWX_EPARSE, "%s is not valid JSON: text after the document", what);
         }
     *out = root;
     return 0;
@@ -71,7 +77,12 @@ int swx_jsonr_num(json_object *o, double *out)
 int swx_jsonr_int(json_object *o, int64_t *out)
 {
     if (o && json_object_is_type(o, json_type_int)) {
-        *out = json_object_get_int64(o);
+        /* json-c clamps an integer above INT64_MAX to it; such a value is out
+         * of range, not INT64_MAX. */
+        int64_t v = json_object_get_int64(o);
+        if (v == INT64_MAX && json_object_get_uint64(o) > (uint64_t)INT64_MAX)
+            return 0;
+        *out = v;
         return 1;
     }
     double d;

@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "seawx/error.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,8 @@
 
 /* The bundles the interface lists as WMS layers, in its order. */
 static const char *const bundles[] = {
-    "basic",  "precipitation", "maritime",     "maritime-wave", "maritime-wave-ext",
-    "maritime-atmos", "clouds", "thunderstorm", "upper-air",     "agricultural",
-    "wind-energy",    "solar-energy",
+    "basic",  "precipitation", "maritime",  "maritime-wave", "maritime-wave-ext", "maritime-atmos",
+    "clouds", "thunderstorm",  "upper-air", "agricultural",  "wind-energy",       "solar-energy",
 };
 #define NBUNDLES (sizeof bundles / sizeof bundles[0])
 
@@ -94,7 +94,8 @@ int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
     if ((rc = swx_wms_bundle_check(g->bundle)))
         return rc;
     if (!g->layer || !g->crs || g->width <= 0 || g->height <= 0 || !(g->minx < g->maxx) ||
-        !(g->miny < g->maxy))
+        !(g->miny < g->maxy) || !isfinite(g->minx) || !isfinite(g->maxx) || !isfinite(g->miny) ||
+        !isfinite(g->maxy))
         return swx_error_set(SWX_EINVAL, "invalid GetMap request: layer, CRS, a positive size "
                                          "and a non-empty bbox are needed");
     int lat_first = strcasecmp(g->crs, "EPSG:4326") == 0;
