@@ -278,9 +278,10 @@ int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap
     if (level < 0 || level >= m->levels)
         return swx_error_set(SWX_EINVAL, "no overview level %d", level);
     int lw = m->w[level], lh = m->h[level];
-    int x0 = bx * m->bs, y0 = by * m->bs;
-    if (bx < 0 || by < 0 || x0 >= lw || y0 >= lh)
+    /* Checked against the block counts before multiplying, which could overflow. */
+    if (bx < 0 || by < 0 || bx >= (lw + m->bs - 1) / m->bs || by >= (lh + m->bs - 1) / m->bs)
         return swx_error_set(SWX_EINVAL, "block %d,%d is outside level %d", bx, by, level);
+    int x0 = bx * m->bs, y0 = by * m->bs;
     int x1 = x0 + m->bs < lw ? x0 + m->bs : lw;
     int y1 = y0 + m->bs < lh ? y0 + m->bs : lh;
     double rx = (m->maxx - m->minx) / lw, ry = (m->maxy - m->miny) / lh;

@@ -412,6 +412,9 @@ static void test_block_getmap(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "block 6,0 is outside level 0"));
     CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 0, 3, &g), SWX_EINVAL);
     CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, -1, 0, &g), SWX_EINVAL);
+    /* Indexes whose pixel offset overflows an int (it once wrapped to block 0). */
+    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 16777216, 0, &g), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 0, 16777216, &g), SWX_EINVAL);
     CU_ASSERT_EQUAL(swx_map_block_getmap(m, 1, 3, 0, &g), SWX_EINVAL);
     CU_ASSERT_EQUAL(swx_map_block_getmap(m, 3, 0, 0, &g), SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "no overview level 3"));
