@@ -22,6 +22,7 @@
 #ifndef SEAWX_WMS_MAP_H
 #define SEAWX_WMS_MAP_H
 
+#include "seawx/connstr.h"
 #include "seawx/http.h"
 #include "seawx/visibility.h"
 #include "seawx/wms.h"
@@ -53,7 +54,24 @@ typedef struct swx_map_opts {
     double res;           /* pixel size in CRS units; 0: default */
     int block_size;       /* 256 (default) or 512 */
     const char *cache_dir; /* NULL: no disk cache */
+    /* Read by swx_map_opts_parse for the front end; swx_map_open leaves them: */
+    int use_cache;             /* cache=: 1 (default) or 0 */
+    int max_connections;       /* GetMaps in flight at once: 32 by default */
+    const char *wms_auth;      /* NULL: the front end's default */
+    swx_service_opts service;  /* url, timeout, retries */
 } swx_map_opts;
+
+/* The options of a map as connection-string items (and GDAL open options),
+ * one description each, in the order front ends list them; then come the
+ * service's (swx_service_opt_list). */
+SWX_API const swx_opt *swx_map_opt_list(size_t *n);
+
+/* Reads every item of cs into o, which it clears first (o->cache_dir stays
+ * NULL: the front end names the cache when o->use_cache says so). An item that is
+ * neither a map option nor a service option, or a value that does not read,
+ * is refused with one line ("unknown option 'colour'; options are ...").
+ * Strings point into cs. */
+SWX_API int swx_map_opts_parse(swx_map_opts *o, const swx_connstr *cs);
 
 typedef struct swx_map swx_map;
 
