@@ -54,7 +54,7 @@ static void test_read(void)
     CU_ASSERT_EQUAL(o.block_size, 0);
     CU_ASSERT_EQUAL(o.use_cache, 1);
     CU_ASSERT_EQUAL(o.max_connections, 32);
-    CU_ASSERT_PTR_NULL(o.cache_dir);
+    CU_ASSERT_PTR_NULL(o.cache);
     CU_ASSERT_EQUAL(o.service.retries, -1);
     swx_connstr_free(cs);
 

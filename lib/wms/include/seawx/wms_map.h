@@ -15,7 +15,7 @@
  * native 0.25 degree grid: 1440 x 720 for the globe in EPSG:4326, and 1440 x
  * 1440 for the Web Mercator square (0.25 degree at the equator, 27.83 km).
  *
- * Fetched blocks are kept in a disk cache (see swx_map_opts.cache_dir): a run's
+ * Fetched blocks are kept in a disk cache (see swx_map_opts.cache): a run's
  * image for one time never changes, so cached blocks stay valid; cache entries
  * are named by a hash of the GetMap request without the key.
  */
@@ -23,6 +23,7 @@
 #define SEAWX_WMS_MAP_H
 
 #include "seawx/connstr.h"
+#include "seawx/diskcache.h"
 #include "seawx/http.h"
 #include "seawx/visibility.h"
 #include "seawx/wms.h"
@@ -53,7 +54,7 @@ typedef struct swx_map_opts {
                              other keeps square pixels */
     double res;           /* pixel size in CRS units; 0: default */
     int block_size;       /* 256 (default) or 512 */
-    const char *cache_dir; /* NULL: no disk cache */
+    swx_diskcache *cache; /* NULL: no disk cache; the front end's, outlives the map */
     /* Read by swx_map_opts_parse for the front end; swx_map_open leaves them: */
     int use_cache;             /* cache=: 1 (default) or 0 */
     int max_connections;       /* GetMaps in flight at once: 32 by default */
@@ -66,8 +67,8 @@ typedef struct swx_map_opts {
  * service's (swx_service_opt_list). */
 SWX_API const swx_opt *swx_map_opt_list(size_t *n);
 
-/* Reads every item of cs into o, which it clears first (o->cache_dir stays
- * NULL: the front end names the cache when o->use_cache says so). An item that is
+/* Reads every item of cs into o, which it clears first (o->cache stays NULL:
+ * the front end opens the cache when o->use_cache says so). An item that is
  * neither a map option nor a service option, or a value that does not read,
  * is refused with one line ("unknown option 'colour'; options are ...").
  * Strings point into cs. */
