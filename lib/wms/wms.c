@@ -14,9 +14,9 @@
 /* The bundles the interface lists as WMS layers, in its order; the option
  * list of a map (map_opts.c) offers the same. */
 const char *const swx__wms_bundles[] = {
-    "basic",  "precipitation", "maritime",     "maritime-wave", "maritime-wave-ext",
-    "maritime-atmos", "clouds", "thunderstorm", "upper-air",     "agricultural",
-    "wind-energy",    "solar-energy", NULL,
+    "basic",          "precipitation", "maritime",     "maritime-wave", "maritime-wave-ext",
+    "maritime-atmos", "clouds",        "thunderstorm", "upper-air",     "agricultural",
+    "wind-energy",    "solar-energy",  NULL,
 };
 #define NBUNDLES (sizeof swx__wms_bundles / sizeof swx__wms_bundles[0] - 1)
 

@@ -56,10 +56,10 @@ typedef struct swx_map_opts {
     int block_size;       /* 256 (default) or 512 */
     swx_diskcache *cache; /* NULL: no disk cache; the front end's, outlives the map */
     /* Read by swx_map_opts_parse for the front end; swx_map_open leaves them: */
-    int use_cache;             /* cache=: 1 (default) or 0 */
-    int max_connections;       /* GetMaps in flight at once: 32 by default */
-    const char *wms_auth;      /* NULL: the front end's default */
-    swx_service_opts service;  /* url, timeout, retries */
+    int use_cache;            /* cache=: 1 (default) or 0 */
+    int max_connections;      /* GetMaps in flight at once: 32 by default */
+    const char *wms_auth;     /* NULL: the front end's default */
+    swx_service_opts service; /* url, timeout, retries */
 } swx_map_opts;
 
 /* The options of a map as connection-string items (and GDAL open options),
