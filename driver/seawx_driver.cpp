@@ -16,93 +16,29 @@ extern "C" {
 }
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
+#include <cstdlib>
 #include <cstring>
-
-static const char *const apszRasterKeys[] = {
-    "bundle", "layer", "variable", "run", "time", "style", "crs", "width", "height", "res",
-    "blocksize", "cache", "url", "wms_auth", "max_connections", "timeout", "retries", nullptr};
+#include <map>
+#include <string>
+#include <utility>
 
 /* ---- options ---- */
 
-/* Numbers and switches are checked when the string is parsed, before anything
- * is sent: a typo is an error, never a silent default. Ranges the core knows
- * better (block size, the size limit) are left to it. */
-static bool CheckNumbers(const SEAWXOptions &oOpts, bool bRaster)
-{
-    static const struct
-    {
-        const char *pszKey;
-        long nMin, nMax;
-        bool bRasterOnly;
-    } asInts[] = {{"timeout", 1, 86400, false},    {"retries", 0, 100, false},
-                  {"width", 1, 1L << 30, true},     {"height", 1, 1L << 30, true},
-                  {"blocksize", 1, 1L << 30, true}, {"max_connections", 1, 256, true}};
-    for (const auto &sInt : asInts)
-    {
-        const char *v = oOpts.Get(sInt.pszKey);
-        if (!v || (sInt.bRasterOnly && !bRaster))
-            continue;
-        char *end = nullptr;
-        errno = 0;
-        long n = strtol(v, &end, 10);
-        if (errno || end == v || *end || n < sInt.nMin || n > sInt.nMax)
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "SEAWX: %s must be a whole number from %ld to %ld, not '%s'", sInt.pszKey,
-                     sInt.nMin, sInt.nMax, v);
-            return false;
-        }
-    }
-    if (!bRaster)
-        return true;
-    if (const char *v = oOpts.Get("res"))
-    {
-        char *end = nullptr;
-        double d = CPLStrtod(v, &end);
-        if (end == v || *end || !std::isfinite(d) || !(d > 0))
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "SEAWX: res must be a positive pixel size in CRS units, not '%s'", v);
-            return false;
-        }
-    }
-    if (const char *v = oOpts.Get("cache"))
-    {
-        static const char *const apszBool[] = {"yes", "no", "true", "false", "on", "off",
-                                               "1",   "0",  nullptr};
-        if (CSLFindString(const_cast<char **>(apszBool), v) < 0)
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: cache must be yes or no, not '%s'", v);
-            return false;
-        }
-    }
-    return true;
-}
-
-SEAWXOptions::~SEAWXOptions()
-{
-    swx_connstr_free(m_cs);
-}
-
 bool SEAWXOptions::Parse(const char *pszConnection, CSLConstList papszOpenOptions)
 {
-    if (swx_connstr_parse(&m_cs, pszConnection) != 0)
-    {
+    swx_connstr *psCS = nullptr;
+    if (swx_connstr_parse(&psCS, pszConnection) != 0) {
         SEAWXReportError(CE_Failure, "invalid connection string");
         return false;
     }
-    for (CSLConstList p = papszOpenOptions; p && *p; ++p)
-    {
+    m_poCS.reset(psCS);
+    for (CSLConstList p = papszOpenOptions; p && *p; ++p) {
         char *pszKey = nullptr;
         const char *pszValue = CPLParseNameValue(*p, &pszKey);
-        if (pszKey && pszValue)
-        {
+        if (pszKey && pszValue) {
             CPLString osKey(pszKey);
             osKey.tolower();
-            if (swx_connstr_set(m_cs, osKey.c_str(), pszValue) != 0)
-            {
+            if (swx_connstr_set(psCS, osKey.c_str(), pszValue) != 0) {
                 CPLFree(pszKey);
                 SEAWXReportError(CE_Failure, "invalid open option");
                 return false;
@@ -110,51 +46,44 @@ bool SEAWXOptions::Parse(const char *pszConnection, CSLConstList papszOpenOption
         }
         CPLFree(pszKey);
     }
-    for (size_t i = 0; i < swx_connstr_count(m_cs); i++)
-    {
-        const char *pszKey = swx_connstr_key(m_cs, i);
-        if (CSLFindString(const_cast<char **>(apszRasterKeys), pszKey) < 0 && !Kind())
-        {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "SEAWX: unknown option '%s'; options are bundle, layer, variable, run, "
-                     "time, style, crs, width, height, res, blocksize, cache, url, wms_auth, "
-                     "max_connections, timeout, retries",
-                     pszKey);
-            return false;
-        }
+    /* Numbers and switches are read once, by the core, before anything is
+     * sent: a typo is an error, never a silent default. The WMS layers' keys
+     * are all known here; the other kinds check their own keys. */
+    int rc =
+        Kind() ? swx_service_opts_parse(&m_sMap.service, psCS) : swx_map_opts_parse(&m_sMap, psCS);
+    if (rc != 0) {
+        SEAWXReportError(CE_Failure, "invalid option");
+        return false;
     }
-    return CheckNumbers(*this, !Kind());
+    return true;
 }
 
 const char *SEAWXOptions::Get(const char *pszKey) const
 {
-    const char *v = swx_connstr_get(m_cs, pszKey);
+    const char *v = swx_connstr_get(m_poCS.get(), pszKey);
     return v && *v ? v : nullptr;
 }
 
 const char *SEAWXOptions::Kind() const
 {
-    return swx_connstr_kind(m_cs);
+    return swx_connstr_kind(m_poCS.get());
 }
 
 CPLString SEAWXOptions::With(const char *pszKey, const char *pszValue, const char *pszKey2,
                              const char *pszValue2) const
 {
     CPLString osOut;
-    char *pszCopy = swx_connstr_format(m_cs);
-    swx_connstr *cs = nullptr;
-    if (pszCopy && swx_connstr_parse(&cs, pszCopy) == 0)
-    {
-        swx_connstr_set(cs, pszKey, pszValue);
+    std::unique_ptr<char, decltype(&free)> poCopy(swx_connstr_format(m_poCS.get()), free);
+    swx_connstr *psCS = nullptr;
+    if (poCopy && swx_connstr_parse(&psCS, poCopy.get()) == 0) {
+        SEAWXConnstrPtr poCS(psCS);
+        swx_connstr_set(psCS, pszKey, pszValue);
         if (pszKey2)
-            swx_connstr_set(cs, pszKey2, pszValue2);
-        char *s = swx_connstr_format(cs);
-        if (s)
-            osOut = s;
-        free(s);
+            swx_connstr_set(psCS, pszKey2, pszValue2);
+        std::unique_ptr<char, decltype(&free)> poOut(swx_connstr_format(psCS), free);
+        if (poOut)
+            osOut = poOut.get();
     }
-    swx_connstr_free(cs);
-    free(pszCopy);
     return osOut;
 }
 
@@ -164,14 +93,14 @@ void SEAWXReportError(CPLErr eClass, const char *pszContext)
     CPLError(eClass, CPLE_AppDefined, "SEAWX: %s", line && *line ? line : pszContext);
 }
 
-swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
+SEAWXClientPtr SEAWXMakeClient(const SEAWXOptions &oOpts)
 {
+    const swx_service_opts &sService = oOpts.Service();
     swx_client_opts o = {};
-    o.base_url = oOpts.Get("url") ? oOpts.Get("url") : CPLGetConfigOption("SEAWX_BASE_URL", nullptr);
+    o.base_url = sService.url ? sService.url : CPLGetConfigOption("SEAWX_BASE_URL", nullptr);
     o.vessels_url = CPLGetConfigOption("SEAWX_VESSELS_URL", nullptr);
     o.api_key = CPLGetConfigOption("SEAWX_API_KEY", nullptr);
-    if (!o.api_key || !*o.api_key)
-    {
+    if (!o.api_key || !*o.api_key) {
         o.api_key = nullptr;
         o.api_key_file = CPLGetConfigOption("SEAWX_API_KEY_FILE", nullptr);
     }
@@ -179,39 +108,78 @@ swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
                                        : CPLGetConfigOption("SEAWX_WMS_AUTH", nullptr);
     o.wms_password = CPLGetConfigOption("SEAWX_WMS_PASSWORD", nullptr);
     o.user_agent = "seawx-gdal/" SEAWX_VERSION;
-    if (const char *t = oOpts.Get("timeout"))
-        o.timeout_ms = atol(t) * 1000;
-    if (const char *r = oOpts.Get("retries"))
-        o.max_retries = atoi(r) > 0 ? atoi(r) : -1;
+    if (sService.timeout_s > 0)
+        o.timeout_ms = long(sService.timeout_s) * 1000;
+    if (sService.retries >= 0)
+        o.max_retries = sService.retries > 0 ? sService.retries : -1;
     o.insecure = CPLTestBool(CPLGetConfigOption("SEAWX_INSECURE", "NO"));
     /* Trusted certificates: the plugin's own setting, else GDAL's. */
-    o.ca_file = CPLGetConfigOption("SEAWX_CA_BUNDLE", CPLGetConfigOption("CURL_CA_BUNDLE", nullptr));
-    swx_client *c = nullptr;
-    if (swx_client_new(&c, &o) != 0)
-    {
+    o.ca_file =
+        CPLGetConfigOption("SEAWX_CA_BUNDLE", CPLGetConfigOption("CURL_CA_BUNDLE", nullptr));
+    swx_client *psClient = nullptr;
+    if (swx_client_new(&psClient, &o) != 0) {
         SEAWXReportError(CE_Failure, "cannot set the client up");
         return nullptr;
     }
-    if (!swx_client_has_key(c))
-    {
+    SEAWXClientPtr poClient(psClient);
+    if (!swx_client_has_key(psClient)) {
         CPLError(CE_Failure, CPLE_OpenFailed,
                  "SEAWX: no API key: set SEAWX_API_KEY (environment or --config), or "
                  "SEAWX_API_KEY_FILE");
-        swx_client_free(c);
         return nullptr;
     }
-    return c;
+    return poClient;
+}
+
+swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
+{
+    return SEAWXMakeClient(oOpts).release();
+}
+
+/* ---- the disk cache ---- */
+
+CPLString SEAWXCacheFolder(const char *pszSub)
+{
+    const char *pszOwn = CPLGetConfigOption("SEAWX_CACHE_DIR", nullptr);
+    const char *pszXDG = getenv("XDG_CACHE_HOME");
+    const char *pszHome = getenv("HOME");
+    if (pszOwn && *pszOwn)
+        return CPLFormFilename(pszOwn, pszSub, nullptr);
+    if (pszXDG && *pszXDG)
+        return CPLFormFilename(CPLFormFilename(pszXDG, "seawx", nullptr), pszSub, nullptr);
+    if (pszHome && *pszHome)
+        return CPLFormFilename(CPLFormFilename(pszHome, ".cache/seawx", nullptr), pszSub, nullptr);
+    return CPLString();
+}
+
+std::shared_ptr<swx_diskcache> SEAWXSharedCache(const char *pszDir, uint64_t nMaxBytes)
+{
+    /* Handles in use, by folder and limit; a handle goes when its last
+     * dataset closes. */
+    static std::mutex oLock;
+    static std::map<std::pair<std::string, uint64_t>, std::weak_ptr<swx_diskcache>> oOpen;
+    std::lock_guard<std::mutex> oGuard(oLock);
+    auto oKey = std::make_pair(std::string(pszDir), nMaxBytes);
+    if (auto poCache = oOpen[oKey].lock())
+        return poCache;
+    swx_diskcache *psCache = nullptr;
+    if (swx_diskcache_open(&psCache, pszDir, nMaxBytes) != 0)
+        return nullptr;
+    std::shared_ptr<swx_diskcache> poCache(psCache, swx_diskcache_free);
+    oOpen[oKey] = poCache;
+    for (auto it = oOpen.begin(); it != oOpen.end();)
+        it = it->second.expired() ? oOpen.erase(it) : std::next(it);
+    return poCache;
 }
 
 /* ---- listing ---- */
 
-GDALDataset *SEAWXListDataset::OpenBundles(const SEAWXOptions &oOpts)
+std::unique_ptr<GDALDataset> SEAWXListDataset::OpenBundles(const SEAWXOptions &oOpts)
 {
-    auto poDS = new SEAWXListDataset();
+    auto poDS = std::make_unique<SEAWXListDataset>();
     poDS->nPamFlags |= GPF_DISABLED; /* no SEAWX:....aux.xml in the working folder */
     CPLStringList aosSub;
-    for (size_t i = 0; i < swx_wms_bundle_count(); i++)
-    {
+    for (size_t i = 0; i < swx_wms_bundle_count(); i++) {
         aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_NAME", int(i + 1)),
                             oOpts.With("bundle", swx_wms_bundle(i)).c_str());
         aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_DESC", int(i + 1)),
@@ -228,14 +196,14 @@ static CPLString TimeString(int64_t t)
     return s;
 }
 
-GDALDataset *SEAWXListDataset::OpenLayers(const SEAWXOptions &oOpts, const swx_caps *psCaps)
+std::unique_ptr<GDALDataset> SEAWXListDataset::OpenLayers(const SEAWXOptions &oOpts,
+                                                          const swx_caps *psCaps)
 {
-    auto poDS = new SEAWXListDataset();
+    auto poDS = std::make_unique<SEAWXListDataset>();
     poDS->nPamFlags |= GPF_DISABLED; /* no SEAWX:....aux.xml in the working folder */
     CPLStringList aosSub;
     int n = 0;
-    auto add = [&](const CPLString &osName, const CPLString &osDesc)
-    {
+    auto add = [&](const CPLString &osName, const CPLString &osDesc) {
         n++;
         aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_NAME", n), osName.c_str());
         aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_DESC", n), osDesc.c_str());
@@ -243,8 +211,7 @@ GDALDataset *SEAWXListDataset::OpenLayers(const SEAWXOptions &oOpts, const swx_c
     /* First one "latest" entry per variable (and unit): it always resolves to
      * the newest complete run, so a saved project keeps showing fresh data. */
     std::vector<CPLString> aosSeen;
-    for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++)
-    {
+    for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++) {
         const swx_layer *l = swx_caps_layer(psCaps, i);
         const char *unit = swx_layer_unit(l);
         CPLString osVar(swx_layer_variable(l));
@@ -261,8 +228,7 @@ GDALDataset *SEAWXListDataset::OpenLayers(const SEAWXOptions &oOpts, const swx_c
             CPLSPrintf("%s%s%s, latest complete run", osVar.c_str(), title ? " - " : "",
                        title ? title : ""));
     }
-    for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++)
-    {
+    for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++) {
         const swx_layer *l = swx_caps_layer(psCaps, i);
         const char *unit = swx_layer_unit(l);
         const swx_timedim *td = swx_layer_time(l);
@@ -292,8 +258,7 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
 {
     if (!SEAWXIdentify(poOpenInfo))
         return nullptr;
-    if (poOpenInfo->eAccess == GA_Update)
-    {
+    if (poOpenInfo->eAccess == GA_Update) {
         CPLError(CE_Failure, CPLE_NotSupported,
                  "SEAWX: the service is read-only; open without update mode");
         return nullptr;
@@ -307,40 +272,110 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
         return SEAWXOpenPoints(poOpenInfo, oOpts);
     if (oOpts.Kind() && SEAWXIsFilesKind(oOpts.Kind()))
         return SEAWXOpenFiles(poOpenInfo, oOpts);
-    if (oOpts.Kind())
-    {
+    if (oOpts.Kind()) {
         CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: unknown dataset kind '%s'", oOpts.Kind());
         return nullptr;
     }
     if (!(poOpenInfo->nOpenFlags & GDAL_OF_RASTER))
         return nullptr;
-    const char *pszBundle = oOpts.Get("bundle");
+    const char *pszBundle = oOpts.Map().bundle;
     if (!pszBundle)
-        return SEAWXListDataset::OpenBundles(oOpts);
-    if (swx_wms_bundle_check(pszBundle) != 0)
-    {
+        return SEAWXListDataset::OpenBundles(oOpts).release();
+    if (swx_wms_bundle_check(pszBundle) != 0) {
         SEAWXReportError(CE_Failure, "unknown bundle");
         return nullptr;
     }
-    swx_client *psClient = SEAWXCreateClient(oOpts);
-    if (!psClient)
+    SEAWXClientPtr poClient = SEAWXMakeClient(oOpts);
+    if (!poClient)
         return nullptr;
     swx_caps *psCaps = nullptr;
-    if (swx_wms_get_caps(psClient, pszBundle, &psCaps) != 0)
-    {
+    if (swx_wms_get_caps(poClient.get(), pszBundle, &psCaps) != 0) {
         SEAWXReportError(CE_Failure, "cannot read the capabilities");
-        swx_client_free(psClient);
         return nullptr;
     }
-    if (!oOpts.Get("layer") && !oOpts.Get("variable"))
-    {
-        GDALDataset *poDS = SEAWXListDataset::OpenLayers(oOpts, psCaps);
-        swx_caps_free(psCaps);
-        swx_client_free(psClient);
-        return poDS;
-    }
+    SEAWXCapsPtr poCaps(psCaps);
+    if (!oOpts.Map().layer && !oOpts.Map().variable)
+        return SEAWXListDataset::OpenLayers(oOpts, psCaps).release();
     /* The raster dataset takes the client and the capabilities over. */
-    return SEAWXRasterDataset::Open(poOpenInfo, oOpts, psClient, psCaps);
+    return SEAWXRasterDataset::Open(poOpenInfo, oOpts, std::move(poClient), std::move(poCaps));
+}
+
+/* ---- registration ---- */
+
+/* An XML attribute value: the descriptions hold no quote or '<' today, but
+ * one that does must not break the list. */
+static CPLString Attr(const char *pszText)
+{
+    CPLString osOut;
+    char *pszEsc = CPLEscapeString(pszText, -1, CPLES_XML);
+    osOut = pszEsc;
+    CPLFree(pszEsc);
+    return osOut;
+}
+
+static void AddOptions(CPLString &osXML, const swx_opt *pasOpts, size_t nOpts, const char *pszScope)
+{
+    static const char *const apszTypes[] = {"string", "string-select", "int", "float", "boolean"};
+    for (size_t i = 0; i < nOpts; i++) {
+        const swx_opt &o = pasOpts[i];
+        osXML += CPLSPrintf("  <Option name='%s' type='%s' scope='%s'",
+                            CPLString(o.key).toupper().c_str(), apszTypes[o.type], pszScope);
+        if (o.def)
+            osXML += CPLSPrintf(" default='%s'", Attr(o.def).c_str());
+        if (o.help)
+            osXML += CPLSPrintf(" description='%s'", Attr(o.help).c_str());
+        if (o.config)
+            osXML += CPLSPrintf(" alt_config_option='%s'", o.config);
+        if (!o.choices) {
+            osXML += "/>";
+            continue;
+        }
+        osXML += ">";
+        for (const char *const *p = o.choices; *p; ++p)
+            osXML += CPLSPrintf("<Value>%s</Value>", Attr(*p).c_str());
+        osXML += "</Option>";
+    }
+}
+
+/* The open options: the WMS layers' (raster) and the service's (both) from
+ * the core's descriptions, then the storms' and the KMZ's (vector). QGIS
+ * shows a raster source the options of raster scope only. */
+static CPLString OpenOptionList()
+{
+    CPLString osXML = "<OpenOptionList>";
+    size_t n = 0;
+    const swx_opt *pasMap = swx_map_opt_list(&n);
+    AddOptions(osXML, pasMap, n, "raster");
+    const swx_opt *pasService = swx_service_opt_list(&n);
+    AddOptions(osXML, pasService, n, "raster,vector");
+    osXML +=
+        "  <Option name='STATUS' type='string-select' scope='vector' description='SEAWX:storms: "
+        "active (default), inactive or all'><Value>active</Value><Value>inactive</Value>"
+        "<Value>all</Value></Option>"
+        "  <Option name='ID' type='string' scope='vector' description='SEAWX:storms: ATCF id'/>"
+        "  <Option name='NAME' type='string' scope='vector' description='SEAWX:storms: storm "
+        "name'/>"
+        "  <Option name='CATEGORY' type='string' scope='vector' description='SEAWX:storms: "
+        "minimum category code (XX DS IN PT LO SS TD TS TC1..TC5)'/>"
+        "  <Option name='INTENSITY' type='float' scope='vector' description='SEAWX:storms: "
+        "minimum sustained wind, knots'/>"
+        "  <Option name='REGION' type='string' scope='vector' description='SEAWX:storms: basin or "
+        "sub-basin'/>"
+        "  <Option name='PERIOD' type='string' scope='vector' description='SEAWX:storms: "
+        "START/END, ISO 8601'/>"
+        "  <Option name='DATA_FILTER' type='string-select' scope='vector' "
+        "description='SEAWX:storms: tracks'><Value>all</Value><Value>analysis</Value>"
+        "<Value>forecast</Value></Option>"
+        "  <Option name='LIMIT' type='int' scope='vector' description='SEAWX:storms: page size, 1 "
+        "to 100'/>"
+        "  <Option name='OFFSET' type='int' scope='vector' description='SEAWX:storms: storms "
+        "skipped'/>"
+        "  <Option name='MAX_STORMS' type='int' scope='vector' description='SEAWX:storms: cap on "
+        "storms'/>"
+        "  <Option name='PATH' type='string' scope='vector' description='SEAWX:kmz: the storm KMZ "
+        "file'/>"
+        "</OpenOptionList>";
+    return osXML;
 }
 
 extern "C" __attribute__((visibility("default"))) void GDALRegister_SEAWX();
@@ -351,7 +386,7 @@ void GDALRegister_SEAWX()
         return;
     if (GDALGetDriverByName("SEAWX") != nullptr)
         return;
-    auto poDriver = new GDALDriver();
+    auto poDriver = std::make_unique<GDALDriver>();
     poDriver->SetDescription("SEAWX");
     poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");
     poDriver->SetMetadataItem(GDAL_DCAP_VECTOR, "YES");
@@ -360,68 +395,8 @@ void GDALRegister_SEAWX()
     poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, SWX_CONNSTR_PREFIX);
     poDriver->SetMetadataItem(GDAL_DMD_SUBDATASETS, "YES");
     poDriver->SetMetadataItem(GDAL_DCAP_VIRTUALIO, "NO");
-    poDriver->SetMetadataItem(
-        GDAL_DMD_OPENOPTIONLIST,
-        "<OpenOptionList>"
-        "  <Option name='BUNDLE' type='string-select' description='Data bundle of the WMS layers'>"
-        "    <Value>basic</Value><Value>precipitation</Value><Value>maritime</Value>"
-        "    <Value>maritime-wave</Value><Value>maritime-wave-ext</Value>"
-        "    <Value>maritime-atmos</Value><Value>clouds</Value><Value>thunderstorm</Value>"
-        "    <Value>upper-air</Value><Value>agricultural</Value><Value>wind-energy</Value>"
-        "    <Value>solar-energy</Value>"
-        "  </Option>"
-        "  <Option name='LAYER' type='string' description='Full layer name, e.g. "
-        "sof-d/20241001/00/t2m:K'/>"
-        "  <Option name='VARIABLE' type='string' description='Variable (t2m) or variable and "
-        "unit (t2m:K), instead of LAYER'/>"
-        "  <Option name='RUN' type='string' default='latest' description='With VARIABLE: latest "
-        "(newest complete run) or YYYYMMDDHH'/>"
-        "  <Option name='TIME' type='string' description='Valid time, ISO 8601 (default: the "
-        "layer default)'/>"
-        "  <Option name='STYLE' type='string' description='Style name (default: the first "
-        "style of the layer)'/>"
-        "  <Option name='CRS' type='string-select' default='EPSG:4326'>"
-        "    <Value>EPSG:4326</Value><Value>EPSG:3857</Value>"
-        "  </Option>"
-        "  <Option name='WIDTH' type='int' description='Raster width in pixels (default: the "
-        "0.25 degree model grid)'/>"
-        "  <Option name='HEIGHT' type='int' description='Raster height in pixels'/>"
-        "  <Option name='RES' type='float' description='Pixel size in CRS units'/>"
-        "  <Option name='BLOCKSIZE' type='int' default='256' description='Block size, 256 or "
-        "512; one GetMap per block'/>"
-        "  <Option name='CACHE' type='boolean' default='YES' description='Keep fetched blocks "
-        "in the disk cache (SEAWX_CACHE_DIR, else XDG cache folder)'/>"
-        "  <Option name='MAX_CONNECTIONS' type='int' default='32' description='GetMap requests "
-        "in flight at once'/>"
-        "  <Option name='TIMEOUT' type='int' default='120' description='Seconds before one "
-        "request is given up'/>"
-        "  <Option name='RETRIES' type='int' default='5' description='Retries of a failed "
-        "request'/>"
-        "  <Option name='URL' type='string' description='Service base address' "
-        "alt_config_option='SEAWX_BASE_URL'/>"
-        "  <Option name='WMS_AUTH' type='string-select' default='header' "
-        "alt_config_option='SEAWX_WMS_AUTH'>"
-        "    <Value>header</Value><Value>query</Value><Value>basic</Value>"
-        "  </Option>"
-        "  <Option name='STATUS' type='string-select' description='SEAWX:storms: active "
-        "(default), inactive or all'><Value>active</Value><Value>inactive</Value>"
-        "<Value>all</Value></Option>"
-        "  <Option name='ID' type='string' description='SEAWX:storms: ATCF id'/>"
-        "  <Option name='NAME' type='string' description='SEAWX:storms: storm name'/>"
-        "  <Option name='CATEGORY' type='string' description='SEAWX:storms: minimum category "
-        "code (XX DS IN PT LO SS TD TS TC1..TC5)'/>"
-        "  <Option name='INTENSITY' type='float' description='SEAWX:storms: minimum sustained "
-        "wind, knots'/>"
-        "  <Option name='REGION' type='string' description='SEAWX:storms: basin or sub-basin'/>"
-        "  <Option name='PERIOD' type='string' description='SEAWX:storms: START/END, ISO 8601'/>"
-        "  <Option name='DATA_FILTER' type='string-select' description='SEAWX:storms: tracks'>"
-        "<Value>all</Value><Value>analysis</Value><Value>forecast</Value></Option>"
-        "  <Option name='LIMIT' type='int' description='SEAWX:storms: page size, 1 to 100'/>"
-        "  <Option name='OFFSET' type='int' description='SEAWX:storms: storms skipped'/>"
-        "  <Option name='MAX_STORMS' type='int' description='SEAWX:storms: cap on storms'/>"
-        "  <Option name='PATH' type='string' description='SEAWX:kmz: the storm KMZ file'/>"
-        "</OpenOptionList>");
+    poDriver->SetMetadataItem(GDAL_DMD_OPENOPTIONLIST, OpenOptionList().c_str());
     poDriver->pfnIdentify = SEAWXIdentify;
     poDriver->pfnOpen = SEAWXOpen;
-    GetGDALDriverManager()->RegisterDriver(poDriver);
+    GetGDALDriverManager()->RegisterDriver(poDriver.release());
 }

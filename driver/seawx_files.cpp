@@ -18,8 +18,9 @@
 #include "cpl_string.h"
 #include "cpl_vsi.h"
 
+#include <memory>
+
 extern "C" {
-#include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/files.h"
 }
@@ -27,8 +28,7 @@ extern "C" {
 namespace
 {
 
-struct FileKind
-{
+struct FileKind {
     const char *pszKind;
     swx_file_source eSource;
 };
@@ -45,8 +45,8 @@ const FileKind *Find(const char *pszKind)
     return nullptr;
 }
 
-const char *const apszFileKeys[] = {"file",  "variable", "time",    "regions", "bundles",
-                                    "url",   "timeout",  "retries", nullptr};
+const char *const apszFileKeys[] = {"file", "variable", "time",    "regions", "bundles",
+                                    "url",  "timeout",  "retries", nullptr};
 
 class SEAWXFileListDataset final : public GDALPamDataset
 {
@@ -66,7 +66,7 @@ int Progress(void *ud, int64_t done, int64_t total)
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 bool SEAWXIsFilesKind(const char *pszKind)
 {
@@ -79,8 +79,7 @@ GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
     swx_connstr *cs = oOpts.Raw();
     for (size_t i = 0; i < swx_connstr_count(cs); i++)
         if (CSLFindString(const_cast<char **>(apszFileKeys), swx_connstr_key(cs, i)) < 0 &&
-            !EQUAL(swx_connstr_key(cs, i), "native_data"))
-        {
+            !EQUAL(swx_connstr_key(cs, i), "native_data")) {
             CPLError(CE_Failure, CPLE_OpenFailed,
                      "SEAWX: %s takes no option '%s'; options are file, variable, time, regions, "
                      "bundles, url, timeout, retries",
@@ -90,87 +89,75 @@ GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
     if (!(poOpenInfo->nOpenFlags & GDAL_OF_RASTER))
         return nullptr;
     const char *pszFile = oOpts.Get("file");
-    swx_client *psClient = nullptr;
 
-    if (!pszFile)
-    {
+    if (!pszFile) {
         swx_files_query q = {};
         q.source = psKind->eSource;
         q.time = oOpts.Get("time");
         q.regions = oOpts.Get("regions");
         q.bundles = oOpts.Get("bundles");
-        if (swx_files_check(&q) != 0)
-        {
+        if (swx_files_check(&q) != 0) {
             SEAWXReportError(CE_Failure, "invalid listing options");
             return nullptr;
         }
-        if (!(psClient = SEAWXCreateClient(oOpts)))
+        SEAWXClientPtr poClient = SEAWXMakeClient(oOpts);
+        if (!poClient)
             return nullptr;
         swx_table *psList = nullptr;
-        int rc = swx_files_list(psClient, &q, &psList);
-        swx_client_free(psClient);
-        if (rc != 0)
-        {
+        if (swx_files_list(poClient.get(), &q, &psList) != 0) {
             SEAWXReportError(CE_Failure, "cannot list the files");
             return nullptr;
         }
-        auto poDS = new SEAWXFileListDataset();
+        std::unique_ptr<swx_table, SEAWXFreer<swx_table, swx_table_free>> poList(psList);
+        auto poDS = std::make_unique<SEAWXFileListDataset>();
         CPLStringList aosSub;
         const long nName = swx_table_find_column(psList, "name");
         const long nFormat = swx_table_find_column(psList, "format");
-        for (size_t r = 0; r < swx_table_rows(psList); r++)
-        {
+        for (size_t r = 0; r < swx_table_rows(psList); r++) {
             const char *pszName = swx_table_get_string(psList, r, static_cast<size_t>(nName));
             const char *pszFormat = swx_table_get_string(psList, r, static_cast<size_t>(nFormat));
             int n = static_cast<int>(r + 1);
             aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_NAME", n),
                                 oOpts.With("file", pszName, "time", nullptr).c_str());
-            aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_DESC", n),
-                                CPLSPrintf("%s (%s file)", pszName,
-                                           pszFormat && EQUAL(pszFormat, "netcdf") ? "NetCDF"
-                                                                                    : "GRIB2"));
+            aosSub.SetNameValue(
+                CPLSPrintf("SUBDATASET_%d_DESC", n),
+                CPLSPrintf("%s (%s file)", pszName,
+                           pszFormat && EQUAL(pszFormat, "netcdf") ? "NetCDF" : "GRIB2"));
         }
-        swx_table_free(psList);
         poDS->SetMetadata(aosSub.List(), "SUBDATASETS");
         poDS->SetDescription(poOpenInfo->pszFilename);
-        return poDS;
+        return poDS.release();
     }
 
-    if (swx_files_check_id(pszFile) != 0)
-    {
+    if (swx_files_check_id(pszFile) != 0) {
         SEAWXReportError(CE_Failure, "invalid file name");
         return nullptr;
     }
-    char *pszDir = swx_diskcache_default_dir("files");
-    if (!pszDir)
-    {
+    CPLString osFiles = SEAWXCacheFolder("files");
+    if (osFiles.empty()) {
         CPLError(CE_Failure, CPLE_OpenFailed,
                  "SEAWX: no cache folder for downloads: set SEAWX_CACHE_DIR");
         return nullptr;
     }
-    CPLString osDir = CPLFormFilename(pszDir, psKind->pszKind, nullptr);
-    free(pszDir);
+    CPLString osDir = CPLFormFilename(osFiles, psKind->pszKind, nullptr);
     CPLString osPath = CPLFormFilename(osDir, pszFile, nullptr);
     VSIStatBufL sStat;
-    if (VSIStatL(osPath, &sStat) != 0)
-    {
-        if (VSIMkdirRecursive(osDir, 0755) != 0 && VSIStatL(osDir, &sStat) != 0)
-        {
+    if (VSIStatL(osPath, &sStat) != 0) {
+        if (VSIMkdirRecursive(osDir, 0755) != 0 && VSIStatL(osDir, &sStat) != 0) {
             CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: cannot create the cache folder %s",
                      osDir.c_str());
             return nullptr;
         }
-        if (!(psClient = SEAWXCreateClient(oOpts)))
+        SEAWXClientPtr poClient = SEAWXMakeClient(oOpts);
+        if (!poClient)
             return nullptr;
         swx_download_opts o = {};
         o.progress = Progress;
         o.ud = reinterpret_cast<void *>(GDALDummyProgress);
         swx_download_result r = {};
-        int rc = swx_files_download(psClient, psKind->eSource, pszFile, osPath, &o, &r);
+        int rc = swx_files_download(poClient.get(), psKind->eSource, pszFile, osPath, &o, &r);
         swx_download_result_clear(&r);
-        swx_client_free(psClient);
-        if (rc != 0)
-        {
+        if (rc != 0) {
             SEAWXReportError(CE_Failure, "the download failed");
             return nullptr;
         }
@@ -178,7 +165,7 @@ GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
     CPLString osOpen = osPath;
     if (const char *pszVar = oOpts.Get("variable"))
         osOpen.Printf("NETCDF:\"%s\":%s", osPath.c_str(), pszVar);
-    GDALDataset *poDS = GDALDataset::Open(osOpen, GDAL_OF_RASTER | GDAL_OF_VERBOSE_ERROR,
-                                          nullptr, nullptr, nullptr);
+    GDALDataset *poDS = GDALDataset::Open(osOpen, GDAL_OF_RASTER | GDAL_OF_VERBOSE_ERROR, nullptr,
+                                          nullptr, nullptr);
     return poDS;
 }

@@ -11,20 +11,33 @@
 
 extern "C" {
 #include "seawx/connstr.h"
+#include "seawx/diskcache.h"
 #include "seawx/http.h"
 #include "seawx/wms_map.h"
 }
 
+#include <memory>
 #include <mutex>
 #include <vector>
 
+/* Owners of the core's handles: each frees with the core's *_free(). */
+template <typename T, void (*Free)(T *)> struct SEAWXFreer {
+    void operator()(T *p) const
+    {
+        Free(p);
+    }
+};
+using SEAWXConnstrPtr = std::unique_ptr<swx_connstr, SEAWXFreer<swx_connstr, swx_connstr_free>>;
+using SEAWXClientPtr = std::unique_ptr<swx_client, SEAWXFreer<swx_client, swx_client_free>>;
+using SEAWXCapsPtr = std::unique_ptr<swx_caps, SEAWXFreer<swx_caps, swx_caps_free>>;
+using SEAWXMapPtr = std::unique_ptr<swx_map, SEAWXFreer<swx_map, swx_map_free>>;
+
 /* The merged options of one open: connection string items, then open options
- * (which win). Owns its swx_connstr. */
+ * (which win), read once by the core. */
 class SEAWXOptions
 {
   public:
     SEAWXOptions() = default;
-    ~SEAWXOptions();
     SEAWXOptions(const SEAWXOptions &) = delete;
     SEAWXOptions &operator=(const SEAWXOptions &) = delete;
 
@@ -36,19 +49,41 @@ class SEAWXOptions
                    const char *pszValue2 = nullptr) const;
     swx_connstr *Raw()
     {
-        return m_cs;
+        return m_poCS.get();
+    }
+    /* Without a kind (WMS layers): the map's options, read by the core. */
+    const swx_map_opts &Map() const
+    {
+        return m_sMap;
+    }
+    /* Every kind: url, timeout and retries, read by the core. */
+    const swx_service_opts &Service() const
+    {
+        return m_sMap.service;
     }
 
   private:
-    swx_connstr *m_cs = nullptr;
+    SEAWXConnstrPtr m_poCS{};
+    swx_map_opts m_sMap{}; /* strings point into m_poCS */
 };
 
 /* A client configured from GDAL configuration options (which fall back to the
  * environment) and the connection's URL / WMS_AUTH items. */
+SEAWXClientPtr SEAWXMakeClient(const SEAWXOptions &oOpts);
+/* The same, owned by the caller (swx_client_free). */
 swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts);
 
 /* Reports the core's last error as a GDAL error. */
 void SEAWXReportError(CPLErr eClass, const char *pszContext);
+
+/* $SEAWX_CACHE_DIR (also a configuration option), else $XDG_CACHE_HOME/seawx,
+ * else $HOME/.cache/seawx, with pszSub appended; "" when no home is known. */
+CPLString SEAWXCacheFolder(const char *pszSub);
+
+/* The disk cache of a folder and size limit, shared by every dataset of the
+ * process that uses the same two (QGIS opens datasets in several threads; the
+ * handle is thread-safe). */
+std::shared_ptr<swx_diskcache> SEAWXSharedCache(const char *pszDir, uint64_t nMaxBytes);
 
 class SEAWXRasterBand;
 
@@ -59,17 +94,17 @@ class SEAWXRasterDataset final : public GDALPamDataset
     friend class SEAWXRasterBand;
 
   public:
-    static GDALDataset *Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts, swx_client *psClient,
-                             swx_caps *psCaps);
+    static GDALDataset *Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts, SEAWXClientPtr poClient,
+                             SEAWXCapsPtr poCaps);
     ~SEAWXRasterDataset() override;
 
     CPLErr GetGeoTransform(double *padfTransform) override;
     const OGRSpatialReference *GetSpatialRef() const override;
 
   protected:
-    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize,
-                     void *pData, int nBufXSize, int nBufYSize, GDALDataType eBufType,
-                     int nBandCount, int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
+    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                     int nBufXSize, int nBufYSize, GDALDataType eBufType, int nBandCount,
+                     int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
                      GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg) override;
 
   private:
@@ -85,12 +120,18 @@ class SEAWXRasterDataset final : public GDALPamDataset
 
     SEAWXRasterDataset *m_poBase = nullptr; /* level 0; this for level 0 */
     int m_nLevel = 0;
-    swx_map *m_psMap = nullptr;      /* owned by level 0 */
-    swx_client *m_psClient = nullptr; /* owned by level 0 */
-    std::mutex *m_poMutex = nullptr;  /* owned by level 0: the client is single-threaded */
+    /* Owned by level 0 (the overviews borrow them): the cache outlives the
+     * map that writes to it, the mutex guards the single-threaded client. */
+    std::shared_ptr<swx_diskcache> m_poCache{};
+    SEAWXMapPtr m_poMapOwned{};
+    SEAWXClientPtr m_poClientOwned{};
+    std::unique_ptr<std::mutex> m_poMutexOwned{};
+    swx_map *m_psMap = nullptr;
+    swx_client *m_psClient = nullptr;
+    std::mutex *m_poMutex = nullptr;
     int m_nMaxConnections = 32;
     OGRSpatialReference m_oSRS{};
-    std::vector<SEAWXRasterDataset *> m_apoOverviews{};
+    std::vector<std::unique_ptr<SEAWXRasterDataset>> m_apoOverviews{};
 
     /* While FetchBlocks runs: where the wanted block goes. */
     int m_nWantBand = 0, m_nWantX = -1, m_nWantY = -1;
@@ -114,18 +155,18 @@ class SEAWXRasterBand final : public GDALPamRasterBand
     GDALRasterBand *GetOverview(int i) override;
 
   protected:
-    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize,
-                     void *pData, int nBufXSize, int nBufYSize, GDALDataType eBufType,
-                     GSpacing nPixelSpace, GSpacing nLineSpace,
-                     GDALRasterIOExtraArg *psExtraArg) override;
+    CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                     int nBufXSize, int nBufYSize, GDALDataType eBufType, GSpacing nPixelSpace,
+                     GSpacing nLineSpace, GDALRasterIOExtraArg *psExtraArg) override;
 };
 
 /* Lists subdatasets only: the bundles, or the layers of one bundle. */
 class SEAWXListDataset final : public GDALPamDataset
 {
   public:
-    static GDALDataset *OpenBundles(const SEAWXOptions &oOpts);
-    static GDALDataset *OpenLayers(const SEAWXOptions &oOpts, const swx_caps *psCaps);
+    static std::unique_ptr<GDALDataset> OpenBundles(const SEAWXOptions &oOpts);
+    static std::unique_ptr<GDALDataset> OpenLayers(const SEAWXOptions &oOpts,
+                                                   const swx_caps *psCaps);
 };
 
 /* ---- vector side: storms (seawx_vector.cpp) ---- */

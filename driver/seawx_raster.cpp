@@ -14,76 +14,61 @@ extern "C" {
 #include <algorithm>
 #include <cstring>
 
-static const char *Opt(const SEAWXOptions &o, const char *k)
+/* The size limit of the disk cache: SEAWX_CACHE_MAX_MB (a configuration
+ * option too), else the default. A value that is not a number leaves the
+ * default. */
+static uint64_t CacheLimit()
 {
-    return o.Get(k);
+    uint64_t nBytes = uint64_t(SWX_DISKCACHE_DEFAULT_MAX_MB) * 1048576;
+    if (const char *pszMax = CPLGetConfigOption("SEAWX_CACHE_MAX_MB", nullptr)) {
+        uint64_t n = 0;
+        if (swx_diskcache_parse_mb(&n, pszMax) == 0)
+            nBytes = n;
+    }
+    return nBytes;
 }
 
 GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts,
-                                      swx_client *psClient, swx_caps *psCaps)
+                                      SEAWXClientPtr poClient, SEAWXCapsPtr poCaps)
 {
-    swx_map_opts mo = {};
-    mo.bundle = Opt(oOpts, "bundle");
-    mo.layer = Opt(oOpts, "layer");
-    mo.variable = Opt(oOpts, "variable");
-    mo.run = Opt(oOpts, "run");
-    mo.time = Opt(oOpts, "time");
-    mo.style = Opt(oOpts, "style");
-    mo.crs = Opt(oOpts, "crs");
-    mo.width = Opt(oOpts, "width") ? atoi(Opt(oOpts, "width")) : 0;
-    mo.height = Opt(oOpts, "height") ? atoi(Opt(oOpts, "height")) : 0;
-    mo.res = Opt(oOpts, "res") ? CPLAtof(Opt(oOpts, "res")) : 0;
-    mo.block_size = Opt(oOpts, "blocksize") ? atoi(Opt(oOpts, "blocksize")) : 0;
-    if ((Opt(oOpts, "width") && mo.width <= 0) || (Opt(oOpts, "height") && mo.height <= 0) ||
-        (Opt(oOpts, "res") && !(mo.res > 0)))
-    {
-        CPLError(CE_Failure, CPLE_OpenFailed,
-                 "SEAWX: width, height and res must be positive numbers");
-        swx_caps_free(psCaps);
-        swx_client_free(psClient);
-        return nullptr;
+    swx_map_opts mo = oOpts.Map();
+    std::shared_ptr<swx_diskcache> poCache;
+    if (mo.use_cache) {
+        CPLString osDir = SEAWXCacheFolder("tiles");
+        if (!osDir.empty())
+            poCache = SEAWXSharedCache(osDir.c_str(), CacheLimit());
+        /* No folder for it: read without a cache, as before there was one. */
     }
-    char *pszCacheDir = nullptr;
-    if (CPLTestBool(Opt(oOpts, "cache") ? Opt(oOpts, "cache") : "YES"))
-    {
-        const char *pszDir = CPLGetConfigOption("SEAWX_CACHE_DIR", nullptr);
-        pszCacheDir = pszDir ? CPLStrdup(CPLFormFilename(pszDir, "tiles", nullptr))
-                             : swx_diskcache_default_dir("tiles");
-        if (!pszDir && pszCacheDir)
-        {
-            char *p = CPLStrdup(pszCacheDir);
-            free(pszCacheDir);
-            pszCacheDir = p;
-        }
-        /* The size limit as a GDAL configuration option too (--config). */
-        if (const char *pszMax = CPLGetConfigOption("SEAWX_CACHE_MAX_MB", nullptr))
-            swx_diskcache_set_max_mb(pszMax); /* not a number: the default stays */
-    }
-    mo.cache_dir = pszCacheDir;
+    mo.cache = poCache.get();
     swx_map *psMap = nullptr;
-    int rc = swx_map_open(&psMap, psCaps, &mo);
-    CPLFree(pszCacheDir);
-    if (rc != 0)
-    {
-        SEAWXReportError(CE_Failure, "cannot open the layer");
-        swx_client_free(psClient);
+    if (int rc = swx_map_open(&psMap, poCaps.release(), &mo); rc != 0) {
+        /* The core names what is valid; GDAL users list the layers this way. */
+        if (rc == SWX_ENOTFOUND && (mo.layer || mo.variable))
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "SEAWX: %s (list the layers with: gdalinfo SEAWX:bundle=%s)",
+                     swx_error_last(), mo.bundle);
+        else
+            SEAWXReportError(CE_Failure, "cannot open the layer");
         return nullptr;
     }
 
-    auto poDS = new SEAWXRasterDataset(nullptr, 0);
+    std::unique_ptr<SEAWXRasterDataset> poDS(new SEAWXRasterDataset(nullptr, 0));
+    poDS->m_poCache = std::move(poCache);
+    poDS->m_poMapOwned.reset(psMap);
+    poDS->m_poClientOwned = std::move(poClient);
+    poDS->m_poMutexOwned = std::make_unique<std::mutex>();
     poDS->m_psMap = psMap;
-    poDS->m_psClient = psClient;
-    poDS->m_poMutex = new std::mutex();
-    if (const char *m = Opt(oOpts, "max_connections"))
-        poDS->m_nMaxConnections = std::max(1, std::min(256, atoi(m)));
+    poDS->m_psClient = poDS->m_poClientOwned.get();
+    poDS->m_poMutex = poDS->m_poMutexOwned.get();
+    poDS->m_nMaxConnections = mo.max_connections;
     poDS->nRasterXSize = swx_map_width(psMap);
     poDS->nRasterYSize = swx_map_height(psMap);
     poDS->m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
     poDS->m_oSRS.importFromEPSG(swx_map_epsg(psMap));
     for (int b = 1; b <= 4; b++)
-        poDS->SetBand(b, new SEAWXRasterBand(poDS, b));
+        poDS->SetBand(b, new SEAWXRasterBand(poDS.get(), b));
     for (int k = 1; k < swx_map_level_count(psMap); k++)
-        poDS->m_apoOverviews.push_back(new SEAWXRasterDataset(poDS, k));
+        poDS->m_apoOverviews.emplace_back(new SEAWXRasterDataset(poDS.get(), k));
 
     const swx_layer *l = swx_map_layer(psMap);
     int64_t run = 0;
@@ -96,22 +81,18 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     poDS->SetMetadataItem("UNIT", swx_layer_unit(l) ? swx_layer_unit(l) : "");
     if (swx_layer_title(l))
         poDS->SetMetadataItem("TITLE", swx_layer_title(l));
-    if (swx_layer_run_time(l, &run) == 0)
-    {
+    if (swx_layer_run_time(l, &run) == 0) {
         swx_iso8601_format(run, s);
         poDS->SetMetadataItem("RUN", s);
     }
-    if (swx_map_time(psMap) != INT64_MIN)
-    {
+    if (swx_map_time(psMap) != INT64_MIN) {
         swx_iso8601_format(swx_map_time(psMap), s);
         poDS->SetMetadataItem("TIME", s);
     }
-    if (const swx_timedim *td = swx_layer_time(l))
-    {
+    if (const swx_timedim *td = swx_layer_time(l)) {
         CPLString osTimes;
         size_t n = swx_timedim_count(td);
-        for (size_t i = 0; i < n && i < 100000; i++)
-        {
+        for (size_t i = 0; i < n && i < 100000; i++) {
             swx_iso8601_format(swx_timedim_get(td, i), s);
             if (i)
                 osTimes += ",";
@@ -122,8 +103,7 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     }
     poDS->SetMetadataItem("STYLE", swx_map_style(psMap));
     CPLString osStyles;
-    for (size_t i = 0; i < swx_layer_style_count(l); i++)
-    {
+    for (size_t i = 0; i < swx_layer_style_count(l); i++) {
         if (i)
             osStyles += ",";
         osStyles += swx_layer_style(l, i)->name;
@@ -135,14 +115,13 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
      * write "SEAWX:....aux.xml" into the working folder (QGIS saves
      * statistics there). */
     poDS->nPamFlags |= GPF_DISABLED;
-    return poDS;
+    return poDS.release();
 }
 
 SEAWXRasterDataset::SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel)
     : m_poBase(poBase ? poBase : this), m_nLevel(nLevel)
 {
-    if (poBase)
-    {
+    if (poBase) {
         m_psMap = poBase->m_psMap;
         m_psClient = poBase->m_psClient;
         m_poMutex = poBase->m_poMutex;
@@ -156,21 +135,15 @@ SEAWXRasterDataset::SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel)
 SEAWXRasterDataset::~SEAWXRasterDataset()
 {
     FlushCache(true);
-    for (auto *po : m_apoOverviews)
-        delete po;
-    if (m_poBase == this)
-    {
-        swx_map_free(m_psMap);
-        swx_client_free(m_psClient);
-        delete m_poMutex;
-    }
+    /* The overviews first: they borrow the map, the client and the mutex;
+     * the members then go in reverse order, the map before its cache. */
+    m_apoOverviews.clear();
 }
 
 CPLErr SEAWXRasterDataset::GetGeoTransform(double *gt)
 {
     swx_map_geotransform(m_psMap, gt);
-    if (m_nLevel)
-    {
+    if (m_nLevel) {
         gt[1] *= double(swx_map_width(m_psMap)) / nRasterXSize;
         gt[5] *= double(swx_map_height(m_psMap)) / nRasterYSize;
     }
@@ -189,18 +162,15 @@ int SEAWXRasterDataset::OnBlock(void *ud, int level, int bx, int by, const uint8
 {
     auto poDS = static_cast<SEAWXRasterDataset *>(ud);
     const int bs = swx_map_block_size(poDS->m_psMap);
-    for (int b = 1; b <= 4; b++)
-    {
+    for (int b = 1; b <= 4; b++) {
         GByte *pDst = nullptr;
         GDALRasterBlock *poBlock = nullptr;
         if (b == poDS->m_nWantBand && bx == poDS->m_nWantX && by == poDS->m_nWantY)
             pDst = static_cast<GByte *>(poDS->m_pWant);
-        else
-        {
+        else {
             GDALRasterBand *poBand = poDS->GetRasterBand(b);
             poBlock = poBand->TryGetLockedBlockRef(bx, by);
-            if (poBlock)
-            {
+            if (poBlock) {
                 /* Already there (read meanwhile): keep it. */
                 poBlock->DropLock();
                 continue;
@@ -212,8 +182,7 @@ int SEAWXRasterDataset::OnBlock(void *ud, int level, int bx, int by, const uint8
         }
         if (w < bs || h < bs)
             memset(pDst, 0, size_t(bs) * bs);
-        for (int y = 0; y < h; y++)
-        {
+        for (int y = 0; y < h; y++) {
             const uint8_t *src = rgba + size_t(y) * w * 4 + (b - 1);
             GByte *dst = pDst + size_t(y) * bs;
             for (int x = 0; x < w; x++)
@@ -226,8 +195,8 @@ int SEAWXRasterDataset::OnBlock(void *ud, int level, int bx, int by, const uint8
     return 0;
 }
 
-CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWantBand,
-                                       int nWantX, int nWantY, void *pWant)
+CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWantBand, int nWantX,
+                                       int nWantY, void *pWant)
 {
     if (anBlocks.empty())
         return CE_None;
@@ -239,15 +208,14 @@ CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWa
     m_nWantY = nWantY;
     m_pWant = pWant;
     swx_fetch_stats sStats{};
-    int rc = swx_map_read_blocks(m_psMap, m_psClient, m_nLevel, anBlocks.data(),
-                                 anBlocks.size() / 2, m_nMaxConnections, nullptr, OnBlock, this,
-                                 &sStats);
-    CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel,
-             sStats.requests, sStats.retries);
+    int rc =
+        swx_map_read_blocks(m_psMap, m_psClient, m_nLevel, anBlocks.data(), anBlocks.size() / 2,
+                            m_nMaxConnections, nullptr, OnBlock, this, &sStats);
+    CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel, sStats.requests,
+             sStats.retries);
     m_nWantBand = 0;
     m_pWant = nullptr;
-    if (rc != 0)
-    {
+    if (rc != 0) {
         SEAWXReportError(CE_Failure, "reading the layer failed");
         return CE_Failure;
     }
@@ -259,8 +227,8 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
 {
     /* Reads that shrink by 2 or more go to an overview, which prefetches for
      * itself when GDAL calls it. */
-    if (nBufXSize * 2 <= nXSize && nBufYSize * 2 <= nYSize && m_nLevel + 1 <
-                                                                  swx_map_level_count(m_psMap))
+    if (nBufXSize * 2 <= nXSize && nBufYSize * 2 <= nYSize &&
+        m_nLevel + 1 < swx_map_level_count(m_psMap))
         return CE_None;
     const int bs = swx_map_block_size(m_psMap);
     const int bx0 = nXOff / bs, by0 = nYOff / bs;
@@ -280,13 +248,10 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     const GIntBig nMaxBlocks = std::max<GIntBig>(1, GDALGetCacheMax64() / 3 / nPerBlock);
     std::vector<int> anBlocks;
     GDALRasterBand *poBand1 = GetRasterBand(1);
-    auto addRow = [&](int by)
-    {
-        for (int bx = bx0; bx <= bx1 && GIntBig(anBlocks.size() / 2) < nMaxBlocks; bx++)
-        {
+    auto addRow = [&](int by) {
+        for (int bx = bx0; bx <= bx1 && GIntBig(anBlocks.size() / 2) < nMaxBlocks; bx++) {
             GDALRasterBlock *poBlock = poBand1->TryGetLockedBlockRef(bx, by);
-            if (poBlock)
-            {
+            if (poBlock) {
                 poBlock->DropLock();
                 continue;
             }
@@ -298,8 +263,7 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
         addRow(by);
     if (anBlocks.empty())
         return CE_None; /* all there: no read ahead either */
-    if (bScan)
-    {
+    if (bScan) {
         const int nCols = bx1 - bx0 + 1;
         const int nAhead = (2 * m_nMaxConnections + nCols - 1) / nCols - (by1 - by0 + 1);
         for (int by = by1 + 1; by <= by1 + nAhead && by < nBlocksY; by++)
@@ -313,8 +277,8 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
 CPLErr SEAWXRasterDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize,
                                      int nYSize, void *pData, int nBufXSize, int nBufYSize,
                                      GDALDataType eBufType, int nBandCount, int *panBandMap,
-                                     GSpacing nPixelSpace, GSpacing nLineSpace,
-                                     GSpacing nBandSpace, GDALRasterIOExtraArg *psExtraArg)
+                                     GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
+                                     GDALRasterIOExtraArg *psExtraArg)
 {
     if (eRWFlag == GF_Read &&
         Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
@@ -339,24 +303,22 @@ CPLErr SEAWXRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
     return poGDS->FetchBlocks(anBlocks, nBand, nBlockXOff, nBlockYOff, pImage);
 }
 
-CPLErr SEAWXRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize,
-                                  int nYSize, void *pData, int nBufXSize, int nBufYSize,
-                                  GDALDataType eBufType, GSpacing nPixelSpace,
-                                  GSpacing nLineSpace, GDALRasterIOExtraArg *psExtraArg)
+CPLErr SEAWXRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize,
+                                  void *pData, int nBufXSize, int nBufYSize, GDALDataType eBufType,
+                                  GSpacing nPixelSpace, GSpacing nLineSpace,
+                                  GDALRasterIOExtraArg *psExtraArg)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
     if (eRWFlag == GF_Read &&
         poGDS->Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
         return CE_Failure;
     return GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
-                                        nBufYSize, eBufType, nPixelSpace, nLineSpace,
-                                        psExtraArg);
+                                        nBufYSize, eBufType, nPixelSpace, nLineSpace, psExtraArg);
 }
 
 GDALColorInterp SEAWXRasterBand::GetColorInterpretation()
 {
-    static const GDALColorInterp ae[] = {GCI_RedBand, GCI_GreenBand, GCI_BlueBand,
-                                         GCI_AlphaBand};
+    static const GDALColorInterp ae[] = {GCI_RedBand, GCI_GreenBand, GCI_BlueBand, GCI_AlphaBand};
     return ae[nBand - 1];
 }
 

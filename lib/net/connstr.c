@@ -5,6 +5,8 @@
 #include "seawx/error.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -136,8 +138,8 @@ int swx_connstr_parse(swx_connstr **out, const char *s)
         }
         if (!eq) {
             if (!first || !valid_key(p, n)) {
-                rc = swx_error_set(SWX_EINVAL,
-                                   "'%.*s' in the connection string is not key=value", (int)n, p);
+                rc = swx_error_set(SWX_EINVAL, "'%.*s' in the connection string is not key=value",
+                                   (int)n, p);
                 goto done;
             }
             if (!(cs->kind = strndup(p, n))) {
@@ -294,12 +296,102 @@ char *swx_connstr_format(const swx_connstr *cs)
     /* What is formatted always parses again: a string the parser would refuse
      * as too long is not made (a value of many escaped bytes can get there). */
     if (!rc && b.len > SWX_CONNSTR_MAX_LEN)
-        rc = swx_error_set(SWX_ETOOBIG,
-                           "the connection string would be longer than %d characters",
+        rc = swx_error_set(SWX_ETOOBIG, "the connection string would be longer than %d characters",
                            SWX_CONNSTR_MAX_LEN);
     if (rc) {
         swx_buf_free(&b);
         return NULL;
     }
     return swx_buf_take(&b, NULL);
+}
+
+/* ---- option descriptions ---- */
+
+int swx_opt_read(long *num, double *real, const swx_opt *o, const char *value)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1"};
+    static const char *const no[] = {"no", "false", "off", "0"};
+    const char *v = value ? value : "";
+    char *end = NULL;
+    switch (o->type) {
+    case SWX_OPT_STRING:
+    case SWX_OPT_CHOICE:
+        return 0;
+    case SWX_OPT_INT: {
+        long n = 0;
+        if (*v) {
+            errno = 0;
+            n = strtol(v, &end, 10);
+        }
+        if (!*v || errno || !end || *end || n < o->min || n > o->max)
+            return swx_error_set(SWX_EINVAL,
+                                 "%s must be a whole number from %ld to %ld, not '%.40s'", o->key,
+                                 o->min, o->max, v);
+        if (num)
+            *num = n;
+        return 0;
+    }
+    case SWX_OPT_REAL: {
+        double d = 0;
+        if (*v) {
+            errno = 0;
+            d = strtod(v, &end);
+        }
+        if (!*v || errno || !end || *end || !isfinite(d) || !(d > 0))
+            return swx_error_set(SWX_EINVAL, "%s must be %s, not '%.40s'", o->key,
+                                 o->form ? o->form : "a positive number", v);
+        if (real)
+            *real = d;
+        return 0;
+    }
+    case SWX_OPT_BOOL:
+        for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+            if (strcasecmp(v, yes[i]) == 0 || strcasecmp(v, no[i]) == 0) {
+                if (num)
+                    *num = strcasecmp(v, yes[i]) == 0;
+                return 0;
+            }
+        return swx_error_set(SWX_EINVAL, "%s must be yes or no, not '%.40s'", o->key, v);
+    }
+    return swx_error_set(SWX_EINVAL, "%s: unknown kind of option", o->key);
+}
+
+const swx_opt *swx_opt_find(const swx_opt *opts, size_t n, const char *key)
+{
+    for (size_t i = 0; key && i < n; i++)
+        if (strcasecmp(opts[i].key, key) == 0)
+            return &opts[i];
+    return NULL;
+}
+
+static const swx_opt service_opts[] = {
+    {"timeout", SWX_OPT_INT, 1, 86400, "120", NULL, NULL, "Seconds before one request is given up",
+     NULL},
+    {"retries", SWX_OPT_INT, 0, 100, "5", NULL, NULL, "Retries of a failed request", NULL},
+    {"url", SWX_OPT_STRING, 0, 0, NULL, NULL, "SEAWX_BASE_URL", "Service base address", NULL},
+};
+#define NSERVICE_OPTS (sizeof service_opts / sizeof service_opts[0])
+
+const swx_opt *swx_service_opt_list(size_t *n)
+{
+    *n = NSERVICE_OPTS;
+    return service_opts;
+}
+
+int swx_service_opts_parse(swx_service_opts *o, const swx_connstr *cs)
+{
+    long timeout = 0, retries = -1;
+    const char *v;
+    int rc = 0;
+    if ((v = swx_connstr_get(cs, "timeout")) && *v &&
+        (rc = swx_opt_read(&timeout, NULL, &service_opts[0], v)))
+        return rc;
+    if ((v = swx_connstr_get(cs, "retries")) && *v &&
+        (rc = swx_opt_read(&retries, NULL, &service_opts[1], v)))
+        return rc;
+    v = swx_connstr_get(cs, "url");
+    o->url = v && *v ? v : NULL;
+    o->timeout_s = (int)timeout;
+    o->retries = (int)retries;
+    return 0;
 }

@@ -17,31 +17,70 @@
 #include <unistd.h>
 
 #define MAGIC "SWXC1\n"
-#define DEFAULT_MAX_MB 1024
 #define TMP_MAX_AGE 3600 /* seconds: a temporary file older than this is an orphan */
 
-/* 0: not set (environment, then default); else the limit + 1 (so 1 means none). */
-static _Atomic uint64_t max_set;
-/* Bytes written by this process since it last pruned; starts over the threshold
- * so that the first write of a process looks at the folder. */
-static _Atomic uint64_t written = UINT64_MAX / 2;
-static pthread_mutex_t prune_lock = PTHREAD_MUTEX_INITIALIZER;
+struct swx_diskcache {
+    char *dir;
+    uint64_t max; /* bytes; 0: no limit */
+    /* Bytes written through this handle since it last pruned; starts over the
+     * threshold so that the first write looks at the folder. */
+    _Atomic uint64_t written;
+    pthread_mutex_t prune_lock; /* one pruning at a time; others skip it */
+};
 
-char *swx_diskcache_default_dir(const char *sub)
+/* Makes temporary names unique among the threads of a process. */
+static _Atomic unsigned long tmp_seq;
+
+int swx_diskcache_open(swx_diskcache **out, const char *dir, uint64_t max_bytes)
 {
-    const char *own = getenv("SEAWX_CACHE_DIR");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    char path[4096];
-    if (own && *own)
-        snprintf(path, sizeof path, "%s/%s", own, sub);
-    else if (xdg && *xdg)
-        snprintf(path, sizeof path, "%s/seawx/%s", xdg, sub);
-    else if (home && *home)
-        snprintf(path, sizeof path, "%s/.cache/seawx/%s", home, sub);
-    else
-        return NULL;
-    return strdup(path);
+    int rc = 0;
+    swx_diskcache *dc = NULL;
+    *out = NULL;
+    if (!dir || !*dir) {
+        rc = swx_error_set(SWX_EINVAL, "the disk cache needs a folder");
+        goto done;
+    }
+    if (strlen(dir) > 4000) {
+        rc = swx_error_set(SWX_EINVAL, "cache folder name too long");
+        goto done;
+    }
+    dc = calloc(1, sizeof *dc);
+    if (!dc || !(dc->dir = strdup(dir))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    dc->max = max_bytes;
+    atomic_init(&dc->written, UINT64_MAX / 2);
+    if (pthread_mutex_init(&dc->prune_lock, NULL) != 0) {
+        rc = swx_error_set(SWX_ENOMEM, "cannot set the disk cache up");
+        goto done;
+    }
+    *out = dc;
+    dc = NULL;
+done:
+    if (dc)
+        free(dc->dir);
+    free(dc);
+    return rc;
+}
+
+void swx_diskcache_free(swx_diskcache *dc)
+{
+    if (!dc)
+        return;
+    pthread_mutex_destroy(&dc->prune_lock);
+    free(dc->dir);
+    free(dc);
+}
+
+const char *swx_diskcache_dir(const swx_diskcache *dc)
+{
+    return dc->dir;
+}
+
+uint64_t swx_diskcache_max(const swx_diskcache *dc)
+{
+    return dc->max;
 }
 
 /* 64-bit FNV-1a twice with different offsets: spread only, the key decides. */
@@ -54,8 +93,7 @@ static void entry_path(const char *dir, const char *key, char *out, size_t n, ch
         b = (b ^ *p) * 0x100000001b3ULL;
     }
     snprintf(folder, fn, "%s/%02x", dir, (unsigned)(a >> 56));
-    snprintf(out, n, "%s/%016llx%016llx.swx", folder, (unsigned long long)a,
-             (unsigned long long)b);
+    snprintf(out, n, "%s/%016llx%016llx.swx", folder, (unsigned long long)a, (unsigned long long)b);
 }
 
 static int mkdirs(const char *path)
@@ -73,12 +111,12 @@ static int mkdirs(const char *path)
     return mkdir(tmp, 0700) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-int swx_diskcache_get(const char *dir, const char *key, void **data, size_t *len)
+int swx_diskcache_get(swx_diskcache *dc, const char *key, void **data, size_t *len)
 {
     char path[4200], folder[4150];
     *data = NULL;
     *len = 0;
-    entry_path(dir, key, path, sizeof path, folder, sizeof folder);
+    entry_path(dc->dir, key, path, sizeof path, folder, sizeof folder);
     FILE *f = fopen(path, "rb");
     if (!f)
         return SWX_ENOTFOUND;
@@ -108,16 +146,16 @@ done:
     return rc;
 }
 
-int swx_diskcache_put(const char *dir, const char *key, const void *data, size_t len)
+int swx_diskcache_put(swx_diskcache *dc, const char *key, const void *data, size_t len)
 {
     char path[4200], folder[4150], tmp[4300];
     if (len > SWX_DISKCACHE_MAX_ENTRY)
         return swx_error_set(SWX_ETOOBIG, "cache entry too large");
-    entry_path(dir, key, path, sizeof path, folder, sizeof folder);
+    entry_path(dc->dir, key, path, sizeof path, folder, sizeof folder);
     if (mkdirs(folder) != 0)
-        return swx_error_set(SWX_EIO, "cannot create cache folder %s: %s", folder,
-                             strerror(errno));
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+        return swx_error_set(SWX_EIO, "cannot create cache folder %s: %s", folder, strerror(errno));
+    snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(),
+             atomic_fetch_add(&tmp_seq, 1));
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0)
         return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", tmp, strerror(errno));
@@ -135,47 +173,25 @@ int swx_diskcache_put(const char *dir, const char *key, const void *data, size_t
         unlink(tmp);
         return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", path, strerror(e));
     }
-    uint64_t max = swx_diskcache_max();
-    uint64_t w = atomic_fetch_add(&written, (uint64_t)len + strlen(key)) + len;
-    if (max && w >= max / 16 && pthread_mutex_trylock(&prune_lock) == 0) {
-        atomic_store(&written, 0);
-        swx_diskcache_prune(dir, max, NULL, NULL); /* best effort: the entry is stored */
-        pthread_mutex_unlock(&prune_lock);
+    uint64_t max = dc->max;
+    uint64_t w = atomic_fetch_add(&dc->written, (uint64_t)len + strlen(key)) + len;
+    if (max && w >= max / 16 && pthread_mutex_trylock(&dc->prune_lock) == 0) {
+        atomic_store(&dc->written, 0);
+        swx_diskcache_prune(dc->dir, max, NULL, NULL); /* best effort: the entry is stored */
+        pthread_mutex_unlock(&dc->prune_lock);
     }
     return 0;
 }
 
-void swx_diskcache_set_max(uint64_t max_bytes)
-{
-    atomic_store(&max_set, max_bytes == UINT64_MAX ? max_bytes : max_bytes + 1);
-}
-
-/* Megabytes as written in SEAWX_CACHE_MAX_MB: digits only, to bytes. */
-static int parse_mb(const char *text, uint64_t *bytes)
+int swx_diskcache_parse_mb(uint64_t *bytes, const char *text)
 {
     if (!text || !*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 12)
-        return -1;
+        return swx_error_set(SWX_EINVAL,
+                             "a cache size must be a whole number of megabytes, "
+                             "not '%.40s'",
+                             text ? text : "");
     *bytes = (uint64_t)strtoull(text, NULL, 10) * 1048576;
     return 0;
-}
-
-int swx_diskcache_set_max_mb(const char *text)
-{
-    uint64_t bytes;
-    if (parse_mb(text, &bytes) != 0)
-        return swx_error_set(SWX_EINVAL, "SEAWX_CACHE_MAX_MB must be a whole number of megabytes");
-    swx_diskcache_set_max(bytes);
-    return 0;
-}
-
-uint64_t swx_diskcache_max(void)
-{
-    uint64_t m = atomic_load(&max_set), bytes;
-    if (m)
-        return m == UINT64_MAX ? m : m - 1;
-    if (parse_mb(getenv("SEAWX_CACHE_MAX_MB"), &bytes) == 0)
-        return bytes;
-    return (uint64_t)DEFAULT_MAX_MB * 1048576;
 }
 
 typedef struct cache_entry {

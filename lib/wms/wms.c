@@ -3,6 +3,7 @@
 
 #include "buf.h"
 #include "seawx/error.h"
+#include "wms_priv.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,12 +12,14 @@
 #include <string.h>
 #include <strings.h>
 
-/* The bundles the interface lists as WMS layers, in its order. */
-static const char *const bundles[] = {
-    "basic",  "precipitation", "maritime",  "maritime-wave", "maritime-wave-ext", "maritime-atmos",
-    "clouds", "thunderstorm",  "upper-air", "agricultural",  "wind-energy",       "solar-energy",
+/* The bundles the interface lists as WMS layers, in its order; the option
+ * list of a map (map_opts.c) offers the same. */
+const char *const swx__wms_bundles[] = {
+    "basic",          "precipitation", "maritime",     "maritime-wave", "maritime-wave-ext",
+    "maritime-atmos", "clouds",        "thunderstorm", "upper-air",     "agricultural",
+    "wind-energy",    "solar-energy",  NULL,
 };
-#define NBUNDLES (sizeof bundles / sizeof bundles[0])
+#define NBUNDLES (sizeof swx__wms_bundles / sizeof swx__wms_bundles[0] - 1)
 
 size_t swx_wms_bundle_count(void)
 {
@@ -25,18 +28,18 @@ size_t swx_wms_bundle_count(void)
 
 const char *swx_wms_bundle(size_t i)
 {
-    return i < NBUNDLES ? bundles[i] : NULL;
+    return i < NBUNDLES ? swx__wms_bundles[i] : NULL;
 }
 
 int swx_wms_bundle_check(const char *name)
 {
     for (size_t i = 0; i < NBUNDLES; i++)
-        if (name && strcmp(name, bundles[i]) == 0)
+        if (name && strcmp(name, swx__wms_bundles[i]) == 0)
             return 0;
     char list[512] = "";
     size_t at = 0;
     for (size_t i = 0; i < NBUNDLES; i++)
-        swx_list_append(list, sizeof list, &at, bundles[i]);
+        swx_list_append(list, sizeof list, &at, swx__wms_bundles[i]);
     return swx_error_set(SWX_EINVAL, "unknown bundle '%.64s': valid bundles are %s",
                          name ? name : "", list);
 }

@@ -33,7 +33,7 @@ struct swx_map {
     int w[MAX_LEVELS], h[MAX_LEVELS];
     int levels;
     int bs;
-    char *cache_dir;
+    swx_diskcache *cache; /* borrowed; NULL: none */
 };
 
 static double merc_y(double lat)
@@ -164,8 +164,8 @@ int swx_map_open(swx_map **out, swx_caps *caps, const swx_map_opts *o)
     if ((rc = swx_wms_bundle_check(o->bundle)))
         goto done;
     m->bundle = strdup(o->bundle);
-    m->cache_dir = o->cache_dir && *o->cache_dir ? strdup(o->cache_dir) : NULL;
-    if (!m->bundle || (o->cache_dir && *o->cache_dir && !m->cache_dir)) {
+    m->cache = o->cache;
+    if (!m->bundle) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
     }
@@ -199,7 +199,6 @@ void swx_map_free(swx_map *m)
         return;
     swx_caps_free(m->caps);
     free(m->bundle);
-    free(m->cache_dir);
     free(m);
 }
 
@@ -363,7 +362,7 @@ static int reader_next(void *ud, swx_request *req, void **user)
             char *key = r->keys[i] = cache_key(r, req);
             void *data = NULL;
             size_t len = 0;
-            if (key && swx_diskcache_get(r->m->cache_dir, key, &data, &len) == 0) {
+            if (key && swx_diskcache_get(r->m->cache, key, &data, &len) == 0) {
                 rc = deliver(r, i, data, len, "the disk cache");
                 free(data);
                 if (r->cb_rc)
@@ -390,7 +389,7 @@ static int reader_done(void *ud, void *user, int rc, const swx_response *resp)
         return rc;
     /* A cache that cannot be written costs speed, not the read. */
     if (r->keys && r->keys[i])
-        swx_diskcache_put(r->m->cache_dir, r->keys[i], resp->body, resp->len);
+        swx_diskcache_put(r->m->cache, r->keys[i], resp->body, resp->len);
     return 0;
 }
 
@@ -400,7 +399,7 @@ int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, si
 {
     reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0, NULL};
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
-    if (m->cache_dir && n && !(r.keys = calloc(n, sizeof *r.keys)))
+    if (m->cache && n && !(r.keys = calloc(n, sizeof *r.keys)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
     int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, stats);
     swx_query_free(r.q);

@@ -11,6 +11,18 @@ cmp=$SEAWX_RASTERCMP
 check "gdalinfo --formats lists SEAWX" sh -c "gdalinfo --formats | grep -q 'SEAWX -raster,vector-'"
 check "driver metadata: connection prefix, open options" sh -c \
   "gdalinfo --format SEAWX | grep -q 'Connection prefix: SEAWX:' && gdalinfo --format SEAWX | grep -q 'alt_config_option=.SEAWX_BASE_URL'"
+# The open options come from the core's descriptions, by scope: the raster
+# side (gdalinfo, QGIS's raster source) lists the WMS layers' and the service's
+# options with the twelve bundles, the vector side the storms' and the service's.
+gdalinfo --format SEAWX >"$T/format-raster.txt" 2>&1
+ogrinfo --format SEAWX >"$T/format-vector.txt" 2>&1
+check "raster open options: BUNDLE offers the twelve bundles" test "$(sed -n '/name="BUNDLE"/,/<\/Option>/p' "$T/format-raster.txt" | grep -c '<Value>')" -eq 12
+check "raster open options: numbers and defaults as described" sh -c \
+  "grep -q 'name=\"MAX_CONNECTIONS\" type=\"int\" default=\"32\"' '$T/format-raster.txt' && grep -q 'name=\"CACHE\" type=\"boolean\" default=\"YES\"' '$T/format-raster.txt' && grep -q 'name=\"TIMEOUT\" type=\"int\" default=\"120\"' '$T/format-raster.txt'"
+check "raster open options list no storm or KMZ option" sh -c \
+  "! grep -q -E 'name=\"(STATUS|CATEGORY|MAX_STORMS|PATH)\"' '$T/format-raster.txt'"
+check "vector open options: the storms' and the service's, no WMS option" sh -c \
+  "grep -q 'name=\"STATUS\"' '$T/format-vector.txt' && grep -q 'name=\"PATH\"' '$T/format-vector.txt' && grep -q 'name=\"RETRIES\"' '$T/format-vector.txt' && ! grep -q 'name=\"BUNDLE\"' '$T/format-vector.txt'"
 
 # Discovery: bundles (no network needed), then the layers of one bundle.
 env -u SEAWX_BASE_URL -u SEAWX_API_KEY gdalinfo SEAWX: >"$T/root.txt" 2>&1

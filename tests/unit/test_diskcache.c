@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,62 +100,109 @@ static void age_all(time_t when)
     each_file(age_one, &when);
 }
 
+/* A handle on the test's folder with a size limit. */
+static swx_diskcache *open_cache(uint64_t max)
+{
+    swx_diskcache *dc = NULL;
+    CU_ASSERT_EQUAL(swx_diskcache_open(&dc, dir, max), 0);
+    return dc;
+}
+
 static void test_round_trip(void)
 {
-    swx_diskcache_set_max(0);
+    swx_diskcache *dc = open_cache(0);
     const char *key = "http://127.0.0.1:1/wms?LAYERS=a&BBOX=0,0,1,1";
-    CU_ASSERT_EQUAL(swx_diskcache_put(dir, key, "PNGDATA", 7), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_put(dc, key, "PNGDATA", 7), 0);
     void *data = NULL;
     size_t len = 0;
-    CU_ASSERT_EQUAL(swx_diskcache_get(dir, key, &data, &len), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_get(dc, key, &data, &len), 0);
     CU_ASSERT(len == 7 && data && memcmp(data, "PNGDATA", 7) == 0);
     free(data);
     /* Another key never gets this answer, even read from the same file. */
-    CU_ASSERT_EQUAL(swx_diskcache_get(dir, "http://127.0.0.1:1/wms?LAYERS=b", &data, &len),
+    CU_ASSERT_EQUAL(swx_diskcache_get(dc, "http://127.0.0.1:1/wms?LAYERS=b", &data, &len),
                     SWX_ENOTFOUND);
     CU_ASSERT_PTR_NULL(data);
     CU_ASSERT_EQUAL(count_files(".swx", NULL), 1);
     CU_ASSERT_EQUAL(count_files(".tmp", NULL), 0);
-    CU_ASSERT_EQUAL(swx_diskcache_put(dir, key, "x", SWX_DISKCACHE_MAX_ENTRY + 1u), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_diskcache_put(dc, key, "x", SWX_DISKCACHE_MAX_ENTRY + 1u), SWX_ETOOBIG);
+    swx_diskcache_free(dc);
 }
 
-static void test_limit_from_environment(void)
+/* What a front end makes of SEAWX_CACHE_MAX_MB: its megabytes, else the
+ * default (the plugin does this with the same two calls). */
+static uint64_t front_end_limit(void)
 {
-    /* Before any swx_diskcache_set_max(): the environment, else 1 GiB. */
+    uint64_t bytes = 0;
+    const char *text = getenv("SEAWX_CACHE_MAX_MB");
+    if (text && swx_diskcache_parse_mb(&bytes, text) == 0)
+        return bytes;
+    return (uint64_t)SWX_DISKCACHE_DEFAULT_MAX_MB << 20;
+}
+
+/* The limit a handle opened with max keeps. */
+static uint64_t limit_of(uint64_t max)
+{
+    swx_diskcache *dc = open_cache(max);
+    uint64_t got = dc ? swx_diskcache_max(dc) : 12345;
+    swx_diskcache_free(dc);
+    return got;
+}
+
+static void test_limit_settings(void)
+{
+    /* The environment, as a front end reads it, else 1 GiB. */
     unsetenv("SEAWX_CACHE_MAX_MB");
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 1024u << 20);
+    CU_ASSERT_EQUAL(limit_of(front_end_limit()), 1024u << 20);
     setenv("SEAWX_CACHE_MAX_MB", "5", 1);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 5u << 20);
+    CU_ASSERT_EQUAL(limit_of(front_end_limit()), 5u << 20);
     setenv("SEAWX_CACHE_MAX_MB", "0", 1);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 0);
+    CU_ASSERT_EQUAL(limit_of(front_end_limit()), 0);
     setenv("SEAWX_CACHE_MAX_MB", "lots", 1);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 1024u << 20);
+    CU_ASSERT_EQUAL(limit_of(front_end_limit()), 1024u << 20);
     setenv("SEAWX_CACHE_MAX_MB", "-3", 1);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 1024u << 20);
+    CU_ASSERT_EQUAL(limit_of(front_end_limit()), 1024u << 20);
+    /* The handle keeps what it was given: the core reads no environment. */
+    setenv("SEAWX_CACHE_MAX_MB", "9", 1);
+    CU_ASSERT_EQUAL(limit_of(0), 0); /* 0 means no limit */
+    CU_ASSERT_EQUAL(limit_of(5u << 20), 5u << 20);
+    CU_ASSERT_EQUAL(limit_of(UINT64_MAX), UINT64_MAX);
     unsetenv("SEAWX_CACHE_MAX_MB");
-    /* The program's setting wins. */
-    swx_diskcache_set_max(0); /* 0 means no limit */
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 0);
-    swx_diskcache_set_max(5u << 20);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 5u << 20);
-    swx_diskcache_set_max(UINT64_MAX);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), UINT64_MAX);
     /* As text, the way the plugin takes its configuration option. */
-    CU_ASSERT_EQUAL(swx_diskcache_set_max_mb("7"), 0);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 7u << 20);
-    CU_ASSERT_EQUAL(swx_diskcache_set_max_mb("7x"), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_diskcache_set_max_mb("-1"), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_diskcache_max(), 7u << 20);
+    uint64_t bytes = 0;
+    CU_ASSERT_EQUAL(swx_diskcache_parse_mb(&bytes, "7"), 0);
+    CU_ASSERT_EQUAL(bytes, 7u << 20);
+    CU_ASSERT_EQUAL(swx_diskcache_parse_mb(&bytes, "7x"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_diskcache_parse_mb(&bytes, "-1"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(bytes, 7u << 20); /* a refused text leaves it */
+    CU_ASSERT_EQUAL(swx_diskcache_parse_mb(&bytes, ""), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_diskcache_parse_mb(&bytes, NULL), SWX_EINVAL);
+}
+
+static void test_handle(void)
+{
+    swx_diskcache *dc = (swx_diskcache *)&dc;
+    CU_ASSERT_EQUAL(swx_diskcache_open(&dc, NULL, 0), SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(dc);
+    dc = (swx_diskcache *)&dc;
+    CU_ASSERT_EQUAL(swx_diskcache_open(&dc, "", 0), SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(dc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "folder"));
+    dc = open_cache(3u << 20);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dc);
+    CU_ASSERT_STRING_EQUAL(swx_diskcache_dir(dc), dir);
+    CU_ASSERT_EQUAL(swx_diskcache_max(dc), 3u << 20);
+    swx_diskcache_free(dc);
+    swx_diskcache_free(NULL);
 }
 
 static void test_prune_lru(void)
 {
     char key[100], body[10000];
     memset(body, 'x', sizeof body);
-    swx_diskcache_set_max(0); /* fill without pruning */
+    swx_diskcache *dc = open_cache(0); /* fill without pruning */
     for (int i = 0; i < 100; i++) {
         snprintf(key, sizeof key, "k%03d", i);
-        CU_ASSERT_EQUAL(swx_diskcache_put(dir, key, body, sizeof body), 0);
+        CU_ASSERT_EQUAL(swx_diskcache_put(dc, key, body, sizeof body), 0);
     }
     unsigned long long bytes = 0;
     CU_ASSERT_EQUAL(count_files(".swx", &bytes), 101); /* with the first test's entry */
@@ -164,7 +212,7 @@ static void test_prune_lru(void)
         void *d = NULL;
         size_t l = 0;
         snprintf(key, sizeof key, "k%03d", i * 7);
-        CU_ASSERT_EQUAL(swx_diskcache_get(dir, key, &d, &l), 0);
+        CU_ASSERT_EQUAL(swx_diskcache_get(dc, key, &d, &l), 0);
         free(d);
     }
     /* An orphaned temporary file, an hour old, goes; a young one stays; a
@@ -198,12 +246,13 @@ static void test_prune_lru(void)
         void *d = NULL;
         size_t l = 0;
         snprintf(key, sizeof key, "k%03d", i * 7);
-        CU_ASSERT_EQUAL(swx_diskcache_get(dir, key, &d, &l), 0);
+        CU_ASSERT_EQUAL(swx_diskcache_get(dc, key, &d, &l), 0);
         free(d);
     }
     /* Under the limit: nothing goes. */
     CU_ASSERT_EQUAL(swx_diskcache_prune(dir, max, &kept, &removed), 0);
     CU_ASSERT_EQUAL(removed, 0);
+    swx_diskcache_free(dc);
 }
 
 static void test_put_keeps_within_limit(void)
@@ -211,10 +260,10 @@ static void test_put_keeps_within_limit(void)
     char key[100], body[10000];
     memset(body, 'y', sizeof body);
     uint64_t max = 200000;
-    swx_diskcache_set_max(max);
+    swx_diskcache *dc = open_cache(max);
     for (int i = 0; i < 300; i++) {
         snprintf(key, sizeof key, "put%03d", i);
-        CU_ASSERT_EQUAL(swx_diskcache_put(dir, key, body, sizeof body), 0);
+        CU_ASSERT_EQUAL(swx_diskcache_put(dc, key, body, sizeof body), 0);
     }
     unsigned long long bytes = 0;
     count_files(".swx", &bytes);
@@ -223,17 +272,79 @@ static void test_put_keeps_within_limit(void)
     /* The newest entry is there. */
     void *d = NULL;
     size_t l = 0;
-    CU_ASSERT_EQUAL(swx_diskcache_get(dir, "put299", &d, &l), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_get(dc, "put299", &d, &l), 0);
     free(d);
+    swx_diskcache_free(dc);
+}
+
+/* Threads writing and reading the same keys through one handle, and through
+ * a second handle on the same folder, the way QGIS reads several datasets at
+ * once: every put succeeds, every hit is whole, nothing temporary is left. */
+#define NTHREADS 8
+#define NKEYS 40
+
+struct worker {
+    swx_diskcache *dc;
+    int id, put_failures, wrong;
+};
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+    char key[64], body[3000];
+    for (int round = 0; round < 5; round++)
+        for (int k = 0; k < NKEYS; k++) {
+            snprintf(key, sizeof key, "shared%02d", k);
+            memset(body, 'a' + k % 26, sizeof body);
+            if (swx_diskcache_put(w->dc, key, body, sizeof body) != 0)
+                w->put_failures++;
+            void *d = NULL;
+            size_t l = 0;
+            /* A miss is allowed: another thread's pruning may just have
+             * removed the entry. A hit is whole and right. */
+            if (swx_diskcache_get(w->dc, key, &d, &l) == 0 &&
+                (l != sizeof body || memcmp(d, body, l) != 0))
+                w->wrong++;
+            free(d);
+        }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    /* A limit that prunes now and then while the threads write. */
+    swx_diskcache *a = open_cache(60000), *b = open_cache(60000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    size_t tmp_before = count_files(".tmp", NULL); /* the young one of test_prune_lru */
+    pthread_t t[NTHREADS];
+    struct worker w[NTHREADS];
+    for (int i = 0; i < NTHREADS; i++) {
+        w[i] = (struct worker){i % 2 ? b : a, i, 0, 0};
+        CU_ASSERT_EQUAL(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    }
+    int put_failures = 0, wrong = 0;
+    for (int i = 0; i < NTHREADS; i++) {
+        pthread_join(t[i], NULL);
+        put_failures += w[i].put_failures;
+        wrong += w[i].wrong;
+    }
+    CU_ASSERT_EQUAL(put_failures, 0);
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(count_files(".tmp", NULL), tmp_before);
+    swx_diskcache_free(a);
+    swx_diskcache_free(b);
 }
 
 int main(void)
 {
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("diskcache", setup, teardown);
-    CU_add_test(s, "the size limit's settings", test_limit_from_environment);
+    CU_add_test(s, "the size limit's settings", test_limit_settings);
+    CU_add_test(s, "a handle: folder and limit", test_handle);
     CU_add_test(s, "round trip, checked by key", test_round_trip);
     CU_add_test(s, "pruning: least recently used first, orphans, foreign files", test_prune_lru);
     CU_add_test(s, "writing keeps the folder within the limit", test_put_keeps_within_limit);
+    CU_add_test(s, "threads through one handle and two", test_threads);
     return cu_run();
 }

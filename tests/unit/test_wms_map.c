@@ -11,6 +11,7 @@
 #include "seawx/iso8601.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
+#include "seawx/diskcache.h"
 #include "seawx/wms_map.h"
 
 #include <CUnit/CUnit.h>
@@ -711,7 +712,7 @@ static swx_client *sim_client(void)
 
 /* A map of the sim's t2m:K at 600 x 300: level 0 is 3 x 2 blocks, the last
  * column 88 wide and the last row 44 high; level 1 is 300 x 150. */
-static swx_map *sim_map(swx_client *c, const char *bundle, const char *cache_dir)
+static swx_map *sim_map(swx_client *c, const char *bundle, swx_diskcache *cache)
 {
     swx_caps *caps = NULL;
     int rc = swx_wms_get_caps(c, "basic", &caps);
@@ -722,7 +723,7 @@ static swx_map *sim_map(swx_client *c, const char *bundle, const char *cache_dir
     o.bundle = bundle;
     o.variable = "t2m:K";
     o.width = 600;
-    o.cache_dir = cache_dir;
+    o.cache = cache;
     swx_map *m = NULL;
     rc = swx_map_open(&m, caps, &o);
     if (rc)
@@ -816,8 +817,10 @@ static void test_read_blocks_cache(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     swx_client *c = sim_client();
     const int bxy[] = {0, 0, 1, 0};
+    swx_diskcache *cache = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_diskcache_open(&cache, dir, 0), 0);
 
-    swx_map *m = sim_map(c, "basic", dir);
+    swx_map *m = sim_map(c, "basic", cache);
     got first = {0};
     swx_fetch_stats st = {0};
     CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &first, &st), 0);
@@ -826,7 +829,7 @@ static void test_read_blocks_cache(void)
     swx_map_free(m);
 
     /* A second map of the same layer reads both blocks from the cache. */
-    m = sim_map(c, "basic", dir);
+    m = sim_map(c, "basic", cache);
     got again = {0};
     st = (swx_fetch_stats){0};
     CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &again, &st), 0);
@@ -840,6 +843,7 @@ static void test_read_blocks_cache(void)
     CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &stop, NULL), -7);
     CU_ASSERT_EQUAL(stop.n, 1);
     swx_map_free(m);
+    swx_diskcache_free(cache);
     swx_client_free(c);
 
     char cmd[128];

@@ -47,6 +47,50 @@ SWX_API int swx_connstr_set(swx_connstr *cs, const char *key, const char *value)
  * what is formatted always parses again. */
 SWX_API char *swx_connstr_format(const swx_connstr *cs);
 
+/* ---- option descriptions ----
+ * One description per option: how its value is read (once, by the core, with
+ * one message for a bad value that names the option and what it takes), its
+ * default, and one line for people. Front ends make their lists of options
+ * and their unknown-option messages from these tables. */
+typedef enum swx_opt_type {
+    SWX_OPT_STRING, /* any text */
+    SWX_OPT_CHOICE, /* one of choices; the option's owner checks it (it knows the synonyms) */
+    SWX_OPT_INT,    /* a whole number from min to max */
+    SWX_OPT_REAL,   /* a finite number over 0 */
+    SWX_OPT_BOOL    /* yes/no, true/false, on/off, 1/0, any case */
+} swx_opt_type;
+
+typedef struct swx_opt {
+    const char *key; /* lower case, as in connection strings */
+    swx_opt_type type;
+    long min, max;              /* SWX_OPT_INT */
+    const char *def;            /* the default as a user would write it; NULL: none to show */
+    const char *const *choices; /* SWX_OPT_CHOICE: NULL-terminated */
+    const char *config;         /* the configuration option that stands in for it, or NULL */
+    const char *help;           /* one line for people, or NULL */
+    const char *form;           /* SWX_OPT_REAL: what a valid value is, for messages */
+} swx_opt;
+
+/* Reads value as o says: *num receives an INT's value or a BOOL's 1 / 0,
+ * *real a REAL's (either may be NULL). 0, or SWX_EINVAL with "KEY must be
+ * ..., not 'VALUE'". STRING and CHOICE values are taken as they are. */
+SWX_API int swx_opt_read(long *num, double *real, const swx_opt *o, const char *value);
+/* The option named key (any case) among opts[0..n), or NULL. */
+SWX_API const swx_opt *swx_opt_find(const swx_opt *opts, size_t n, const char *key);
+
+/* The options every kind of dataset takes: url, timeout, retries. */
+SWX_API const swx_opt *swx_service_opt_list(size_t *n);
+
+typedef struct swx_service_opts {
+    const char *url; /* NULL: the front end's default; borrowed from the connection string */
+    int timeout_s;   /* 0: not given */
+    int retries;     /* -1: not given */
+} swx_service_opts;
+
+/* Reads the service options of cs into o; other items are left to their
+ * owners. Strings point into cs. */
+SWX_API int swx_service_opts_parse(swx_service_opts *o, const swx_connstr *cs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,18 +1,23 @@
 /*
  * seawx/diskcache.h: answers kept on disk, by request.
  *
- * An entry is one file, DIR/xx/HASH.swx, holding a header line "SWXC1", the
- * request's key text on the next line, then the answer's bytes. The key (a
- * request address without the API key) is checked on reading, so a hash
- * collision can never hand back the wrong answer. Entries are written to a
- * temporary name and renamed, so a reader never sees half an entry.
+ * A cache is a handle on one folder with one size limit. An entry is one
+ * file, DIR/xx/HASH.swx, holding a header line "SWXC1", the request's key
+ * text on the next line, then the answer's bytes. The key (a request address
+ * without the API key) is checked on reading, so a hash collision can never
+ * hand back the wrong answer. Entries are written to a temporary name and
+ * renamed, so a reader never sees half an entry.
  *
- * The cache has a size limit: $SEAWX_CACHE_MAX_MB megabytes (default 1024; 0
- * for none), or what swx_diskcache_set_max() set. A hit marks its entry as
- * used now; when a process has written about a sixteenth of the limit since it
- * last looked (and on its first write), the folder is measured and, when over
- * the limit, the least recently used entries are removed until it holds three
- * quarters of it. Temporary files left by a process that died are removed too.
+ * A hit marks its entry as used now; when a handle has written about a
+ * sixteenth of its limit since it last looked (and on its first write), the
+ * folder is measured and, when over the limit, the least recently used entries
+ * are removed until it holds three quarters of it. Temporary files left by a
+ * process that died are removed too.
+ *
+ * The core reads no environment for the cache: front ends choose the folder
+ * and the limit (the plugin: SEAWX_CACHE_DIR and SEAWX_CACHE_MAX_MB) and open
+ * the handle. A handle is thread-safe: any number of threads may get and put
+ * through one handle (and through several handles on one folder) at once.
  */
 #ifndef SEAWX_DISKCACHE_H
 #define SEAWX_DISKCACHE_H
@@ -27,22 +32,27 @@ extern "C" {
 #endif
 
 #define SWX_DISKCACHE_MAX_ENTRY (64u * 1024u * 1024u)
+/* The size limit front ends use when the user sets none. */
+#define SWX_DISKCACHE_DEFAULT_MAX_MB 1024
 
-/* $SEAWX_CACHE_DIR, else $XDG_CACHE_HOME/seawx, else $HOME/.cache/seawx; with
- * sub ("tiles") appended. Caller frees. NULL when no home is known. */
-SWX_API char *swx_diskcache_default_dir(const char *sub);
+typedef struct swx_diskcache swx_diskcache;
+
+/* A cache in folder dir (created on the first write) kept within max_bytes
+ * (0: no limit). */
+SWX_API int swx_diskcache_open(swx_diskcache **out, const char *dir, uint64_t max_bytes);
+SWX_API void swx_diskcache_free(swx_diskcache *dc);
+SWX_API const char *swx_diskcache_dir(const swx_diskcache *dc);
+/* The size limit in bytes (0: none). */
+SWX_API uint64_t swx_diskcache_max(const swx_diskcache *dc);
 
 /* 0 and a malloc'd copy of the answer, or SWX_ENOTFOUND when there is none. */
-SWX_API int swx_diskcache_get(const char *dir, const char *key, void **data, size_t *len);
+SWX_API int swx_diskcache_get(swx_diskcache *dc, const char *key, void **data, size_t *len);
 /* Stores an answer; creates folders as needed; prunes as described above. */
-SWX_API int swx_diskcache_put(const char *dir, const char *key, const void *data, size_t len);
+SWX_API int swx_diskcache_put(swx_diskcache *dc, const char *key, const void *data, size_t len);
 
-/* The size limit in bytes for this process (0: none); overrides the environment. */
-SWX_API void swx_diskcache_set_max(uint64_t max_bytes);
-/* The same from text in megabytes (digits only); SWX_EINVAL otherwise. */
-SWX_API int swx_diskcache_set_max_mb(const char *text);
-/* The limit in force: swx_diskcache_set_max()'s, else $SEAWX_CACHE_MAX_MB's, else 1 GiB. */
-SWX_API uint64_t swx_diskcache_max(void);
+/* A size limit as users write it, in megabytes (digits only: "0" for none),
+ * to bytes; SWX_EINVAL otherwise. */
+SWX_API int swx_diskcache_parse_mb(uint64_t *bytes, const char *text);
 
 /* Brings the entries under dir within max_bytes (when over it, down to three
  * quarters of it, least recently used first) and removes temporary files older

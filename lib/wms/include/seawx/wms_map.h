@@ -15,13 +15,15 @@
  * native 0.25 degree grid: 1440 x 720 for the globe in EPSG:4326, and 1440 x
  * 1440 for the Web Mercator square (0.25 degree at the equator, 27.83 km).
  *
- * Fetched blocks are kept in a disk cache (see swx_map_opts.cache_dir): a run's
+ * Fetched blocks are kept in a disk cache (see swx_map_opts.cache): a run's
  * image for one time never changes, so cached blocks stay valid; cache entries
  * are named by a hash of the GetMap request without the key.
  */
 #ifndef SEAWX_WMS_MAP_H
 #define SEAWX_WMS_MAP_H
 
+#include "seawx/connstr.h"
+#include "seawx/diskcache.h"
 #include "seawx/http.h"
 #include "seawx/visibility.h"
 #include "seawx/wms.h"
@@ -52,8 +54,25 @@ typedef struct swx_map_opts {
                              other keeps square pixels */
     double res;           /* pixel size in CRS units; 0: default */
     int block_size;       /* 256 (default) or 512 */
-    const char *cache_dir; /* NULL: no disk cache */
+    swx_diskcache *cache; /* NULL: no disk cache; the front end's, outlives the map */
+    /* Read by swx_map_opts_parse for the front end; swx_map_open leaves them: */
+    int use_cache;            /* cache=: 1 (default) or 0 */
+    int max_connections;      /* GetMaps in flight at once: 32 by default */
+    const char *wms_auth;     /* NULL: the front end's default */
+    swx_service_opts service; /* url, timeout, retries */
 } swx_map_opts;
+
+/* The options of a map as connection-string items (and GDAL open options),
+ * one description each, in the order front ends list them; then come the
+ * service's (swx_service_opt_list). */
+SWX_API const swx_opt *swx_map_opt_list(size_t *n);
+
+/* Reads every item of cs into o, which it clears first (o->cache stays NULL:
+ * the front end opens the cache when o->use_cache says so). An item that is
+ * neither a map option nor a service option, or a value that does not read,
+ * is refused with one line ("unknown option 'colour'; options are ...").
+ * Strings point into cs. */
+SWX_API int swx_map_opts_parse(swx_map_opts *o, const swx_connstr *cs);
 
 typedef struct swx_map swx_map;
 
