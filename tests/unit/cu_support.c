@@ -1,6 +1,9 @@
 /* cu_support.c: shared plumbing of the unit test programs. */
 #include "cu_support.h"
 
+#include "seawx/http.h"
+#include "seawx/iso8601.h"
+
 #include <CUnit/Basic.h>
 #include <errno.h>
 #include <signal.h>
@@ -133,4 +136,26 @@ void cu_sim_stop(cu_sim *sim)
             fprintf(stderr, "could not remove %s\n", sim->dir);
         sim->dir[0] = '\0';
     }
+}
+
+int64_t cu_time(const char *iso8601)
+{
+    int64_t t = 0;
+    if (swx_iso8601_parse(iso8601, &t) != 0) {
+        fprintf(stderr, "bad time in a test: %s\n", iso8601);
+        abort();
+    }
+    return t;
+}
+
+swx_client *cu_client(const char *base_url, const char *key, const char *auth)
+{
+    swx_client_opts o = {0};
+    o.base_url = base_url;
+    o.api_key = key;
+    o.wms_auth = auth;
+    o.max_retries = -1;
+    swx_client *c = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
+    return c;
 }

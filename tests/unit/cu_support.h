@@ -5,6 +5,7 @@
 
 #include <CUnit/CUnit.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Runs every registered suite verbosely; returns the process exit status
@@ -16,6 +17,15 @@ int cu_run(void);
 char *cu_fixture(const char *rel, size_t *len);
 /* The path of $SEAWX_FIXTURES/<rel> (a static buffer, valid until the next call). */
 const char *cu_fixture_path(const char *rel);
+
+/* An instant from ISO 8601 text the test itself wrote; aborts the test
+ * program on a typo. */
+int64_t cu_time(const char *iso8601);
+
+/* A client of base_url with key (may be NULL), WMS auth mode auth (NULL:
+ * the default) and no retries; a failed CUnit assertion when it cannot be made. */
+struct swx_client;
+struct swx_client *cu_client(const char *base_url, const char *key, const char *auth);
 
 /* A seawx-sim process started for one test program. */
 typedef struct cu_sim {

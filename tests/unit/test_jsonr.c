@@ -17,16 +17,6 @@
 static json_object *doc; /* answer.json, parsed once by the suite */
 static json_object *meta;
 
-static int64_t T(const char *s)
-{
-    int64_t t = 0;
-    if (swx_iso8601_parse(s, &t) != 0) {
-        fprintf(stderr, "bad time in a test: %s\n", s);
-        abort();
-    }
-    return t;
-}
-
 static int suite_init(void)
 {
     size_t len = 0;
@@ -278,9 +268,9 @@ static void test_time(void)
 {
     int64_t t = -1;
     CU_ASSERT_EQUAL(swx_jsonr_time(swx_jsonr_path(meta, "model", "run", NULL), &t), 1);
-    CU_ASSERT_EQUAL(t, T("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(t, cu_time("2024-10-01T06:00:00Z"));
     CU_ASSERT_EQUAL(swx_jsonr_time(m("generated"), &t), 1);
-    CU_ASSERT_EQUAL(t, T("2024-10-01T08:15:30Z"));
+    CU_ASSERT_EQUAL(t, cu_time("2024-10-01T08:15:30Z"));
 
     t = 7;
     CU_ASSERT_EQUAL(swx_jsonr_time(m("bad_time"), &t), 0);

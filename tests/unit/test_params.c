@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t T(const char *s)
-{
-    int64_t t = 0;
-    if (swx_iso8601_parse(s, &t) != 0) {
-        fprintf(stderr, "bad time in a test: %s\n", s);
-        abort();
-    }
-    return t;
-}
-
 /* rc must be SWX_EINVAL and the error line hold each NULL-terminated string. */
 static void fails(int rc, ...)
 {
@@ -132,11 +122,11 @@ static void test_time(void)
 {
     int64_t t = 0;
     CU_ASSERT_EQUAL(swx_param_time("start", "2024-10-01", &t), 0);
-    CU_ASSERT_EQUAL(t, T("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(t, cu_time("2024-10-01T00:00:00Z"));
     CU_ASSERT_EQUAL(swx_param_time("start", "2024-10-01T06:30:00+02:00", &t), 0);
-    CU_ASSERT_EQUAL(t, T("2024-10-01T04:30:00Z"));
+    CU_ASSERT_EQUAL(t, cu_time("2024-10-01T04:30:00Z"));
     CU_ASSERT_EQUAL(swx_param_time("start", "2024-10-01T06", &t), 0);
-    CU_ASSERT_EQUAL(t, T("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(t, cu_time("2024-10-01T06:00:00Z"));
 
     fails(swx_param_time("start", "yesterday", &t), "start must be an ISO 8601 time", "YYYY-MM-DD",
           "not 'yesterday'", NULL);
@@ -151,11 +141,11 @@ static void test_time_or_range(void)
 {
     int64_t a = 0, b = 0;
     CU_ASSERT_EQUAL(swx_param_time_or_range("time", "2024-10-01T06:00:00Z", &a, &b), 0);
-    CU_ASSERT_EQUAL(a, T("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(a, cu_time("2024-10-01T06:00:00Z"));
     CU_ASSERT_EQUAL(b, a);
     CU_ASSERT_EQUAL(swx_param_time_or_range("time", "2024-10-01/2024-10-03T12:00:00Z", &a, &b), 0);
-    CU_ASSERT_EQUAL(a, T("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(b, T("2024-10-03T12:00:00Z"));
+    CU_ASSERT_EQUAL(a, cu_time("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(b, cu_time("2024-10-03T12:00:00Z"));
 
     fails(swx_param_time_or_range("time", "2024-10-03/2024-10-01", &a, &b),
           "time: the end of the range '2024-10-03/2024-10-01' is not after its start", NULL);
@@ -173,9 +163,9 @@ static void test_time_or_range(void)
 
 static void test_order(void)
 {
-    CU_ASSERT_EQUAL(swx_param_order("start", T("2024-10-01"), "end", T("2024-10-02")), 0);
+    CU_ASSERT_EQUAL(swx_param_order("start", cu_time("2024-10-01"), "end", cu_time("2024-10-02")), 0);
     CU_ASSERT_EQUAL(swx_param_order("start", 0, "end", 1), 0);
-    fails(swx_param_order("start", T("2024-10-02"), "end", T("2024-10-01")),
+    fails(swx_param_order("start", cu_time("2024-10-02"), "end", cu_time("2024-10-01")),
           "end (2024-10-01T00:00:00Z) must be after start (2024-10-02T00:00:00Z)", NULL);
     fails(swx_param_order("from", 5, "to", 5), "to (1970-01-01T00:00:05Z) must be after from",
           NULL);

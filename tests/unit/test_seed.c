@@ -23,13 +23,7 @@ static char dir[64];
 
 static swx_client *client_for(const cu_sim *s, const char *key)
 {
-    swx_client_opts o = {0};
-    o.base_url = s->base_url;
-    o.api_key = key;
-    o.max_retries = -1;
-    swx_client *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
-    return c;
+    return cu_client(s->base_url, key, NULL);
 }
 
 static swx_area *bbox(const char *text)

@@ -30,14 +30,7 @@ static char access_log[128];
 
 static swx_client *client_at(const char *base_url, const char *auth)
 {
-    swx_client_opts o = {0};
-    o.base_url = base_url;
-    o.api_key = KEY;
-    o.wms_auth = auth;
-    o.max_retries = -1;
-    swx_client *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
-    return c;
+    return cu_client(base_url, KEY, auth);
 }
 
 /* The request's URL as the client shows it (caller frees). */

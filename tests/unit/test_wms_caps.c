@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t T(const char *s)
-{
-    int64_t t = 0;
-    if (swx_iso8601_parse(s, &t) != 0) {
-        fprintf(stderr, "bad time in a test: %s\n", s);
-        abort();
-    }
-    return t;
-}
-
 static swx_caps *load(const char *fixture)
 {
     char path[256];
@@ -115,7 +105,7 @@ static void test_nested_layers(void)
     CU_ASSERT_STRING_EQUAL(swx_layer_run_hour(l), "00");
     int64_t run = 0;
     CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
-    CU_ASSERT_EQUAL(run, T("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(run, cu_time("2024-10-01T00:00:00Z"));
 
     /* Unitless, and a unit with a space in it. */
     l = find(caps, "sof-d/20241001/06/r");
@@ -124,7 +114,7 @@ static void test_nested_layers(void)
     CU_ASSERT_PTR_NULL(swx_layer_unit(l));
     CU_ASSERT_STRING_EQUAL(swx_layer_run_hour(l), "06");
     CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
-    CU_ASSERT_EQUAL(run, T("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(run, cu_time("2024-10-01T06:00:00Z"));
     l = find(caps, "sof-d/20241001/00/10u:m s-1");
     CU_ASSERT_FATAL(l != NULL);
     CU_ASSERT_STRING_EQUAL(swx_layer_variable(l), "10u");
@@ -191,24 +181,24 @@ static void test_nested_dimensions(void)
     const swx_timedim *t = swx_layer_time(l);
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 10);
-    CU_ASSERT_EQUAL(swx_timedim_first(t), T("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_last(t), T("2024-10-01T17:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 6), T("2024-10-01T08:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_default(t), T("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_first(t), cu_time("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_last(t), cu_time("2024-10-01T17:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 6), cu_time("2024-10-01T08:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(t), cu_time("2024-10-01T00:00:00Z"));
     const swx_timedim *rt = swx_layer_reference_time(l);
     CU_ASSERT_FATAL(rt != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(rt), 1);
-    CU_ASSERT_EQUAL(swx_timedim_default(rt), T("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(rt), cu_time("2024-10-01T00:00:00Z"));
 
     /* default="current" is the last value; "+00:00" is read as UTC. */
     l = find(caps, "sof-d/20241001/06/t2m:K");
     CU_ASSERT_FATAL(l != NULL && swx_layer_time(l) != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(l)), 6);
-    CU_ASSERT_EQUAL(swx_timedim_default(swx_layer_time(l)), T("2024-10-01T11:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(swx_layer_time(l)), cu_time("2024-10-01T11:00:00Z"));
     l = find(caps, "sof-d/20241002/00/t2m:K");
     CU_ASSERT_FATAL(l != NULL && swx_layer_time(l) != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(l)), 4);
-    CU_ASSERT_EQUAL(swx_timedim_default(swx_layer_time(l)), T("2024-10-02T01:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(swx_layer_time(l)), cu_time("2024-10-02T01:00:00Z"));
 
     /* A leaf without any Dimension. */
     l = find(caps, "sof-d/20241002/00/tcc:%");
@@ -217,7 +207,7 @@ static void test_nested_dimensions(void)
     CU_ASSERT_PTR_NULL(swx_layer_reference_time(l));
     int64_t run = 0;
     CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0); /* from the name */
-    CU_ASSERT_EQUAL(run, T("2024-10-02T00:00:00Z"));
+    CU_ASSERT_EQUAL(run, cu_time("2024-10-02T00:00:00Z"));
     swx_caps_free(caps);
 }
 
@@ -326,7 +316,7 @@ static void test_nested_maritime(void)
     CU_ASSERT_STRING_EQUAL(swx_layer_unit(l), "degree");
     CU_ASSERT_EQUAL(swx_layer_crs_count(l), 2);
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(l)), 4);
-    CU_ASSERT_EQUAL(swx_timedim_get(swx_layer_time(l), 3), T("2024-10-01T09:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(swx_layer_time(l), 3), cu_time("2024-10-01T09:00:00Z"));
     double w, s, e, n;
     CU_ASSERT_EQUAL(swx_layer_geo_bbox(l, &w, &s, &e, &n), 0);
     CU_ASSERT_DOUBLE_EQUAL(s, -78.5, 1e-9);
@@ -399,14 +389,14 @@ static void test_flat_other_server(void)
     CU_ASSERT_PTR_NULL(swx_layer_run_hour(l));
     int64_t run = 0;
     CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
-    CU_ASSERT_EQUAL(run, T("2024-09-30T12:00:00Z"));
+    CU_ASSERT_EQUAL(run, cu_time("2024-09-30T12:00:00Z"));
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_reference_time(l)), 3);
     /* time inherited from the root. */
     const swx_timedim *t = swx_layer_time(l);
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 5);
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 3), T("2024-10-01T18:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_default(t), T("2024-10-01T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 3), cu_time("2024-10-01T18:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(t), cu_time("2024-10-01T12:00:00Z"));
     /* CRS: "epsg:4326" repeats "EPSG:4326" and is dropped. */
     CU_ASSERT_EQUAL(swx_layer_crs_count(l), 2);
     /* Styles: the root's, then its own; its own "default" does not replace the
@@ -428,9 +418,9 @@ static void test_flat_other_server(void)
     l = find(caps, "wind_speed");
     CU_ASSERT_FATAL(l != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(l)), 2);
-    CU_ASSERT_EQUAL(swx_timedim_last(swx_layer_time(l)), T("2024-10-01T03:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_last(swx_layer_time(l)), cu_time("2024-10-01T03:00:00Z"));
     CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
-    CU_ASSERT_EQUAL(run, T("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(run, cu_time("2024-10-01T06:00:00Z"));
     CU_ASSERT_EQUAL_FATAL(swx_layer_crs_count(l), 3);
     CU_ASSERT_STRING_EQUAL(swx_layer_crs(l, 2), "EPSG:3857");
     CU_ASSERT_EQUAL_FATAL(swx_layer_bbox_count(l), 3);
@@ -494,8 +484,8 @@ static void test_wms111(void)
     const swx_timedim *t = swx_layer_time(l);
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 5);
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 4), T("2024-10-01T12:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_default(t), T("2024-10-01T03:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 4), cu_time("2024-10-01T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(t), cu_time("2024-10-01T03:00:00Z"));
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_reference_time(l)), 1);
     CU_ASSERT_EQUAL_FATAL(swx_layer_style_count(l), 1);
     CU_ASSERT_STRING_EQUAL(swx_layer_style(l, 0)->legend_url,
@@ -510,8 +500,8 @@ static void test_wms111(void)
     t = swx_layer_time(l);
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 3);
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 1), T("2024-10-01T06:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_default(t), T("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 1), cu_time("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(t), cu_time("2024-10-01T00:00:00Z"));
     CU_ASSERT_PTR_NULL(swx_layer_reference_time(l));
     swx_caps_free(caps);
 }
@@ -523,28 +513,28 @@ static void test_interval_fixture(void)
     const swx_timedim *t = swx_layer_time(find(caps, "sof-d/20241001/00/t2m:K"));
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 114);
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 48), T("2024-10-03T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 49), T("2024-10-03T03:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 73), T("2024-10-06T06:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 113), T("2024-10-16T12:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_default(t), T("2024-10-03T03:00:00Z"));
-    CU_ASSERT_TRUE(swx_timedim_contains(t, T("2024-10-10T18:00:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(t, T("2024-10-10T19:00:00Z")));
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(t, T("2024-10-10T19:00:00Z")),
-                    swx_timedim_lower_bound(t, T("2024-10-11T00:00:00Z")));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 48), cu_time("2024-10-03T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 49), cu_time("2024-10-03T03:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 73), cu_time("2024-10-06T06:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 113), cu_time("2024-10-16T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(t), cu_time("2024-10-03T03:00:00Z"));
+    CU_ASSERT_TRUE(swx_timedim_contains(t, cu_time("2024-10-10T18:00:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(t, cu_time("2024-10-10T19:00:00Z")));
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(t, cu_time("2024-10-10T19:00:00Z")),
+                    swx_timedim_lower_bound(t, cu_time("2024-10-11T00:00:00Z")));
     int64_t near[2];
-    CU_ASSERT_EQUAL(swx_timedim_nearest(t, T("2024-10-10T19:00:00Z"), near, 2), 2);
-    CU_ASSERT_EQUAL(near[0], T("2024-10-10T18:00:00Z"));
-    CU_ASSERT_EQUAL(near[1], T("2024-10-11T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_nearest(t, cu_time("2024-10-10T19:00:00Z"), near, 2), 2);
+    CU_ASSERT_EQUAL(near[0], cu_time("2024-10-10T18:00:00Z"));
+    CU_ASSERT_EQUAL(near[1], cu_time("2024-10-11T00:00:00Z"));
 
     t = swx_layer_time(find(caps, "archive"));
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 57854881);
-    CU_ASSERT_EQUAL(swx_timedim_default(t), T("2100-01-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(t), cu_time("2100-01-01T00:00:00Z"));
     t = swx_layer_time(find(caps, "overlap"));
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 8);
-    CU_ASSERT_EQUAL(swx_timedim_get(t, 3), T("2024-10-01T07:30:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(t, 3), cu_time("2024-10-01T07:30:00Z"));
     t = swx_layer_time(find(caps, "weekly"));
     CU_ASSERT_FATAL(t != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(t), 11);

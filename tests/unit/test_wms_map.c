@@ -28,16 +28,6 @@
 
 static cu_sim sim;
 
-static int64_t T(const char *s)
-{
-    int64_t t = 0;
-    if (swx_iso8601_parse(s, &t) != 0) {
-        fprintf(stderr, "bad time in a test: %s\n", s);
-        abort();
-    }
-    return t;
-}
-
 static swx_caps *load(const char *fixture)
 {
     size_t len = 0;
@@ -572,7 +562,7 @@ static void test_resolve_time(void)
 {
     swx_map_opts o = opts_layer("sof-d/20241001/06/t2m:K");
     swx_map *m = open_map(&o);
-    CU_ASSERT_EQUAL(swx_map_time(m), T("2024-10-01T09:00:00Z")); /* the dimension's default */
+    CU_ASSERT_EQUAL(swx_map_time(m), cu_time("2024-10-01T09:00:00Z")); /* the dimension's default */
     swx_getmap g;
     getmap_of(m, 0, 0, 0, &g);
     CU_ASSERT_STRING_EQUAL(g.time, "2024-10-01T09:00:00Z");
@@ -580,7 +570,7 @@ static void test_resolve_time(void)
 
     o.time = "2024-10-01T12:00:00+00:00";
     m = open_map(&o);
-    CU_ASSERT_EQUAL(swx_map_time(m), T("2024-10-01T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_map_time(m), cu_time("2024-10-01T12:00:00Z"));
     getmap_of(m, 0, 0, 0, &g);
     CU_ASSERT_STRING_EQUAL(g.time, "2024-10-01T12:00:00Z"); /* always written with Z */
     swx_map_free(m);
@@ -701,13 +691,7 @@ static int on_block(void *ud, int level, int bx, int by, const uint8_t *rgba, in
 
 static swx_client *sim_client(void)
 {
-    swx_client_opts co = {0};
-    co.base_url = sim.base_url;
-    co.api_key = KEY;
-    co.max_retries = -1;
-    swx_client *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &co), 0);
-    return c;
+    return cu_client(sim.base_url, KEY, NULL);
 }
 
 /* A map of the sim's t2m:K at 600 x 300: level 0 is 3 x 2 blocks, the last

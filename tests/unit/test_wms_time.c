@@ -10,16 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t T(const char *s)
-{
-    int64_t t = 0;
-    if (swx_iso8601_parse(s, &t) != 0) {
-        fprintf(stderr, "bad time in a test: %s\n", s);
-        abort();
-    }
-    return t;
-}
-
 static swx_timedim *parse_ok(const char *text, const char *def)
 {
     swx_timedim *d = NULL;
@@ -51,13 +41,13 @@ static void test_instants_sorted_distinct(void)
                  NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 4);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 0), T("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 1), T("2024-10-01T01:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 2), T("2024-10-01T02:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 3), T("2024-10-01T03:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 0), cu_time("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 1), cu_time("2024-10-01T01:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 2), cu_time("2024-10-01T02:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 3), cu_time("2024-10-01T03:00:00Z"));
     CU_ASSERT_EQUAL(swx_timedim_get(d, 4), INT64_MIN);
-    CU_ASSERT_EQUAL(swx_timedim_first(d), T("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_last(d), T("2024-10-01T03:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_first(d), cu_time("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_last(d), cu_time("2024-10-01T03:00:00Z"));
     swx_timedim_free(d);
 }
 
@@ -67,9 +57,9 @@ static void test_single_instant(void)
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 1);
     CU_ASSERT_EQUAL(swx_timedim_first(d), swx_timedim_last(d));
-    CU_ASSERT_EQUAL(swx_timedim_default(d), T("2024-10-01T06:00:00Z"));
-    CU_ASSERT_TRUE(swx_timedim_contains(d, T("2024-10-01T06:00:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-10-01T06:00:01Z")));
+    CU_ASSERT_EQUAL(swx_timedim_default(d), cu_time("2024-10-01T06:00:00Z"));
+    CU_ASSERT_TRUE(swx_timedim_contains(d, cu_time("2024-10-01T06:00:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-10-01T06:00:01Z")));
     swx_timedim_free(d);
 }
 
@@ -78,15 +68,15 @@ static void test_interval_basic(void)
     swx_timedim *d = parse_ok("2024-10-01T00:00:00Z/2024-10-01T12:00:00Z/PT3H", NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 5);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 2), T("2024-10-01T06:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_last(d), T("2024-10-01T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 2), cu_time("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_last(d), cu_time("2024-10-01T12:00:00Z"));
     swx_timedim_free(d);
 
     /* The end is not on a step: the last value is the last step before it. */
     d = parse_ok(" 2024-10-01T00:00:00Z / 2024-10-01T10:00:00Z / PT3H ", NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 4);
-    CU_ASSERT_EQUAL(swx_timedim_last(d), T("2024-10-01T09:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_last(d), cu_time("2024-10-01T09:00:00Z"));
     swx_timedim_free(d);
 
     /* start == end is one instant. */
@@ -101,17 +91,17 @@ static void test_interval_basic(void)
                  NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 9 + 2);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 8), T("2024-02-26T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 10), T("2024-06-02T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 8), cu_time("2024-02-26T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 10), cu_time("2024-06-02T12:00:00Z"));
     swx_timedim_free(d);
 
     /* Before 1970. */
     d = parse_ok("1960-01-01T00:00:00Z/1960-01-02T00:00:00Z/PT6H", NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 5);
-    CU_ASSERT_TRUE(swx_timedim_contains(d, T("1960-01-01T18:00:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("1960-01-01T19:00:00Z")));
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("1960-01-01T19:00:00Z")), 4);
+    CU_ASSERT_TRUE(swx_timedim_contains(d, cu_time("1960-01-01T18:00:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("1960-01-01T19:00:00Z")));
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("1960-01-01T19:00:00Z")), 4);
     swx_timedim_free(d);
 }
 
@@ -127,15 +117,15 @@ static void test_interval_values_at_indices(void)
     swx_timedim *d = parse_ok(FORECAST, NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 49 + 24 + 40 + 1);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 0), T("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 24), T("2024-10-02T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 48), T("2024-10-03T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 49), T("2024-10-03T03:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 72), T("2024-10-06T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 73), T("2024-10-06T06:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 112), T("2024-10-16T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 113), T("2024-10-16T12:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_last(d), T("2024-10-16T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 0), cu_time("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 24), cu_time("2024-10-02T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 48), cu_time("2024-10-03T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 49), cu_time("2024-10-03T03:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 72), cu_time("2024-10-06T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 73), cu_time("2024-10-06T06:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 112), cu_time("2024-10-16T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 113), cu_time("2024-10-16T12:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_last(d), cu_time("2024-10-16T12:00:00Z"));
     for (size_t i = 1; i < swx_timedim_count(d); i++)
         CU_ASSERT_TRUE(swx_timedim_get(d, i) > swx_timedim_get(d, i - 1));
     swx_timedim_free(d);
@@ -146,22 +136,22 @@ static void test_contains_and_lower_bound(void)
     swx_timedim *d = parse_ok(FORECAST, NULL);
     CU_ASSERT_FATAL(d != NULL);
     size_t n = swx_timedim_count(d);
-    CU_ASSERT_TRUE(swx_timedim_contains(d, T("2024-10-01T17:00:00Z")));
-    CU_ASSERT_TRUE(swx_timedim_contains(d, T("2024-10-04T09:00:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-10-04T10:00:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-10-01T17:30:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-09-30T23:00:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-10-16T06:00:00Z")));
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2000-01-01T00:00:00Z")), 0);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-01T00:00:00Z")), 0);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-01T00:00:01Z")), 1);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-03T01:00:00Z")), 49);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-03T03:00:00Z")), 49);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-03T04:00:00Z")), 50);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-16T12:00:00Z")), n - 1);
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("2024-10-16T12:00:01Z")), n);
+    CU_ASSERT_TRUE(swx_timedim_contains(d, cu_time("2024-10-01T17:00:00Z")));
+    CU_ASSERT_TRUE(swx_timedim_contains(d, cu_time("2024-10-04T09:00:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-10-04T10:00:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-10-01T17:30:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-09-30T23:00:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-10-16T06:00:00Z")));
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2000-01-01T00:00:00Z")), 0);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-01T00:00:00Z")), 0);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-01T00:00:01Z")), 1);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-03T01:00:00Z")), 49);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-03T03:00:00Z")), 49);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-03T04:00:00Z")), 50);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-16T12:00:00Z")), n - 1);
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-16T12:00:01Z")), n);
     /* lower_bound agrees with a linear scan everywhere on a 30-minute grid. */
-    for (int64_t t = T("2024-09-30T22:00:00Z"); t <= T("2024-10-17T00:00:00Z"); t += 1800) {
+    for (int64_t t = cu_time("2024-09-30T22:00:00Z"); t <= cu_time("2024-10-17T00:00:00Z"); t += 1800) {
         size_t want = 0;
         while (want < n && swx_timedim_get(d, want) < t)
             want++;
@@ -177,37 +167,37 @@ static void test_nearest(void)
     CU_ASSERT_FATAL(d != NULL);
     int64_t out[8];
     /* 2024-10-03T01:00 lies between 00:00 (1 h before) and 03:00 (2 h after). */
-    size_t n = swx_timedim_nearest(d, T("2024-10-03T01:00:00Z"), out, 4);
+    size_t n = swx_timedim_nearest(d, cu_time("2024-10-03T01:00:00Z"), out, 4);
     CU_ASSERT_EQUAL(n, 4);
-    CU_ASSERT_EQUAL(out[0], T("2024-10-03T00:00:00Z"));
-    CU_ASSERT_EQUAL(out[1], T("2024-10-02T23:00:00Z")); /* tie at 2 h: the earlier first */
-    CU_ASSERT_EQUAL(out[2], T("2024-10-03T03:00:00Z"));
-    CU_ASSERT_EQUAL(out[3], T("2024-10-02T22:00:00Z"));
+    CU_ASSERT_EQUAL(out[0], cu_time("2024-10-03T00:00:00Z"));
+    CU_ASSERT_EQUAL(out[1], cu_time("2024-10-02T23:00:00Z")); /* tie at 2 h: the earlier first */
+    CU_ASSERT_EQUAL(out[2], cu_time("2024-10-03T03:00:00Z"));
+    CU_ASSERT_EQUAL(out[3], cu_time("2024-10-02T22:00:00Z"));
     /* An exact value comes first. */
-    n = swx_timedim_nearest(d, T("2024-10-06T06:00:00Z"), out, 3);
+    n = swx_timedim_nearest(d, cu_time("2024-10-06T06:00:00Z"), out, 3);
     CU_ASSERT_EQUAL(n, 3);
-    CU_ASSERT_EQUAL(out[0], T("2024-10-06T06:00:00Z"));
-    CU_ASSERT_EQUAL(out[1], T("2024-10-06T00:00:00Z"));
-    CU_ASSERT_EQUAL(out[2], T("2024-10-06T12:00:00Z"));
+    CU_ASSERT_EQUAL(out[0], cu_time("2024-10-06T06:00:00Z"));
+    CU_ASSERT_EQUAL(out[1], cu_time("2024-10-06T00:00:00Z"));
+    CU_ASSERT_EQUAL(out[2], cu_time("2024-10-06T12:00:00Z"));
     /* Before the first and after the last. */
-    n = swx_timedim_nearest(d, T("2020-01-01T00:00:00Z"), out, 2);
+    n = swx_timedim_nearest(d, cu_time("2020-01-01T00:00:00Z"), out, 2);
     CU_ASSERT_EQUAL(n, 2);
-    CU_ASSERT_EQUAL(out[0], T("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(out[1], T("2024-10-01T01:00:00Z"));
-    n = swx_timedim_nearest(d, T("2030-01-01T00:00:00Z"), out, 1);
+    CU_ASSERT_EQUAL(out[0], cu_time("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(out[1], cu_time("2024-10-01T01:00:00Z"));
+    n = swx_timedim_nearest(d, cu_time("2030-01-01T00:00:00Z"), out, 1);
     CU_ASSERT_EQUAL(n, 1);
-    CU_ASSERT_EQUAL(out[0], T("2024-10-16T12:00:00Z"));
+    CU_ASSERT_EQUAL(out[0], cu_time("2024-10-16T12:00:00Z"));
     CU_ASSERT_EQUAL(swx_timedim_nearest(d, 0, out, 0), 0);
     swx_timedim_free(d);
 
     /* max beyond the count gives every value, nearest first. */
     d = parse_ok("2024-10-01T00:00:00Z,2024-10-01T06:00:00Z,2024-10-01T09:00:00Z", NULL);
     CU_ASSERT_FATAL(d != NULL);
-    n = swx_timedim_nearest(d, T("2024-10-01T05:00:00Z"), out, 8);
+    n = swx_timedim_nearest(d, cu_time("2024-10-01T05:00:00Z"), out, 8);
     CU_ASSERT_EQUAL(n, 3);
-    CU_ASSERT_EQUAL(out[0], T("2024-10-01T06:00:00Z"));
-    CU_ASSERT_EQUAL(out[1], T("2024-10-01T09:00:00Z"));
-    CU_ASSERT_EQUAL(out[2], T("2024-10-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(out[0], cu_time("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(out[1], cu_time("2024-10-01T09:00:00Z"));
+    CU_ASSERT_EQUAL(out[2], cu_time("2024-10-01T00:00:00Z"));
     swx_timedim_free(d);
 }
 
@@ -218,17 +208,17 @@ static void test_huge_interval_is_cheap(void)
     size_t minutes =
         (size_t)(swx_days_from_civil(2100, 1, 1) - swx_days_from_civil(1990, 1, 1)) * 1440;
     CU_ASSERT_EQUAL(swx_timedim_count(d), minutes + 1);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, minutes), T("2100-01-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 60 * 24), T("1990-01-02T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_default(d), T("2100-01-01T00:00:00Z"));
-    CU_ASSERT_TRUE(swx_timedim_contains(d, T("2024-10-01T12:34:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-10-01T12:34:30Z")));
-    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, T("1990-01-01T01:00:30Z")), 61);
+    CU_ASSERT_EQUAL(swx_timedim_get(d, minutes), cu_time("2100-01-01T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 60 * 24), cu_time("1990-01-02T00:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_default(d), cu_time("2100-01-01T00:00:00Z"));
+    CU_ASSERT_TRUE(swx_timedim_contains(d, cu_time("2024-10-01T12:34:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-10-01T12:34:30Z")));
+    CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("1990-01-01T01:00:30Z")), 61);
     int64_t out[3];
-    CU_ASSERT_EQUAL(swx_timedim_nearest(d, T("2024-10-01T12:34:20Z"), out, 3), 3);
-    CU_ASSERT_EQUAL(out[0], T("2024-10-01T12:34:00Z"));
-    CU_ASSERT_EQUAL(out[1], T("2024-10-01T12:35:00Z"));
-    CU_ASSERT_EQUAL(out[2], T("2024-10-01T12:33:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_nearest(d, cu_time("2024-10-01T12:34:20Z"), out, 3), 3);
+    CU_ASSERT_EQUAL(out[0], cu_time("2024-10-01T12:34:00Z"));
+    CU_ASSERT_EQUAL(out[1], cu_time("2024-10-01T12:35:00Z"));
+    CU_ASSERT_EQUAL(out[2], cu_time("2024-10-01T12:33:00Z"));
     swx_timedim_free(d);
 }
 
@@ -241,7 +231,7 @@ static void test_overlaps_count_once(void)
                               NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 19);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 18), T("2024-10-01T18:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 18), cu_time("2024-10-01T18:00:00Z"));
     swx_timedim_free(d);
 
     /* Instants that continue an interval. */
@@ -251,7 +241,7 @@ static void test_overlaps_count_once(void)
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 8);
     for (size_t i = 0; i < 8; i++)
-        CU_ASSERT_EQUAL(swx_timedim_get(d, i), T("2024-10-01T00:00:00Z") + (int64_t)i * 3600);
+        CU_ASSERT_EQUAL(swx_timedim_get(d, i), cu_time("2024-10-01T00:00:00Z") + (int64_t)i * 3600);
     swx_timedim_free(d);
 
     /* Different periods, an instant off the step, a duplicate. */
@@ -266,17 +256,17 @@ static void test_overlaps_count_once(void)
                                        "2024-10-01T10:00:00Z", "2024-10-01T12:00:00Z"};
     CU_ASSERT_EQUAL(swx_timedim_count(d), 8);
     for (size_t i = 0; i < 8; i++)
-        CU_ASSERT_EQUAL(swx_timedim_get(d, i), T(want[i]));
-    CU_ASSERT_TRUE(swx_timedim_contains(d, T("2024-10-01T07:30:00Z")));
-    CU_ASSERT_FALSE(swx_timedim_contains(d, T("2024-10-01T04:00:00Z")));
+        CU_ASSERT_EQUAL(swx_timedim_get(d, i), cu_time(want[i]));
+    CU_ASSERT_TRUE(swx_timedim_contains(d, cu_time("2024-10-01T07:30:00Z")));
+    CU_ASSERT_FALSE(swx_timedim_contains(d, cu_time("2024-10-01T04:00:00Z")));
     swx_timedim_free(d);
 
     /* An instant between the steps of an interval. */
     d = parse_ok("2024-10-01T00:00:00Z/2024-10-01T12:00:00Z/PT3H,2024-10-01T04:00:00Z", NULL);
     CU_ASSERT_FATAL(d != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(d), 6);
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 2), T("2024-10-01T04:00:00Z"));
-    CU_ASSERT_EQUAL(swx_timedim_get(d, 3), T("2024-10-01T06:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 2), cu_time("2024-10-01T04:00:00Z"));
+    CU_ASSERT_EQUAL(swx_timedim_get(d, 3), cu_time("2024-10-01T06:00:00Z"));
     swx_timedim_free(d);
 }
 
@@ -309,10 +299,10 @@ static void test_defaults(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         swx_timedim *d = parse_ok(v, cases[i].attr);
         CU_ASSERT_FATAL(d != NULL);
-        if (swx_timedim_default(d) != T(cases[i].want))
+        if (swx_timedim_default(d) != cu_time(cases[i].want))
             fprintf(stderr, "default '%s' not read as %s\n", cases[i].attr ? cases[i].attr : "NULL",
                     cases[i].want);
-        CU_ASSERT_EQUAL(swx_timedim_default(d), T(cases[i].want));
+        CU_ASSERT_EQUAL(swx_timedim_default(d), cu_time(cases[i].want));
         swx_timedim_free(d);
     }
 }
