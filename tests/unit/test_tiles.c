@@ -1,4 +1,4 @@
-/* test_tiles.c: tile math and area enumeration (lib/tiles/tiles.c), against
+/* test_tiles.c: tile math and area enumeration (lib/tiles/tile.c, area.c, area_read.c), against
  * independent computations written here differently: closed-form tile ranges
  * for boxes, and for routes a brute force over densely sampled legs and tile
  * edges with the haversine formula. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The latitude of fractional tile row y at zoom z (northern edge), written out
- * from the inverse Mercator projection rather than taken from lib/tiles/tiles.c. */
+ * from the inverse Mercator projection rather than taken from lib/tiles/tile.c. */
 static double lat_of_row(int z, double y)
 {
     double n = M_PI * (1.0 - 2.0 * y / (double)(1u << z));

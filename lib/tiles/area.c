@@ -1,5 +1,6 @@
 /*
- * tiles.c: Web Mercator tile math, areas, and the enumeration of an area's tiles.
+ * area.c: areas (a bbox, polygons, a buffered route) and the enumeration of their
+ * tiles.
  *
  * Enumeration is a quadtree descent from the zoom-0 tile. Each node is
  * classified against the area as OUTSIDE (no descendant belongs), INSIDE (every
@@ -25,97 +26,16 @@
  *     nearest to a meridian edge, and two minor arcs that do not cross are
  *     nearest at an endpoint of one of them.
  */
-#include "seawx/tiles.h"
+#include "area_int.h"
 
 #include "seawx/error.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#define AREA_MAX_VERTICES 200000u
-#define AREA_MAX_JSON (64u * 1024u * 1024u)
-#define DEG (M_PI / 180.0)
-
-enum area_kind { AREA_BBOX, AREA_POLYGON, AREA_ROUTE };
 enum node_state { OUTSIDE = 0, PARTIAL = 1, INSIDE = 2 };
-
-typedef struct edge {
-    double x0, y0, x1, y1; /* degrees, unwrapped and shifted */
-} edge;
-
-typedef struct leg {
-    double a[3], b[3], n[3]; /* endpoints and unit normal of their great circle */
-    int point;               /* a == b: the leg is a point */
-} leg;
-
-struct swx_area {
-    enum area_kind kind;
-    double west, south, east, north; /* bounds for metadata */
-    /* bbox */
-    double bw, bspan, bs, bn;
-    /* polygons */
-    edge *edges;
-    size_t nedges, edges_cap;
-    /* routes */
-    leg *legs;
-    size_t nlegs, legs_cap;
-    double buffer; /* radians */
-    size_t nvertices;
-};
-
-/* ---- tile math ---- */
-
-static double pow2(int z)
-{
-    return ldexp(1.0, z);
-}
-
-double swx_tile_row_lat(int z, double y)
-{
-    double n = M_PI * (1.0 - 2.0 * y / pow2(z));
-    return atan(sinh(n)) / DEG;
-}
-
-void swx_tile_bounds_deg(int z, uint32_t x, uint32_t y, double *west, double *south,
-                         double *east, double *north)
-{
-    double n = pow2(z);
-    *west = (double)x / n * 360.0 - 180.0;
-    *east = (double)(x + 1) / n * 360.0 - 180.0;
-    *north = swx_tile_row_lat(z, y);
-    *south = swx_tile_row_lat(z, (double)y + 1);
-}
-
-void swx_tile_bounds_merc(int z, uint32_t x, uint32_t y, double *minx, double *miny,
-                          double *maxx, double *maxy)
-{
-    double size = 2.0 * SWX_MERC_HALF / pow2(z);
-    *minx = -SWX_MERC_HALF + (double)x * size;
-    *maxx = -SWX_MERC_HALF + (double)(x + 1) * size;
-    *maxy = SWX_MERC_HALF - (double)y * size;
-    *miny = SWX_MERC_HALF - (double)(y + 1) * size;
-}
-
-void swx_tile_of_deg(int z, double lon, double lat, double *fx, double *fy)
-{
-    if (lat > SWX_MERC_MAX_LAT)
-        lat = SWX_MERC_MAX_LAT;
-    if (lat < -SWX_MERC_MAX_LAT)
-        lat = -SWX_MERC_MAX_LAT;
-    double n = pow2(z);
-    *fx = (lon + 180.0) / 360.0 * n;
-    *fy = (1.0 - asinh(tan(lat * DEG)) / M_PI) / 2.0 * n;
-}
-
-uint32_t swx_tile_tms_row(int z, uint32_t y)
-{
-    return (uint32_t)((1ull << z) - 1 - y);
-}
 
 /* ---- vectors on the unit sphere ---- */
 
@@ -187,8 +107,7 @@ static int on_arc(const double x[3], const double a[3], const double b[3], const
 }
 
 /* Distance from p to the arc a..b with unit normal n (radians). */
-static double point_arc(const double p[3], const double a[3], const double b[3],
-                        const double n[3])
+static double point_arc(const double p[3], const double a[3], const double b[3], const double n[3])
 {
     double s = dot(p, n);
     double f[3] = {p[0] - s * n[0], p[1] - s * n[1], p[2] - s * n[2]};
@@ -498,8 +417,8 @@ static int root_candidates(const swx_area *a, cstack *c)
 
 /* Classifies child nd of a node whose candidates are c->v[off .. off + n); the
  * child's candidates are pushed on c. */
-static int classify_push(const swx_area *a, const node *nd, int parent_state, cstack *c,
-                         size_t off, size_t n, size_t *cn, int *state)
+static int classify_push(const swx_area *a, const node *nd, int parent_state, cstack *c, size_t off,
+                         size_t n, size_t *cn, int *state)
 {
     *cn = 0;
     if (parent_state == INSIDE) {
@@ -717,7 +636,7 @@ int swx_tile_iter_next(swx_tile_iter *it, swx_tile_block *b)
 
 /* ---- building areas ---- */
 
-static int area_new(swx_area **out, enum area_kind kind)
+int swx__area_new(swx_area **out, enum area_kind kind)
 {
     *out = calloc(1, sizeof **out);
     if (!*out)
@@ -756,7 +675,7 @@ int swx_area_from_bbox(swx_area **out, double minlon, double minlat, double maxl
     if (minlat >= SWX_MERC_MAX_LAT || maxlat <= -SWX_MERC_MAX_LAT)
         return swx_error_set(SWX_EINVAL, "the bbox lies outside Web Mercator's latitudes "
                                          "(-85.0511 to 85.0511)");
-    int rc = area_new(out, AREA_BBOX);
+    int rc = swx__area_new(out, AREA_BBOX);
     if (rc)
         return rc;
     swx_area *a = *out;
@@ -797,8 +716,8 @@ int swx_area_from_bbox_text(swx_area **out, const char *text)
     }
     return swx_area_from_bbox(out, v[0], v[1], v[2], v[3]);
 bad:
-    return swx_error_set(SWX_EINVAL,
-                         "bbox '%.80s' is not minlon,minlat,maxlon,maxlat in degrees", text);
+    return swx_error_set(SWX_EINVAL, "bbox '%.80s' is not minlon,minlat,maxlon,maxlat in degrees",
+                         text);
 }
 
 /* Longitude difference taken the short way round, in (-180, 180]. */
@@ -847,14 +766,7 @@ static void lon_extent(double *lons, size_t n, double pad, double *west, double 
     *east = e;
 }
 
-typedef struct builder {
-    swx_area *a;
-    double *lons; /* sampled longitudes for the bounds */
-    size_t nlons, lons_cap;
-    double south, north;
-} builder;
-
-static int push_lon(builder *b, double lon, double lat)
+int swx__area_push_lon(builder *b, double lon, double lat)
 {
     if (b->nlons == b->lons_cap) {
         size_t cap = b->lons_cap ? b->lons_cap * 2 : 256;
@@ -872,7 +784,7 @@ static int push_lon(builder *b, double lon, double lat)
     return 0;
 }
 
-static int count_vertex(builder *b)
+int swx__area_count_vertex(builder *b)
 {
     if (++b->a->nvertices > AREA_MAX_VERTICES)
         return swx_error_set(SWX_ETOOBIG, "more than %u vertices; simplify the area or route",
@@ -898,7 +810,7 @@ static int add_edge(swx_area *a, double x0, double y0, double x1, double y1)
 }
 
 /* One ring of n positions (lon, lat pairs in pos). */
-static int add_ring(builder *b, const double *pos, size_t n, const char *what)
+int swx__area_add_ring(builder *b, const double *pos, size_t n, const char *what)
 {
     if (n < 3)
         return swx_error_set(SWX_EINVAL, "%s: a ring needs at least 4 positions", what);
@@ -907,7 +819,7 @@ static int add_ring(builder *b, const double *pos, size_t n, const char *what)
         x0 = -180;
     double px = x0, py = pos[1];
     int rc;
-    if ((rc = push_lon(b, px, py)))
+    if ((rc = swx__area_push_lon(b, px, py)))
         return rc;
     for (size_t i = 1; i <= n; i++) {
         size_t k = i % n;
@@ -921,7 +833,7 @@ static int add_ring(builder *b, const double *pos, size_t n, const char *what)
                                      what);
             x = x0;
         }
-        if ((rc = add_edge(b->a, px, py, x, y)) || (rc = push_lon(b, x, y)))
+        if ((rc = add_edge(b->a, px, py, x, y)) || (rc = swx__area_push_lon(b, x, y)))
             return rc;
         px = x;
         py = y;
@@ -929,8 +841,8 @@ static int add_ring(builder *b, const double *pos, size_t n, const char *what)
     return 0;
 }
 
-static int add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
-                   const char *what)
+int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
+                      const char *what)
 {
     swx_area *a = b->a;
     if (a->nlegs == a->legs_cap) {
@@ -969,14 +881,14 @@ static int add_leg(builder *b, double lon0, double lat0, double lon1, double lat
             for (int k = 0; k < 3; k++)
                 p[k] = (s0 * g->a[k] + s1 * g->b[k]) / sl;
         }
-        int rc = push_lon(b, lon_of(p) / DEG, lat_of(p) / DEG);
+        int rc = swx__area_push_lon(b, lon_of(p) / DEG, lat_of(p) / DEG);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-static int check_position(double lon, double lat, const char *what)
+int swx__area_check_position(double lon, double lat, const char *what)
 {
     if (!isfinite(lon) || !isfinite(lat) || lat < -90 || lat > 90 || lon < -360 || lon > 360)
         return swx_error_set(SWX_EINVAL, "%s: position %g,%g is not a longitude, latitude pair",
@@ -984,7 +896,7 @@ static int check_position(double lon, double lat, const char *what)
     return 0;
 }
 
-static int finish_bounds(builder *b, double pad_deg)
+int swx__area_finish_bounds(builder *b, double pad_deg)
 {
     swx_area *a = b->a;
     if (!b->nlons)
@@ -1017,445 +929,4 @@ static int finish_bounds(builder *b, double pad_deg)
     if (a->north <= -SWX_MERC_MAX_LAT || a->south >= SWX_MERC_MAX_LAT)
         return swx_error_set(SWX_EINVAL, "the area lies outside Web Mercator's latitudes");
     return 0;
-}
-
-/* ---- GeoJSON ---- */
-
-/* Reads an array of positions into a new array of lon, lat pairs. */
-static int positions(json_object *arr, double **out, size_t *n, builder *b, const char *what)
-{
-    *out = NULL;
-    *n = 0;
-    if (!json_object_is_type(arr, json_type_array))
-        return swx_error_set(SWX_EINVAL, "%s: coordinates are not an array of positions", what);
-    size_t len = json_object_array_length(arr);
-    double *p = malloc((len ? len : 1) * 2 * sizeof *p);
-    if (!p)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    for (size_t i = 0; i < len; i++) {
-        json_object *pos = json_object_array_get_idx(arr, i);
-        if (!json_object_is_type(pos, json_type_array) || json_object_array_length(pos) < 2) {
-            free(p);
-            return swx_error_set(SWX_EINVAL, "%s: a position is not [lon, lat]", what);
-        }
-        json_object *x = json_object_array_get_idx(pos, 0), *y = json_object_array_get_idx(pos, 1);
-        if (!(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)) ||
-            !(json_object_is_type(y, json_type_double) || json_object_is_type(y, json_type_int))) {
-            free(p);
-            return swx_error_set(SWX_EINVAL, "%s: a position is not [lon, lat]", what);
-        }
-        p[2 * i] = json_object_get_double(x);
-        p[2 * i + 1] = json_object_get_double(y);
-        int rc = check_position(p[2 * i], p[2 * i + 1], what);
-        if (!rc)
-            rc = count_vertex(b);
-        if (rc) {
-            free(p);
-            return rc;
-        }
-    }
-    *out = p;
-    *n = len;
-    return 0;
-}
-
-static int polygon(builder *b, json_object *rings)
-{
-    const char *what = "area file";
-    if (!json_object_is_type(rings, json_type_array) || json_object_array_length(rings) == 0)
-        return swx_error_set(SWX_EINVAL, "%s: a Polygon needs an array of rings", what);
-    for (size_t r = 0; r < json_object_array_length(rings); r++) {
-        double *p;
-        size_t n;
-        int rc = positions(json_object_array_get_idx(rings, r), &p, &n, b, what);
-        if (rc)
-            return rc;
-        /* A closed ring repeats its first position; an open one is closed here. */
-        if (n >= 2 && p[0] == p[2 * (n - 1)] && p[1] == p[2 * (n - 1) + 1])
-            n--;
-        rc = add_ring(b, p, n, what);
-        free(p);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static int line(builder *b, json_object *coords)
-{
-    const char *what = "route file";
-    double *p;
-    size_t n;
-    int rc = positions(coords, &p, &n, b, what);
-    if (rc)
-        return rc;
-    if (n == 0) {
-        free(p);
-        return swx_error_set(SWX_EINVAL, "%s: a LineString without positions", what);
-    }
-    if (n == 1)
-        rc = add_leg(b, p[0], p[1], p[0], p[1], what);
-    for (size_t i = 0; i + 1 < n && !rc; i++)
-        rc = add_leg(b, p[2 * i], p[2 * i + 1], p[2 * i + 2], p[2 * i + 3], what);
-    free(p);
-    return rc;
-}
-
-static int geometry(builder *b, json_object *o, int want_lines, int depth)
-{
-    const char *what = want_lines ? "route file" : "area file";
-    if (depth > 8)
-        return swx_error_set(SWX_EINVAL, "%s: nested too deeply", what);
-    json_object *type = NULL, *v = NULL;
-    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &type) ||
-        !json_object_is_type(type, json_type_string))
-        return swx_error_set(SWX_EINVAL, "%s: not a GeoJSON object (no \"type\")", what);
-    const char *t = json_object_get_string(type);
-    if (strcmp(t, "FeatureCollection") == 0) {
-        if (!json_object_object_get_ex(o, "features", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a FeatureCollection without features", what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(b, json_object_array_get_idx(v, i), want_lines, depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
-    if (strcmp(t, "Feature") == 0) {
-        if (!json_object_object_get_ex(o, "geometry", &v) || !v)
-            return 0; /* a feature without geometry adds nothing */
-        return geometry(b, v, want_lines, depth + 1);
-    }
-    if (strcmp(t, "GeometryCollection") == 0) {
-        if (!json_object_object_get_ex(o, "geometries", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a GeometryCollection without geometries", what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(b, json_object_array_get_idx(v, i), want_lines, depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
-    if (!json_object_object_get_ex(o, "coordinates", &v))
-        return swx_error_set(SWX_EINVAL, "%s: a %s without coordinates", what, t);
-    if (!want_lines && strcmp(t, "Polygon") == 0)
-        return polygon(b, v);
-    if (!want_lines && strcmp(t, "MultiPolygon") == 0) {
-        if (!json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: MultiPolygon coordinates are not an array",
-                                 what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = polygon(b, json_object_array_get_idx(v, i));
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
-    if (want_lines && strcmp(t, "LineString") == 0)
-        return line(b, v);
-    if (want_lines && strcmp(t, "MultiLineString") == 0) {
-        if (!json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: MultiLineString coordinates are not an array",
-                                 what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = line(b, json_object_array_get_idx(v, i));
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
-    return swx_error_set(SWX_EINVAL, "%s: a %s geometry; expected %s", what, t,
-                         want_lines ? "LineString or MultiLineString"
-                                    : "Polygon or MultiPolygon");
-}
-
-static int parse_json(const char *text, size_t len, json_object **out, const char *what)
-{
-    *out = NULL;
-    if (len > AREA_MAX_JSON)
-        return swx_error_set(SWX_ETOOBIG, "%s: larger than %u MiB", what, AREA_MAX_JSON >> 20);
-    json_tokener *tok = json_tokener_new_ex(64);
-    if (!tok)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    json_object *o = json_tokener_parse_ex(tok, text, (int)len);
-    enum json_tokener_error err = json_tokener_get_error(tok);
-    size_t used = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    if (!o || err != json_tokener_success) {
-        json_object_put(o);
-        return swx_error_set(SWX_EINVAL, "%s: not valid JSON (%s)", what,
-                             o || err == json_tokener_continue ? "it ends too early"
-                                                               : json_tokener_error_desc(err));
-    }
-    for (; used < len; used++)
-        if (!isspace((unsigned char)text[used]) && text[used] != '\0') {
-            json_object_put(o);
-            return swx_error_set(SWX_EINVAL, "%s: text after the JSON document", what);
-        }
-    *out = o;
-    return 0;
-}
-
-int swx_area_from_geojson_polygons(swx_area **out, const char *json, size_t len)
-{
-    json_object *o = NULL;
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    *out = NULL;
-    int rc = parse_json(json, len, &o, "area file");
-    if (rc)
-        return rc;
-    if ((rc = area_new(&b.a, AREA_POLYGON)))
-        goto done;
-    if ((rc = geometry(&b, o, 0, 0)))
-        goto done;
-    if (b.a->nedges == 0) {
-        rc = swx_error_set(SWX_EINVAL, "area file: no Polygon or MultiPolygon with an area");
-        goto done;
-    }
-    if ((rc = finish_bounds(&b, 0)))
-        goto done;
-    *out = b.a;
-    b.a = NULL;
-done:
-    swx_area_free(b.a);
-    free(b.lons);
-    json_object_put(o);
-    return rc;
-}
-
-/* ---- routes ---- */
-
-static int route_finish(builder *b, double buffer_m, swx_area **out)
-{
-    int rc;
-    if (b->a->nlegs == 0)
-        return swx_error_set(SWX_EINVAL, "route file: no waypoints");
-    b->a->buffer = buffer_m / SWX_EARTH_RADIUS_M;
-    if ((rc = finish_bounds(b, b->a->buffer / DEG)))
-        return rc;
-    *out = b->a;
-    b->a = NULL;
-    return 0;
-}
-
-static int check_buffer(double buffer_m)
-{
-    if (!(buffer_m >= 0 && buffer_m <= 2000.0 * SWX_NM_M))
-        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
-    return 0;
-}
-
-int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
-                            double buffer_m)
-{
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    *out = NULL;
-    int rc = check_buffer(buffer_m);
-    if (rc)
-        return rc;
-    if (n == 0)
-        return swx_error_set(SWX_EINVAL, "a route needs at least one waypoint");
-    if ((rc = area_new(&b.a, AREA_ROUTE)))
-        return rc;
-    for (size_t i = 0; i < n && !rc; i++)
-        if (!(rc = check_position(lon[i], lat[i], "route")))
-            rc = count_vertex(&b);
-    for (size_t i = 0; i + 1 < n && !rc; i++)
-        rc = add_leg(&b, lon[i], lat[i], lon[i + 1], lat[i + 1], "route");
-    if (!rc && n == 1)
-        rc = add_leg(&b, lon[0], lat[0], lon[0], lat[0], "route");
-    if (!rc)
-        rc = route_finish(&b, buffer_m, out);
-    swx_area_free(b.a);
-    free(b.lons);
-    return rc;
-}
-
-static int is_name(const char *f, size_t n, const char *const *names)
-{
-    for (; *names; names++)
-        if (strlen(*names) == n && strncasecmp(f, *names, n) == 0)
-            return 1;
-    return 0;
-}
-
-/* Splits one CSV line (no quotes) at ',', ';' or tabs; trims blanks. */
-static size_t split_fields(char *s, char **f, size_t max)
-{
-    size_t n = 0;
-    char *p = s;
-    for (;;) {
-        char *q = p + strcspn(p, ",;\t");
-        char end = *q;
-        *q = '\0';
-        while (isspace((unsigned char)*p))
-            p++;
-        char *e = p + strlen(p);
-        while (e > p && isspace((unsigned char)e[-1]))
-            *--e = '\0';
-        if (n < max)
-            f[n++] = p;
-        if (!end)
-            break;
-        p = q + 1;
-    }
-    return n;
-}
-
-static int route_csv(const char *text, size_t len, double buffer_m, swx_area **out)
-{
-    static const char *const lat_names[] = {"lat", "latitude", "y", NULL};
-    static const char *const lon_names[] = {"lon", "lng", "long", "longitude", "x", NULL};
-    double *lon = NULL, *lat = NULL;
-    size_t n = 0, cap = 0, lineno = 0;
-    int ilat = 0, ilon = 1, seen_data = 0, rc = 0;
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    char *save = NULL;
-    for (char *ln = copy; ln && !rc; ln = save) {
-        char *nl = strchr(ln, '\n');
-        save = nl ? nl + 1 : NULL;
-        if (nl)
-            *nl = '\0';
-        lineno++;
-        char *hash = strchr(ln, '#');
-        if (hash)
-            *hash = '\0';
-        char *f[16];
-        size_t nf = split_fields(ln, f, 16);
-        if (nf == 1 && f[0][0] == '\0')
-            continue;
-        if (!seen_data && isalpha((unsigned char)f[0][0]) && n == 0) {
-            ilat = ilon = -1;
-            for (size_t i = 0; i < nf; i++) {
-                if (is_name(f[i], strlen(f[i]), lat_names))
-                    ilat = (int)i;
-                else if (is_name(f[i], strlen(f[i]), lon_names))
-                    ilon = (int)i;
-            }
-            if (ilat < 0 || ilon < 0)
-                rc = swx_error_set(SWX_EINVAL,
-                                   "route file line %zu: the header names no lat and lon columns",
-                                   lineno);
-            seen_data = 1;
-            continue;
-        }
-        seen_data = 1;
-        if ((size_t)(ilat > ilon ? ilat : ilon) >= nf) {
-            rc = swx_error_set(SWX_EINVAL, "route file line %zu: expected lat,lon", lineno);
-            break;
-        }
-        char *e1, *e2;
-        errno = 0;
-        double la = strtod(f[ilat], &e1), lo = strtod(f[ilon], &e2);
-        if (errno || e1 == f[ilat] || *e1 || e2 == f[ilon] || *e2 || !(la >= -90 && la <= 90) ||
-            !(lo >= -180 && lo <= 360)) {
-            rc = swx_error_set(SWX_EINVAL,
-                               "route file line %zu: '%.40s,%.40s' is not a latitude, longitude "
-                               "pair in degrees",
-                               lineno, f[ilat], f[ilon]);
-            break;
-        }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            if (cap > AREA_MAX_VERTICES * 2) {
-                rc = swx_error_set(SWX_ETOOBIG, "route file: more than %u waypoints",
-                                   AREA_MAX_VERTICES);
-                break;
-            }
-            double *a = realloc(lon, cap * sizeof *a), *b = a ? realloc(lat, cap * sizeof *b) : NULL;
-            if (a)
-                lon = a;
-            if (!a || !b) {
-                rc = swx_error_set(SWX_ENOMEM, "out of memory");
-                break;
-            }
-            lat = b;
-        }
-        lon[n] = lo;
-        lat[n] = la;
-        n++;
-    }
-    if (!rc && n == 0)
-        rc = swx_error_set(SWX_EINVAL, "route file: no waypoints");
-    if (!rc)
-        rc = swx_area_from_waypoints(out, lon, lat, n, buffer_m);
-    free(copy);
-    free(lon);
-    free(lat);
-    return rc;
-}
-
-int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m)
-{
-    *out = NULL;
-    int rc = check_buffer(buffer_m);
-    if (rc)
-        return rc;
-    size_t i = 0;
-    while (i < len && isspace((unsigned char)text[i]))
-        i++;
-    if (i == len)
-        return swx_error_set(SWX_EINVAL, "route file: empty");
-    if (text[i] != '{')
-        return route_csv(text, len, buffer_m, out);
-    json_object *o = NULL;
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    if ((rc = parse_json(text, len, &o, "route file")))
-        return rc;
-    if (!(rc = area_new(&b.a, AREA_ROUTE)) && !(rc = geometry(&b, o, 1, 0)))
-        rc = route_finish(&b, buffer_m, out);
-    swx_area_free(b.a);
-    free(b.lons);
-    json_object_put(o);
-    return rc;
-}
-
-/* ---- zoom lists ---- */
-
-int swx_zoom_list_parse(const char *text, uint32_t *zooms)
-{
-    const char *p = text;
-    *zooms = 0;
-    if (!*p)
-        goto bad;
-    while (*p) {
-        char *end;
-        if (!isdigit((unsigned char)*p))
-            goto bad;
-        long a = strtol(p, &end, 10), b = a;
-        if (*end == '-') {
-            p = end + 1;
-            if (!isdigit((unsigned char)*p))
-                goto bad;
-            b = strtol(p, &end, 10);
-        }
-        if (a < 0 || b > SWX_TILE_MAX_ZOOM || a > b)
-            goto bad;
-        for (long z = a; z <= b; z++)
-            *zooms |= 1u << z;
-        p = end;
-        if (*p == ',')
-            p++;
-        else if (*p)
-            goto bad;
-    }
-    return 0;
-bad:
-    *zooms = 0;
-    return swx_error_set(SWX_EINVAL,
-                         "zoom '%.40s' is not a level, a range or a list (5, 3-9, 3,5,7) within "
-                         "0-%d",
-                         text, SWX_TILE_MAX_ZOOM);
 }

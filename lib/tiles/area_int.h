@@ -1,0 +1,64 @@
+/*
+ * area_int.h: what the area modules share (area.c builds and enumerates
+ * areas, area_read.c reads them from GeoJSON and route files); not public.
+ */
+#ifndef SEAWX_AREA_INT_H
+#define SEAWX_AREA_INT_H
+
+#include "seawx/tiles.h"
+
+#include <stddef.h>
+
+#define AREA_MAX_VERTICES 200000u
+#define AREA_MAX_JSON (64u * 1024u * 1024u)
+#define DEG (M_PI / 180.0)
+
+enum area_kind { AREA_BBOX, AREA_POLYGON, AREA_ROUTE };
+
+typedef struct edge {
+    double x0, y0, x1, y1; /* degrees, unwrapped and shifted */
+} edge;
+
+typedef struct leg {
+    double a[3], b[3], n[3]; /* endpoints and unit normal of their great circle */
+    int point;               /* a == b: the leg is a point */
+} leg;
+
+struct swx_area {
+    enum area_kind kind;
+    double west, south, east, north; /* bounds for metadata */
+    /* bbox */
+    double bw, bspan, bs, bn;
+    /* polygons */
+    edge *edges;
+    size_t nedges, edges_cap;
+    /* routes */
+    leg *legs;
+    size_t nlegs, legs_cap;
+    double buffer; /* radians */
+    size_t nvertices;
+};
+
+/* An area being built: the area, and the longitudes sampled for its bounds
+ * (the caller frees lons and, unless it was handed out, the area). */
+typedef struct builder {
+    swx_area *a;
+    double *lons; /* sampled longitudes for the bounds */
+    size_t nlons, lons_cap;
+    double south, north;
+} builder;
+
+int swx__area_new(swx_area **out, enum area_kind kind);
+int swx__area_push_lon(builder *b, double lon, double lat);
+/* Counts one more vertex against AREA_MAX_VERTICES. */
+int swx__area_count_vertex(builder *b);
+/* A polygon ring of n positions (lon, lat pairs); what names it in errors. */
+int swx__area_add_ring(builder *b, const double *pos, size_t n, const char *what);
+/* A route leg between two positions. */
+int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
+                      const char *what);
+int swx__area_check_position(double lon, double lat, const char *what);
+/* Sets the area's bounds from what was sampled, widened by pad_deg. */
+int swx__area_finish_bounds(builder *b, double pad_deg);
+
+#endif
