@@ -27,6 +27,7 @@
  *     nearest at an endpoint of one of them.
  */
 #include "area_int.h"
+#include "tile.h"
 
 #include "seawx/error.h"
 

@@ -9,7 +9,7 @@
  * Invariant after every commit: each map row's tile_id names an images row
  * (both are written in the same transaction, images first).
  */
-#include "seawx/mbtiles.h"
+#include "mbtiles.h"
 
 #include "seawx/error.h"
 #include "seawx/sha256.h"

@@ -9,11 +9,14 @@
  */
 #include "seawx/seed.h"
 
+#include "tile.h"
+
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "seawx/mbtiles.h"
-#include "seawx/png.h"
-#include "seawx/warp.h"
+#include "mbtiles.h"
+#include "png_codec.h"
+#include "warp.h"
+#include "wms_priv.h"
 #include "seawx/wms.h"
 #include "seawx/wms_select.h"
 

@@ -2,7 +2,8 @@
  * tile.c: the Web Mercator tile grid (tile bounds in degrees and metres, the
  * tile of a position, TMS rows) and zoom level lists.
  */
-#include "seawx/tiles.h"
+#include "tile.h"
+#include "tile.h"
 
 #include "seawx/error.h"
 

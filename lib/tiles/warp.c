@@ -1,8 +1,9 @@
 /* warp.c: EPSG:4326 rows into Web Mercator rows (see seawx/warp.h). */
-#include "seawx/warp.h"
+#include "warp.h"
 
 #include "seawx/error.h"
 #include "seawx/tiles.h"
+#include "tile.h"
 
 #include <math.h>
 #include <string.h>

@@ -28,7 +28,7 @@
  * tests/fuzz/fuzz_png.c aborts if that ever happens, and the unit tests
  * compare both on every kind of damage.
  */
-#include "seawx/png.h"
+#include "png_codec.h"
 
 #include "buf.h"
 #include "png_priv.h"

@@ -1,11 +1,12 @@
 /* wms_map.c: a WMS layer at one time as a grid of GetMap blocks. */
+#include "wms_priv.h"
 #include "seawx/wms_map.h"
 
 #include "buf.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "seawx/png.h"
+#include "png_codec.h"
 #include "seawx/wms_select.h"
 
 #include <math.h>

@@ -4,7 +4,7 @@
 #include "fuzz.h"
 
 #include "png_priv.h"
-#include "seawx/png.h"
+#include "png_codec.h"
 
 #include <stdlib.h>
 

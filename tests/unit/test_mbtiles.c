@@ -4,7 +4,7 @@
 #include "cu_support.h"
 
 #include "seawx/error.h"
-#include "seawx/mbtiles.h"
+#include "mbtiles.h"
 
 #include <signal.h>
 #include <sqlite3.h>

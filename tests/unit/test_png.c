@@ -6,7 +6,7 @@
 
 #include "seawx/error.h"
 #include "png_priv.h"
-#include "seawx/png.h"
+#include "png_codec.h"
 
 #include <png.h>
 #include <setjmp.h>

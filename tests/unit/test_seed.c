@@ -4,6 +4,8 @@
  * (counts, callbacks, resuming, stopping, failed tiles, permanent errors). */
 #include "cu_support.h"
 
+#include "tile.h"
+
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/seed.h"

@@ -6,6 +6,7 @@
 
 #include "seawx/error.h"
 #include "seawx/tiles.h"
+#include "tile.h"
 
 #include <math.h>
 #include <stdio.h>

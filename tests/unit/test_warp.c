@@ -3,7 +3,7 @@
 #include "cu_support.h"
 
 #include "seawx/error.h"
-#include "seawx/warp.h"
+#include "warp.h"
 
 #include <math.h>
 #include <stdint.h>

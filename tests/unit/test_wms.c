@@ -7,6 +7,7 @@
 
 #include "seawx/error.h"
 #include "seawx/http.h"
+#include "wms_priv.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
 

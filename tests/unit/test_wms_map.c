@@ -9,6 +9,7 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/iso8601.h"
+#include "wms_priv.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
 #include "seawx/diskcache.h"

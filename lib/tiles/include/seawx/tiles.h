@@ -20,7 +20,8 @@
  *     buffered polygon's approximation.
  * Tiles are enumerated zoom by zoom with a quadtree descent that keeps only the
  * current path (memory grows with the zoom level and the area's vertex count,
- * never with the number of tiles).
+ * never with the number of tiles); the tile math and the enumeration are the
+ * seeding engine's own (tiles/tile.h).
  */
 #ifndef SEAWX_TILES_H
 #define SEAWX_TILES_H
@@ -39,18 +40,6 @@ extern "C" {
 #define SWX_MERC_HALF 20037508.342789244 /* half the world's width in EPSG:3857 metres */
 #define SWX_EARTH_RADIUS_M 6371008.8     /* mean radius (IUGG) for geodesic distances */
 #define SWX_NM_M 1852.0                  /* one nautical mile in metres */
-
-/* A tile's bounds in EPSG:3857 metres and in degrees. */
-SWX_API void swx_tile_bounds_merc(int z, uint32_t x, uint32_t y, double *minx, double *miny,
-                                  double *maxx, double *maxy);
-SWX_API void swx_tile_bounds_deg(int z, uint32_t x, uint32_t y, double *west, double *south,
-                                 double *east, double *north);
-/* The latitude of the northern edge of tile row y (fractional rows allowed). */
-SWX_API double swx_tile_row_lat(int z, double y);
-/* The fractional tile column and row of a point (lat clamped to the Mercator range). */
-SWX_API void swx_tile_of_deg(int z, double lon, double lat, double *fx, double *fy);
-/* The MBTiles (TMS) row of XYZ row y: 2^z - 1 - y. */
-SWX_API uint32_t swx_tile_tms_row(int z, uint32_t y);
 
 typedef struct swx_area swx_area;
 
@@ -79,23 +68,6 @@ SWX_API void swx_area_bounds(const swx_area *a, double *west, double *south, dou
 SWX_API int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
 /* The number of tiles of the area at zoom z. */
 SWX_API int swx_area_count(const swx_area *a, int z, uint64_t *count);
-
-/* Enumerates the area's tiles at one zoom in blocks aligned on a metatile grid:
- * each block is n x n tiles from (x0, y0), n = min(metatile, 2^z), and bit
- * (j * n + i) of mask says whether tile (x0 + i, y0 + j) belongs to the area.
- * metatile is 1, 2, 4 or 8. Blocks without any tile of the area are skipped. */
-typedef struct swx_tile_block {
-    int z;
-    uint32_t x0, y0;
-    int n;
-    uint64_t mask;
-} swx_tile_block;
-
-typedef struct swx_tile_iter swx_tile_iter;
-SWX_API int swx_tile_iter_new(swx_tile_iter **out, const swx_area *a, int z, int metatile);
-/* 1 and the next block, or 0 when there are no more. */
-SWX_API int swx_tile_iter_next(swx_tile_iter *it, swx_tile_block *b);
-SWX_API void swx_tile_iter_free(swx_tile_iter *it);
 
 /* Parses a zoom list: "5", "3-9", "3,5,7-8". Sets bit z of *zooms. */
 SWX_API int swx_zoom_list_parse(const char *text, uint32_t *zooms);

@@ -96,10 +96,6 @@ SWX_API void swx_map_geotransform(const swx_map *m, double gt[6]);
 SWX_API int swx_map_level_count(const swx_map *m);
 SWX_API void swx_map_level_size(const swx_map *m, int level, int *w, int *h);
 
-/* The GetMap of one block: fills g (its strings live as long as the map) and
- * the block's true size. */
-SWX_API int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap *g);
-
 /* Receives one decoded block: w x h RGBA pixels, rows top down. Returns 0 to
  * go on, or a negative code to stop the read. */
 typedef int (*swx_map_block_fn)(void *ud, int level, int bx, int by, const uint8_t *rgba, int w,

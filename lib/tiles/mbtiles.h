@@ -42,22 +42,22 @@ typedef struct swx_mbtiles_kv {
  * NULL-terminated list of names, may be NULL) have the values meta gives them:
  * a file holding another layer or time is refused with SWX_EINVAL, never mixed.
  * batch is the number of tiles per transaction (0: 256). */
-SWX_API int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta,
+int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta,
                              size_t n, const char *const *identity, int batch, int *created);
 /* 1 when the tile (XYZ row) is stored, 0 when not, negative on error. */
-SWX_API int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
+int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
 /* Stores one tile (XYZ row); an image already stored under the same content is
  * not stored again. Commits every batch tiles, and at the first put half a
  * second or more after the transaction began. */
-SWX_API int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data,
+int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data,
                             size_t len);
 /* Commits the tiles put so far. */
-SWX_API int swx_mbtiles_commit(swx_mbtiles *m);
+int swx_mbtiles_commit(swx_mbtiles *m);
 /* Tiles in map and distinct images, committed or not. */
-SWX_API int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images);
+int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images);
 /* Commits and closes. finish = 1 also checkpoints and leaves the file in
  * rollback-journal mode with no side files. Accepts NULL. */
-SWX_API int swx_mbtiles_close(swx_mbtiles *m, int finish);
+int swx_mbtiles_close(swx_mbtiles *m, int finish);
 
 #ifdef __cplusplus
 }
