@@ -1030,6 +1030,7 @@ struct swx_storm_reader {
     size_t count;
     size_t offset;     /* bytes seen, for messages */
     size_t elem_start; /* offset of the element's '{', counted from 1 */
+    size_t held_max;   /* most JSON bytes held at once: elem plus the chunk fed */
 };
 
 int swx_storm_reader_new(swx_storm_reader **out, swx_storm_fn fn, void *ud)
@@ -1150,10 +1151,28 @@ static size_t scan_element(swx_storm_reader *r, const char *data, size_t i, size
     return j;
 }
 
+void swx_storm_reader_reset(swx_storm_reader *r)
+{
+    r->state = R_START;
+    r->depth = r->in_str = r->esc = 0;
+    r->direct = NULL;
+    r->count = 0;
+    r->offset = 0;
+    r->elem_start = 0;
+    r->elem.len = 0;
+}
+
+size_t swx_storm_reader_held_max(const swx_storm_reader *r)
+{
+    return r->held_max;
+}
+
 int swx_storm_reader_feed(swx_storm_reader *r, const char *data, size_t len)
 {
     size_t i = 0;
     int rc;
+    if (r->elem.len + len > r->held_max)
+        r->held_max = r->elem.len + len;
     while (i < len) {
         char ch = data[i];
         if (r->state == R_ELEM) {
@@ -1243,6 +1262,15 @@ int swx_storm_reader_feed(swx_storm_reader *r, const char *data, size_t len)
         case R_ELEM:
             break;
         }
+    }
+    /* An element whose '{' was the chunk's last byte: keep it, the chunk
+     * is gone after this call. */
+    if (r->direct) {
+        rc = swx_buf_append(&r->elem, r->direct, (size_t)(data + len - r->direct));
+        r->direct = NULL;
+        if (rc)
+            return swx_error_set(rc, "a storm object is larger than %u MiB",
+                                 SWX_STORM_MAX_BYTES >> 20);
     }
     return 0;
 }
@@ -1389,15 +1417,27 @@ int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_reques
     return 0;
 }
 
+/* One page's storms on their way to the caller. A page whose answer breaks
+ * off is asked for again (see swx_http_get_sink): the storms the first
+ * attempt already handed on are skipped by their position in the page, so
+ * that none is delivered twice (paging by offset already takes the answer to
+ * be the same from one request to the next). */
 struct page_ctx {
     swx_storm_fn fn;
     void *ud;
-    long left; /* storms still wanted; -1: no cap */
+    long left;           /* storms still wanted; -1: no cap */
+    swx_storm_reader *r; /* one reader for every page, reset between them */
+    size_t seen;         /* storms of this page read by this attempt */
+    size_t handled;      /* storms of this page handed on by any attempt */
+    int sink_rc;         /* the reader's (or fn's) error, not the transfer's */
 };
 
 static int page_storm(void *ud, const swx_storm *s)
 {
     struct page_ctx *p = ud;
+    if (p->seen++ < p->handled)
+        return 0;
+    p->handled = p->seen;
     if (p->left == 0)
         return 0;
     if (p->left > 0)
@@ -1405,46 +1445,92 @@ static int page_storm(void *ud, const swx_storm *s)
     return p->fn(p->ud, s);
 }
 
-int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud, int *pages)
+static int page_write(void *ud, const char *data, size_t len)
+{
+    struct page_ctx *p = ud;
+    int rc = swx_storm_reader_feed(p->r, data, len);
+    if (rc)
+        p->sink_rc = rc;
+    return rc;
+}
+
+static int page_restart(void *ud)
+{
+    struct page_ctx *p = ud;
+    swx_storm_reader_reset(p->r);
+    p->seen = 0;
+    return 0;
+}
+
+int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
+                         int *pages, size_t *held_max)
 {
     int limit = q->limit ? q->limit : SWX_STORM_LIMIT_MAX;
     long offset = q->offset;
-    struct page_ctx pc = {fn, ud, q->max_storms > 0 ? q->max_storms : -1};
+    struct page_ctx pc = {fn, ud, q->max_storms > 0 ? q->max_storms : -1, NULL, 0, 0, 0};
+    swx_body_sink sink = {page_write, page_restart, &pc};
+    swx_query *qs = NULL;
+    swx_response *resp = NULL;
+    char *url = NULL;
     int rc = swx_storm_query_check(q), npages = 0;
     if (pages)
         *pages = 0;
+    if (held_max)
+        *held_max = 0;
     if (rc)
+        return rc;
+    if ((rc = swx_storm_reader_new(&pc.r, page_storm, &pc)))
         return rc;
     for (;;) {
         swx_request req;
-        swx_query *qs = NULL;
-        swx_response *resp = NULL;
-        swx_storm_reader *r = NULL;
         if ((rc = swx_storm_request(q, 0, offset, &req, &qs)))
-            return rc;
-        rc = swx_http_get(c, &req, &resp);
+            goto done;
+        swx_storm_reader_reset(pc.r);
+        pc.seen = pc.handled = 0;
+        pc.sink_rc = 0;
+        rc = swx_http_get_sink(c, &req, &sink, &resp);
+        if (rc && pc.sink_rc)
+            url = swx_request_display_url(c, &req);
         swx_query_free(qs);
-        if (rc)
-            return rc;
+        qs = NULL;
+        if (rc && !pc.sink_rc)
+            goto done;
         npages++;
         if (pages)
             *pages = npages;
-        if (!(rc = swx_storm_reader_new(&r, page_storm, &pc)) &&
-            !(rc = swx_storm_reader_feed(r, resp->body, resp->len)))
-            rc = swx_storm_reader_finish(r);
-        size_t got = r ? swx_storm_reader_count(r) : 0;
-        if (rc && rc != SWX_ECANCEL && rc != SWX_ENOMEM && rc != SWX_EIO)
-            swx_error_prefix(SWX_EPARSE, "%s (page at offset %ld)", resp->url, offset);
-        swx_storm_reader_free(r);
+        if (!rc)
+            rc = swx_storm_reader_finish(pc.r);
+        if (rc) {
+            if (rc != SWX_ECANCEL && rc != SWX_ENOMEM && rc != SWX_EIO)
+                swx_error_prefix(SWX_EPARSE, "%s (page at offset %ld)",
+                                 resp  ? resp->url
+                                 : url ? url
+                                       : SWX_STORM_JSON_PATH,
+                                 offset);
+            goto done;
+        }
+        size_t got = swx_storm_reader_count(pc.r);
         swx_response_free(resp);
-        if (rc)
-            return rc;
+        resp = NULL;
         /* A short page is the last one; a page larger than asked means the
          * service ignores limit, and is the whole answer. */
         if (got < (size_t)limit || got > (size_t)limit || pc.left == 0)
-            return 0;
+            break;
         offset += limit;
     }
+done:
+    if (held_max)
+        *held_max = swx_storm_reader_held_max(pc.r);
+    swx_storm_reader_free(pc.r);
+    swx_response_free(resp);
+    swx_query_free(qs);
+    free(url);
+    return rc;
+}
+
+int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud, int *pages)
+{
+    return swx_storm_fetch_held(c, q, fn, ud, pages, NULL);
 }
 
 int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *path)

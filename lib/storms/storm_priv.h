@@ -22,4 +22,17 @@ void swx_storm_pos_init(swx_storm_pos *p);
  * has no valid lat/lon. */
 int swx_storm_finish(swx_storm *s);
 
+/* The streaming reader between documents: ready for a new array, keeping its
+ * buffers (and its high-water mark). */
+void swx_storm_reader_reset(swx_storm_reader *r);
+/* The most JSON bytes the reader held at once: the part of a storm kept
+ * across chunks plus the chunk being fed. Bounded by the largest storm plus
+ * one chunk when fed as the answer arrives; the whole document when fed in
+ * one piece. */
+size_t swx_storm_reader_held_max(const swx_storm_reader *r);
+/* swx_storm_fetch, also telling the reader's high-water mark over all pages
+ * (held_max may be NULL). */
+int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
+                         int *pages, size_t *held_max);
+
 #endif

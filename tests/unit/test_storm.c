@@ -5,9 +5,11 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/storm.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,8 +284,17 @@ static void test_reader_chunks(void)
         swx_storm_reader *r = NULL;
         CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, swx_storm_list_add, &l), 0);
         int rc = 0;
-        for (size_t at = 0; at < len && !rc; at += sizes[k])
-            rc = swx_storm_reader_feed(r, text + at, len - at < sizes[k] ? len - at : sizes[k]);
+        /* Each chunk in a buffer of its own, gone after the call, as a
+         * network chunk is: nothing may point into an earlier one. */
+        for (size_t at = 0; at < len && !rc; at += sizes[k]) {
+            size_t n = len - at < sizes[k] ? len - at : sizes[k];
+            char *chunk = malloc(n);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(chunk);
+            memcpy(chunk, text + at, n);
+            rc = swx_storm_reader_feed(r, chunk, n);
+            memset(chunk, '#', n);
+            free(chunk);
+        }
         CU_ASSERT_EQUAL(rc, 0);
         CU_ASSERT_EQUAL(swx_storm_reader_finish(r), 0);
         CU_ASSERT_EQUAL(l.count, 5);
@@ -439,6 +450,164 @@ static void test_fetch_paging(void)
     cu_sim_stop(&sim);
 }
 
+/* The largest top-level element of a JSON array (bytes from '{' to '}'). */
+static size_t largest_element(const char *j, size_t n)
+{
+    size_t best = 0, start = 0;
+    int depth = 0, in_str = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = j[i];
+        if (in_str) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '{' || ch == '[') {
+            if (depth++ == 1)
+                start = i;
+        } else if (ch == '}' || ch == ']') {
+            if (--depth == 1 && i + 1 - start > best)
+                best = i + 1 - start;
+        }
+    }
+    return best;
+}
+
+struct ids {
+    char **v;
+    size_t n, cap;
+};
+
+static int keep_id(void *ud, const swx_storm *s)
+{
+    struct ids *l = ud;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        char **v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return SWX_ENOMEM;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = strdup(s->atcf_id ? s->atcf_id : "(null)");
+    return 0;
+}
+
+static void ids_free(struct ids *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+static swx_client *sim_client(const cu_sim *sim, int retries)
+{
+    swx_client_opts o = {0};
+    swx_client *c = NULL;
+    o.base_url = sim->base_url;
+    o.api_key = "sim-key";
+    o.max_retries = retries;
+    o.retry_base_ms = 10;
+    o.retry_max_ms = 50;
+    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
+    return c;
+}
+
+/* The whole archive in pages of 100, read as it arrives: the storm JSON held
+ * at once is bounded by the largest storm (plus one network chunk), not by a
+ * page, which the same reader fed whole pages does hold. */
+static void test_fetch_held_by_storm(void)
+{
+    cu_sim sim;
+    CU_ASSERT_EQUAL_FATAL(cu_sim_start(&sim, NULL), 0);
+    swx_client *c = sim_client(&sim, 0);
+    swx_storm_query q;
+    swx_storm_query_init(&q);
+    q.status = "all";
+    struct ids got = {0};
+    int pages = 0;
+    size_t held = 0;
+    CU_ASSERT_EQUAL(swx_storm_fetch_held(c, &q, keep_id, &got, &pages, &held), 0);
+    CU_ASSERT_TRUE(got.n > 1000);
+    CU_ASSERT_EQUAL(pages, (int)(got.n / 100 + 1));
+
+    /* The same pages fetched whole: their largest storm and largest page. */
+    size_t largest = 0, largest_page = 0, whole_held = 0, n = 0;
+    for (long off = 0;; off += 100) {
+        swx_request req;
+        swx_query *qs = NULL;
+        swx_response *resp = NULL;
+        swx_storm_reader *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(swx_storm_request(&q, 0, off, &req, &qs), 0);
+        CU_ASSERT_EQUAL_FATAL(swx_http_get(c, &req, &resp), 0);
+        size_t e = largest_element(resp->body, resp->len);
+        largest = e > largest ? e : largest;
+        largest_page = resp->len > largest_page ? resp->len : largest_page;
+        CU_ASSERT_EQUAL_FATAL(swx_storm_reader_new(&r, NULL, NULL), 0);
+        CU_ASSERT_EQUAL(swx_storm_reader_feed(r, resp->body, resp->len), 0);
+        CU_ASSERT_EQUAL(swx_storm_reader_finish(r), 0);
+        size_t k = swx_storm_reader_count(r);
+        n += k;
+        if (swx_storm_reader_held_max(r) > whole_held)
+            whole_held = swx_storm_reader_held_max(r);
+        swx_storm_reader_free(r);
+        swx_response_free(resp);
+        swx_query_free(qs);
+        if (k < 100)
+            break;
+    }
+    CU_ASSERT_EQUAL(n, got.n);
+    CU_ASSERT_TRUE(largest > 0);
+    CU_ASSERT_TRUE(held <= largest + 64 * 1024);
+    CU_ASSERT_TRUE(whole_held == largest_page);
+    CU_ASSERT_TRUE(held < largest_page / 4);
+    if (!(held <= largest + 64 * 1024) || !(held < largest_page / 4))
+        fprintf(stderr, "\n  held %zu, largest storm %zu, largest page %zu\n", held, largest,
+                largest_page);
+    ids_free(&got);
+    swx_client_free(c);
+    cu_sim_stop(&sim);
+}
+
+/* Pages that break off half way are asked for again; the storms the broken
+ * answer already gave are not given twice, none is lost. */
+static void test_fetch_broken_pages(void)
+{
+    cu_sim sim, faulty;
+    const char *const args[] = {"--ptrunc",     "0.5", "--faults-on", "other",
+                                "--fault-seed", "7",   NULL};
+    CU_ASSERT_EQUAL_FATAL(cu_sim_start(&sim, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(cu_sim_start(&faulty, args), 0);
+    swx_client *c = sim_client(&sim, 0), *cf = sim_client(&faulty, 30);
+    swx_storm_query q;
+    swx_storm_query_init(&q);
+    q.status = "inactive";
+    q.region = "WP";
+    q.limit = 50;
+    struct ids a = {0}, b = {0};
+    int pa = 0, pb = 0;
+    CU_ASSERT_EQUAL(swx_storm_fetch(c, &q, keep_id, &a, &pa), 0);
+    int rc = swx_storm_fetch(cf, &q, keep_id, &b, &pb);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", swx_error_last());
+    CU_ASSERT_TRUE(a.n > 1000);
+    CU_ASSERT_EQUAL(a.n, b.n);
+    CU_ASSERT_EQUAL(pa, pb);
+    int same = a.n == b.n;
+    for (size_t i = 0; same && i < a.n; i++)
+        same = strcmp(a.v[i], b.v[i]) == 0;
+    CU_ASSERT_TRUE(same);
+    ids_free(&a);
+    ids_free(&b);
+    swx_client_free(c);
+    swx_client_free(cf);
+    cu_sim_stop(&sim);
+    cu_sim_stop(&faulty);
+}
+
 int main(void)
 {
     CU_initialize_registry();
@@ -453,5 +622,8 @@ int main(void)
     CU_add_test(s, "bad JSON: one clear error", test_bad_json);
     CU_add_test(s, "queries checked and written", test_query);
     CU_add_test(s, "paging against seawx-sim", test_fetch_paging);
+    CU_add_test(s, "the archive read as it arrives: held JSON bounded by a storm",
+                test_fetch_held_by_storm);
+    CU_add_test(s, "broken pages asked again, no storm twice", test_fetch_broken_pages);
     return cu_run();
 }
