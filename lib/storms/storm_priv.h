@@ -1,5 +1,5 @@
 /*
- * storm_priv.h: building storms (internal): the JSON parser of storm.c and the
+ * storm_priv.h: building storms (internal): the JSON parser of storm_json.c and the
  * KML reader of kmz.c fill the same model through these.
  *
  * A storm owns one arena; every string of the storm and of its positions lives

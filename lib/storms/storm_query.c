@@ -1,0 +1,107 @@
+/* storm_query.c: a selection of storms: its filters read from text, checked,
+ * and written as the request of one page (see seawx/storm.h). */
+#include "seawx/storm.h"
+
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- queries ---- */
+
+void swx_storm_query_init(swx_storm_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->intensity = -1;
+}
+
+static int one_of(const char *v, const char *what, const char *a, const char *b, const char *c)
+{
+    if (strcmp(v, a) == 0 || strcmp(v, b) == 0 || strcmp(v, c) == 0)
+        return 0;
+    return swx_error_set(SWX_EINVAL, "unknown %s '%.40s': use %s, %s or %s", what, v, a, b, c);
+}
+
+int swx_storm_query_check(const swx_storm_query *q)
+{
+    int rc, n, y;
+    char basin[3];
+    if (q->status && (rc = one_of(q->status, "status", "active", "inactive", "all")))
+        return rc;
+    if (q->data_filter &&
+        (rc = one_of(q->data_filter, "data filter", "all", "analysis", "forecast")))
+        return rc;
+    if (q->id && swx_storm_atcf_parse(q->id, basin, &n, &y) != 0)
+        return SWX_EINVAL;
+    if (q->name && (!*q->name || strlen(q->name) > 64))
+        return swx_error_set(SWX_EINVAL, "a storm name must have 1 to 64 characters");
+    if (q->category && swx_storm_category_rank(q->category) < 0)
+        return swx_error_set(SWX_EINVAL,
+                             "unknown category '%.16s': use XX, DS, IN, PT, LO, SS, TD, TS, TC1, "
+                             "TC2, TC3, TC4 or TC5 (in increasing order)",
+                             q->category);
+    if (q->intensity >= 0 && (!isfinite(q->intensity) || q->intensity > 300))
+        return swx_error_set(SWX_EINVAL, "intensity must be a wind speed in knots, 0 to 300");
+    if (q->region && !swx_storm_basin_known(q->region) && !swx_storm_subbasin_known(q->region))
+        return swx_error_set(SWX_EINVAL,
+                             "unknown region '%.16s': basins NA, SA, EP, WP, NI, SI, SP; "
+                             "sub-basins CS, GM, MM, CP, AS, BB, WA, EA",
+                             q->region);
+    if (q->period) {
+        const char *slash = strchr(q->period, '/');
+        int64_t a, b;
+        if (!slash || strchr(slash + 1, '/') ||
+            swx_iso8601_parse_n(q->period, (size_t)(slash - q->period), &a) != 0 ||
+            swx_iso8601_parse(slash + 1, &b) != 0)
+            return swx_error_set(SWX_EINVAL,
+                                 "period '%.80s' is not two ISO 8601 times separated by '/', "
+                                 "e.g. 2024-06-01T00:00:00Z/2024-11-30T23:59:59Z",
+                                 q->period);
+        if (b < a)
+            return swx_error_set(SWX_EINVAL, "period '%.80s' ends before it starts", q->period);
+    }
+    if (q->limit < 0 || q->limit > SWX_STORM_LIMIT_MAX)
+        return swx_error_set(SWX_EINVAL, "limit must be 1 to %d", SWX_STORM_LIMIT_MAX);
+    if (q->offset < 0)
+        return swx_error_set(SWX_EINVAL, "offset must be 0 or more");
+    if (q->max_storms < 0)
+        return swx_error_set(SWX_EINVAL, "the storm cap must be 0 (none) or more");
+    return 0;
+}
+
+int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_request *req,
+                      swx_query **qs)
+{
+    int rc = swx_storm_query_check(q);
+    *qs = NULL;
+    if (rc)
+        return rc;
+    if ((rc = swx_query_new(qs)))
+        return rc;
+    if ((q->status && (rc = swx_query_add(*qs, "status", q->status))) ||
+        (q->id && (rc = swx_query_add(*qs, "id", q->id))) ||
+        (q->name && (rc = swx_query_add(*qs, "name", q->name))) ||
+        (q->category && (rc = swx_query_add(*qs, "category", q->category))) ||
+        (q->intensity >= 0 && (rc = swx_query_addf(*qs, "intensity", "%g", q->intensity))) ||
+        (q->region && (rc = swx_query_add(*qs, "region", q->region))) ||
+        (q->period && (rc = swx_query_add(*qs, "period", q->period))) ||
+        (q->data_filter && (rc = swx_query_add(*qs, "data_filter", q->data_filter))) ||
+        (rc = swx_query_addf(*qs, "limit", "%d", q->limit ? q->limit : SWX_STORM_LIMIT_MAX)) ||
+        (offset > 0 && (rc = swx_query_addf(*qs, "offset", "%ld", offset)))) {
+        swx_query_free(*qs);
+        *qs = NULL;
+        return rc;
+    }
+    memset(req, 0, sizeof *req);
+    req->service = SWX_SERVICE_MAIN;
+    req->path = kmz ? SWX_STORM_KMZ_PATH : SWX_STORM_JSON_PATH;
+    req->query = *qs;
+    req->accept = kmz ? "application/vnd.google-earth.kmz|application/zip|application/"
+                        "octet-stream"
+                      : "application/json";
+    return 0;
+}
