@@ -3,6 +3,7 @@
 #include "seawx/storm.h"
 
 #include "seawx/error.h"
+#include "params.h"
 #include "seawx/iso8601.h"
 
 #include <errno.h>
@@ -17,6 +18,118 @@ void swx_storm_query_init(swx_storm_query *q)
 {
     memset(q, 0, sizeof *q);
     q->intensity = -1;
+}
+
+/* The filters by the names of the service's parameters, in the order their
+ * values are read. */
+enum {
+    K_STATUS,
+    K_ID,
+    K_NAME,
+    K_CATEGORY,
+    K_INTENSITY,
+    K_REGION,
+    K_PERIOD,
+    K_DATA_FILTER,
+    K_LIMIT,
+    K_OFFSET,
+    K_MAX_STORMS,
+    K_COUNT
+};
+static const char *const query_keys[K_COUNT + 1] = {
+    "status", "id",          "name",  "category", "intensity",  "region",
+    "period", "data_filter", "limit", "offset",   "max_storms", NULL};
+
+/* The largest offset and storm cap taken. */
+#define COUNT_MAX 1000000000L
+
+const char *const *swx_storm_query_keys(void)
+{
+    return query_keys;
+}
+
+/* The index of a key (any case, '-' for '_'), or -1. */
+static int key_index(const char *key)
+{
+    for (int k = 0; key && k < K_COUNT; k++) {
+        const char *a = query_keys[k], *b = key;
+        while (*a && *b &&
+               (*a == (*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b) || (*a == '_' && *b == '-')))
+            a++, b++;
+        if (!*a && !*b)
+            return k;
+    }
+    return -1;
+}
+
+/* A count of storms: 0 to COUNT_MAX. */
+static int read_count(const char *key, const char *v, long *out)
+{
+    char *end = NULL;
+    long n = 0;
+    if (*v) {
+        errno = 0;
+        n = strtol(v, &end, 10);
+    }
+    if (!*v || errno || !end || *end || n < 0 || n > COUNT_MAX)
+        return swx_error_set(SWX_EINVAL,
+                             "%.32s must be a whole number of storms, not '%.40s' (0 to %ld)", key,
+                             v, COUNT_MAX);
+    *out = n;
+    return 0;
+}
+
+int swx_storm_query_set(swx_storm_query *q, const char *key, const char *value)
+{
+    int k = key_index(key);
+    long n = 0;
+    int rc;
+    if (k < 0)
+        return swx_error_set(SWX_EINVAL, "'%.32s' is not a storm filter", key ? key : "");
+    if (!value)
+        return swx_error_set(SWX_EINVAL, "%.32s needs a value", key);
+    switch (k) {
+    case K_STATUS:
+        q->status = value;
+        break;
+    case K_ID:
+        q->id = value;
+        break;
+    case K_NAME:
+        q->name = value;
+        break;
+    case K_CATEGORY:
+        q->category = value;
+        break;
+    case K_REGION:
+        q->region = value;
+        break;
+    case K_PERIOD:
+        q->period = value;
+        break;
+    case K_DATA_FILTER:
+        q->data_filter = value;
+        break;
+    case K_INTENSITY: {
+        char *end = NULL;
+        double d = *value ? strtod(value, &end) : NAN;
+        if (!*value || !end || *end || !(d >= 0))
+            return swx_error_set(SWX_EINVAL, "%.32s must be a wind speed in knots, not '%.40s'",
+                                 key, value);
+        q->intensity = d;
+        break;
+    }
+    case K_LIMIT:
+        if ((rc = swx_param_int(key, value, 1, SWX_STORM_LIMIT_MAX, &n)))
+            return rc;
+        q->limit = (int)n;
+        break;
+    case K_OFFSET:
+        return read_count(key, value, &q->offset);
+    case K_MAX_STORMS:
+        return read_count(key, value, &q->max_storms);
+    }
+    return 0;
 }
 
 static int one_of(const char *v, const char *what, const char *a, const char *b, const char *c)
