@@ -1,7 +1,7 @@
 /* cmd_storms.c: `seawx storms`, tropical cyclones as GeoJSON (or the service's KMZ).
  *
  * Storms are fetched page after page and converted as they come, so memory
- * stays bounded by one page whatever the selection. Output files are written
+ * stays bounded by one storm whatever the selection. Output files are written
  * under temporary names and renamed only when complete: a failure leaves no
  * partial file behind.
  */

@@ -161,8 +161,13 @@ SWX_API int swx_storm_request(const swx_storm_query *q, int kmz, long offset, sw
                               swx_query **qs);
 
 /* Fetches every storm the query selects, page after page (limit/offset)
- * until a page comes back short, and hands each to fn. pages receives the
- * number of requests made (may be NULL). */
+ * until a page comes back short, and hands each to fn. Each page is read as
+ * it arrives (swx_http_get_sink) by one streaming reader, so the JSON held at
+ * once is bounded by the largest storm, not by a page. A page that breaks off
+ * is asked for again; the storms its broken answer already handed to fn are
+ * skipped by their place in the page, never handed on twice (paging by offset
+ * already takes the service's answer to be stable). pages receives the number
+ * of pages read (may be NULL). */
 SWX_API int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
                             int *pages);
 
