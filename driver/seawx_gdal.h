@@ -201,7 +201,7 @@ class SEAWXStormLayer final : public OGRLayer
 
   private:
     static int OnFeature(void *ud, const struct swx_storm_feature *f);
-    OGRFeature *Translate(const struct swx_storm_feature *f);
+    std::unique_ptr<OGRFeature> Translate(const struct swx_storm_feature *f);
     const struct swx_storm_list *Storms();
 
     SEAWXStormDataset *m_poDS;
@@ -209,11 +209,20 @@ class SEAWXStormLayer final : public OGRLayer
     OGRFeatureDefn *m_poDefn;
     struct swx_storm_geo *m_psGeo = nullptr;
     size_t m_iStorm = 0;
-    std::vector<OGRFeature *> m_apoPending{};
+    std::vector<std::unique_ptr<OGRFeature>> m_apoPending{};
     size_t m_iPending = 0;
     GIntBig m_nNextFID = 1;
     CPLStringList m_aosPushed{}; /* key=value pairs for the service */
     CPLString m_osPushed{};
+};
+
+/* Deleters of what the storm dataset owns: a storm list (its storms, then
+ * itself) and the reference-counted SRS. */
+struct SEAWXStormListFree {
+    void operator()(struct swx_storm_list *psList) const;
+};
+struct SEAWXSRSRelease {
+    void operator()(OGRSpatialReference *poSRS) const;
 };
 
 /* SEAWX:storms (the service's /storm/json with filters) or SEAWX:kmz (a storm
@@ -244,10 +253,10 @@ class SEAWXStormDataset final : public GDALDataset
     swx_client *m_psClient = nullptr;
     CPLStringList m_aosQuery{}; /* the filters of the connection string */
     CPLString m_osCachedKey{};
-    struct swx_storm_list *m_psCached = nullptr;
+    std::unique_ptr<struct swx_storm_list, SEAWXStormListFree> m_psCached{};
     bool m_bCachedFailed = false;
-    OGRSpatialReference *m_poSRS = nullptr;
-    std::vector<SEAWXStormLayer *> m_apoLayers{};
+    std::unique_ptr<OGRSpatialReference, SEAWXSRSRelease> m_poSRS{};
+    std::vector<std::unique_ptr<SEAWXStormLayer>> m_apoLayers{};
 };
 
 /* Point, time-series and vessel answers as OGR layers (seawx_points.cpp):

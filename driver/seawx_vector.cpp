@@ -19,15 +19,13 @@ extern "C" {
 #include "seawx/storm_geojson.h"
 }
 
-#include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
-/* Connection string keys of the two kinds. */
-static const char *const apszFilterKeys[] = {"status",    "id",     "name",       "category",
-                                             "intensity", "region", "period",     "data_filter",
-                                             "limit",     "offset", "max_storms", nullptr};
-/* native_data: ogr2ogr passes it to every source; nothing to do with it here. */
+/* Connection string keys besides the storm filters, which are the core's
+ * (swx_storm_query_keys). native_data: ogr2ogr passes it to every source;
+ * nothing to do with it here, and not listed in messages. */
 static const char *const apszServiceKeys[] = {"url", "timeout", "retries", "native_data", nullptr};
 
 static bool InList(const char *const *papsz, const char *pszKey)
@@ -38,41 +36,44 @@ static bool InList(const char *const *papsz, const char *pszKey)
     return false;
 }
 
-/* Fills a query from key=value pairs; strings point into the list. */
+/* "status, id, ..., max_storms, url, timeout, retries": every key a
+ * SEAWX:storms connection string takes, for the unknown-option message. */
+static CPLString StormOptionList()
+{
+    CPLString os;
+    for (const char *const *p = swx_storm_query_keys(); *p; ++p)
+        os += CPLString(os.empty() ? "" : ", ") + *p;
+    for (const char *const *p = apszServiceKeys; *p; ++p)
+        if (!EQUAL(*p, "native_data"))
+            os += CPLString(", ") + *p;
+    return os;
+}
+
+/* Fills a query from key=value pairs through the core's one reading of the
+ * filters; strings point into the list. */
 static int QueryFrom(const CPLStringList &aos, swx_storm_query *q)
 {
     swx_storm_query_init(q);
-    q->status = aos.FetchNameValue("status");
-    q->id = aos.FetchNameValue("id");
-    q->name = aos.FetchNameValue("name");
-    q->category = aos.FetchNameValue("category");
-    q->region = aos.FetchNameValue("region");
-    q->period = aos.FetchNameValue("period");
-    q->data_filter = aos.FetchNameValue("data_filter");
-    if (const char *v = aos.FetchNameValue("intensity")) {
-        char *end = nullptr;
-        q->intensity = CPLStrtod(v, &end);
-        if (!*v || *end || !(q->intensity >= 0))
-            return swx_error_set(SWX_EINVAL, "intensity must be a wind speed in knots, not '%s'",
-                                 v);
-    }
-    if (const char *v = aos.FetchNameValue("limit"))
-        q->limit = atoi(v) > 0 ? atoi(v) : -1;
-    const char *apszCounts[] = {"offset", "max_storms"};
-    long *apnCounts[] = {&q->offset, &q->max_storms};
-    for (int i = 0; i < 2; i++) {
-        const char *v = aos.FetchNameValue(apszCounts[i]);
-        if (!v)
-            continue;
-        char *end = nullptr;
-        errno = 0;
-        long n = strtol(v, &end, 10);
-        if (errno || end == v || *end || n < 0)
-            return swx_error_set(SWX_EINVAL, "%s must be a whole number of storms, not '%s'",
-                                 apszCounts[i], v);
-        *apnCounts[i] = n;
+    for (const char *const *p = swx_storm_query_keys(); *p; ++p) {
+        const char *v = aos.FetchNameValue(*p);
+        if (v) {
+            int rc = swx_storm_query_set(q, *p, v);
+            if (rc != 0)
+                return rc;
+        }
     }
     return swx_storm_query_check(q);
+}
+
+void SEAWXStormListFree::operator()(swx_storm_list *psList) const
+{
+    swx_storm_list_clear(psList);
+    delete psList;
+}
+
+void SEAWXSRSRelease::operator()(OGRSpatialReference *poSRS) const
+{
+    poSRS->Release();
 }
 
 /* ---- the dataset ---- */
@@ -86,47 +87,44 @@ GDALDataset *SEAWXStormDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOp
     CPLStringList aosQuery;
     for (size_t i = 0; i < swx_connstr_count(cs); i++) {
         const char *k = swx_connstr_key(cs, i), *v = swx_connstr_value(cs, i);
+        const bool bFilter = !bKMZ && InList(swx_storm_query_keys(), k);
         if (bKMZ ? !EQUAL(k, "path") && !EQUAL(k, "native_data")
-                 : !InList(apszFilterKeys, k) && !InList(apszServiceKeys, k)) {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     bKMZ ? "SEAWX:kmz: unknown option '%s'; the only option is path=FILE"
-                          : "SEAWX:storms: unknown option '%s'; options are status, id, name, "
-                            "category, intensity, region, period, data_filter, limit, offset, "
-                            "max_storms, url, timeout, retries",
-                     k);
+                 : !bFilter && !InList(apszServiceKeys, k)) {
+            if (bKMZ)
+                CPLError(CE_Failure, CPLE_OpenFailed,
+                         "SEAWX:kmz: unknown option '%s'; the only option is path=FILE", k);
+            else
+                CPLError(CE_Failure, CPLE_OpenFailed,
+                         "SEAWX:storms: unknown option '%s'; options are %s", k,
+                         StormOptionList().c_str());
             return nullptr;
         }
-        if (!bKMZ && InList(apszFilterKeys, k) && v && *v)
+        if (bFilter && v && *v)
             aosQuery.SetNameValue(k, v);
     }
-    auto poDS = new SEAWXStormDataset();
+    /* The constructor is private: make_unique cannot reach it. */
+    std::unique_ptr<SEAWXStormDataset> poDS(new SEAWXStormDataset());
     poDS->m_bKMZ = bKMZ;
     if (bKMZ) {
         const char *pszPath = oOpts.Get("path");
         if (!pszPath) {
             CPLError(CE_Failure, CPLE_OpenFailed,
                      "SEAWX:kmz needs the file: SEAWX:kmz,path=storms.kmz");
-            delete poDS;
             return nullptr;
         }
         poDS->m_osPath = pszPath;
         /* Read now, so that a bad file fails the open with the core's reason. */
-        if (!poDS->Storms(CPLStringList())) {
-            delete poDS;
+        if (!poDS->Storms(CPLStringList()))
             return nullptr;
-        }
     } else {
         swx_storm_query q;
         if (QueryFrom(aosQuery, &q) != 0) {
             SEAWXReportError(CE_Failure, "invalid storm filter");
-            delete poDS;
             return nullptr;
         }
         poDS->m_aosQuery = aosQuery;
-        if (!(poDS->m_psClient = SEAWXCreateClient(oOpts))) {
-            delete poDS;
+        if (!(poDS->m_psClient = SEAWXCreateClient(oOpts)))
             return nullptr;
-        }
         /* One storm's page now, so that a rejected key, a refused filter or a
          * failing service fails the open: ogr2ogr then writes no empty output. */
         q.limit = 1;
@@ -136,36 +134,31 @@ GDALDataset *SEAWXStormDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOp
         swx_storm_list_clear(&oProbe);
         if (rc != 0) {
             SEAWXReportError(CE_Failure, "cannot read the storms");
-            delete poDS;
             return nullptr;
         }
     }
-    poDS->m_poSRS = new OGRSpatialReference();
+    poDS->m_poSRS.reset(new OGRSpatialReference()); /* reference counted: Release()d */
     poDS->m_poSRS->SetWellKnownGeogCS("WGS84");
     poDS->m_poSRS->importFromEPSG(4326);
     poDS->m_poSRS->SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
     for (int k = 0; k < SWX_SK_COUNT; k++)
-        poDS->m_apoLayers.push_back(new SEAWXStormLayer(poDS, k));
+        poDS->m_apoLayers.push_back(std::make_unique<SEAWXStormLayer>(poDS.get(), k));
     poDS->SetDescription(poOpenInfo->pszFilename);
-    return poDS;
+    return poDS.release(); /* GDAL owns it from here */
 }
 
 SEAWXStormDataset::~SEAWXStormDataset()
 {
-    for (auto *poLayer : m_apoLayers)
-        delete poLayer;
-    if (m_psCached) {
-        swx_storm_list_clear(m_psCached);
-        delete m_psCached;
-    }
-    if (m_poSRS)
-        m_poSRS->Release();
+    /* The layers go first: their definitions refer to the SRS. */
+    m_apoLayers.clear();
+    m_psCached.reset();
+    m_poSRS.reset();
     swx_client_free(m_psClient);
 }
 
 OGRLayer *SEAWXStormDataset::GetLayer(int i)
 {
-    return i >= 0 && i < GetLayerCount() ? m_apoLayers[i] : nullptr;
+    return i >= 0 && i < GetLayerCount() ? m_apoLayers[i].get() : nullptr;
 }
 
 int SEAWXStormDataset::TestCapability(const char *)
@@ -188,35 +181,29 @@ const swx_storm_list *SEAWXStormDataset::Storms(const CPLStringList &aosExtra)
     for (int i = 0; i < aos.size(); i++)
         osKey += CPLString(aos[i]) + "&";
     if (m_psCached && osKey == m_osCachedKey)
-        return m_psCached;
+        return m_psCached.get();
     if (m_bCachedFailed && osKey == m_osCachedKey)
         return nullptr;
-    if (m_psCached) {
-        swx_storm_list_clear(m_psCached);
-        delete m_psCached;
-        m_psCached = nullptr;
-    }
+    m_psCached.reset();
     m_osCachedKey = osKey;
     m_bCachedFailed = false;
-    auto psList = new swx_storm_list();
+    std::unique_ptr<swx_storm_list, SEAWXStormListFree> psList(new swx_storm_list());
     int rc;
     if (m_bKMZ) {
-        rc = swx_kmz_read_storms(m_osPath.c_str(), swx_storm_list_add, psList);
+        rc = swx_kmz_read_storms(m_osPath.c_str(), swx_storm_list_add, psList.get());
     } else {
         swx_storm_query q;
         rc = QueryFrom(aos, &q);
         if (rc == 0)
-            rc = swx_storm_fetch(m_psClient, &q, swx_storm_list_add, psList, nullptr);
+            rc = swx_storm_fetch(m_psClient, &q, swx_storm_list_add, psList.get(), nullptr);
     }
     if (rc != 0) {
         SEAWXReportError(CE_Failure, "cannot read the storms");
-        swx_storm_list_clear(psList);
-        delete psList;
         m_bCachedFailed = true;
         return nullptr;
     }
-    m_psCached = psList;
-    return psList;
+    m_psCached = std::move(psList);
+    return m_psCached.get();
 }
 
 /* ---- the layer ---- */
@@ -242,7 +229,7 @@ SEAWXStormLayer::SEAWXStormLayer(SEAWXStormDataset *poDS, int nKind)
     SetDescription(m_poDefn->GetName());
     m_poDefn->Reference();
     m_poDefn->SetGeomType(LayerGeomType(nKind));
-    m_poDefn->GetGeomFieldDefn(0)->SetSpatialRef(poDS->m_poSRS);
+    m_poDefn->GetGeomFieldDefn(0)->SetSpatialRef(poDS->m_poSRS.get());
     const swx_storm_field *psFields = nullptr;
     size_t n = swx_storm_fields(nKind, &psFields);
     for (size_t i = 0; i < n; i++) {
@@ -278,16 +265,13 @@ SEAWXStormLayer::SEAWXStormLayer(SEAWXStormDataset *poDS, int nKind)
 
 SEAWXStormLayer::~SEAWXStormLayer()
 {
-    for (size_t i = m_iPending; i < m_apoPending.size(); i++)
-        delete m_apoPending[i];
+    m_apoPending.clear();
     swx_storm_geo_free(m_psGeo);
     m_poDefn->Release();
 }
 
 void SEAWXStormLayer::ResetReading()
 {
-    for (size_t i = m_iPending; i < m_apoPending.size(); i++)
-        delete m_apoPending[i];
     m_apoPending.clear();
     m_iPending = 0;
     m_iStorm = 0;
@@ -299,18 +283,18 @@ const swx_storm_list *SEAWXStormLayer::Storms()
     return m_poDS->Storms(m_aosPushed);
 }
 
-static OGRLinearRing *Ring(const double *xy, size_t n)
+static std::unique_ptr<OGRLinearRing> Ring(const double *xy, size_t n)
 {
-    auto poRing = new OGRLinearRing();
+    auto poRing = std::make_unique<OGRLinearRing>();
     poRing->setNumPoints(static_cast<int>(n), FALSE);
     for (size_t i = 0; i < n; i++)
         poRing->setPoint(static_cast<int>(i), xy[2 * i], xy[2 * i + 1]);
     return poRing;
 }
 
-static OGRLineString *Line(const double *xy, size_t n)
+static std::unique_ptr<OGRLineString> Line(const double *xy, size_t n)
 {
-    auto poLine = new OGRLineString();
+    auto poLine = std::make_unique<OGRLineString>();
     poLine->setNumPoints(static_cast<int>(n), FALSE);
     for (size_t i = 0; i < n; i++)
         poLine->setPoint(static_cast<int>(i), xy[2 * i], xy[2 * i + 1]);
@@ -319,32 +303,32 @@ static OGRLineString *Line(const double *xy, size_t n)
 
 /* Lines and polygons of the forecast_lines and wind_radii layers are always
  * Multi*, so that each layer has one geometry type (GeoPackage, QGIS). */
-static OGRGeometry *Geometry(const swx_storm_feature *f, int nKind)
+static std::unique_ptr<OGRGeometry> Geometry(const swx_storm_feature *f, int nKind)
 {
     const double *xy = f->xy;
     switch (f->geom) {
     case SWX_GEOM_NONE:
         return nullptr;
     case SWX_GEOM_POINT:
-        return new OGRPoint(xy[0], xy[1]);
+        return std::make_unique<OGRPoint>(xy[0], xy[1]);
     case SWX_GEOM_LINESTRING:
     case SWX_GEOM_MULTILINESTRING: {
         if (f->geom == SWX_GEOM_LINESTRING && nKind != SWX_SK_FORECAST_LINE)
             return Line(xy, f->part_len[0]);
-        auto poMulti = new OGRMultiLineString();
+        auto poMulti = std::make_unique<OGRMultiLineString>();
         for (size_t i = 0; i < f->nparts; i++) {
-            poMulti->addGeometryDirectly(Line(xy, f->part_len[i]));
+            poMulti->addGeometryDirectly(Line(xy, f->part_len[i]).release());
             xy += 2 * f->part_len[i];
         }
         return poMulti;
     }
     case SWX_GEOM_POLYGON:
     case SWX_GEOM_MULTIPOLYGON: {
-        auto poMulti = new OGRMultiPolygon();
+        auto poMulti = std::make_unique<OGRMultiPolygon>();
         for (size_t i = 0; i < f->nparts; i++) {
-            auto poPoly = new OGRPolygon();
-            poPoly->addRingDirectly(Ring(xy, f->part_len[i]));
-            poMulti->addGeometryDirectly(poPoly);
+            auto poPoly = std::make_unique<OGRPolygon>();
+            poPoly->addRingDirectly(Ring(xy, f->part_len[i]).release());
+            poMulti->addGeometryDirectly(poPoly.release());
             xy += 2 * f->part_len[i];
         }
         return poMulti;
@@ -353,9 +337,9 @@ static OGRGeometry *Geometry(const swx_storm_feature *f, int nKind)
     return nullptr;
 }
 
-OGRFeature *SEAWXStormLayer::Translate(const swx_storm_feature *f)
+std::unique_ptr<OGRFeature> SEAWXStormLayer::Translate(const swx_storm_feature *f)
 {
-    auto poFeature = new OGRFeature(m_poDefn);
+    auto poFeature = std::make_unique<OGRFeature>(m_poDefn);
     const swx_storm_field *psFields = nullptr;
     size_t n = swx_storm_fields(m_nKind, &psFields);
     for (size_t i = 0; i < n; i++) {
@@ -393,10 +377,10 @@ OGRFeature *SEAWXStormLayer::Translate(const swx_storm_feature *f)
         }
         }
     }
-    OGRGeometry *poGeom = Geometry(f, m_nKind);
+    std::unique_ptr<OGRGeometry> poGeom = Geometry(f, m_nKind);
     if (poGeom) {
-        poGeom->assignSpatialReference(m_poDS->m_poSRS);
-        poFeature->SetGeometryDirectly(poGeom);
+        poGeom->assignSpatialReference(m_poDS->m_poSRS.get());
+        poFeature->SetGeometryDirectly(poGeom.release());
     }
     return poFeature;
 }
@@ -424,12 +408,11 @@ OGRFeature *SEAWXStormLayer::GetNextFeature()
             }
             continue;
         }
-        OGRFeature *poFeature = m_apoPending[m_iPending++];
+        std::unique_ptr<OGRFeature> poFeature = std::move(m_apoPending[m_iPending++]);
         poFeature->SetFID(m_nNextFID++);
         if ((m_poFilterGeom == nullptr || FilterGeometry(poFeature->GetGeometryRef())) &&
-            (m_poAttrQuery == nullptr || m_poAttrQuery->Evaluate(poFeature)))
-            return poFeature;
-        delete poFeature;
+            (m_poAttrQuery == nullptr || m_poAttrQuery->Evaluate(poFeature.get())))
+            return poFeature.release(); /* the caller owns it */
     }
 }
 

@@ -1,7 +1,7 @@
 /* cmd_storms.c: `seawx storms`, tropical cyclones as GeoJSON (or the service's KMZ).
  *
  * Storms are fetched page after page and converted as they come, so memory
- * stays bounded by one page whatever the selection. Output files are written
+ * stays bounded by one storm whatever the selection. Output files are written
  * under temporary names and renamed only when complete: a failure leaves no
  * partial file behind.
  */
@@ -157,32 +157,26 @@ static int is_dir_target(const char *path)
     return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
+/* The filters through the core's one reading of them: each option is named
+ * after its filter, with '-' for '_'; a bad number is reported with the
+ * option's own spelling in front ("--limit must be ..."). */
 static int read_query(const cli_args *a, swx_storm_query *q)
 {
-    long v;
+    const char *const *keys = swx_storm_query_keys();
     swx_storm_query_init(q);
-    q->status = cli_get(a, "status");
-    q->id = cli_get(a, "id");
-    q->name = cli_get(a, "name");
-    q->category = cli_get(a, "category");
-    q->region = cli_get(a, "region");
-    q->period = cli_get(a, "period");
-    q->data_filter = cli_get(a, "data-filter");
-    if (cli_has(a, "intensity")) {
-        const char *s = cli_get(a, "intensity");
-        char *end;
-        q->intensity = strtod(s, &end);
-        if (!*s || *end || !(q->intensity >= 0)) {
-            cli_error("--intensity must be a wind speed in knots, not '%s'", s);
+    for (size_t i = 0; keys[i]; i++) {
+        char opt[32];
+        size_t n = strlen(keys[i]);
+        if (n >= sizeof opt)
+            continue;
+        for (size_t j = 0; j <= n; j++)
+            opt[j] = keys[i][j] == '_' ? '-' : keys[i][j];
+        const char *v = cli_get(a, opt);
+        if (v && swx_storm_query_set(q, opt, v)) {
+            cli_error("--%s", swx_error_last());
             return EXIT_USAGE;
         }
     }
-    if (cli_get_int(a, "limit", 100, 1, 100, &v))
-        return EXIT_USAGE;
-    q->limit = (int)v;
-    if (cli_get_int(a, "offset", 0, 0, 1000000000L, &q->offset) ||
-        cli_get_int(a, "max-storms", 0, 0, 1000000000L, &q->max_storms))
-        return EXIT_USAGE;
     if (swx_storm_query_check(q))
         return cli_fail(SWX_EINVAL);
     return 0;

@@ -275,9 +275,9 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
     c->insecure = opts->insecure;
     if (opts->ca_file && *opts->ca_file) {
         if (access(opts->ca_file, R_OK) != 0) {
-            rc = swx_error_set(SWX_ECONFIG,
-                               "cannot read the CA bundle %.200s (SEAWX_CA_BUNDLE, --ca-bundle): %s",
-                               opts->ca_file, strerror(errno));
+            rc = swx_error_set(
+                SWX_ECONFIG, "cannot read the CA bundle %.200s (SEAWX_CA_BUNDLE, --ca-bundle): %s",
+                opts->ca_file, strerror(errno));
             goto done;
         }
         if (!(c->ca_file = xstrdup(opts->ca_file))) {
@@ -286,8 +286,8 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
         }
     }
     c->user_agent = xstrdup(opts->user_agent ? opts->user_agent : "seawx/" SEAWX_VERSION);
-    c->rng = (uint64_t)now_ms() * 6364136223846793005ULL ^ (uint64_t)getpid() ^
-             (uint64_t)(uintptr_t)c;
+    c->rng =
+        (uint64_t)now_ms() * 6364136223846793005ULL ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)c;
     if (!c->rng)
         c->rng = 1;
     c->multi = curl_multi_init();
@@ -543,14 +543,14 @@ static void strip_key_param(char *url)
 
 typedef struct xfer {
     CURL *easy;
-    char *url;         /* what is sent (may hold the key in query mode) */
-    char *display;     /* what messages show */
-    char *accept;      /* copy of req->accept, may be NULL */
-    char **extra;      /* copies of req->headers */
+    char *url;     /* what is sent (may hold the key in query mode) */
+    char *display; /* what messages show */
+    char *accept;  /* copy of req->accept, may be NULL */
+    char **extra;  /* copies of req->headers */
     size_t extra_n;
     struct curl_slist *headers;
     int wms;
-    int with_key;      /* 0 once the request has left the service's origin */
+    int with_key; /* 0 once the request has left the service's origin */
     const char *origin;
     size_t max_body;
     swx_buf body;
@@ -564,13 +564,20 @@ typedef struct xfer {
      * memory, from sink_off on; other bodies (redirects, errors) are buffered
      * as usual for their messages. sink_fd is -1 for ordinary requests. */
     int sink_fd;
-    int sink_state;        /* this attempt: 0 undecided, 1 to the file, 2 to memory */
-    int64_t sink_off;      /* where this attempt's bytes start in the file */
-    int64_t sink_got;      /* bytes written by this attempt */
-    int64_t range_start;   /* Content-Range start of a 206, -1 if none */
-    int sink_err;          /* errno of a failed write */
-    int sink_restarted;    /* a 416 made us start over once */
+    int sink_state;      /* this attempt: 0 undecided, 1 to the file, 2 to memory */
+    int64_t sink_off;    /* where this attempt's bytes start in the file */
+    int64_t sink_got;    /* bytes written by this attempt */
+    int64_t range_start; /* Content-Range start of a 206, -1 if none */
+    int sink_err;        /* errno of a failed write */
+    int sink_restarted;  /* a 416 made us start over once */
     const swx_download_opts *sink_opts;
+    /* Callback path (swx_http_get_sink): a 2xx body of an accepted type goes
+     * to cb->write as it arrives; other bodies are buffered as usual. cb is
+     * NULL for ordinary requests. */
+    const swx_body_sink *cb;
+    int cb_state;   /* this attempt: 0 undecided, 1 to the callback, 2 to memory */
+    int64_t cb_got; /* bytes delivered by this attempt */
+    int cb_rc;      /* the callback's error, which ends the request */
 } xfer;
 
 static void xfer_free(swx_client *c, xfer *x)
@@ -686,10 +693,45 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
     return o->progress(o->ud, x->sink_off + (int64_t)dlnow, total) ? 1 : 0;
 }
 
+static int accept_matches(const char *accept, const char *ctype);
+
+/* Callback path: whether this attempt's body goes to the callback, decided
+ * once per attempt when its status and type are known. */
+static int cb_takes(xfer *x)
+{
+    if (x->cb_state == 0) {
+        long st = 0;
+        char *ctype = NULL;
+        curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &st);
+        curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ctype);
+        x->cb_state = st >= 200 && st < 300 && accept_matches(x->accept, ctype) ? 1 : 2;
+    }
+    return x->cb_state == 1;
+}
+
+/* Hands bytes to the callback. Returns n, or 0 to stop the transfer (too
+ * big, or the callback said stop). */
+static size_t cb_write(xfer *x, const char *ptr, size_t n)
+{
+    if ((uint64_t)x->cb_got + n > (uint64_t)x->max_body) {
+        x->too_big = 1;
+        return 0;
+    }
+    int rc = x->cb->write(x->cb->ud, ptr, n);
+    if (rc < 0) {
+        x->cb_rc = rc;
+        return 0;
+    }
+    x->cb_got += (int64_t)n;
+    return n;
+}
+
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
 {
     xfer *x = ud;
     size_t n = size * nmemb;
+    if (x->cb && cb_takes(x))
+        return cb_write(x, ptr, n);
     if (x->sink_fd >= 0) {
         if (x->sink_state == 0)
             sink_decide(x);
@@ -724,8 +766,7 @@ static int xfer_new(swx_client *c, const swx_request *req, void *user, xfer **ou
     x->max_body = req->max_body ? req->max_body : c->max_body;
     swx_buf_init(&x->body, x->max_body);
     int key_in_query = req->wms && c->wms_auth == SWX_AUTH_QUERY;
-    if ((rc = build_url(c, req, key_in_query, &x->url)) ||
-        (rc = build_url(c, req, 0, &x->display)))
+    if ((rc = build_url(c, req, key_in_query, &x->url)) || (rc = build_url(c, req, 0, &x->display)))
         goto fail;
     if (req->accept && !(x->accept = xstrdup(req->accept))) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
@@ -777,6 +818,9 @@ static int xfer_setup(swx_client *c, xfer *x)
         x->sink_state = 0;
         x->range_start = -1;
     }
+    x->cb_state = 0;
+    x->cb_got = 0;
+    x->cb_rc = 0;
     x->too_big = 0;
     x->errbuf[0] = '\0';
     curl_slist_free_all(x->headers);
@@ -965,6 +1009,10 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
     curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ctype);
     *delay_ms = 0;
 
+    if (x->cb && x->cb_rc) {
+        *code = x->cb_rc; /* the callback's own line stays in swx_error_last() */
+        return OUT_FAIL;
+    }
     if (x->sink_fd >= 0 && x->sink_err) {
         *code = swx_error_set(SWX_EIO, "cannot write the file downloaded from %s: %s", x->display,
                               strerror(x->sink_err));
@@ -1012,16 +1060,17 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
                                   x->display, why, x->attempts, tries_word(x->attempts));
             goto retry;
         case CURLE_PEER_FAILED_VERIFICATION:
-            *code = swx_error_set(SWX_ENET,
-                                  "cannot reach %s safely: its TLS certificate is not trusted (%s); "
-                                  "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
-                                  x->display, why);
+            *code =
+                swx_error_set(SWX_ENET,
+                              "cannot reach %s safely: its TLS certificate is not trusted (%s); "
+                              "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
+                              x->display, why);
             return OUT_FAIL;
         case CURLE_COULDNT_CONNECT:
         case CURLE_COULDNT_RESOLVE_HOST:
         case CURLE_COULDNT_RESOLVE_PROXY:
-            *code = swx_error_set(SWX_ENET, "cannot reach %s: %s; check SEAWX_BASE_URL",
-                                  x->display, why);
+            *code = swx_error_set(SWX_ENET, "cannot reach %s: %s; check SEAWX_BASE_URL", x->display,
+                                  why);
             return OUT_FAIL;
         default:
             break;
@@ -1034,8 +1083,8 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
         char *location = NULL;
         curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &location);
         if (!location) {
-            *code = swx_error_set(SWX_EHTTP, "HTTP %ld from %s without a Location", status,
-                                  x->display);
+            *code =
+                swx_error_set(SWX_EHTTP, "HTTP %ld from %s without a Location", status, x->display);
             return OUT_FAIL;
         }
         if ((*code = xfer_redirect(c, x, location)))
@@ -1043,32 +1092,32 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
         return OUT_REDIRECT;
     }
 
-    if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode,
-                            sizeof ecode))
+    if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode, sizeof ecode))
         svc = msg;
 
     if (status >= 200 && status < 300) {
         if (x->sink_fd >= 0 && is_web_page(ctype)) {
-            *code = swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
-                                  x->display, ctype, svc[0] ? ": " : "", svc);
+            *code =
+                swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
+                              x->display, ctype, svc[0] ? ": " : "", svc);
             return OUT_FAIL;
         }
         if (swx_is_exception_doc(x->body.data, x->body.len)) {
             if (swx_exception_code_is_permanent(ecode)) {
-                *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s",
-                                      x->display, svc[0] ? svc : "(no message)",
-                                      ecode[0] ? " [" : "", ecode, ecode[0] ? "]" : "");
+                *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s", x->display,
+                                      svc[0] ? svc : "(no message)", ecode[0] ? " [" : "", ecode,
+                                      ecode[0] ? "]" : "");
                 return OUT_FAIL;
             }
-            *code = swx_error_set(SWX_ESERVICE, "the service answered %s with an exception: %s (%d %s)",
-                                  x->display, svc[0] ? svc : "(no message)", x->attempts,
-                                  tries_word(x->attempts));
+            *code = swx_error_set(
+                SWX_ESERVICE, "the service answered %s with an exception: %s (%d %s)", x->display,
+                svc[0] ? svc : "(no message)", x->attempts, tries_word(x->attempts));
             goto retry;
         }
         if (!accept_matches(x->accept, ctype)) {
-            *code = swx_error_set(SWX_ESERVICE, "expected %s from %s but got %s%s%s",
-                                  x->accept, x->display, ctype ? ctype : "no content type",
-                                  svc[0] ? ": " : "", svc);
+            *code = swx_error_set(SWX_ESERVICE, "expected %s from %s but got %s%s%s", x->accept,
+                                  x->display, ctype ? ctype : "no content type", svc[0] ? ": " : "",
+                                  svc);
             return OUT_FAIL;
         }
         return OUT_OK;
@@ -1098,8 +1147,7 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
             *code = swx_error_set(SWX_ERATE,
                                   "HTTP 429 from %s: rate limited%s; the service asks to wait %lld "
                                   "s, longer than the %ld s allowed",
-                                  x->display, said, (long long)ra,
-                                  c->max_retry_after_ms / 1000);
+                                  x->display, said, (long long)ra, c->max_retry_after_ms / 1000);
             return OUT_FAIL;
         }
         *code = swx_error_set(SWX_ERATE, "HTTP 429 from %s: rate limited%s (%d %s)", x->display,
@@ -1147,11 +1195,12 @@ typedef struct engine {
     int64_t next_start; /* earliest time the rate limit lets a transfer start */
     xfer **waiting;     /* scheduled retries */
     size_t waiting_n;
-    xfer **active;      /* transfers added to the multi handle */
+    xfer **active; /* transfers added to the multi handle */
     size_t running;
     int producing;
     const swx_download_opts *sink_opts; /* swx_http_download: the one request's sink */
     int sink_fd;
+    const swx_body_sink *body_sink; /* swx_http_get_sink: the one request's callback */
 } engine;
 
 static int rate_ok(engine *en, int64_t now)
@@ -1204,7 +1253,8 @@ static int finish(engine *en, xfer *x, int rc)
         r.attempts = x->attempts;
         r.url = x->display;
         en->stats->completed++;
-        en->stats->bytes += (double)x->body.len + (x->sink_fd >= 0 ? (double)x->sink_got : 0);
+        en->stats->bytes +=
+            (double)x->body.len + (x->sink_fd >= 0 ? (double)x->sink_got : 0) + (double)x->cb_got;
         cb = en->done(en->ud, x->user, 0, &r);
         if (!r.body) {
             /* swx_http_get took the body over (see single_done). */
@@ -1250,6 +1300,8 @@ static int produce(engine *en)
         x->sink_fd = en->sink_fd;
         x->sink_opts = en->sink_opts;
     }
+    if (!rc && en->body_sink)
+        x->cb = en->body_sink;
     if (!rc)
         rc = xfer_setup(en->c, x);
     if (!rc)
@@ -1312,8 +1364,7 @@ static int engine_run(engine *en, volatile sig_atomic_t *cancel)
                     goto out;
             }
         }
-        while (en->producing && en->running + en->waiting_n < (size_t)en->cap &&
-               rate_ok(en, now)) {
+        while (en->producing && en->running + en->waiting_n < (size_t)en->cap && rate_ok(en, now)) {
             rate_take(en, now);
             if ((rc = produce(en)) < 0)
                 goto out;
@@ -1343,6 +1394,16 @@ static int engine_run(engine *en, volatile sig_atomic_t *cancel)
                     continue;
                 o = OUT_FAIL;
                 code = rc;
+            }
+            if (o == OUT_RETRY && x->cb && x->cb_got > 0) {
+                /* Part of the body was delivered: the callback starts over,
+                 * or the request ends here (see swx_http_get_sink). */
+                int rrc = x->cb->restart ? x->cb->restart(x->cb->ud) : -1;
+                if (rrc < 0) {
+                    o = OUT_FAIL;
+                    if (x->cb->restart)
+                        code = rrc;
+                }
             }
             if (o == OUT_RETRY) {
                 x->not_before = now_ms() + delay;
@@ -1505,6 +1566,33 @@ int swx_http_download(swx_client *c, const swx_request *req, int fd, const swx_d
     en.sink_opts = opts ? opts : &none;
     en.sink_fd = fd;
     int rc = engine_run(&en, en.sink_opts->cancel);
+    if (rc)
+        return rc;
+    if (s.rc)
+        return s.rc;
+    *out = s.resp;
+    return 0;
+}
+
+/* ---- one request into a callback ---- */
+
+int swx_http_get_sink(swx_client *c, const swx_request *req, const swx_body_sink *sink,
+                      swx_response **out)
+{
+    single s = {req, 0, 0, NULL};
+    engine en = {0};
+    swx_fetch_stats stats = {0};
+    *out = NULL;
+    if (!sink || !sink->write)
+        return swx_error_set(SWX_EINVAL, "no callback to hand the answer to");
+    en.c = c;
+    en.next = single_next;
+    en.done = single_done;
+    en.ud = &s;
+    en.stats = &stats;
+    en.cap = 1;
+    en.body_sink = sink;
+    int rc = engine_run(&en, NULL);
     if (rc)
         return rc;
     if (s.rc)

@@ -1,5 +1,6 @@
 /* fuzz_storm.c: the streaming storm JSON reader (its element scanner and the
- * pull parser of lib/util/jsonscan.c) fed in two pieces, then every feature of
+ * pull parser of lib/util/jsonscan.c) fed in two pieces (the first one freed
+ * before the second is fed), then every feature of
  * each storm written as GeoJSON; polygon rings must come out closed and
  * counter-clockwise, coordinates in range. The same bytes also go to
  * swx_storm_parse_json as one object, and the reader must agree with itself
@@ -12,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int check_feature(void *ud, const swx_storm_feature *f)
 {
@@ -62,10 +64,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (swx_storm_geo_new(&c.geo) == 0 && swx_storm_geojson_new(&c.w, f, SWX_SK_ALL) == 0 &&
         swx_storm_reader_new(&r, on_storm, &c) == 0) {
+        /* The first piece in a copy freed before the second comes, as a
+         * network chunk is gone after its call: nothing may point into it. */
         size_t half = size / 2;
-        if ((rc_pieces = swx_storm_reader_feed(r, (const char *)data, half)) == 0 &&
-            (rc_pieces = swx_storm_reader_feed(r, (const char *)data + half, size - half)) == 0)
-            rc_pieces = swx_storm_reader_finish(r);
+        char *first = malloc(half ? half : 1);
+        if (first) {
+            memcpy(first, data, half);
+            rc_pieces = swx_storm_reader_feed(r, first, half);
+            free(first);
+            if (rc_pieces == 0 &&
+                (rc_pieces = swx_storm_reader_feed(r, (const char *)data + half, size - half)) == 0)
+                rc_pieces = swx_storm_reader_finish(r);
+        }
         n_pieces = swx_storm_reader_count(r);
     }
     swx_storm_reader_free(r);

@@ -246,5 +246,27 @@ check "truncated JSON input: exit 7, no file" bad_cli 7 b8.geojson --input "$SEA
 check "empty name refused: no file" sh -c "! '$S' storms --name '' -o '$T/b9.geojson' 2>/dev/null && [ ! -e '$T/b9.geojson' ]"
 check "wrong key: exit 4, no file" sh -c "SEAWX_API_KEY=wrong '$S' storms -o '$T/b10.geojson' 2>'$T/b10.err'; [ \$? -eq 4 ] && grep -q 401 '$T/b10.err' && [ ! -e '$T/b10.geojson' ]"
 check "-o /dev/null is written, not replaced" sh -c "'$S' storms -q -o /dev/null && [ -c /dev/null ]"
+
+# 8. Pages read as they arrive: a page that breaks off half way is asked for
+# again, and the storms it already gave are not written twice.
+storms_in() { $py -c "import json,sys; print(sum(f['properties']['kind'] == 'storm' for f in json.load(open(sys.argv[1]))['features']))" "$1"; }
+broken_pages_ok() {
+  local pid port="" rc
+  "$SEAWX_SIM" --port 0 --port-file "$T/port_trunc" --key "$KEY" --ptrunc 0.3 \
+    --faults-on other --fault-seed 11 --access-log "$T/access_trunc.log" 2>"$T/sim_trunc.log" &
+  pid=$!
+  for _ in $(seq 200); do [ -s "$T/port_trunc" ] && break; sleep 0.025; done
+  port=$(cat "$T/port_trunc" 2>/dev/null)
+  [ -n "$port" ] || { kill "$pid"; return 1; }
+  "$S" storms -q --status inactive --region WP --limit 50 -o "$T/wp_whole.geojson" &&
+    "$S" storms -q --status inactive --region WP --limit 50 --retries 20 \
+      --base-url "http://127.0.0.1:$port" -o "$T/wp_broken.geojson"
+  rc=$?
+  kill "$pid"
+  wait "$pid" 2>/dev/null
+  [ "$rc" -eq 0 ] && cmp -s "$T/wp_whole.geojson" "$T/wp_broken.geojson" &&
+    [ "$(grep -c '/storm/json' "$T/access_trunc.log")" -gt "$(($(storms_in "$T/wp_whole.geojson") / 50 + 1))" ]
+}
+check "pages that break off are asked again: the same GeoJSON, no storm twice" broken_pages_ok
 check "the key appears in no output" no_key_in "$T"/*.geojson "$T"/*.err "$T"/*.txt
 finish

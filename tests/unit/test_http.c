@@ -163,8 +163,8 @@ static void test_retry_after_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     swx_client *c = client();
     swx_response *r = NULL;
-    const char *kv[] = {"id", "ra429", "fail", "1", "mode", "status", "status", "429",
-                        "retry_after", "1", "body", "json-fault", NULL};
+    const char *kv[] = {"id",  "ra429",       "fail", "1",    "mode",       "status", "status",
+                        "429", "retry_after", "1",    "body", "json-fault", NULL};
     CU_ASSERT_EQUAL(get(c, "/_sim/test", kv, 0, NULL, &r), 0);
     CU_ASSERT(elapsed_ms(&t0) >= 1000);
     CU_ASSERT(elapsed_ms(&t0) < 3500);
@@ -178,8 +178,8 @@ static void test_retry_after_date(void)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     swx_client *c = client();
     swx_response *r = NULL;
-    const char *kv[] = {"id", "radate", "fail", "1", "mode", "status", "status", "429",
-                        "retry_after_date", "2", NULL};
+    const char *kv[] = {"id",  "radate",           "fail", "1", "mode", "status", "status",
+                        "429", "retry_after_date", "2",    NULL};
     CU_ASSERT_EQUAL(get(c, "/_sim/test", kv, 0, NULL, &r), 0);
     /* An HTTP date has whole seconds: now+2 s is at least 1 s away. */
     CU_ASSERT(elapsed_ms(&t0) >= 900);
@@ -194,8 +194,8 @@ static void test_retry_after_too_long(void)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     swx_client *c = client();
     swx_response *r = NULL;
-    const char *kv[] = {"id", "ralong", "fail", "5", "mode", "status", "status", "429",
-                        "retry_after", "3600", "body", "json-fault", NULL};
+    const char *kv[] = {"id",  "ralong",      "fail", "5",    "mode",       "status", "status",
+                        "429", "retry_after", "3600", "body", "json-fault", NULL};
     CU_ASSERT_EQUAL(get(c, "/_sim/test", kv, 0, NULL, &r), SWX_ERATE);
     CU_ASSERT_PTR_NULL(r);
     CU_ASSERT(elapsed_ms(&t0) < 1000);
@@ -211,8 +211,9 @@ static void no_retry(const char *id, const char *status, const char *body, int e
 {
     swx_client *c = client();
     swx_response *r = NULL;
-    const char *kv[] = {"id", id, "fail", "5", "mode", "status", "status", status, "body", body,
-                        "msg", "the-service-words", NULL};
+    const char *kv[] = {"id",     id,     "fail", "5",  "mode", "status",
+                        "status", status, "body", body, "msg",  "the-service-words",
+                        NULL};
     CU_ASSERT_EQUAL(get(c, "/_sim/test", kv, 0, NULL, &r), expect_rc);
     CU_ASSERT_PTR_NULL(r);
     for (int i = 0; must_say[i]; i++) {
@@ -259,8 +260,8 @@ static void test_gives_up(void)
 {
     swx_client *c = client_with(NULL, 2, 0, 0);
     swx_response *r = NULL;
-    const char *kv[] = {"id", "giveup", "fail", "100", "mode", "status", "status", "503",
-                        "msg", "overloaded-now", NULL};
+    const char *kv[] = {"id",  "giveup", "fail",           "100", "mode", "status", "status",
+                        "503", "msg",    "overloaded-now", NULL};
     CU_ASSERT_EQUAL(get(c, "/_sim/test", kv, 0, NULL, &r), SWX_EHTTP);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "HTTP 503"));
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "overloaded-now"));
@@ -274,8 +275,9 @@ static void test_permanent_exception_200(void)
 {
     swx_client *c = client();
     swx_response *r = NULL;
-    const char *kv[] = {"id", "pexc", "fail", "5", "mode", "exception", "code",
-                        "LayerNotDefined", "msg", "no-such-layer", NULL};
+    const char *kv[] = {"id",   "pexc",          "fail", "5",
+                        "mode", "exception",     "code", "LayerNotDefined",
+                        "msg",  "no-such-layer", NULL};
     CU_ASSERT_EQUAL(get(c, "/_sim/test", kv, 1, "image/png", &r), SWX_ESERVICE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "no-such-layer"));
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "LayerNotDefined"));
@@ -575,6 +577,186 @@ static void test_fetch_cancel(void)
     swx_client_free(c);
 }
 
+/* ---- the callback sink ---- */
+
+struct sink_rec {
+    size_t got;   /* bytes since the last restart */
+    size_t total; /* bytes over all attempts */
+    int chunks, restarts, bad;
+    size_t stop_after; /* > 0: fail once this many bytes came */
+};
+
+static int rec_write(void *ud, const char *data, size_t len)
+{
+    struct sink_rec *r = ud;
+    for (size_t i = 0; i < len; i++)
+        if (data[i] != 'x' && data[i] != 'o' && data[i] != 'k')
+            r->bad++;
+    r->got += len;
+    r->total += len;
+    r->chunks++;
+    if (r->stop_after && r->got >= r->stop_after)
+        return swx_error_set(SWX_EPARSE, "sink-test: stopped after %zu bytes", r->got);
+    return 0;
+}
+
+static int rec_restart(void *ud)
+{
+    struct sink_rec *r = ud;
+    r->restarts++;
+    r->got = 0;
+    return 0;
+}
+
+static int get_sink(swx_client *c, const char *const *kv, const char *accept, int restartable,
+                    struct sink_rec *rec, swx_response **out)
+{
+    swx_query *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_query_new(&q), 0);
+    for (int i = 0; kv && kv[i]; i += 2)
+        swx_query_add(q, kv[i], kv[i + 1]);
+    swx_request req = {0};
+    req.path = "/_sim/test";
+    req.query = q;
+    req.accept = accept;
+    swx_body_sink sink = {rec_write, restartable ? rec_restart : NULL, rec};
+    int rc = swx_http_get_sink(c, &req, &sink, out);
+    swx_query_free(q);
+    return rc;
+}
+
+static void test_sink_streams(void)
+{
+    swx_client *c = client();
+    swx_response *r = NULL;
+    struct sink_rec rec = {0};
+    const char *kv[] = {"id", "sink1", "size", "300000", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv, "text/plain", 1, &rec, &r), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(r->status, 200);
+    CU_ASSERT_EQUAL(r->len, 0);
+    CU_ASSERT_STRING_EQUAL(r->body, "");
+    CU_ASSERT_EQUAL(rec.got, 300000);
+    CU_ASSERT(rec.chunks > 1); /* handed on as it came, not as one block */
+    CU_ASSERT_EQUAL(rec.restarts, 0);
+    CU_ASSERT_EQUAL(rec.bad, 0);
+    swx_response_free(r);
+    swx_client_free(c);
+}
+
+static void test_sink_restart(void)
+{
+    /* The first answer breaks off half way: the sink is told to start over,
+     * and the second delivers the whole body once. */
+    swx_client *c = client_with(NULL, 3, 0, 0);
+    swx_response *r = NULL;
+    struct sink_rec rec = {0};
+    const char *kv[] = {"id", "sinkr", "fail", "1", "mode", "trunc", "size", "100000", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv, NULL, 1, &rec, &r), 0);
+    CU_ASSERT_EQUAL(rec.restarts, 1);
+    CU_ASSERT_EQUAL(rec.got, 100000);
+    CU_ASSERT(rec.total > 100000 && rec.total < 200000);
+    CU_ASSERT_EQUAL(r ? r->attempts : 0, 2);
+    swx_response_free(r);
+    swx_client_free(c);
+    CU_ASSERT_EQUAL(count_of("sinkr"), 2);
+}
+
+static void test_sink_no_restart(void)
+{
+    /* Without restart, data already delivered makes the request final. */
+    swx_client *c = client_with(NULL, 3, 0, 0);
+    swx_response *r = NULL;
+    struct sink_rec rec = {0};
+    const char *kv[] = {"id", "sinknr", "fail", "1", "mode", "trunc", "size", "100000", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv, NULL, 0, &rec, &r), SWX_ENET);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "broke off"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "1 attempt"));
+    CU_ASSERT(rec.total > 0 && rec.total < 100000);
+    assert_no_key();
+    swx_client_free(c);
+    CU_ASSERT_EQUAL(count_of("sinknr"), 1);
+}
+
+static void test_sink_retry_before_data(void)
+{
+    /* Failures that delivered nothing are retried as usual, without restart;
+     * their error bodies never reach the sink. */
+    swx_client *c = client_with(NULL, 3, 0, 0);
+    swx_response *r = NULL;
+    struct sink_rec rec = {0};
+    const char *kv[] = {"id",     "sink503", "fail", "2",    "mode", "status",
+                        "status", "503",     "size", "5000", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv, NULL, 0, &rec, &r), 0);
+    CU_ASSERT_EQUAL(r ? r->attempts : 0, 3);
+    CU_ASSERT_EQUAL(rec.total, 5000);
+    CU_ASSERT_EQUAL(rec.restarts, 0);
+    CU_ASSERT_EQUAL(rec.bad, 0);
+    swx_response_free(r);
+    /* A WMS exception with status 200 is not the accepted type: buffered,
+     * recognised and retried. */
+    struct sink_rec rec2 = {0};
+    const char *kv2[] = {"id", "sinkexc", "fail", "1", "mode", "exception", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv2, "text/plain", 0, &rec2, &r), 0);
+    CU_ASSERT_EQUAL(r ? r->attempts : 0, 2);
+    CU_ASSERT_EQUAL(rec2.total, 2); /* "ok" */
+    CU_ASSERT_EQUAL(rec2.bad, 0);
+    swx_response_free(r);
+    swx_client_free(c);
+}
+
+static void test_sink_error_body(void)
+{
+    swx_client *c = client_with(NULL, 3, 0, 0);
+    swx_response *r = NULL;
+    struct sink_rec rec = {0};
+    const char *kv[] = {"id",     "sink401", "fail", "5",           "mode", "status",
+                        "status", "401",     "body", "json-errors", "msg",  "the-service-words",
+                        NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv, NULL, 1, &rec, &r), SWX_EAUTH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "HTTP 401"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "the-service-words"));
+    CU_ASSERT_EQUAL(rec.total, 0);
+    assert_no_key();
+    const char *kv2[] = {"id",     "sink503x",   "fail", "5",    "mode",
+                         "status", "status",     "503",  "body", "wms-exception",
+                         "msg",    "busy-words", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv2, NULL, 1, &rec, &r), SWX_EHTTP);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "HTTP 503"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "busy-words"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "4 attempts"));
+    CU_ASSERT_EQUAL(rec.total, 0);
+    CU_ASSERT_EQUAL(rec.restarts, 0);
+    swx_client_free(c);
+    CU_ASSERT_EQUAL(count_of("sink401"), 1);
+}
+
+static void test_sink_stop_and_limit(void)
+{
+    /* The callback stops the transfer: its code and line come back, no retry. */
+    swx_client *c = client_with(NULL, 3, 0, 0);
+    swx_response *r = NULL;
+    struct sink_rec rec = {0};
+    rec.stop_after = 1;
+    const char *kv[] = {"id", "sinkstop", "size", "200000", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv, NULL, 1, &rec, &r), SWX_EPARSE);
+    CU_ASSERT_PTR_NULL(r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "sink-test: stopped after"));
+    CU_ASSERT_EQUAL(rec.chunks, 1);
+    CU_ASSERT_EQUAL(rec.restarts, 0);
+    swx_client_free(c);
+    CU_ASSERT_EQUAL(count_of("sinkstop"), 1);
+    /* The body limit holds for what is delivered. */
+    c = client_with(NULL, 0, 0, 1000);
+    struct sink_rec rec2 = {0};
+    const char *kv2[] = {"id", "sinkbig", "size", "100000", NULL};
+    CU_ASSERT_EQUAL(get_sink(c, kv2, NULL, 1, &rec2, &r), SWX_ETOOBIG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "1000-byte limit"));
+    CU_ASSERT(rec2.total <= 1000);
+    swx_client_free(c);
+}
+
 int main(void)
 {
     const char *args[] = {"--key", KEY, "--basic-password", PASSWORD, NULL};
@@ -607,14 +789,19 @@ int main(void)
     CU_add_test(s, "no key", test_no_key);
     CU_add_test(s, "bad configuration", test_bad_config);
     CU_add_test(s, "auth forms", test_auth_forms);
-    CU_add_test(s, "redirect on the same host keeps the key",
-                test_redirect_keeps_key_on_same_host);
+    CU_add_test(s, "redirect on the same host keeps the key", test_redirect_keeps_key_on_same_host);
     CU_add_test(s, "redirect to storage carries no key", test_redirect_to_storage_carries_no_key);
     CU_add_test(s, "display URL has no key", test_display_url_has_no_key);
     CU_add_test(s, "fetch many with retries", test_fetch_many);
     CU_add_test(s, "fetch abort", test_fetch_abort);
     CU_add_test(s, "fetch rate limit", test_fetch_rate_limit);
     CU_add_test(s, "fetch cancel", test_fetch_cancel);
+    CU_add_test(s, "sink: the body handed on as it comes", test_sink_streams);
+    CU_add_test(s, "sink: restarted after a broken answer", test_sink_restart);
+    CU_add_test(s, "sink: no restart, no retry after data", test_sink_no_restart);
+    CU_add_test(s, "sink: retried while nothing was delivered", test_sink_retry_before_data);
+    CU_add_test(s, "sink: error bodies read into the message", test_sink_error_body);
+    CU_add_test(s, "sink: the callback stops; the limit holds", test_sink_stop_and_limit);
     int rc = cu_run();
     cu_sim_stop(&sim);
     return rc;

@@ -94,13 +94,13 @@ SWX_API void swx_query_free(swx_query *q);
 
 typedef struct swx_request {
     swx_service service;
-    const char *path;          /* appended to the base address: "/ows/wms" */
-    const swx_query *query;    /* may be NULL */
-    int wms;                   /* 1: the WMS auth mode applies */
-    const char *accept;        /* expected Content-Type prefixes, '|'-separated
-                                  ("image/png", "application/json"); NULL: any */
+    const char *path;           /* appended to the base address: "/ows/wms" */
+    const swx_query *query;     /* may be NULL */
+    int wms;                    /* 1: the WMS auth mode applies */
+    const char *accept;         /* expected Content-Type prefixes, '|'-separated
+                                   ("image/png", "application/json"); NULL: any */
     const char *const *headers; /* extra "Name: value" lines, NULL-terminated; may be NULL */
-    size_t max_body;           /* 0: the client's limit */
+    size_t max_body;            /* 0: the client's limit */
 } swx_request;
 
 typedef struct swx_response {
@@ -108,8 +108,8 @@ typedef struct swx_response {
     char *content_type; /* may be NULL */
     char *body;         /* len bytes, always followed by a NUL */
     size_t len;
-    int attempts;       /* 1 + retries taken */
-    char *url;          /* the final URL, with any key removed */
+    int attempts; /* 1 + retries taken */
+    char *url;    /* the final URL, with any key removed */
 } swx_response;
 
 /* Sends one GET. *out is set only on success (2xx with an acceptable body). */
@@ -131,17 +131,17 @@ typedef int (*swx_fetch_next_fn)(void *ud, swx_request *req, void **user);
 typedef int (*swx_fetch_done_fn)(void *ud, void *user, int rc, const swx_response *resp);
 
 typedef struct swx_fetch_opts {
-    int max_in_flight;              /* default 8 */
-    double max_rate;                /* requests started per second; 0: no limit */
-    volatile sig_atomic_t *cancel;  /* if set and non-zero, the run stops with SWX_ECANCEL */
+    int max_in_flight;             /* default 8 */
+    double max_rate;               /* requests started per second; 0: no limit */
+    volatile sig_atomic_t *cancel; /* if set and non-zero, the run stops with SWX_ECANCEL */
 } swx_fetch_opts;
 
 typedef struct swx_fetch_stats {
-    long requests;   /* attempts sent */
-    long retries;    /* attempts that were retries */
-    long completed;  /* requests done with success */
-    long failed;     /* requests done with failure */
-    double bytes;    /* body bytes received */
+    long requests;  /* attempts sent */
+    long retries;   /* attempts that were retries */
+    long completed; /* requests done with success */
+    long failed;    /* requests done with failure */
+    double bytes;   /* body bytes received */
 } swx_fetch_stats;
 
 /* Download path: one GET whose 2xx body is streamed into fd (opened for
@@ -164,6 +164,43 @@ typedef struct swx_download_opts {
 
 SWX_API int swx_http_download(swx_client *c, const swx_request *req, int fd,
                               const swx_download_opts *opts, swx_response **out);
+
+/* Callback path: one GET whose body is handed to write() as it arrives
+ * instead of being kept in memory, so that a caller that reads as it goes
+ * (a streaming parser) holds one network chunk at a time, not the whole
+ * answer. Only a 2xx answer whose Content-Type the request accepts (any, when
+ * accept is NULL) goes to the callback; every other body (redirects, 4xx/5xx
+ * error bodies, a WMS exception with status 200, a body of an unexpected type)
+ * is buffered as usual, so its message and the retry decision are those of
+ * swx_http_get. The client's (or the request's) body limit caps the bytes
+ * delivered.
+ *
+ * write() returns 0 to go on, or a negative SWX_E* code (with its line in
+ * swx_error_last()) to stop: the transfer ends at once, is not retried, and
+ * swx_http_get_sink() returns that code with the callback's line untouched.
+ *
+ * A retry never delivers data twice. When an attempt breaks off (or fails in
+ * any retriable way) after some of its body was delivered:
+ *   - with restart set, restart() is called before the next attempt, which
+ *     delivers the answer again from its first byte: the callback starts over
+ *     (it may return a negative code to give up instead);
+ *   - with restart NULL, the request is not retried: it fails with the error
+ *     line of the broken attempt.
+ * Attempts that delivered nothing are retried as any other request, without
+ * a call to restart().
+ *
+ * The response carries status, content type, attempts and final URL; its body
+ * is empty (len 0). */
+typedef int (*swx_body_fn)(void *ud, const char *data, size_t len);
+typedef int (*swx_body_restart_fn)(void *ud);
+typedef struct swx_body_sink {
+    swx_body_fn write;           /* required */
+    swx_body_restart_fn restart; /* may be NULL: see above */
+    void *ud;
+} swx_body_sink;
+
+SWX_API int swx_http_get_sink(swx_client *c, const swx_request *req, const swx_body_sink *sink,
+                              swx_response **out);
 
 SWX_API int swx_fetch_run(swx_client *c, const swx_fetch_opts *opts, swx_fetch_next_fn next,
                           swx_fetch_done_fn done, void *ud, swx_fetch_stats *stats);

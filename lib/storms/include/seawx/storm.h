@@ -142,6 +142,18 @@ typedef struct swx_storm_query {
 
 /* A query with nothing given (intensity -1). */
 SWX_API void swx_storm_query_init(swx_storm_query *q);
+/* The filters a query takes from text, named as the service's parameters:
+ * status, id, name, category, intensity, region, period, data_filter, limit,
+ * offset, max_storms (NULL-terminated). Front ends name their options after
+ * these (the CLI with '-' for '_'). */
+SWX_API const char *const *swx_storm_query_keys(void);
+/* Sets one filter from the text a user gave, the one reading of it that
+ * every front end shares. Strings are not copied: value must outlive q.
+ * Numbers are read here; SWX_EINVAL leaves a line that starts with key as
+ * given ("limit must be a whole number from 1 to 100, not '500'"), so a front
+ * end can put its own spelling before it ("--"). The string filters are checked
+ * by swx_storm_query_check(), which a front end calls once all are set. */
+SWX_API int swx_storm_query_set(swx_storm_query *q, const char *key, const char *value);
 /* Checks every filter; SWX_EINVAL naming the first bad value. */
 SWX_API int swx_storm_query_check(const swx_storm_query *q);
 /* The request for one page (kmz: /storm/kmz). *qs is the caller's. */
@@ -149,8 +161,13 @@ SWX_API int swx_storm_request(const swx_storm_query *q, int kmz, long offset, sw
                               swx_query **qs);
 
 /* Fetches every storm the query selects, page after page (limit/offset)
- * until a page comes back short, and hands each to fn. pages receives the
- * number of requests made (may be NULL). */
+ * until a page comes back short, and hands each to fn. Each page is read as
+ * it arrives (swx_http_get_sink) by one streaming reader, so the JSON held at
+ * once is bounded by the largest storm, not by a page. A page that breaks off
+ * is asked for again; the storms its broken answer already handed to fn are
+ * skipped by their place in the page, never handed on twice (paging by offset
+ * already takes the service's answer to be stable). pages receives the number
+ * of pages read (may be NULL). */
 SWX_API int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
                             int *pages);
 

@@ -1,0 +1,491 @@
+/* storm_feature.c: the kinds of storm features, their typed property tables
+ * and the values of a feature (see seawx/storm_geojson.h). */
+#include "seawx/storm_geojson.h"
+
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "storm_feature.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- kinds ---- */
+
+static const char *const kind_names[SWX_SK_COUNT] = {"storm", "track_point", "forecast_point",
+                                                     "forecast_line", "wind_radii"};
+static const char *const kind_layers[SWX_SK_COUNT] = {"storms", "track_points", "forecast_points",
+                                                      "forecast_lines", "wind_radii"};
+
+const char *swx_storm_kind_name(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? kind_names[kind] : NULL;
+}
+
+const char *swx_storm_kind_layer(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? kind_layers[kind] : NULL;
+}
+
+int swx_storm_kind_parse(const char *name)
+{
+    for (int k = 0; name && k < SWX_SK_COUNT; k++)
+        if (strcasecmp(name, kind_names[k]) == 0 || strcasecmp(name, kind_layers[k]) == 0)
+            return k;
+    return -1;
+}
+
+int swx_storm_kinds_parse(const char *list, unsigned *mask)
+{
+    *mask = 0;
+    const char *p = list ? list : "";
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char name[32];
+        if (n == 0 || n >= sizeof name)
+            goto bad;
+        memcpy(name, p, n);
+        name[n] = '\0';
+        int k = swx_storm_kind_parse(name);
+        if (k < 0)
+            goto bad;
+        *mask |= 1u << k;
+        p += n + (comma ? 1 : 0);
+    }
+    if (*mask)
+        return 0;
+bad:
+    return swx_error_set(SWX_EINVAL,
+                         "bad kinds '%.80s': a comma-separated list of storm, track_point, "
+                         "forecast_point, forecast_line, wind_radii",
+                         list ? list : "");
+}
+
+/* ---- property tables ---- */
+
+enum fid {
+    F_ATCF_ID,
+    F_STORM_NAME,
+    F_TITLE,
+    F_STATUS,
+    F_IS_ACTIVE,
+    F_BASIN,
+    F_SUBBASIN,
+    F_ATCF_BASIN,
+    F_STORM_NUMBER,
+    F_SEASON,
+    F_ADV_NUMBER,
+    F_ADV_TIME,
+    F_MAX_CAT,
+    F_MAX_CAT_RANK,
+    F_S_MAX_WIND,
+    F_S_MIN_MSLP,
+    F_START_DATE,
+    F_END_DATE,
+    F_ONGOING,
+    F_OBS_COUNT,
+    F_FC_COUNT,
+    F_FIRST_TIME,
+    F_LAST_TIME,
+    /* positions */
+    F_SEQ,
+    F_TIME,
+    F_FC_TIME,
+    F_FC_HOUR,
+    F_LAT,
+    F_LON,
+    F_CAT,
+    F_CAT_RANK,
+    F_P_BASIN,
+    F_P_SUBBASIN,
+    F_GUSTS,
+    F_WIND,
+    F_MSLP,
+    F_DIR,
+    F_SPEED,
+    F_R0, /* 12 radii: F_R0 + threshold * 4 + quadrant */
+    F_R_LAST = F_R0 + 11,
+    /* forecast line */
+    F_L_START,
+    F_L_END,
+    F_L_MAX_HOUR,
+    F_L_MAX_CAT,
+    F_L_MAX_RANK,
+    F_L_MAX_WIND,
+    F_L_COUNT,
+    /* wind radii */
+    F_W_TRACK,
+    F_W_TIME,
+    F_W_THRESHOLD,
+    F_W_SPEED,
+    F_W_Q0,
+    F_W_Q3 = F_W_Q0 + 3,
+};
+
+static const swx_storm_field storm_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},
+    {"storm_name", SWX_SF_STRING, F_STORM_NAME},
+    {"title", SWX_SF_STRING, F_TITLE},
+    {"status", SWX_SF_STRING, F_STATUS},
+    {"is_active", SWX_SF_BOOL, F_IS_ACTIVE},
+    {"basin", SWX_SF_STRING, F_BASIN},
+    {"subbasin", SWX_SF_STRING, F_SUBBASIN},
+    {"atcf_basin", SWX_SF_STRING, F_ATCF_BASIN},
+    {"storm_number", SWX_SF_INT, F_STORM_NUMBER},
+    {"season", SWX_SF_INT, F_SEASON},
+    {"advisory_number", SWX_SF_INT, F_ADV_NUMBER},
+    {"advisory_issuance_time", SWX_SF_DATETIME, F_ADV_TIME},
+    {"max_development_category", SWX_SF_STRING, F_MAX_CAT},
+    {"category_rank", SWX_SF_INT, F_MAX_CAT_RANK},
+    {"max_sustained_wind", SWX_SF_REAL, F_S_MAX_WIND},
+    {"min_mslp", SWX_SF_REAL, F_S_MIN_MSLP},
+    {"start_date", SWX_SF_DATE, F_START_DATE},
+    {"end_date", SWX_SF_DATE, F_END_DATE},
+    {"ongoing", SWX_SF_BOOL, F_ONGOING},
+    {"observed_count", SWX_SF_INT, F_OBS_COUNT},
+    {"forecast_count", SWX_SF_INT, F_FC_COUNT},
+    {"first_time", SWX_SF_DATETIME, F_FIRST_TIME},
+    {"last_time", SWX_SF_DATETIME, F_LAST_TIME},
+};
+
+#define RADII_FIELDS                                                                               \
+    {"r34_ne", SWX_SF_REAL, F_R0 + 0}, {"r34_se", SWX_SF_REAL, F_R0 + 1},                          \
+        {"r34_sw", SWX_SF_REAL, F_R0 + 2}, {"r34_nw", SWX_SF_REAL, F_R0 + 3},                      \
+        {"r50_ne", SWX_SF_REAL, F_R0 + 4}, {"r50_se", SWX_SF_REAL, F_R0 + 5},                      \
+        {"r50_sw", SWX_SF_REAL, F_R0 + 6}, {"r50_nw", SWX_SF_REAL, F_R0 + 7},                      \
+        {"r64_ne", SWX_SF_REAL, F_R0 + 8}, {"r64_se", SWX_SF_REAL, F_R0 + 9},                      \
+        {"r64_sw", SWX_SF_REAL, F_R0 + 10},                                                        \
+    {                                                                                              \
+        "r64_nw", SWX_SF_REAL, F_R0 + 11                                                           \
+    }
+
+#define POS_FIELDS                                                                                 \
+    {"lat", SWX_SF_REAL, F_LAT}, {"lon", SWX_SF_REAL, F_LON},                                      \
+        {"category_code", SWX_SF_STRING, F_CAT}, {"category_rank", SWX_SF_INT, F_CAT_RANK},        \
+        {"basin", SWX_SF_STRING, F_P_BASIN}, {"subbasin", SWX_SF_STRING, F_P_SUBBASIN},            \
+        {"wind_gusts", SWX_SF_REAL, F_GUSTS}, {"max_sustained_wind", SWX_SF_REAL, F_WIND},         \
+        {"min_mslp", SWX_SF_REAL, F_MSLP}, {"movement_direction", SWX_SF_REAL, F_DIR},             \
+        {"movement_speed", SWX_SF_REAL, F_SPEED}, RADII_FIELDS
+
+static const swx_storm_field track_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},
+    {"title", SWX_SF_STRING, F_TITLE},
+    {"seq", SWX_SF_INT, F_SEQ},
+    {"time", SWX_SF_DATETIME, F_TIME},
+    POS_FIELDS,
+};
+
+static const swx_storm_field forecast_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},
+    {"title", SWX_SF_STRING, F_TITLE},
+    {"advisory_number", SWX_SF_INT, F_ADV_NUMBER},
+    {"advisory_issuance_time", SWX_SF_DATETIME, F_ADV_TIME},
+    {"seq", SWX_SF_INT, F_SEQ},
+    {"forecast_time", SWX_SF_DATETIME, F_FC_TIME},
+    {"forecast_hour", SWX_SF_INT, F_FC_HOUR},
+    POS_FIELDS,
+};
+
+static const swx_storm_field line_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},
+    {"title", SWX_SF_STRING, F_TITLE},
+    {"advisory_number", SWX_SF_INT, F_ADV_NUMBER},
+    {"advisory_issuance_time", SWX_SF_DATETIME, F_ADV_TIME},
+    {"start_time", SWX_SF_DATETIME, F_L_START},
+    {"end_time", SWX_SF_DATETIME, F_L_END},
+    {"max_forecast_hour", SWX_SF_INT, F_L_MAX_HOUR},
+    {"max_category_code", SWX_SF_STRING, F_L_MAX_CAT},
+    {"category_rank", SWX_SF_INT, F_L_MAX_RANK},
+    {"max_sustained_wind", SWX_SF_REAL, F_L_MAX_WIND},
+    {"forecast_count", SWX_SF_INT, F_L_COUNT},
+};
+
+static const swx_storm_field radii_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},
+    {"title", SWX_SF_STRING, F_TITLE},
+    {"track", SWX_SF_STRING, F_W_TRACK},
+    {"seq", SWX_SF_INT, F_SEQ},
+    {"time", SWX_SF_DATETIME, F_W_TIME},
+    {"forecast_hour", SWX_SF_INT, F_FC_HOUR},
+    {"threshold_kt", SWX_SF_INT, F_W_THRESHOLD},
+    {"wind_speed", SWX_SF_REAL, F_W_SPEED},
+    {"ne", SWX_SF_REAL, F_W_Q0 + 0},
+    {"se", SWX_SF_REAL, F_W_Q0 + 1},
+    {"sw", SWX_SF_REAL, F_W_Q0 + 2},
+    {"nw", SWX_SF_REAL, F_W_Q0 + 3},
+    {"category_code", SWX_SF_STRING, F_CAT},
+    {"category_rank", SWX_SF_INT, F_CAT_RANK},
+};
+
+#define NF(a) (sizeof a / sizeof a[0])
+
+_Static_assert(NF(storm_fields) <= SWX_STORM_MAX_FIELDS &&
+                   NF(track_fields) <= SWX_STORM_MAX_FIELDS &&
+                   NF(forecast_fields) <= SWX_STORM_MAX_FIELDS &&
+                   NF(line_fields) <= SWX_STORM_MAX_FIELDS &&
+                   NF(radii_fields) <= SWX_STORM_MAX_FIELDS,
+               "a property table is longer than SWX_STORM_MAX_FIELDS");
+
+size_t swx_storm_fields(int kind, const swx_storm_field **out)
+{
+    switch (kind) {
+    case SWX_SK_STORM:
+        *out = storm_fields;
+        return NF(storm_fields);
+    case SWX_SK_TRACK_POINT:
+        *out = track_fields;
+        return NF(track_fields);
+    case SWX_SK_FORECAST_POINT:
+        *out = forecast_fields;
+        return NF(forecast_fields);
+    case SWX_SK_FORECAST_LINE:
+        *out = line_fields;
+        return NF(line_fields);
+    case SWX_SK_WIND_RADII:
+        *out = radii_fields;
+        return NF(radii_fields);
+    default:
+        *out = NULL;
+        return 0;
+    }
+}
+
+static void v_str(swx_storm_value *v, const char *s)
+{
+    v->null = s == NULL;
+    v->s = s;
+}
+static void v_int(swx_storm_value *v, int64_t i)
+{
+    v->null = i == SWX_STORM_NULL;
+    v->i = i;
+}
+static void v_real(swx_storm_value *v, double d)
+{
+    v->null = !isfinite(d);
+    v->d = d;
+}
+
+/* A date "YYYY-MM-DD" or NULL ("ongoing" and anything else that is no date). */
+static const char *date_or_null(const char *s)
+{
+    int64_t t;
+    if (!s || strlen(s) != 10 || swx_iso8601_parse(s, &t) != 0) {
+        swx_error_clear();
+        return NULL;
+    }
+    return s;
+}
+
+static void line_summary(const swx_storm *s, int id, swx_storm_value *v)
+{
+    const swx_storm_pos *lo = swx_storm_last_observed(s);
+    int best = -1;
+    double wind = NAN;
+    int64_t maxh = SWX_STORM_NULL;
+    for (size_t i = 0; i < s->nforecast; i++) {
+        const swx_storm_pos *p = &s->forecast[i];
+        if (p->category > best)
+            best = p->category;
+        if (isfinite(p->max_sustained_wind) && !(wind >= p->max_sustained_wind))
+            wind = p->max_sustained_wind;
+        if (p->forecast_hour != SWX_STORM_NULL &&
+            (maxh == SWX_STORM_NULL || p->forecast_hour > maxh))
+            maxh = p->forecast_hour;
+    }
+    switch (id) {
+    case F_L_START:
+        v_int(v, lo && lo->time != SWX_STORM_NULL ? lo->time
+                 : s->nforecast                   ? s->forecast[0].forecast_time
+                                                  : SWX_STORM_NULL);
+        break;
+    case F_L_END:
+        v_int(v, s->nforecast ? s->forecast[s->nforecast - 1].forecast_time : SWX_STORM_NULL);
+        break;
+    case F_L_MAX_HOUR:
+        v_int(v, maxh);
+        break;
+    case F_L_MAX_CAT:
+        v_str(v, swx_storm_category_code(best));
+        break;
+    case F_L_MAX_RANK:
+        v_int(v, best >= 0 ? best : SWX_STORM_NULL);
+        break;
+    case F_L_MAX_WIND:
+        v_real(v, wind);
+        break;
+    case F_L_COUNT:
+        v_int(v, (int64_t)s->nforecast);
+        break;
+    }
+}
+
+void swx_storm_value_of(const swx_storm_feature *f, int id, swx_storm_value *v)
+{
+    const swx_storm *s = f->storm;
+    const swx_storm_pos *p = f->pos;
+    memset(v, 0, sizeof *v);
+    v->null = 1;
+    if (id >= F_R0 && id <= F_R_LAST) {
+        if (p)
+            v_real(v, p->radii[(id - F_R0) / 4].present
+                          ? p->radii[(id - F_R0) / 4].r[(id - F_R0) % 4]
+                          : NAN);
+        return;
+    }
+    if (id >= F_W_Q0 && id <= F_W_Q3) {
+        if (p)
+            v_real(v, p->radii[f->threshold].r[id - F_W_Q0]);
+        return;
+    }
+    if (id >= F_L_START && id <= F_L_COUNT) {
+        line_summary(s, id, v);
+        return;
+    }
+    switch (id) {
+    case F_ATCF_ID:
+        v_str(v, s->atcf_id);
+        break;
+    case F_STORM_NAME:
+        v_str(v, s->storm_name);
+        break;
+    case F_TITLE:
+        v_str(v, swx_storm_title(s));
+        break;
+    case F_STATUS:
+        v_str(v, swx_storm_status(s));
+        break;
+    case F_IS_ACTIVE:
+        v->null = s->is_active < 0;
+        v->i = s->is_active;
+        break;
+    case F_BASIN:
+        v_str(v, s->basin);
+        break;
+    case F_SUBBASIN:
+        v_str(v, s->subbasin);
+        break;
+    case F_ATCF_BASIN:
+        v_str(v, s->atcf_basin[0] ? s->atcf_basin : NULL);
+        break;
+    case F_STORM_NUMBER:
+        v_int(v, s->atcf_basin[0] ? s->atcf_number : SWX_STORM_NULL);
+        break;
+    case F_SEASON:
+        v_int(v, s->season);
+        break;
+    case F_ADV_NUMBER:
+        v_int(v, s->advisory_number);
+        break;
+    case F_ADV_TIME:
+        v_int(v, s->advisory_issuance_time);
+        break;
+    case F_MAX_CAT:
+        v_str(v, s->max_development_category);
+        break;
+    case F_MAX_CAT_RANK:
+        v_int(v, s->max_category >= 0 ? s->max_category : SWX_STORM_NULL);
+        break;
+    case F_S_MAX_WIND:
+        v_real(v, s->max_sustained_wind);
+        break;
+    case F_S_MIN_MSLP:
+        v_real(v, s->min_mslp);
+        break;
+    case F_START_DATE:
+        v_str(v, date_or_null(s->start_date));
+        break;
+    case F_END_DATE:
+        v_str(v, date_or_null(s->end_date));
+        break;
+    case F_ONGOING:
+        v->null = s->end_date == NULL;
+        v->i = s->end_date && strcasecmp(s->end_date, "ongoing") == 0;
+        break;
+    case F_OBS_COUNT:
+        v_int(v, (int64_t)s->nobserved);
+        break;
+    case F_FC_COUNT:
+        v_int(v, (int64_t)s->nforecast);
+        break;
+    case F_FIRST_TIME:
+        v_int(v, s->nobserved ? s->observed[0].time : SWX_STORM_NULL);
+        break;
+    case F_LAST_TIME:
+        v_int(v, s->nobserved ? s->observed[s->nobserved - 1].time : SWX_STORM_NULL);
+        break;
+    case F_SEQ:
+        v_int(v, (int64_t)f->seq);
+        break;
+    case F_TIME:
+        v_int(v, p ? p->time : SWX_STORM_NULL);
+        break;
+    case F_FC_TIME:
+        v_int(v, p ? p->forecast_time : SWX_STORM_NULL);
+        break;
+    case F_FC_HOUR:
+        v_int(v, p ? p->forecast_hour : SWX_STORM_NULL);
+        break;
+    case F_LAT:
+        v_real(v, p ? p->lat : NAN);
+        break;
+    case F_LON:
+        v_real(v, p ? p->lon : NAN);
+        break;
+    case F_CAT:
+        v_str(v, p ? p->category_code : NULL);
+        break;
+    case F_CAT_RANK:
+        v_int(v, p && p->category >= 0 ? p->category : SWX_STORM_NULL);
+        break;
+    case F_P_BASIN:
+        v_str(v, p ? p->basin : NULL);
+        break;
+    case F_P_SUBBASIN:
+        v_str(v, p ? p->subbasin : NULL);
+        break;
+    case F_GUSTS:
+        v_real(v, p ? p->wind_gusts : NAN);
+        break;
+    case F_WIND:
+        v_real(v, p ? p->max_sustained_wind : NAN);
+        break;
+    case F_MSLP:
+        v_real(v, p ? p->min_mslp : NAN);
+        break;
+    case F_DIR:
+        v_real(v, p ? p->movement_direction : NAN);
+        break;
+    case F_SPEED:
+        v_real(v, p ? p->movement_speed : NAN);
+        break;
+    case F_W_TRACK:
+        v_str(v, f->forecast ? "forecast" : "observed");
+        break;
+    case F_W_TIME:
+        v_int(v, p ? (f->forecast ? p->forecast_time : p->time) : SWX_STORM_NULL);
+        break;
+    case F_W_THRESHOLD:
+        v_int(v, swx_storm_radii_kt(f->threshold));
+        break;
+    case F_W_SPEED:
+        v_real(v, p ? p->radii[f->threshold].wind_speed : NAN);
+        break;
+    default:
+        break;
+    }
+}
+
+void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v)
+{
+    const swx_storm_field *tab;
+    size_t n = swx_storm_fields(f->kind, &tab);
+    if (field >= n) {
+        memset(v, 0, sizeof *v);
+        v->null = 1;
+        return;
+    }
+    swx_storm_value_of(f, tab[field].id_, v);
+}
