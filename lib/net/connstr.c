@@ -2,6 +2,7 @@
 #include "seawx/connstr.h"
 
 #include "buf.h"
+#include "hex.h"
 #include "seawx/error.h"
 
 #include <ctype.h>
@@ -136,8 +137,8 @@ int swx_connstr_parse(swx_connstr **out, const char *s)
         }
         if (!eq) {
             if (!first || !valid_key(p, n)) {
-                rc = swx_error_set(SWX_EINVAL,
-                                   "'%.*s' in the connection string is not key=value", (int)n, p);
+                rc = swx_error_set(SWX_EINVAL, "'%.*s' in the connection string is not key=value",
+                                   (int)n, p);
                 goto done;
             }
             if (!(cs->kind = strndup(p, n))) {
@@ -271,7 +272,6 @@ int swx_connstr_set(swx_connstr *cs, const char *key, const char *value)
 
 char *swx_connstr_format(const swx_connstr *cs)
 {
-    static const char hex[] = "0123456789ABCDEF";
     swx_buf b;
     swx_buf_init(&b, SWX_CONNSTR_MAX_LEN * 4);
     int rc = swx_buf_puts(&b, SWX_CONNSTR_PREFIX);
@@ -284,7 +284,8 @@ char *swx_connstr_format(const swx_connstr *cs)
             break;
         for (const unsigned char *p = (const unsigned char *)cs->values[i]; !rc && *p; p++) {
             if (*p == '%' || *p == ',' || *p == '"' || *p <= ' ' || *p == 0x7f) {
-                char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+                char e[3];
+                swx_hex_percent(e, *p);
                 rc = swx_buf_append(&b, e, 3);
             } else {
                 rc = swx_buf_append(&b, p, 1);
@@ -294,8 +295,7 @@ char *swx_connstr_format(const swx_connstr *cs)
     /* What is formatted always parses again: a string the parser would refuse
      * as too long is not made (a value of many escaped bytes can get there). */
     if (!rc && b.len > SWX_CONNSTR_MAX_LEN)
-        rc = swx_error_set(SWX_ETOOBIG,
-                           "the connection string would be longer than %d characters",
+        rc = swx_error_set(SWX_ETOOBIG, "the connection string would be longer than %d characters",
                            SWX_CONNSTR_MAX_LEN);
     if (rc) {
         swx_buf_free(&b);

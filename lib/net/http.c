@@ -11,6 +11,7 @@
 #include "seawx/http.h"
 
 #include "buf.h"
+#include "hex.h"
 #include "http_errors.h"
 #include "seawx/error.h"
 
@@ -275,9 +276,9 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
     c->insecure = opts->insecure;
     if (opts->ca_file && *opts->ca_file) {
         if (access(opts->ca_file, R_OK) != 0) {
-            rc = swx_error_set(SWX_ECONFIG,
-                               "cannot read the CA bundle %.200s (SEAWX_CA_BUNDLE, --ca-bundle): %s",
-                               opts->ca_file, strerror(errno));
+            rc = swx_error_set(
+                SWX_ECONFIG, "cannot read the CA bundle %.200s (SEAWX_CA_BUNDLE, --ca-bundle): %s",
+                opts->ca_file, strerror(errno));
             goto done;
         }
         if (!(c->ca_file = xstrdup(opts->ca_file))) {
@@ -286,8 +287,8 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
         }
     }
     c->user_agent = xstrdup(opts->user_agent ? opts->user_agent : "seawx/" SEAWX_VERSION);
-    c->rng = (uint64_t)now_ms() * 6364136223846793005ULL ^ (uint64_t)getpid() ^
-             (uint64_t)(uintptr_t)c;
+    c->rng =
+        (uint64_t)now_ms() * 6364136223846793005ULL ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)c;
     if (!c->rng)
         c->rng = 1;
     c->multi = curl_multi_init();
@@ -402,12 +403,12 @@ void swx_query_free(swx_query *q)
  * are, so that logged WMS URLs remain readable. */
 static int put_encoded(swx_buf *b, const char *s)
 {
-    static const char hex[] = "0123456789ABCDEF";
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         int keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
                    strchr("-_.~/:,@", c);
-        char enc[3] = {'%', hex[c >> 4], hex[c & 15]};
+        char enc[3];
+        swx_hex_percent(enc, c);
         int rc = keep ? swx_buf_append(b, s, 1) : swx_buf_append(b, enc, 3);
         if (rc)
             return rc;
@@ -543,14 +544,14 @@ static void strip_key_param(char *url)
 
 typedef struct xfer {
     CURL *easy;
-    char *url;         /* what is sent (may hold the key in query mode) */
-    char *display;     /* what messages show */
-    char *accept;      /* copy of req->accept, may be NULL */
-    char **extra;      /* copies of req->headers */
+    char *url;     /* what is sent (may hold the key in query mode) */
+    char *display; /* what messages show */
+    char *accept;  /* copy of req->accept, may be NULL */
+    char **extra;  /* copies of req->headers */
     size_t extra_n;
     struct curl_slist *headers;
     int wms;
-    int with_key;      /* 0 once the request has left the service's origin */
+    int with_key; /* 0 once the request has left the service's origin */
     const char *origin;
     size_t max_body;
     swx_buf body;
@@ -564,12 +565,12 @@ typedef struct xfer {
      * memory, from sink_off on; other bodies (redirects, errors) are buffered
      * as usual for their messages. sink_fd is -1 for ordinary requests. */
     int sink_fd;
-    int sink_state;        /* this attempt: 0 undecided, 1 to the file, 2 to memory */
-    int64_t sink_off;      /* where this attempt's bytes start in the file */
-    int64_t sink_got;      /* bytes written by this attempt */
-    int64_t range_start;   /* Content-Range start of a 206, -1 if none */
-    int sink_err;          /* errno of a failed write */
-    int sink_restarted;    /* a 416 made us start over once */
+    int sink_state;      /* this attempt: 0 undecided, 1 to the file, 2 to memory */
+    int64_t sink_off;    /* where this attempt's bytes start in the file */
+    int64_t sink_got;    /* bytes written by this attempt */
+    int64_t range_start; /* Content-Range start of a 206, -1 if none */
+    int sink_err;        /* errno of a failed write */
+    int sink_restarted;  /* a 416 made us start over once */
     const swx_download_opts *sink_opts;
 } xfer;
 
@@ -724,8 +725,7 @@ static int xfer_new(swx_client *c, const swx_request *req, void *user, xfer **ou
     x->max_body = req->max_body ? req->max_body : c->max_body;
     swx_buf_init(&x->body, x->max_body);
     int key_in_query = req->wms && c->wms_auth == SWX_AUTH_QUERY;
-    if ((rc = build_url(c, req, key_in_query, &x->url)) ||
-        (rc = build_url(c, req, 0, &x->display)))
+    if ((rc = build_url(c, req, key_in_query, &x->url)) || (rc = build_url(c, req, 0, &x->display)))
         goto fail;
     if (req->accept && !(x->accept = xstrdup(req->accept))) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
@@ -1012,16 +1012,17 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
                                   x->display, why, x->attempts, tries_word(x->attempts));
             goto retry;
         case CURLE_PEER_FAILED_VERIFICATION:
-            *code = swx_error_set(SWX_ENET,
-                                  "cannot reach %s safely: its TLS certificate is not trusted (%s); "
-                                  "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
-                                  x->display, why);
+            *code =
+                swx_error_set(SWX_ENET,
+                              "cannot reach %s safely: its TLS certificate is not trusted (%s); "
+                              "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
+                              x->display, why);
             return OUT_FAIL;
         case CURLE_COULDNT_CONNECT:
         case CURLE_COULDNT_RESOLVE_HOST:
         case CURLE_COULDNT_RESOLVE_PROXY:
-            *code = swx_error_set(SWX_ENET, "cannot reach %s: %s; check SEAWX_BASE_URL",
-                                  x->display, why);
+            *code = swx_error_set(SWX_ENET, "cannot reach %s: %s; check SEAWX_BASE_URL", x->display,
+                                  why);
             return OUT_FAIL;
         default:
             break;
@@ -1034,8 +1035,8 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
         char *location = NULL;
         curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &location);
         if (!location) {
-            *code = swx_error_set(SWX_EHTTP, "HTTP %ld from %s without a Location", status,
-                                  x->display);
+            *code =
+                swx_error_set(SWX_EHTTP, "HTTP %ld from %s without a Location", status, x->display);
             return OUT_FAIL;
         }
         if ((*code = xfer_redirect(c, x, location)))
@@ -1043,32 +1044,32 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
         return OUT_REDIRECT;
     }
 
-    if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode,
-                            sizeof ecode))
+    if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode, sizeof ecode))
         svc = msg;
 
     if (status >= 200 && status < 300) {
         if (x->sink_fd >= 0 && is_web_page(ctype)) {
-            *code = swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
-                                  x->display, ctype, svc[0] ? ": " : "", svc);
+            *code =
+                swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
+                              x->display, ctype, svc[0] ? ": " : "", svc);
             return OUT_FAIL;
         }
         if (swx_is_exception_doc(x->body.data, x->body.len)) {
             if (swx_exception_code_is_permanent(ecode)) {
-                *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s",
-                                      x->display, svc[0] ? svc : "(no message)",
-                                      ecode[0] ? " [" : "", ecode, ecode[0] ? "]" : "");
+                *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s", x->display,
+                                      svc[0] ? svc : "(no message)", ecode[0] ? " [" : "", ecode,
+                                      ecode[0] ? "]" : "");
                 return OUT_FAIL;
             }
-            *code = swx_error_set(SWX_ESERVICE, "the service answered %s with an exception: %s (%d %s)",
-                                  x->display, svc[0] ? svc : "(no message)", x->attempts,
-                                  tries_word(x->attempts));
+            *code = swx_error_set(
+                SWX_ESERVICE, "the service answered %s with an exception: %s (%d %s)", x->display,
+                svc[0] ? svc : "(no message)", x->attempts, tries_word(x->attempts));
             goto retry;
         }
         if (!accept_matches(x->accept, ctype)) {
-            *code = swx_error_set(SWX_ESERVICE, "expected %s from %s but got %s%s%s",
-                                  x->accept, x->display, ctype ? ctype : "no content type",
-                                  svc[0] ? ": " : "", svc);
+            *code = swx_error_set(SWX_ESERVICE, "expected %s from %s but got %s%s%s", x->accept,
+                                  x->display, ctype ? ctype : "no content type", svc[0] ? ": " : "",
+                                  svc);
             return OUT_FAIL;
         }
         return OUT_OK;
@@ -1098,8 +1099,7 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
             *code = swx_error_set(SWX_ERATE,
                                   "HTTP 429 from %s: rate limited%s; the service asks to wait %lld "
                                   "s, longer than the %ld s allowed",
-                                  x->display, said, (long long)ra,
-                                  c->max_retry_after_ms / 1000);
+                                  x->display, said, (long long)ra, c->max_retry_after_ms / 1000);
             return OUT_FAIL;
         }
         *code = swx_error_set(SWX_ERATE, "HTTP 429 from %s: rate limited%s (%d %s)", x->display,
@@ -1147,7 +1147,7 @@ typedef struct engine {
     int64_t next_start; /* earliest time the rate limit lets a transfer start */
     xfer **waiting;     /* scheduled retries */
     size_t waiting_n;
-    xfer **active;      /* transfers added to the multi handle */
+    xfer **active; /* transfers added to the multi handle */
     size_t running;
     int producing;
     const swx_download_opts *sink_opts; /* swx_http_download: the one request's sink */
@@ -1312,8 +1312,7 @@ static int engine_run(engine *en, volatile sig_atomic_t *cancel)
                     goto out;
             }
         }
-        while (en->producing && en->running + en->waiting_n < (size_t)en->cap &&
-               rate_ok(en, now)) {
+        while (en->producing && en->running + en->waiting_n < (size_t)en->cap && rate_ok(en, now)) {
             rate_take(en, now);
             if ((rc = produce(en)) < 0)
                 goto out;
