@@ -1,6 +1,7 @@
 /* diskcache.c: answers kept on disk, checked by key on reading. */
 #include "seawx/diskcache.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
 #include <dirent.h>
@@ -54,8 +55,7 @@ static void entry_path(const char *dir, const char *key, char *out, size_t n, ch
         b = (b ^ *p) * 0x100000001b3ULL;
     }
     snprintf(folder, fn, "%s/%02x", dir, (unsigned)(a >> 56));
-    snprintf(out, n, "%s/%016llx%016llx.swx", folder, (unsigned long long)a,
-             (unsigned long long)b);
+    snprintf(out, n, "%s/%016llx%016llx.swx", folder, (unsigned long long)a, (unsigned long long)b);
 }
 
 static int mkdirs(const char *path)
@@ -110,31 +110,25 @@ done:
 
 int swx_diskcache_put(const char *dir, const char *key, const void *data, size_t len)
 {
-    char path[4200], folder[4150], tmp[4300];
+    char path[4200], folder[4150];
     if (len > SWX_DISKCACHE_MAX_ENTRY)
         return swx_error_set(SWX_ETOOBIG, "cache entry too large");
     entry_path(dir, key, path, sizeof path, folder, sizeof folder);
     if (mkdirs(folder) != 0)
-        return swx_error_set(SWX_EIO, "cannot create cache folder %s: %s", folder,
-                             strerror(errno));
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0)
-        return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", tmp, strerror(errno));
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        return swx_error_set(SWX_EIO, "cannot write cache entry %s", tmp);
-    }
-    int ok = fputs(MAGIC, f) >= 0 && fputs(key, f) >= 0 && fputc('\n', f) != EOF &&
-             fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+        return swx_error_set(SWX_EIO, "cannot create cache folder %s: %s", folder, strerror(errno));
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    /* An entry can be fetched again: no fsync, as before. */
+    if (swx_atomicfile_open(&af, path, 0600, SWX_ATOMICFILE_NOSYNC) != 0)
+        return swx_error_prefix(SWX_EIO, "cache entry");
+    int ok = fputs(MAGIC, af.f) >= 0 && fputs(key, af.f) >= 0 && fputc('\n', af.f) != EOF &&
+             fwrite(data, 1, len, af.f) == len;
+    if (!ok) {
         int e = errno;
-        unlink(tmp);
+        swx_atomicfile_abort(&af);
         return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", path, strerror(e));
     }
+    if (swx_atomicfile_commit(&af) != 0)
+        return swx_error_prefix(SWX_EIO, "cache entry");
     uint64_t max = swx_diskcache_max();
     uint64_t w = atomic_fetch_add(&written, (uint64_t)len + strlen(key)) + len;
     if (max && w >= max / 16 && pthread_mutex_trylock(&prune_lock) == 0) {
