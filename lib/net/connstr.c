@@ -52,17 +52,6 @@ static int is_secret_key(const char *k)
            strcasecmp(k, "api-key") == 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decodes %XX escapes of s[0..n) into a new string; %00 is refused. */
 static int decode(const char *s, size_t n, char **out)
 {
@@ -75,8 +64,8 @@ static int decode(const char *s, size_t n, char **out)
             d[j++] = s[i];
             continue;
         }
-        int hi = i + 1 < n ? hexval(s[i + 1]) : -1;
-        int lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+        int hi = i + 1 < n ? swx_hex_value(s[i + 1]) : -1;
+        int lo = i + 2 < n ? swx_hex_value(s[i + 2]) : -1;
         if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
             free(d);
             return swx_error_set(SWX_EINVAL, "bad %% escape in connection string value '%.*s'",

@@ -19,6 +19,12 @@ static void test_hex(void)
     CU_ASSERT_STRING_EQUAL(out, "00017f80feff");
     swx_hex_encode(out, bytes, 0);
     CU_ASSERT_STRING_EQUAL(out, "");
+    CU_ASSERT_EQUAL(swx_hex_value('0'), 0);
+    CU_ASSERT_EQUAL(swx_hex_value('9'), 9);
+    CU_ASSERT_EQUAL(swx_hex_value('a'), 10);
+    CU_ASSERT_EQUAL(swx_hex_value('F'), 15);
+    CU_ASSERT_EQUAL(swx_hex_value('g'), -1);
+    CU_ASSERT_EQUAL(swx_hex_value('\0'), -1);
     char pct[4] = "";
     swx_hex_percent(pct, ' ');
     CU_ASSERT_STRING_EQUAL(pct, "%20");
