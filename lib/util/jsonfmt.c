@@ -47,11 +47,11 @@ size_t swx_json_escape(char *out, const char *s, size_t n)
     return (size_t)(p - out);
 }
 
-size_t swx_json_shortest(char out[SWX_JSON_NUM_MAX], double v)
+size_t swx_double_shortest(char out[SWX_DOUBLE_TEXT_MAX], double v)
 {
     int n = 0;
     for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(out, SWX_JSON_NUM_MAX, "%.*g", prec, v);
+        n = snprintf(out, SWX_DOUBLE_TEXT_MAX, "%.*g", prec, v);
         if (strtod(out, NULL) == v)
             break;
     }

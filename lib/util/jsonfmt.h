@@ -1,14 +1,15 @@
 /*
- * jsonfmt.h: the JSON text of strings and numbers, for every writer of JSON
- * (internal): the streaming writer, the storm GeoJSON writer and the stand-in.
+ * jsonfmt.h: the text of strings and numbers in JSON, for every writer of JSON
+ * (internal): the streaming writer, the storm GeoJSON writer and the stand-in;
+ * the shortest double is also how numbers go into request URLs (WMS BBOX).
  */
 #ifndef SWX_JSONFMT_H
 #define SWX_JSONFMT_H
 
 #include <stddef.h>
 
-/* Room for any number swx_json_shortest writes, and its NUL. */
-#define SWX_JSON_NUM_MAX 32
+/* Room for any number swx_double_shortest writes, and its NUL. */
+#define SWX_DOUBLE_TEXT_MAX 32
 /* The most bytes one input byte can take escaped ("\u00XX"). */
 #define SWX_JSON_ESC_MAX 6
 
@@ -19,8 +20,8 @@
 size_t swx_json_escape(char *out, const char *s, size_t n);
 
 /* Writes finite v as the shortest of %.15g, %.16g and %.17g that reads back as
- * the same double, and a NUL, into out (SWX_JSON_NUM_MAX bytes); returns its
+ * the same double, and a NUL, into out (SWX_DOUBLE_TEXT_MAX bytes); returns its
  * length. */
-size_t swx_json_shortest(char out[SWX_JSON_NUM_MAX], double v);
+size_t swx_double_shortest(char out[SWX_DOUBLE_TEXT_MAX], double v);
 
 #endif

@@ -169,7 +169,7 @@ void swx_jsonw_number(swx_jsonw *w, double v, int decimals)
     }
     char tmp[64];
     if (decimals < 0) {
-        swx_json_shortest(tmp, v);
+        swx_double_shortest(tmp, v);
     } else {
         snprintf(tmp, sizeof tmp, "%.*f", decimals > 17 ? 17 : decimals, v);
         char *dot = strchr(tmp, '.');

@@ -31,8 +31,8 @@ static void test_escape(void)
 
 static void check_num(double v, const char *want)
 {
-    char out[SWX_JSON_NUM_MAX];
-    size_t n = swx_json_shortest(out, v);
+    char out[SWX_DOUBLE_TEXT_MAX];
+    size_t n = swx_double_shortest(out, v);
     CU_ASSERT_STRING_EQUAL(out, want);
     CU_ASSERT_EQUAL(n, strlen(want));
     CU_ASSERT_EQUAL(strtod(out, NULL), v);

@@ -50,18 +50,15 @@ SWX_API int swx_wms_get_caps_many(swx_client *c, const char *const *bundles, siz
 typedef struct swx_getmap {
     const char *bundle;
     const char *layer;
-    const char *time;  /* ISO 8601 instant */
+    const char *time; /* ISO 8601 instant */
     const char *style;
-    const char *crs;   /* "EPSG:4326", "EPSG:3857" or "CRS:84" */
+    const char *crs; /* "EPSG:4326", "EPSG:3857" or "CRS:84" */
     double minx, miny, maxx, maxy;
     int width, height;
-    int transparent;   /* 1: TRANSPARENT=TRUE */
+    int transparent; /* 1: TRANSPARENT=TRUE */
 } swx_getmap;
 
 SWX_API int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q);
-
-/* Writes v in the shortest form that reads back as the same double. */
-SWX_API void swx_format_double(double v, char out[32]);
 
 #ifdef __cplusplus
 }
