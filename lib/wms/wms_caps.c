@@ -8,10 +8,11 @@
  * copied: a layer that adds nothing to its parent's CRS list points at the
  * parent's array.
  *
- * Safety: the parser never loads a DTD, never touches the network and never
- * expands an entity. Any <!ENTITY> declaration stops the parse at once (SAX
- * entityDecl hook), before a reference could be expanded, so an external entity
- * reads no file and an entity bomb costs nothing.
+ * Safety (util's hardened reader, xml.c): the parser never loads a DTD, never
+ * touches the network and never expands an entity. Any <!ENTITY> declaration
+ * stops the parse at once (SAX entityDecl hook), before a reference could be
+ * expanded, so an external entity reads no file and an entity bomb costs
+ * nothing.
  *
  * After the walk, three indexes are built over the layers:
  *   by_name  layer pointers sorted by Name (then document order), for find();
