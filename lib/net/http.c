@@ -408,7 +408,8 @@ static int put_encoded(swx_buf *b, const char *s)
         int keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
                    strchr("-_.~/:,@", c);
         char enc[3];
-        swx_hex_percent(enc, c);
+        if (!keep)
+            swx_hex_percent(enc, c);
         int rc = keep ? swx_buf_append(b, s, 1) : swx_buf_append(b, enc, 3);
         if (rc)
             return rc;
