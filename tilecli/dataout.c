@@ -1,6 +1,7 @@
 /* dataout.c: output and downloads of the data commands (see dataout.h). */
 #include "dataout.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
 #include <errno.h>
@@ -48,10 +49,10 @@ int data_format(const cli_args *a, swx_table_format *fmt)
         return 0;
     }
     if (o && strcmp(o, "-") != 0) {
-        *fmt = ends_with(o, ".csv")                                   ? SWX_TABLE_CSV
+        *fmt = ends_with(o, ".csv")                                    ? SWX_TABLE_CSV
                : ends_with(o, ".geojson") || ends_with(o, ".geojsonl") ? SWX_TABLE_GEOJSON
-               : ends_with(o, ".txt")                                 ? SWX_TABLE_TEXT
-                                                                      : SWX_TABLE_JSON;
+               : ends_with(o, ".txt")                                  ? SWX_TABLE_TEXT
+                                                                       : SWX_TABLE_JSON;
         return 0;
     }
     *fmt = isatty(STDOUT_FILENO) ? SWX_TABLE_TEXT : SWX_TABLE_JSON;
@@ -96,27 +97,12 @@ int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t)
             rc = swx_error_set(SWX_EIO, "writing the output failed");
         return rc ? cli_fail(rc) : EXIT_OK;
     }
-    size_t n = strlen(o) + 8;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-    snprintf(tmp, n, "%s.tmp", o);
-    FILE *f = fopen(tmp, "w");
-    int rc = 0;
-    if (!f) {
-        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", tmp, strerror(errno));
-    } else {
-        rc = swx_table_write(t, fmt, f);
-        if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-            rc = rc ? rc : swx_error_set(SWX_EIO, "cannot write %s", tmp);
-        if (fclose(f) != 0 && !rc)
-            rc = swx_error_set(SWX_EIO, "cannot write %s", tmp);
-        if (!rc && rename(tmp, o) != 0)
-            rc = swx_error_set(SWX_EIO, "cannot rename %s to %s", tmp, o);
-    }
-    if (rc)
-        unlink(tmp);
-    free(tmp);
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    int rc = swx_atomicfile_open(&af, o, 0666, 0);
+    if (!rc && (rc = swx_table_write(t, fmt, af.f)) != 0)
+        swx_atomicfile_abort(&af);
+    else if (!rc)
+        rc = swx_atomicfile_commit(&af);
     return rc ? cli_fail(rc) : EXIT_OK;
 }
 
@@ -332,8 +318,7 @@ int data_download_run(const cli_args *a, swx_file_source source, const char *fil
         cli_progress(0, NULL);
         exit_code = cli_fail(rc);
         if ((rc == SWX_ECANCEL || rc == SWX_ENET) && part_exists(dest))
-            cli_info("the partial file is kept as %s.part: run the same command to resume",
-                     dest);
+            cli_info("the partial file is kept as %s.part: run the same command to resume", dest);
     } else {
         exit_code = data_download_done(&p, dest, &r);
     }

@@ -2,6 +2,7 @@
 #include "seawx/connstr.h"
 
 #include "buf.h"
+#include "hex.h"
 #include "seawx/error.h"
 
 #include <ctype.h>
@@ -53,17 +54,6 @@ static int is_secret_key(const char *k)
            strcasecmp(k, "api-key") == 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decodes %XX escapes of s[0..n) into a new string; %00 is refused. */
 static int decode(const char *s, size_t n, char **out)
 {
@@ -76,8 +66,8 @@ static int decode(const char *s, size_t n, char **out)
             d[j++] = s[i];
             continue;
         }
-        int hi = i + 1 < n ? hexval(s[i + 1]) : -1;
-        int lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+        int hi = i + 1 < n ? swx_hex_value(s[i + 1]) : -1;
+        int lo = i + 2 < n ? swx_hex_value(s[i + 2]) : -1;
         if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
             free(d);
             return swx_error_set(SWX_EINVAL, "bad %% escape in connection string value '%.*s'",
@@ -273,7 +263,6 @@ int swx_connstr_set(swx_connstr *cs, const char *key, const char *value)
 
 char *swx_connstr_format(const swx_connstr *cs)
 {
-    static const char hex[] = "0123456789ABCDEF";
     swx_buf b;
     swx_buf_init(&b, SWX_CONNSTR_MAX_LEN * 4);
     int rc = swx_buf_puts(&b, SWX_CONNSTR_PREFIX);
@@ -286,7 +275,8 @@ char *swx_connstr_format(const swx_connstr *cs)
             break;
         for (const unsigned char *p = (const unsigned char *)cs->values[i]; !rc && *p; p++) {
             if (*p == '%' || *p == ',' || *p == '"' || *p <= ' ' || *p == 0x7f) {
-                char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+                char e[3];
+                swx_hex_percent(e, *p);
                 rc = swx_buf_append(&b, e, 3);
             } else {
                 rc = swx_buf_append(&b, p, 1);

@@ -1,6 +1,7 @@
 /* diskcache.c: answers kept on disk, checked by key on reading. */
 #include "seawx/diskcache.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
 #include <dirent.h>
@@ -29,7 +30,6 @@ struct swx_diskcache {
 };
 
 /* Makes temporary names unique among the threads of a process. */
-static _Atomic unsigned long tmp_seq;
 
 int swx_diskcache_open(swx_diskcache **out, const char *dir, uint64_t max_bytes)
 {
@@ -148,31 +148,25 @@ done:
 
 int swx_diskcache_put(swx_diskcache *dc, const char *key, const void *data, size_t len)
 {
-    char path[4200], folder[4150], tmp[4300];
+    char path[4200], folder[4150];
     if (len > SWX_DISKCACHE_MAX_ENTRY)
         return swx_error_set(SWX_ETOOBIG, "cache entry too large");
     entry_path(dc->dir, key, path, sizeof path, folder, sizeof folder);
     if (mkdirs(folder) != 0)
         return swx_error_set(SWX_EIO, "cannot create cache folder %s: %s", folder, strerror(errno));
-    snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(),
-             atomic_fetch_add(&tmp_seq, 1));
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0)
-        return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", tmp, strerror(errno));
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        return swx_error_set(SWX_EIO, "cannot write cache entry %s", tmp);
-    }
-    int ok = fputs(MAGIC, f) >= 0 && fputs(key, f) >= 0 && fputc('\n', f) != EOF &&
-             fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    /* An entry can be fetched again: no fsync, as before. */
+    if (swx_atomicfile_open(&af, path, 0600, SWX_ATOMICFILE_NOSYNC) != 0)
+        return swx_error_prefix(SWX_EIO, "cache entry");
+    int ok = fputs(MAGIC, af.f) >= 0 && fputs(key, af.f) >= 0 && fputc('\n', af.f) != EOF &&
+             fwrite(data, 1, len, af.f) == len;
+    if (!ok) {
         int e = errno;
-        unlink(tmp);
+        swx_atomicfile_abort(&af);
         return swx_error_set(SWX_EIO, "cannot write cache entry %s: %s", path, strerror(e));
     }
+    if (swx_atomicfile_commit(&af) != 0)
+        return swx_error_prefix(SWX_EIO, "cache entry");
     uint64_t max = dc->max;
     uint64_t w = atomic_fetch_add(&dc->written, (uint64_t)len + strlen(key)) + len;
     if (max && w >= max / 16 && pthread_mutex_trylock(&dc->prune_lock) == 0) {

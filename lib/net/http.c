@@ -11,6 +11,7 @@
 #include "seawx/http.h"
 
 #include "buf.h"
+#include "hex.h"
 #include "http_errors.h"
 #include "seawx/error.h"
 
@@ -402,12 +403,13 @@ void swx_query_free(swx_query *q)
  * are, so that logged WMS URLs remain readable. */
 static int put_encoded(swx_buf *b, const char *s)
 {
-    static const char hex[] = "0123456789ABCDEF";
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         int keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
                    strchr("-_.~/:,@", c);
-        char enc[3] = {'%', hex[c >> 4], hex[c & 15]};
+        char enc[3];
+        if (!keep)
+            swx_hex_percent(enc, c);
         int rc = keep ? swx_buf_append(b, s, 1) : swx_buf_append(b, enc, 3);
         if (rc)
             return rc;

@@ -1,10 +1,10 @@
 /* http_errors.c: reading the service's message out of error bodies. */
 #include "http_errors.h"
 
+#include "xml.h"
+
 #include <ctype.h>
 #include <json-c/json.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -53,8 +53,7 @@ static const char *json_str(json_object *o, const char *key)
 }
 
 /* One item of an "errors" member: a string, or an object with a message. */
-static void json_error_item(json_object *item, char *msg, size_t msgsz, char *code,
-                            size_t codesz)
+static void json_error_item(json_object *item, char *msg, size_t msgsz, char *code, size_t codesz)
 {
     const char *m = NULL, *c = NULL;
     if (json_object_is_type(item, json_type_string)) {
@@ -126,19 +125,6 @@ static int from_json(const char *body, size_t len, char *msg, size_t msgsz, char
     return msg[0] != '\0';
 }
 
-static int is_named(const xmlNode *n, const char *name)
-{
-    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-static const xmlNode *first_child(const xmlNode *n, const char *name)
-{
-    for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
-        if (is_named(c, name))
-            return c;
-    return NULL;
-}
-
 static void node_text(const xmlNode *n, char *out, size_t outsz)
 {
     xmlChar *t = xmlNodeGetContent(n);
@@ -157,30 +143,25 @@ static void node_attr(const xmlNode *n, const char *name, char *out, size_t outs
     }
 }
 
-static xmlDoc *read_xml(const char *body, size_t len)
-{
-    return xmlReadMemory(body, (int)len, NULL, NULL,
-                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                             XML_PARSE_NOBLANKS);
-}
-
 static int from_xml(const char *body, size_t len, char *msg, size_t msgsz, char *code,
                     size_t codesz)
 {
-    xmlDoc *doc = read_xml(body, len);
-    if (!doc)
+    xmlDoc *doc = NULL;
+    /* An error body is as untrusted as any document: the hardened reader. Its
+     * failure only means there is no message to quote. */
+    if (swx_xml_read(&doc, body, len, "error body") != 0)
         return 0;
     const xmlNode *root = xmlDocGetRootElement(doc);
-    if (is_named(root, "ServiceExceptionReport")) {
-        const xmlNode *e = first_child(root, "ServiceException");
+    if (swx_xml_is(root, "ServiceExceptionReport")) {
+        const xmlNode *e = swx_xml_child(root, "ServiceException");
         if (e) {
             node_text(e, msg, msgsz);
             node_attr(e, "code", code, codesz);
         }
-    } else if (is_named(root, "ExceptionReport")) {
-        const xmlNode *e = first_child(root, "Exception");
+    } else if (swx_xml_is(root, "ExceptionReport")) {
+        const xmlNode *e = swx_xml_child(root, "Exception");
         if (e) {
-            const xmlNode *t = first_child(e, "ExceptionText");
+            const xmlNode *t = swx_xml_child(e, "ExceptionText");
             node_text(t ? t : e, msg, msgsz);
             node_attr(e, "exceptionCode", code, codesz);
         }
@@ -260,13 +241,23 @@ int swx_service_message(const char *body, size_t len, const char *content_type, 
 
 int swx_exception_code_is_permanent(const char *code)
 {
-    static const char *const permanent[] = {
-        "InvalidFormat",        "InvalidCRS",         "InvalidSRS",
-        "LayerNotDefined",      "StyleNotDefined",    "LayerNotQueryable",
-        "InvalidPoint",         "CurrentUpdateSequence", "InvalidUpdateSequence",
-        "MissingDimensionValue", "InvalidDimensionValue", "OperationNotSupported",
-        "MissingParameterValue", "InvalidParameterValue", "VersionNegotiationFailed",
-        "OptionNotSupported",   NULL};
+    static const char *const permanent[] = {"InvalidFormat",
+                                            "InvalidCRS",
+                                            "InvalidSRS",
+                                            "LayerNotDefined",
+                                            "StyleNotDefined",
+                                            "LayerNotQueryable",
+                                            "InvalidPoint",
+                                            "CurrentUpdateSequence",
+                                            "InvalidUpdateSequence",
+                                            "MissingDimensionValue",
+                                            "InvalidDimensionValue",
+                                            "OperationNotSupported",
+                                            "MissingParameterValue",
+                                            "InvalidParameterValue",
+                                            "VersionNegotiationFailed",
+                                            "OptionNotSupported",
+                                            NULL};
     if (!code || !*code)
         return 0;
     for (int i = 0; permanent[i]; i++)

@@ -1,6 +1,8 @@
 /* jsonscan.c: a pull parser for one JSON text held in memory (see jsonscan.h). */
 #include "jsonscan.h"
 
+#include "hex.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,25 +227,19 @@ static int read_escaped(swx_jsonscan *js, const char *start, const char *p, swx_
             unsigned cp = 0, lo = 0;
             for (int k = 0; k < 4; k++, s++) {
                 char c = s < q ? *s : '\0';
-                unsigned v = is_digit(c)            ? (unsigned)(c - '0')
-                             : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                             : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                                    : 16u;
-                if (v == 16)
+                int v = swx_hex_value(c);
+                if (v < 0)
                     return fail_at(js, esc, "four hex digits expected after \\u in a string");
-                cp = cp * 16 + v;
+                cp = cp * 16 + (unsigned)v;
             }
             if (cp >= 0xD800 && cp <= 0xDBFF) {
                 /* A high surrogate pairs with a following \uDC00-\uDFFF. */
                 int ok = q - s >= 6 && s[0] == '\\' && s[1] == 'u';
                 for (int k = 2; ok && k < 6; k++) {
                     char c = s[k];
-                    unsigned v = is_digit(c)            ? (unsigned)(c - '0')
-                                 : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                                 : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                                        : 16u;
-                    ok = v < 16;
-                    lo = lo * 16 + v;
+                    int v = swx_hex_value(c);
+                    ok = v >= 0;
+                    lo = lo * 16 + (unsigned)v;
                 }
                 if (ok && lo >= 0xDC00 && lo <= 0xDFFF) {
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);

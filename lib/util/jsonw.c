@@ -4,6 +4,8 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 
+#include "jsonfmt.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,28 +121,14 @@ void swx_jsonw_array_end(swx_jsonw *w)
 
 static void put_string(swx_jsonw *w, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
-    FILE *f = w->f;
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                fputs("\\u00", f);
-                fputc(hex[c >> 4], f);
-                fputc(hex[c & 15], f);
-            } else {
-                fputc(c, f);
-            }
-        }
+    char tmp[SWX_JSON_ESC_MAX * 256];
+    size_t n = strlen(s);
+    fputc('"', w->f);
+    for (size_t i = 0; i < n; i += 256) {
+        size_t k = swx_json_escape(tmp, s + i, n - i < 256 ? n - i : 256);
+        fwrite(tmp, 1, k, w->f);
     }
-    fputc('"', f);
+    fputc('"', w->f);
 }
 
 void swx_jsonw_key(swx_jsonw *w, const char *key)
@@ -181,13 +169,7 @@ void swx_jsonw_number(swx_jsonw *w, double v, int decimals)
     }
     char tmp[64];
     if (decimals < 0) {
-        snprintf(tmp, sizeof tmp, "%.17g", v);
-        /* Use the shortest of %.15g/%.16g/%.17g that reads back exactly. */
-        for (int p = 15; p <= 17; p++) {
-            snprintf(tmp, sizeof tmp, "%.*g", p, v);
-            if (strtod(tmp, NULL) == v)
-                break;
-        }
+        swx_double_shortest(tmp, v);
     } else {
         snprintf(tmp, sizeof tmp, "%.*f", decimals > 17 ? 17 : decimals, v);
         char *dot = strchr(tmp, '.');

@@ -2,6 +2,7 @@
 #include "seawx/wms.h"
 
 #include "buf.h"
+#include "jsonfmt.h"
 #include "seawx/error.h"
 #include "wms_priv.h"
 
@@ -80,18 +81,10 @@ int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
     return rc;
 }
 
-void swx_format_double(double v, char out[32])
-{
-    for (int p = 15; p <= 17; p++) {
-        snprintf(out, 32, "%.*g", p, v);
-        if (strtod(out, NULL) == v)
-            break;
-    }
-}
-
 int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
 {
-    char a[32], b[32], c[32], d[32], bbox[140];
+    char a[SWX_DOUBLE_TEXT_MAX], b[SWX_DOUBLE_TEXT_MAX], c[SWX_DOUBLE_TEXT_MAX],
+        d[SWX_DOUBLE_TEXT_MAX], bbox[140];
     int rc;
     *q = NULL;
     if ((rc = swx_wms_bundle_check(g->bundle)))
@@ -102,10 +95,10 @@ int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
         return swx_error_set(SWX_EINVAL, "invalid GetMap request: layer, CRS, a positive size "
                                          "and a non-empty bbox are needed");
     int lat_first = strcasecmp(g->crs, "EPSG:4326") == 0;
-    swx_format_double(lat_first ? g->miny : g->minx, a);
-    swx_format_double(lat_first ? g->minx : g->miny, b);
-    swx_format_double(lat_first ? g->maxy : g->maxx, c);
-    swx_format_double(lat_first ? g->maxx : g->maxy, d);
+    swx_double_shortest(a, lat_first ? g->miny : g->minx);
+    swx_double_shortest(b, lat_first ? g->minx : g->miny);
+    swx_double_shortest(c, lat_first ? g->maxy : g->maxx);
+    swx_double_shortest(d, lat_first ? g->maxx : g->maxy);
     snprintf(bbox, sizeof bbox, "%s,%s,%s,%s", a, b, c, d);
     if ((rc = wms_request_start("GetMap", g->bundle, "image/png", req, q)))
         return rc;

@@ -8,10 +8,11 @@
  * copied: a layer that adds nothing to its parent's CRS list points at the
  * parent's array.
  *
- * Safety: the parser never loads a DTD, never touches the network and never
- * expands an entity. Any <!ENTITY> declaration stops the parse at once (SAX
- * entityDecl hook), before a reference could be expanded, so an external entity
- * reads no file and an entity bomb costs nothing.
+ * Safety (util's hardened reader, xml.c): the parser never loads a DTD, never
+ * touches the network and never expands an entity. Any <!ENTITY> declaration
+ * stops the parse at once (SAX entityDecl hook), before a reference could be
+ * expanded, so an external entity reads no file and an entity bomb costs
+ * nothing.
  *
  * After the walk, three indexes are built over the layers:
  *   by_name  layer pointers sorted by Name (then document order), for find();
@@ -25,15 +26,15 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 
+#include "arena.h"
 #include "buf.h"
+#include "xml.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <libxml/xmlerror.h>
 
 #include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,63 +44,6 @@
 #define CAPS_MAX_DEPTH 64        /* nested Layer elements */
 #define CAPS_MAX_LAYERS 1000000u /* named layers in one document */
 #define ARENA_CHUNK (64u * 1024u)
-
-/* ---- arena ------------------------------------------------------------- */
-
-typedef struct arena_chunk {
-    struct arena_chunk *next;
-    size_t used, cap;
-    max_align_t data[]; /* cap bytes */
-} arena_chunk;
-
-typedef struct arena {
-    arena_chunk *head;
-} arena;
-
-static void *arena_alloc(arena *a, size_t n)
-{
-    const size_t align = sizeof(max_align_t);
-    n = n ? (n + align - 1) / align * align : align;
-    arena_chunk *c = a->head;
-    if (c && c->cap - c->used >= n) {
-        void *p = (char *)c->data + c->used;
-        c->used += n;
-        return p;
-    }
-    size_t cap = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
-    arena_chunk *nc = malloc(sizeof *nc + cap);
-    if (!nc)
-        return NULL;
-    nc->cap = cap;
-    nc->used = n;
-    if (cap == n && c) { /* a big block of its own: keep filling the current chunk */
-        nc->next = c->next;
-        c->next = nc;
-    } else {
-        nc->next = c;
-        a->head = nc;
-    }
-    return nc->data;
-}
-
-static char *arena_strndup(arena *a, const char *s, size_t n)
-{
-    char *p = arena_alloc(a, n + 1);
-    if (!p)
-        return NULL;
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
-static void arena_free(arena *a)
-{
-    for (arena_chunk *c = a->head, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
-    a->head = NULL;
-}
 
 /* ---- the parsed document ------------------------------------------------ */
 
@@ -125,7 +69,7 @@ struct swx_layer {
 };
 
 struct swx_caps {
-    arena mem;
+    swx_arena mem;
     const char *version, *title;
     int max_width, max_height;
     const char **formats;
@@ -157,24 +101,6 @@ typedef struct inherit {
 
 /* ---- small helpers -------------------------------------------------------- */
 
-static int is_el(const xmlNode *n, const char *local)
-{
-    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, local) == 0;
-}
-
-static const xmlNode *first_child(const xmlNode *n, const char *local)
-{
-    for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
-        if (is_el(c, local))
-            return c;
-    return NULL;
-}
-
-static long line_of(const xmlNode *n)
-{
-    return n ? xmlGetLineNo(n) : 0;
-}
-
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -190,27 +116,12 @@ static int bad(int code, const xmlNode *node, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return swx_error_set(code, "malformed capabilities: line %ld: %s", line_of(node), msg);
+    return swx_error_set(code, "malformed capabilities: line %ld: %s", swx_xml_line(node), msg);
 }
 
 static int nomem(void)
 {
     return swx_error_set(SWX_ENOMEM, "out of memory reading capabilities");
-}
-
-/* An attribute's value by local name (any namespace), pointing into the tree;
- * NULL when absent. */
-static const char *attr(const xmlNode *n, const char *local)
-{
-    for (const xmlAttr *a = n->properties; a; a = a->next) {
-        if (strcmp((const char *)a->name, local) != 0)
-            continue;
-        const xmlNode *t = a->children;
-        if (t && t->type == XML_TEXT_NODE && !t->next && t->content)
-            return (const char *)t->content;
-        return ""; /* empty; never several nodes, as entities are refused */
-    }
-    return NULL;
 }
 
 /* The text of an element, blanks trimmed, copied into the arena; NULL when
@@ -239,7 +150,7 @@ static const char *text_of(swx_caps *c, const xmlNode *n, int *err)
     }
     while (len && is_blank(s[len - 1]))
         len--;
-    char *r = len ? arena_strndup(&c->mem, s, len) : NULL;
+    char *r = len ? swx_arena_strndup(&c->mem, s, len) : NULL;
     if (len && !r)
         *err = nomem();
     xmlFree(owned);
@@ -284,7 +195,7 @@ static int integer(const xmlNode *n, const char *s, int *out)
 static const char *url_without_key(swx_caps *c, const char *url)
 {
     size_t n = strlen(url);
-    char *out = arena_alloc(&c->mem, n + 1);
+    char *out = swx_arena_alloc(&c->mem, n + 1);
     if (!out)
         return NULL;
     const char *p = url, *end = url + n;
@@ -368,7 +279,7 @@ static int read_crs(swx_caps *c, const xmlNode *layer, inherit *in)
     size_t own = 0;
     int rc = 0;
     for (const xmlNode *k = layer->children; k; k = k->next) {
-        if (!is_el(k, "CRS") && !is_el(k, "SRS"))
+        if (!swx_xml_is(k, "CRS") && !swx_xml_is(k, "SRS"))
             continue;
         const char *s = text_of(c, k, &rc);
         if (rc)
@@ -388,7 +299,7 @@ static int read_crs(swx_caps *c, const xmlNode *layer, inherit *in)
     size_t total = in->ncrs + own, tcap = 16, n = 0;
     while (tcap < total * 2)
         tcap *= 2;
-    const char **list = arena_alloc(&c->mem, total * sizeof *list);
+    const char **list = swx_arena_alloc(&c->mem, total * sizeof *list);
     size_t *table = malloc(tcap * sizeof *table);
     if (!list || !table) {
         free(table);
@@ -398,7 +309,7 @@ static int read_crs(swx_caps *c, const xmlNode *layer, inherit *in)
     for (size_t i = 0; i < in->ncrs; i++)
         crs_add(list, &n, table, tcap, in->crs[i]);
     for (const xmlNode *k = layer->children; k && !rc; k = k->next) {
-        if (!is_el(k, "CRS") && !is_el(k, "SRS"))
+        if (!swx_xml_is(k, "CRS") && !swx_xml_is(k, "SRS"))
             continue;
         const char *s = text_of(c, k, &rc);
         while (s && *s && !rc) {
@@ -409,7 +320,7 @@ static int read_crs(swx_caps *c, const xmlNode *layer, inherit *in)
                 len++;
             if (!len)
                 break;
-            const char *tok = arena_strndup(&c->mem, s, len);
+            const char *tok = swx_arena_strndup(&c->mem, s, len);
             if (!tok)
                 rc = nomem();
             else
@@ -427,32 +338,32 @@ static int read_bbox(swx_caps *c, const xmlNode *layer, inherit *in)
 {
     size_t own = 0;
     for (const xmlNode *k = layer->children; k; k = k->next)
-        own += is_el(k, "BoundingBox");
+        own += swx_xml_is(k, "BoundingBox");
     if (!own)
         return 0;
-    swx_bbox *list = arena_alloc(&c->mem, (in->nbbox + own) * sizeof *list);
+    swx_bbox *list = swx_arena_alloc(&c->mem, (in->nbbox + own) * sizeof *list);
     if (!list)
         return nomem();
     if (in->nbbox)
         memcpy(list, in->bbox, in->nbbox * sizeof *list);
     size_t n = in->nbbox;
     for (const xmlNode *k = layer->children; k; k = k->next) {
-        if (!is_el(k, "BoundingBox"))
+        if (!swx_xml_is(k, "BoundingBox"))
             continue;
-        const char *crs = attr(k, "CRS");
+        const char *crs = swx_xml_attr(k, "CRS");
         if (!crs)
-            crs = attr(k, "SRS");
+            crs = swx_xml_attr(k, "SRS");
         if (!crs || !*crs)
             return bad(SWX_EPARSE, k, "<BoundingBox> has no CRS");
         swx_bbox b;
         memset(&b, 0, sizeof b);
-        int rc = number(k, "minx", attr(k, "minx"), &b.minx);
+        int rc = number(k, "minx", swx_xml_attr(k, "minx"), &b.minx);
         if (!rc)
-            rc = number(k, "miny", attr(k, "miny"), &b.miny);
+            rc = number(k, "miny", swx_xml_attr(k, "miny"), &b.miny);
         if (!rc)
-            rc = number(k, "maxx", attr(k, "maxx"), &b.maxx);
+            rc = number(k, "maxx", swx_xml_attr(k, "maxx"), &b.maxx);
         if (!rc)
-            rc = number(k, "maxy", attr(k, "maxy"), &b.maxy);
+            rc = number(k, "maxy", swx_xml_attr(k, "maxy"), &b.maxy);
         if (rc)
             return rc;
         if (strlen(crs) >= sizeof b.crs)
@@ -474,25 +385,25 @@ static int read_geo(swx_caps *c, const xmlNode *layer, inherit *in)
 {
     for (const xmlNode *k = layer->children; k; k = k->next) {
         int rc = 0;
-        if (is_el(k, "EX_GeographicBoundingBox")) {
+        if (swx_xml_is(k, "EX_GeographicBoundingBox")) {
             static const char *const names[4] = {"westBoundLongitude", "southBoundLatitude",
                                                  "eastBoundLongitude", "northBoundLatitude"};
             for (int i = 0; i < 4 && !rc; i++) {
-                const xmlNode *e = first_child(k, names[i]);
+                const xmlNode *e = swx_xml_child(k, names[i]);
                 if (!e)
                     return bad(SWX_EPARSE, k, "<EX_GeographicBoundingBox> has no <%s>", names[i]);
                 const char *s = text_of(c, e, &rc);
                 if (!rc)
                     rc = number(e, "value", s, &in->geo[i]);
             }
-        } else if (is_el(k, "LatLonBoundingBox")) {
-            rc = number(k, "minx", attr(k, "minx"), &in->geo[0]);
+        } else if (swx_xml_is(k, "LatLonBoundingBox")) {
+            rc = number(k, "minx", swx_xml_attr(k, "minx"), &in->geo[0]);
             if (!rc)
-                rc = number(k, "miny", attr(k, "miny"), &in->geo[1]);
+                rc = number(k, "miny", swx_xml_attr(k, "miny"), &in->geo[1]);
             if (!rc)
-                rc = number(k, "maxx", attr(k, "maxx"), &in->geo[2]);
+                rc = number(k, "maxx", swx_xml_attr(k, "maxx"), &in->geo[2]);
             if (!rc)
-                rc = number(k, "maxy", attr(k, "maxy"), &in->geo[3]);
+                rc = number(k, "maxy", swx_xml_attr(k, "maxy"), &in->geo[3]);
         } else {
             continue;
         }
@@ -508,28 +419,28 @@ static int read_styles(swx_caps *c, const xmlNode *layer, inherit *in)
     size_t own = 0;
     int rc = 0;
     for (const xmlNode *k = layer->children; k; k = k->next)
-        own += is_el(k, "Style");
+        own += swx_xml_is(k, "Style");
     if (!own)
         return 0;
-    swx_style *list = arena_alloc(&c->mem, (in->nstyles + own) * sizeof *list);
+    swx_style *list = swx_arena_alloc(&c->mem, (in->nstyles + own) * sizeof *list);
     if (!list)
         return nomem();
     if (in->nstyles)
         memcpy(list, in->styles, in->nstyles * sizeof *list);
     size_t n = in->nstyles;
     for (const xmlNode *k = layer->children; k; k = k->next) {
-        if (!is_el(k, "Style"))
+        if (!swx_xml_is(k, "Style"))
             continue;
         swx_style s = {NULL, NULL, NULL};
-        s.name = text_of(c, first_child(k, "Name"), &rc);
+        s.name = text_of(c, swx_xml_child(k, "Name"), &rc);
         if (!rc)
-            s.title = text_of(c, first_child(k, "Title"), &rc);
+            s.title = text_of(c, swx_xml_child(k, "Title"), &rc);
         if (rc)
             return rc;
         if (!s.name)
             continue; /* a style that cannot be asked for */
-        const xmlNode *res = first_child(first_child(k, "LegendURL"), "OnlineResource");
-        const char *href = res ? attr(res, "href") : NULL;
+        const xmlNode *res = swx_xml_child(swx_xml_child(k, "LegendURL"), "OnlineResource");
+        const char *href = res ? swx_xml_attr(res, "href") : NULL;
         if (href && *href && !(s.legend_url = url_without_key(c, href)))
             return nomem();
         size_t i = 0;
@@ -563,9 +474,9 @@ static int add_dim(swx_caps *c, swx_timedim *d)
 static int read_dims(swx_caps *c, const xmlNode *layer, const char *layer_name, inherit *in)
 {
     for (const xmlNode *k = layer->children; k; k = k->next) {
-        if (!is_el(k, "Dimension") && !is_el(k, "Extent"))
+        if (!swx_xml_is(k, "Dimension") && !swx_xml_is(k, "Extent"))
             continue;
-        const char *name = attr(k, "name");
+        const char *name = swx_xml_attr(k, "name");
         const swx_timedim **slot = NULL;
         if (name && strcasecmp(name, "time") == 0)
             slot = &in->time;
@@ -588,10 +499,10 @@ static int read_dims(swx_caps *c, const xmlNode *layer, const char *layer_name, 
         swx_timedim *d = NULL;
         int rc = 0;
         if (i < len) { /* a blank value list declares nothing */
-            rc = swx_timedim_parse(&d, s, len, attr(k, "default"));
+            rc = swx_timedim_parse(&d, s, len, swx_xml_attr(k, "default"));
             if (rc)
                 swx_error_prefix(rc, "malformed capabilities: line %ld: %s%s%sdimension '%s'",
-                                 line_of(k), layer_name ? "layer '" : "",
+                                 swx_xml_line(k), layer_name ? "layer '" : "",
                                  layer_name ? layer_name : "", layer_name ? "', " : "", name);
             else if ((rc = add_dim(c, d)) != 0)
                 swx_timedim_free(d);
@@ -646,11 +557,11 @@ static int read_pattern(swx_caps *c, swx_layer *l, const char *name)
     size_t vlen = colon ? (size_t)(colon - var) : strlen(var);
     if (!vlen)
         return 0;
-    l->product = arena_strndup(&c->mem, name, (size_t)(s1 - name));
-    l->run_date = arena_strndup(&c->mem, date, 8);
-    l->run_hour = arena_strndup(&c->mem, hour, 2);
-    l->variable = arena_strndup(&c->mem, var, vlen);
-    l->unit = colon && colon[1] ? arena_strndup(&c->mem, colon + 1, strlen(colon + 1)) : NULL;
+    l->product = swx_arena_strndup(&c->mem, name, (size_t)(s1 - name));
+    l->run_date = swx_arena_strndup(&c->mem, date, 8);
+    l->run_hour = swx_arena_strndup(&c->mem, hour, 2);
+    l->variable = swx_arena_strndup(&c->mem, var, vlen);
+    l->unit = colon && colon[1] ? swx_arena_strndup(&c->mem, colon + 1, strlen(colon + 1)) : NULL;
     if (!l->product || !l->run_date || !l->run_hour || !l->variable ||
         (colon && colon[1] && !l->unit))
         return -1;
@@ -676,9 +587,9 @@ static int add_layer(swx_caps *c, const xmlNode *node, const char *name, const i
     swx_layer *l = &c->layers[c->nlayers];
     memset(l, 0, sizeof *l);
     l->name = name;
-    l->title = text_of(c, first_child(node, "Title"), &rc);
+    l->title = text_of(c, swx_xml_child(node, "Title"), &rc);
     if (!rc)
-        l->abstract = text_of(c, first_child(node, "Abstract"), &rc);
+        l->abstract = text_of(c, swx_xml_child(node, "Abstract"), &rc);
     if (rc)
         return rc;
     l->crs = in->crs;
@@ -716,7 +627,7 @@ static int walk_layer(swx_caps *c, const xmlNode *node, const inherit *parent, i
         return bad(SWX_EPARSE, node, "layers nested more than %d deep", CAPS_MAX_DEPTH);
     inherit in = *parent;
     int rc = 0;
-    const char *name = text_of(c, first_child(node, "Name"), &rc);
+    const char *name = text_of(c, swx_xml_child(node, "Name"), &rc);
     if (!rc)
         rc = read_crs(c, node, &in);
     if (!rc)
@@ -730,7 +641,7 @@ static int walk_layer(swx_caps *c, const xmlNode *node, const inherit *parent, i
     if (!rc && name)
         rc = add_layer(c, node, name, &in);
     for (const xmlNode *k = node->children; k && !rc; k = k->next)
-        if (is_el(k, "Layer"))
+        if (swx_xml_is(k, "Layer"))
             rc = walk_layer(c, k, &in, depth + 1);
     return rc;
 }
@@ -808,8 +719,8 @@ static int build_indexes(swx_caps *c)
     const swx_layer **tmp = malloc(n * sizeof *tmp);
     var_group *groups = NULL;
     int rc = 0;
-    c->by_name = arena_alloc(&c->mem, n * sizeof *c->by_name);
-    c->by_var = arena_alloc(&c->mem, n * sizeof *c->by_var);
+    c->by_name = swx_arena_alloc(&c->mem, n * sizeof *c->by_name);
+    c->by_var = swx_arena_alloc(&c->mem, n * sizeof *c->by_var);
     if (!tmp || !c->by_name || !c->by_var) {
         rc = nomem();
         goto done;
@@ -824,9 +735,9 @@ static int build_indexes(swx_caps *c)
     for (size_t i = 0; i < n; i++)
         nv += i == 0 || strcmp(tmp[i]->variable, tmp[i - 1]->variable) != 0;
     groups = malloc(nv * sizeof *groups);
-    c->vars = arena_alloc(&c->mem, nv * sizeof *c->vars);
-    c->var_sorted = arena_alloc(&c->mem, nv * sizeof *c->var_sorted);
-    c->var_begin = arena_alloc(&c->mem, (nv + 1) * sizeof *c->var_begin);
+    c->vars = swx_arena_alloc(&c->mem, nv * sizeof *c->vars);
+    c->var_sorted = swx_arena_alloc(&c->mem, nv * sizeof *c->var_sorted);
+    c->var_begin = swx_arena_alloc(&c->mem, (nv + 1) * sizeof *c->var_begin);
     if (!groups || !c->vars || !c->var_sorted || !c->var_begin) {
         rc = nomem();
         goto done;
@@ -874,127 +785,6 @@ done:
 
 /* ---- the document --------------------------------------------------------- */
 
-/* What the parse hooks learn, reached through ctxt->_private. */
-typedef struct parse_guard {
-    long entity_line; /* > 0 once an entity declaration was seen */
-    char entity[48];
-    int err_line; /* the first fatal error libxml2 reported, else the first error */
-    int err_fatal;
-    char err[256];
-} parse_guard;
-
-static void refuse_entity(void *ctx, const xmlChar *name)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    parse_guard *g = ctxt->_private;
-    if (!g->entity_line) {
-        g->entity_line = ctxt->input ? ctxt->input->line : 1;
-        snprintf(g->entity, sizeof g->entity, "%s", name ? (const char *)name : "");
-    }
-    xmlStopParser(ctxt);
-}
-
-static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
-                           const xmlChar *system_id, xmlChar *content)
-{
-    (void)type;
-    (void)public_id;
-    (void)system_id;
-    (void)content;
-    refuse_entity(ctx, name);
-}
-
-static void on_unparsed_entity_decl(void *ctx, const xmlChar *name, const xmlChar *public_id,
-                                    const xmlChar *system_id, const xmlChar *notation)
-{
-    (void)public_id;
-    (void)system_id;
-    (void)notation;
-    refuse_entity(ctx, name);
-}
-
-static void on_external_subset(void *ctx, const xmlChar *name, const xmlChar *external_id,
-                               const xmlChar *system_id)
-{
-    (void)ctx; /* never loaded */
-    (void)name;
-    (void)external_id;
-    (void)system_id;
-}
-
-static xmlParserInputPtr on_resolve_entity(void *ctx, const xmlChar *public_id,
-                                           const xmlChar *system_id)
-{
-    (void)ctx; /* nothing outside the document is ever read */
-    (void)public_id;
-    (void)system_id;
-    return NULL;
-}
-
-/* Keeps the first error for the error line; libxml2 prints nothing. */
-static void on_error(void *ctx, xmlErrorPtr e)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    parse_guard *g = ctxt ? ctxt->_private : NULL;
-    if (!g || !e || e->level < XML_ERR_ERROR || g->err_fatal ||
-        (g->err[0] && e->level != XML_ERR_FATAL))
-        return;
-    g->err_fatal = e->level == XML_ERR_FATAL;
-    g->err_line = e->line;
-    snprintf(g->err, sizeof g->err, "%s", e->message ? e->message : "not well-formed XML");
-    size_t n = strlen(g->err);
-    while (n && is_blank(g->err[n - 1]))
-        g->err[--n] = '\0';
-}
-
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-
-static int read_xml(xmlDocPtr *out, const char *xml, size_t len)
-{
-    parse_guard g;
-    memset(&g, 0, sizeof g);
-    *out = NULL;
-    pthread_once(&xml_once, xmlInitParser);
-    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt)
-        return nomem();
-    ctxt->_private = &g;
-    ctxt->sax->entityDecl = on_entity_decl;
-    ctxt->sax->unparsedEntityDecl = on_unparsed_entity_decl;
-    ctxt->sax->externalSubset = on_external_subset;
-    ctxt->sax->resolveEntity = on_resolve_entity;
-    ctxt->sax->serror = on_error;
-    ctxt->sax->warning = NULL;
-    /* No NOENT, DTDLOAD, DTDATTR or HUGE: nothing is expanded or fetched and
-     * libxml2's own size limits hold. */
-    int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA |
-               XML_PARSE_BIG_LINES | XML_PARSE_COMPACT;
-    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, NULL, NULL, opts);
-    int rc = 0;
-    if (g.entity_line || (doc && doc->intSubset && doc->intSubset->entities)) {
-        rc = swx_error_set(SWX_EPARSE,
-                           "malformed capabilities: entity declarations are not allowed "
-                           "(line %ld, entity '%s')",
-                           g.entity_line, g.entity);
-    } else if (!doc || !ctxt->wellFormed) {
-        if (g.err[0])
-            rc =
-                swx_error_set(SWX_EPARSE, "malformed capabilities: line %d: %s", g.err_line, g.err);
-        else if (!doc && ctxt->errNo == XML_ERR_NO_MEMORY)
-            rc = nomem();
-        else
-            rc = swx_error_set(SWX_EPARSE, "malformed capabilities: line %d: not well-formed XML",
-                               ctxt->input ? ctxt->input->line : 0);
-    }
-    if (rc)
-        xmlFreeDoc(doc);
-    else
-        *out = doc;
-    ctxt->_private = NULL;
-    xmlFreeParserCtxt(ctxt);
-    return rc;
-}
-
 /* An HTML page (a proxy's or a login page) is named as such, with its title. */
 static int refuse_html(const char *xml, size_t len)
 {
@@ -1040,11 +830,11 @@ static int refuse_exception(const xmlNode *root)
     size_t n = 0;
     const char *code = NULL;
     for (const xmlNode *e = root->children; e; e = e->next) {
-        if (!is_el(e, "ServiceException") && !is_el(e, "Exception"))
+        if (!swx_xml_is(e, "ServiceException") && !swx_xml_is(e, "Exception"))
             continue;
-        code = attr(e, "code");
+        code = swx_xml_attr(e, "code");
         if (!code)
-            code = attr(e, "exceptionCode");
+            code = swx_xml_attr(e, "exceptionCode");
         xmlChar *t = xmlNodeGetContent(e);
         for (const char *p = (const char *)t; p && *p && n < sizeof msg - 1; p++) {
             char ch = is_blank(*p) ? ' ' : *p;
@@ -1069,15 +859,15 @@ static int refuse_exception(const xmlNode *root)
 static int read_service(swx_caps *c, const xmlNode *root)
 {
     int rc = 0;
-    const xmlNode *svc = first_child(root, "Service");
-    const char *v = attr(root, "version");
-    c->version = v && *v                              ? arena_strndup(&c->mem, v, strlen(v))
-                 : is_el(root, "WMT_MS_Capabilities") ? "1.1.1"
-                                                      : "1.3.0";
+    const xmlNode *svc = swx_xml_child(root, "Service");
+    const char *v = swx_xml_attr(root, "version");
+    c->version = v && *v ? swx_arena_strndup(&c->mem, v, strlen(v))
+                 : swx_xml_is(root, "WMT_MS_Capabilities") ? "1.1.1"
+                                                           : "1.3.0";
     if (!c->version)
         return nomem();
-    c->title = text_of(c, first_child(svc, "Title"), &rc);
-    const xmlNode *mw = first_child(svc, "MaxWidth"), *mh = first_child(svc, "MaxHeight");
+    c->title = text_of(c, swx_xml_child(svc, "Title"), &rc);
+    const xmlNode *mw = swx_xml_child(svc, "MaxWidth"), *mh = swx_xml_child(svc, "MaxHeight");
     const char *w = rc ? NULL : text_of(c, mw, &rc);
     const char *h = rc ? NULL : text_of(c, mh, &rc);
     if (!rc)
@@ -1089,18 +879,18 @@ static int read_service(swx_caps *c, const xmlNode *root)
 
 static int read_formats(swx_caps *c, const xmlNode *cap)
 {
-    const xmlNode *getmap = first_child(first_child(cap, "Request"), "GetMap");
+    const xmlNode *getmap = swx_xml_child(swx_xml_child(cap, "Request"), "GetMap");
     size_t n = 0;
     int rc = 0;
     for (const xmlNode *k = getmap ? getmap->children : NULL; k; k = k->next)
-        n += is_el(k, "Format");
+        n += swx_xml_is(k, "Format");
     if (!n)
         return 0;
-    c->formats = arena_alloc(&c->mem, n * sizeof *c->formats);
+    c->formats = swx_arena_alloc(&c->mem, n * sizeof *c->formats);
     if (!c->formats)
         return nomem();
     for (const xmlNode *k = getmap->children; k && !rc; k = k->next) {
-        const char *f = is_el(k, "Format") ? text_of(c, k, &rc) : NULL;
+        const char *f = swx_xml_is(k, "Format") ? text_of(c, k, &rc) : NULL;
         if (f)
             c->formats[c->nformats++] = f;
     }
@@ -1109,23 +899,23 @@ static int read_formats(swx_caps *c, const xmlNode *cap)
 
 static int read_document(swx_caps *c, const xmlNode *root)
 {
-    if (is_el(root, "ServiceExceptionReport") || is_el(root, "ExceptionReport"))
+    if (swx_xml_is(root, "ServiceExceptionReport") || swx_xml_is(root, "ExceptionReport"))
         return refuse_exception(root);
-    if (!is_el(root, "WMS_Capabilities") && !is_el(root, "WMT_MS_Capabilities"))
+    if (!swx_xml_is(root, "WMS_Capabilities") && !swx_xml_is(root, "WMT_MS_Capabilities"))
         return swx_error_set(SWX_ESERVICE,
                              "not a WMS capabilities document: the root element is <%.60s>",
                              root ? (const char *)root->name : "");
     int rc = read_service(c, root);
     if (rc)
         return rc;
-    const xmlNode *cap = first_child(root, "Capability");
+    const xmlNode *cap = swx_xml_child(root, "Capability");
     if (!cap)
         return bad(SWX_EPARSE, root, "<%s> has no <Capability>", (const char *)root->name);
     rc = read_formats(c, cap);
     inherit none;
     memset(&none, 0, sizeof none);
     for (const xmlNode *k = cap->children; k && !rc; k = k->next)
-        if (is_el(k, "Layer"))
+        if (swx_xml_is(k, "Layer"))
             rc = walk_layer(c, k, &none, 1);
     if (rc)
         return rc;
@@ -1159,7 +949,8 @@ int swx_caps_parse(swx_caps **out, const char *xml, size_t len)
     c = calloc(1, sizeof *c);
     if (!c)
         return nomem();
-    rc = read_xml(&doc, xml, len);
+    swx_arena_init(&c->mem, ARENA_CHUNK, 0); /* bounded by SWX_CAPS_MAX_BYTES */
+    rc = swx_xml_read(&doc, xml, len, "capabilities");
     if (rc)
         goto done;
     /* Numbers in the document use '.', whatever the host application's locale. */
@@ -1189,7 +980,7 @@ void swx_caps_free(swx_caps *c)
         swx_timedim_free(c->dims[i]);
     free(c->dims);
     free(c->layers);
-    arena_free(&c->mem);
+    swx_arena_free(&c->mem);
     free(c);
 }
 

@@ -1,6 +1,8 @@
 /* accesslog.c: the access log (see accesslog.h). */
 #include "accesslog.h"
 
+#include "util/hex.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,17 +43,6 @@ void sim_accesslog_close(struct sim_accesslog *log)
     free(log);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Whether the raw (percent-encoded) parameter name [s, s + n) decodes to
  * service-api-key, in any letter case. */
 static int is_key_name(const char *s, size_t n)
@@ -61,8 +52,8 @@ static int is_key_name(const char *s, size_t n)
 
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        if (c == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-            c = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+        if (c == '%' && i + 2 < n && swx_hex_value(s[i + 1]) >= 0 && swx_hex_value(s[i + 2]) >= 0) {
+            c = (char)(swx_hex_value(s[i + 1]) * 16 + swx_hex_value(s[i + 2]));
             i += 2;
         } else if (c == '+') {
             c = ' ';

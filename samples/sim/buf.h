@@ -1,20 +1,31 @@
 /* buf.h: a growable byte buffer with a hard size limit and one owner.
  *
- * Appends after a failure (out of memory or over the limit) do nothing and the
- * buffer stays failed, so a long run of appends (an XML document) is checked
- * once at the end. The data is always NUL-terminated (not counted in len). */
+ * The growing is util's swx_buf (lib/util/buf.h); what the stand-in adds is a
+ * sticky failure: appends after a failure (out of memory or over the limit) do
+ * nothing and the buffer stays failed, so a long run of appends (an XML
+ * document) is checked once at the end. The data is always NUL-terminated
+ * (not counted in len). */
 #ifndef SIM_BUF_H
 #define SIM_BUF_H
+
+#include "util/buf.h"
 
 #include <stdarg.h>
 #include <stddef.h>
 
 struct sim_buf {
-    char *data;   /* NULL until the first append */
-    size_t len;   /* bytes used, excluding the terminating NUL */
-    size_t cap;   /* bytes allocated */
-    size_t limit; /* largest len allowed */
-    int failed;   /* sticky: set by the first failed append */
+    /* The fields are swx_buf's own, named here as well (a common initial
+     * sequence), so that the stand-in reads b.data and b.len directly. */
+    union {
+        swx_buf u;
+        struct {
+            char *data;   /* NULL until the first append */
+            size_t len;   /* bytes used, excluding the terminating NUL */
+            size_t cap;   /* bytes allocated */
+            size_t limit; /* largest len allowed */
+        };
+    };
+    int failed; /* sticky: set by the first failed append */
 };
 
 void sim_buf_init(struct sim_buf *b, size_t limit);

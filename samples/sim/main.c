@@ -22,28 +22,21 @@
 #include "testing.h"
 #include "wms_caps.h"
 
-/* Writes "PORT\n" to path.tmp, then renames it over path: readers never see a
+#include "seawx/atomicfile.h"
+
+/* Writes "PORT\n" beside path, then renames it over path: readers never see a
  * partial file. */
 static int write_port_file(const char *path, unsigned port)
 {
-    char tmp[4096];
-    FILE *f;
-    int ok;
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
 
-    if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+    if (swx_atomicfile_open(&af, path, 0666, 0) != 0)
         return -1;
-    f = fopen(tmp, "w");
-    if (f == NULL)
-        return -1;
-    ok = fprintf(f, "%u\n", port) > 0;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fsync(fileno(f)) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
+    if (fprintf(af.f, "%u\n", port) <= 0) {
+        swx_atomicfile_abort(&af);
         return -1;
     }
-    return 0;
+    return swx_atomicfile_commit(&af) != 0 ? -1 : 0;
 }
 
 int main(int argc, char **argv)

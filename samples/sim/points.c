@@ -40,8 +40,8 @@ static void soil_values(struct sim_jout *j, double lat, double lon, int64_t t)
 
 static void soil_record(struct sim_jout *j, double lat, double lon, int64_t t)
 {
-    char ts[SIM_TS_LEN];
-    sim_ts_format(t, ts);
+    char ts[SWX_ISO8601_LEN];
+    swx_iso8601_format(t, ts);
     sim_jout_begin(j, NULL, '{');
     if (sim_jout_begin(j, "location", '{')) {
         sim_jout_num(j, "lat", lat, 4);
@@ -144,8 +144,8 @@ static int weather_point(struct sim_request *rq)
             double rh = 70 + 20 * wave(2 * PI * h + lat * 0.1);
             double ws = 6 + 4 * wave((double)t / (7 * HOUR) + lon * 0.05);
             double wd = fmod(200 + 150 * wave((double)t / (11 * HOUR) + lat * 0.03) + 360, 360);
-            char ts[SIM_TS_LEN];
-            sim_ts_format(t, ts);
+            char ts[SWX_ISO8601_LEN];
+            swx_iso8601_format(t, ts);
             sim_jout_begin(&j, NULL, '{');
             if (sim_jout_begin(&j, "location", '{')) {
                 if (sim_jout_begin(&j, "coordinates", '{')) {
@@ -189,12 +189,12 @@ static double tide_m(double lat, double lon, double t)
 
 static int64_t archive_first(void)
 {
-    return sim_days_from_civil(1990, 1, 1) * DAY;
+    return swx_days_from_civil(1990, 1, 1) * DAY;
 }
 
 static int64_t archive_end(void)
 {
-    return sim_days_from_civil(2026, 1, 1) * DAY;
+    return swx_days_from_civil(2026, 1, 1) * DAY;
 }
 
 static void tide_meta(struct sim_jout *j, int us)
@@ -238,8 +238,8 @@ static int tides_point(struct sim_request *rq)
     for (unsigned long i = 0; i < hours; i++) {
         int64_t t = start + (int64_t)i * HOUR;
         double m = tide_m(lat, lon, (double)t);
-        char ts[SIM_TS_LEN];
-        sim_ts_format(t, ts);
+        char ts[SWX_ISO8601_LEN];
+        swx_iso8601_format(t, ts);
         ts[19] = '\0'; /* valid_time comes without a zone offset */
         sim_jout_begin(&j, NULL, '{');
         sim_jout_begin(&j, "location", '{');
@@ -291,7 +291,7 @@ static int tides_extrema(struct sim_request *rq)
     for (int64_t day = start / DAY * DAY; day <= end; day += DAY) {
         int64_t hi_t = day, lo_t = day;
         double hi = -1e9, lo = 1e9;
-        char date[SIM_TS_LEN], ts[SIM_TS_LEN];
+        char date[SWX_ISO8601_LEN], ts[SWX_ISO8601_LEN];
         for (int64_t t = day; t < day + DAY; t += 600) {
             double m = tide_m(lat, lon, (double)t);
             if (m > hi) {
@@ -303,13 +303,13 @@ static int tides_extrema(struct sim_request *rq)
                 lo_t = t;
             }
         }
-        sim_ts_format(day, date);
+        swx_iso8601_format(day, date);
         date[10] = '\0';
         sim_jout_begin(&j, NULL, '{');
         sim_jout_str(&j, "date", date);
         for (int k = 0; k < 2; k++) {
             sim_jout_begin(&j, k ? "low" : "high", '{');
-            sim_ts_format(k ? lo_t : hi_t, ts);
+            swx_iso8601_format(k ? lo_t : hi_t, ts);
             sim_jout_str(&j, "time", ts);
             sim_jout_begin(&j, "values", '{');
             sim_jout_num(&j, "tide_height", (k ? lo : hi) * (us ? 3.28084 : 1), 3);
@@ -367,8 +367,8 @@ static int bundle_listed(const char *list, const char *bundle)
 /* 0 when every bundle of the list is known. */
 static int bundles_valid(const char *list)
 {
-    static const char *const known[] = {"basic", "maritime", "agricultural", "aviation", "solar",
-                                        "wind"};
+    static const char *const known[] = {"basic",    "maritime", "agricultural",
+                                        "aviation", "solar",    "wind"};
     const char *p = list;
     if (list == NULL || *list == '\0')
         return -1;
@@ -391,7 +391,7 @@ static int forecast_point(struct sim_request *rq, int latest)
     int us;
     const char *bundles = sim_http_arg(rq, "bundles");
     int64_t run = (sim_app_clock(rq->app) - 4 * HOUR) / (6 * HOUR) * (6 * HOUR);
-    char issued[SIM_TS_LEN];
+    char issued[SWX_ISO8601_LEN];
     struct sim_buf b;
     struct sim_jout j;
 
@@ -400,7 +400,7 @@ static int forecast_point(struct sim_request *rq, int latest)
     if (bundles_valid(bundles) != 0)
         return sim_data_bad(rq, "bundles must be a comma list of basic, maritime, agricultural, "
                                 "aviation, solar, wind");
-    sim_ts_format(run, issued);
+    swx_iso8601_format(run, issued);
     sim_buf_init(&b, 8u << 20);
     sim_jout_init(&j, &b, NULL);
     sim_jout_begin(&j, NULL, '{');
@@ -411,8 +411,8 @@ static int forecast_point(struct sim_request *rq, int latest)
     sim_jout_begin(&j, "data", '[');
     for (int step = 0; step <= 48; step += 3) {
         int64_t t = run + (int64_t)step * HOUR;
-        char ts[SIM_TS_LEN];
-        sim_ts_format(t, ts);
+        char ts[SWX_ISO8601_LEN];
+        swx_iso8601_format(t, ts);
         sim_jout_begin(&j, NULL, '{');
         sim_jout_begin(&j, "location", '{');
         sim_jout_begin(&j, "coordinates", '{');

@@ -48,7 +48,7 @@ static double round1(double v)
 
 static int64_t ts_of(int y, unsigned m, unsigned d, unsigned h)
 {
-    return sim_days_from_civil(y, m, d) * 86400 + (int64_t)h * 3600;
+    return swx_days_from_civil(y, m, d) * 86400 + (int64_t)h * 3600;
 }
 
 static void set_radii(struct sim_storm_pos *p, double scale)
@@ -81,7 +81,7 @@ static void pos_init(struct sim_storm_pos *p)
 /* Fills the summary fields that follow from the observed track. */
 static void summarise(struct sim_storm *s)
 {
-    char ts[SIM_TS_LEN];
+    char ts[SWX_ISO8601_LEN];
     s->max_cat = 0;
     s->max_wind = NAN;
     s->min_mslp = NAN;
@@ -96,7 +96,7 @@ static void summarise(struct sim_storm *s)
             s->min_mslp = p->mslp;
     }
     s->t_start = s->nobs ? s->obs[0].time : 0;
-    sim_ts_format(s->t_start, ts);
+    swx_iso8601_format(s->t_start, ts);
     memcpy(s->start, ts, 10);
     s->start[10] = '\0';
     if (s->active) {
@@ -104,7 +104,7 @@ static void summarise(struct sim_storm *s)
         s->t_end = INT64_MAX;
     } else {
         s->t_end = s->nobs ? s->obs[s->nobs - 1].time : s->t_start;
-        sim_ts_format(s->t_end, ts);
+        swx_iso8601_format(s->t_end, ts);
         memcpy(s->end, ts, 10);
         s->end[10] = '\0';
     }
@@ -406,7 +406,7 @@ static const char *const radii_keys[3] = {"34kts", "50kts", "64kts"};
 
 static void json_pos(struct sim_buf *b, const struct sim_storm_pos *p)
 {
-    char ts[SIM_TS_LEN];
+    char ts[SWX_ISO8601_LEN];
     sim_buf_printf(b, "{\"lat\":%.10g,\"lon\":%.10g,\"category_code\":", p->lat, p->lon);
     str_or_null(b, p->cat);
     sim_buf_puts(b, ",\"basin\":");
@@ -437,7 +437,7 @@ static void json_pos(struct sim_buf *b, const struct sim_storm_pos *p)
         }
         sim_buf_puts(b, "}");
     }
-    sim_ts_format(p->time, ts);
+    swx_iso8601_format(p->time, ts);
     if (p->fh < 0) {
         ts[19] = '\0';
         sim_buf_printf(b, ",\"time\":\"%s+00:00\"}", ts);
@@ -449,7 +449,7 @@ static void json_pos(struct sim_buf *b, const struct sim_storm_pos *p)
 
 int sim_storm_json(struct sim_buf *b, const struct sim_storm *s, int df)
 {
-    char ts[SIM_TS_LEN];
+    char ts[SWX_ISO8601_LEN];
     sim_buf_puts(b, "{\"atcf_id\":");
     str_or_null(b, s->id);
     sim_buf_puts(b, ",\"storm_name\":");
@@ -468,7 +468,7 @@ int sim_storm_json(struct sim_buf *b, const struct sim_storm *s, int df)
     if (s->adv_time == SIM_STORM_NULL_TIME) {
         sim_buf_puts(b, "null");
     } else {
-        sim_ts_format(s->adv_time, ts);
+        swx_iso8601_format(s->adv_time, ts);
         ts[19] = '\0';
         sim_buf_printf(b, "\"%s+00:00\"", ts);
     }
@@ -523,8 +523,8 @@ static void kml_num(struct sim_buf *b, const char *name, double v)
 
 static void kml_pos(struct sim_buf *b, const struct sim_storm_pos *p, int fc)
 {
-    char ts[SIM_TS_LEN], tmp[64];
-    sim_ts_format(p->time, ts);
+    char ts[SWX_ISO8601_LEN], tmp[64];
+    swx_iso8601_format(p->time, ts);
     sim_buf_printf(b, "<Placemark><name>%s%s</name><styleUrl>#%s</styleUrl>", fc ? "+" : "",
                    fc ? (snprintf(tmp, sizeof(tmp), "%dh", p->fh), tmp) : ts, p->cat);
     sim_buf_printf(b, "<TimeStamp><when>%s</when></TimeStamp><ExtendedData>", ts);
@@ -569,7 +569,7 @@ static const char *const kml_colors[13] = {
 
 int sim_storm_kml(struct sim_buf *b, const struct sim_storm *const *list, size_t n, int df)
 {
-    char ts[SIM_TS_LEN], tmp[32];
+    char ts[SWX_ISO8601_LEN], tmp[32];
     sim_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                     "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>"
                     "<name>Tropical cyclones</name>\n");
@@ -595,7 +595,7 @@ int sim_storm_kml(struct sim_buf *b, const struct sim_storm *const *list, size_t
             kml_data(b, "advisory_number", tmp);
         }
         if (s->adv_time != SIM_STORM_NULL_TIME) {
-            sim_ts_format(s->adv_time, ts);
+            swx_iso8601_format(s->adv_time, ts);
             kml_data(b, "advisory_issuance_time", ts);
         }
         kml_data(b, "max_development_category", sim_storm_cat_code(s->max_cat));

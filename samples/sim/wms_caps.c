@@ -119,11 +119,11 @@ static void time_extent(struct sim_buf *t, int64_t issued, int max_lead, int int
 {
     int leads[SIM_RUN_MAX_TIMES];
     size_t n = sim_leads(max_lead, leads);
-    char ts[SIM_TS_LEN];
+    char ts[SWX_ISO8601_LEN];
 
     if (!interval) {
         for (size_t i = 0; i < n; i++) {
-            sim_ts_format(issued + (int64_t)leads[i] * 3600, ts);
+            swx_iso8601_format(issued + (int64_t)leads[i] * 3600, ts);
             sim_buf_printf(t, "%s%s", i ? "," : "", ts);
         }
         return;
@@ -136,12 +136,12 @@ static void time_extent(struct sim_buf *t, int64_t issued, int max_lead, int int
         int first = 1;
         for (size_t r = 0; r < 3; r++) {
             int end = reg[r].to < max_lead ? reg[r].to : max_lead;
-            char te[SIM_TS_LEN];
+            char te[SWX_ISO8601_LEN];
             if (end < reg[r].from)
                 break;
             end -= (end - reg[r].from) % reg[r].step;
-            sim_ts_format(issued + (int64_t)reg[r].from * 3600, ts);
-            sim_ts_format(issued + (int64_t)end * 3600, te);
+            swx_iso8601_format(issued + (int64_t)reg[r].from * 3600, ts);
+            swx_iso8601_format(issued + (int64_t)end * 3600, te);
             sim_buf_printf(t, "%s%s/%s/%s", first ? "" : ",", ts, te, reg[r].period);
             first = 0;
         }
@@ -151,10 +151,10 @@ static void time_extent(struct sim_buf *t, int64_t issued, int max_lead, int int
 static void leaf(struct sim_buf *x, const struct sim_app *app, const struct sim_bundle *b,
                  const struct sim_variable *v, int64_t issued, const char *times, const char *deflt)
 {
-    char date[9], run[SIM_TS_LEN], name[256];
+    char date[9], run[SWX_ISO8601_LEN], name[256];
 
     sim_ts_format_date(issued, date);
-    sim_ts_format(issued, run);
+    swx_iso8601_format(issued, run);
     snprintf(name, sizeof(name), "%s/%s/%02d/%s", b->product, date,
              (int)((issued % 86400 + 86400) % 86400 / 3600), v->id);
     sim_buf_puts(x, "<Layer queryable=\"0\" opaque=\"0\"><Name>");
@@ -218,13 +218,13 @@ int sim_wms_caps_build(const struct sim_app *app, const struct sim_bundle *b, in
 {
     struct sim_runs runs;
     struct sim_buf href, times;
-    char clock_ts[SIM_TS_LEN], open_date[9] = "";
+    char clock_ts[SWX_ISO8601_LEN], open_date[9] = "";
     int rc = -1;
 
     sim_buf_init(&href, 1024);
     sim_buf_init(&times, 64 * 1024);
     sim_runs_at(clock, &runs);
-    sim_ts_format(clock, clock_ts);
+    swx_iso8601_format(clock, clock_ts);
     sim_buf_printf(&href, "%s/ows/wms?product=" SIM_PRODUCT "&bundle=%s&", app->base_url, b->name);
     if (href.failed)
         goto done;
@@ -271,7 +271,7 @@ int sim_wms_caps_build(const struct sim_app *app, const struct sim_bundle *b, in
     /* runs.issued is newest first: dates and hours come out newest first */
     for (size_t r = 0; r < runs.n; r++) {
         int64_t issued = runs.issued[r];
-        char date[9], deflt[SIM_TS_LEN];
+        char date[9], deflt[SWX_ISO8601_LEN];
         int hour = (int)((issued % 86400 + 86400) % 86400 / 3600);
 
         sim_ts_format_date(issued, date);
@@ -286,7 +286,7 @@ int sim_wms_caps_build(const struct sim_app *app, const struct sim_bundle *b, in
         time_extent(&times, issued, runs.max_lead[r], b->interval_time);
         if (times.failed)
             goto done;
-        sim_ts_format(sim_run_default_time(issued, runs.max_lead[r], clock), deflt);
+        swx_iso8601_format(sim_run_default_time(issued, runs.max_lead[r], clock), deflt);
         for (size_t v = 0; v < b->nvars; v++)
             leaf(x, app, b, &b->vars[v], issued, times.data, deflt);
         sim_buf_puts(x, "</Layer>\n");

@@ -219,7 +219,7 @@ static int check_time(struct sim_wms_req *w, const struct sim_variable *var, con
 {
     const char *t = sim_http_arg(w->rq, "time");
     const char *rt = sim_http_arg(w->rq, "dim_reference_time");
-    char first[SIM_TS_LEN], last[SIM_TS_LEN];
+    char first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
     int64_t v;
 
     *answered = 0;
@@ -245,8 +245,8 @@ static int check_time(struct sim_wms_req *w, const struct sim_variable *var, con
         return 0;
     }
     *answered = 1;
-    sim_ts_format(run, first);
-    sim_ts_format(run + (int64_t)max_lead * 3600, last);
+    swx_iso8601_format(run, first);
+    swx_iso8601_format(run + (int64_t)max_lead * 3600, last);
     return sim_wms_error(w, "InvalidDimensionValue",
                          "TIME '%.80s' is not a valid time of layer '%.200s'; valid times run "
                          "from %s to %s (hourly to +48 h, 3-hourly to +120 h, then 6-hourly); "

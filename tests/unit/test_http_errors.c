@@ -56,6 +56,21 @@ static void test_ows_exception(void)
     CU_ASSERT_STRING_EQUAL(code, "MissingParameterValue");
 }
 
+/* Exception documents from outside go through the hardened reader. One that
+ * names an external DTD is read without fetching it. One that declares
+ * entities (an entity bomb, a local file) gives nothing to quote: none is
+ * expanded. */
+static void test_exception_dtd_and_entities(void)
+{
+    char msg[300], code[64];
+    CU_ASSERT_TRUE(read_msg("errors/wms_exception_dtd.xml", "text/xml", msg, code));
+    CU_ASSERT_STRING_EQUAL(msg, "Unknown layer t2m");
+    CU_ASSERT_STRING_EQUAL(code, "LayerNotDefined");
+    CU_ASSERT_FALSE(read_msg("errors/wms_exception_entities.xml", "text/xml", msg, code));
+    CU_ASSERT_STRING_EQUAL(msg, "");
+    CU_ASSERT_STRING_EQUAL(code, "");
+}
+
 static void test_plain_and_html(void)
 {
     char msg[300], code[64];
@@ -81,8 +96,8 @@ static void test_cut_to_one_line(void)
 {
     char msg[16], code[8];
     const char *body = "{\"errors\":[{\"message\":\"line one\\nline two is long\"}]}";
-    CU_ASSERT_TRUE(swx_service_message(body, strlen(body), NULL, msg, sizeof msg, code,
-                                       sizeof code));
+    CU_ASSERT_TRUE(
+        swx_service_message(body, strlen(body), NULL, msg, sizeof msg, code, sizeof code));
     CU_ASSERT_PTR_NULL(strchr(msg, '\n'));
     CU_ASSERT_EQUAL(strlen(msg), sizeof msg - 1);
     CU_ASSERT_STRING_EQUAL(msg + strlen(msg) - 3, "...");
@@ -105,6 +120,7 @@ int main(void)
     CU_add_test(s, "JSON fault", test_json_fault);
     CU_add_test(s, "WMS exception", test_wms_exception);
     CU_add_test(s, "OWS exception", test_ows_exception);
+    CU_add_test(s, "exception with a DTD or entities", test_exception_dtd_and_entities);
     CU_add_test(s, "plain text and HTML", test_plain_and_html);
     CU_add_test(s, "truncated and empty", test_truncated_and_empty);
     CU_add_test(s, "one line, cut", test_cut_to_one_line);

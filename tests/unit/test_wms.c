@@ -7,6 +7,7 @@
 
 #include "seawx/error.h"
 #include "seawx/http.h"
+#include "jsonfmt.h"
 #include "wms_priv.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
@@ -229,19 +230,20 @@ static void test_getmap_numbers(void)
     has(u, "bbox=0.1,"); /* the shortest form, not 0.10000000000000001 */
     free(u);
 
-    char s[32];
-    swx_format_double(0.1, s);
+    /* GetMap numbers come from util's shortest-double formatter. */
+    char s[SWX_DOUBLE_TEXT_MAX];
+    swx_double_shortest(s, 0.1);
     CU_ASSERT_STRING_EQUAL(s, "0.1");
-    swx_format_double(-180, s);
+    swx_double_shortest(s, -180);
     CU_ASSERT_STRING_EQUAL(s, "-180");
-    swx_format_double(0.1 + 0.2, s);
+    swx_double_shortest(s, 0.1 + 0.2);
     CU_ASSERT_STRING_EQUAL(s, "0.30000000000000004");
-    swx_format_double(20037508.342789244, s);
+    swx_double_shortest(s, 20037508.342789244);
     CU_ASSERT_STRING_EQUAL(s, "20037508.342789244");
     const double hard[] = {
         1.0 / 3, M_PI, -1e-300, 1.7976931348623157e308, 5e-324, 2.5e-5, 123456789012345678.0};
     for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++) {
-        swx_format_double(hard[i], s);
+        swx_double_shortest(s, hard[i]);
         CU_ASSERT(strtod(s, NULL) == hard[i]);
         CU_ASSERT(strlen(s) <= 24);
     }

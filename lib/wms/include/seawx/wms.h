@@ -39,9 +39,6 @@ SWX_API int swx_wms_get_caps(swx_client *c, const char *bundle, swx_caps **out);
 SWX_API int swx_wms_get_caps_many(swx_client *c, const char *const *bundles, size_t n,
                                   int max_in_flight, swx_caps **out, int *rc, char **errors);
 
-/* Writes v in the shortest form that reads back as the same double. */
-SWX_API void swx_format_double(double v, char out[32]);
-
 #ifdef __cplusplus
 }
 #endif
