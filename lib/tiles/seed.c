@@ -828,7 +828,7 @@ static int fetched(void *ud, void *user, int rc, const swx_response *r)
         if (++s->consecutive_failures >= SEED_GIVE_UP_FAILURES) {
             s->stop_rc = rc;
             snprintf(s->stop_line, sizeof s->stop_line,
-                     "giving up after %d failed requests in a row; the last: %s",
+                     "giving up after %d failed requests in a row; the last: %.900s",
                      s->consecutive_failures, why);
             return rc;
         }
