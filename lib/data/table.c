@@ -8,6 +8,7 @@
  */
 #include "seawx/table.h"
 
+#include "buf.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
@@ -106,14 +107,10 @@ int swx_table_add_column(swx_table *t, const char *name, swx_col_type type, size
     if (t->ncols >= SWX_TABLE_MAX_COLUMNS)
         return swx_error_set(SWX_ETOOBIG, "the answer has more than %d columns",
                              SWX_TABLE_MAX_COLUMNS);
-    if (t->ncols == t->cols_cap) {
-        size_t cap = t->cols_cap ? t->cols_cap * 2 : 16;
-        column *p = realloc(t->cols, cap * sizeof *p);
-        if (!p)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        t->cols = p;
-        t->cols_cap = cap;
-    }
+    column *cols = swx_array_reserve(t->cols, &t->cols_cap, t->ncols + 1, sizeof *cols, 16);
+    if (!cols)
+        return SWX_ENOMEM;
+    t->cols = cols;
     char *n = dupstr(name);
     if (!n)
         return swx_error_set(SWX_ENOMEM, "out of memory");
@@ -149,14 +146,10 @@ int swx_table_add_row(swx_table *t, size_t *index)
 {
     if (t->nrows >= SWX_TABLE_MAX_ROWS)
         return swx_error_set(SWX_ETOOBIG, "the answer has more than %d rows", SWX_TABLE_MAX_ROWS);
-    if (t->nrows == t->rows_cap) {
-        size_t cap = t->rows_cap ? t->rows_cap * 2 : 64;
-        row *p = realloc(t->rows, cap * sizeof *p);
-        if (!p)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        t->rows = p;
-        t->rows_cap = cap;
-    }
+    row *rows = swx_array_reserve(t->rows, &t->rows_cap, t->nrows + 1, sizeof *rows, 64);
+    if (!rows)
+        return SWX_ENOMEM;
+    t->rows = rows;
     t->rows[t->nrows].cells = NULL;
     t->rows[t->nrows].n = 0;
     if (index)

@@ -29,6 +29,7 @@
 #include "area_int.h"
 #include "tile.h"
 
+#include "buf.h"
 #include "seawx/error.h"
 
 #include <errno.h>
@@ -769,14 +770,10 @@ static void lon_extent(double *lons, size_t n, double pad, double *west, double 
 
 int swx__area_push_lon(builder *b, double lon, double lat)
 {
-    if (b->nlons == b->lons_cap) {
-        size_t cap = b->lons_cap ? b->lons_cap * 2 : 256;
-        double *v = realloc(b->lons, cap * sizeof *v);
-        if (!v)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        b->lons = v;
-        b->lons_cap = cap;
-    }
+    double *lons = swx_array_reserve(b->lons, &b->lons_cap, b->nlons + 1, sizeof *lons, 256);
+    if (!lons)
+        return SWX_ENOMEM;
+    b->lons = lons;
     b->lons[b->nlons++] = lon;
     if (lat < b->south)
         b->south = lat;
@@ -795,14 +792,10 @@ int swx__area_count_vertex(builder *b)
 
 static int add_edge(swx_area *a, double x0, double y0, double x1, double y1)
 {
-    if (a->nedges + 3 > a->edges_cap) {
-        size_t cap = a->edges_cap ? a->edges_cap * 2 : 192;
-        edge *e = realloc(a->edges, cap * sizeof *e);
-        if (!e)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        a->edges = e;
-        a->edges_cap = cap;
-    }
+    edge *edges = swx_array_reserve(a->edges, &a->edges_cap, a->nedges + 3, sizeof *edges, 192);
+    if (!edges)
+        return SWX_ENOMEM;
+    a->edges = edges;
     if (y0 == y1 && x0 == x1)
         return 0;
     for (int s = -1; s <= 1; s++)
@@ -846,14 +839,10 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
                       const char *what)
 {
     swx_area *a = b->a;
-    if (a->nlegs == a->legs_cap) {
-        size_t cap = a->legs_cap ? a->legs_cap * 2 : 64;
-        leg *l = realloc(a->legs, cap * sizeof *l);
-        if (!l)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        a->legs = l;
-        a->legs_cap = cap;
-    }
+    leg *legs = swx_array_reserve(a->legs, &a->legs_cap, a->nlegs + 1, sizeof *legs, 64);
+    if (!legs)
+        return SWX_ENOMEM;
+    a->legs = legs;
     leg *g = &a->legs[a->nlegs];
     vec(lon0, lat0, g->a);
     vec(lon1, lat1, g->b);

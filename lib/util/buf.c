@@ -3,6 +3,7 @@
 
 #include "seawx/error.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +123,26 @@ void swx_list_append(char *out, size_t n, size_t *at, const char *item)
     } else {
         *at += (size_t)w;
     }
+}
+
+void *swx_array_reserve(void *items, size_t *cap, size_t need, size_t elem, size_t first)
+{
+    if (need <= *cap)
+        return items;
+    size_t n = *cap ? *cap : (first ? first : 1);
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            goto nomem;
+        n *= 2;
+    }
+    if (n > SIZE_MAX / elem)
+        goto nomem;
+    void *p = realloc(items, n * elem);
+    if (!p)
+        goto nomem;
+    *cap = n;
+    return p;
+nomem:
+    swx_error_set(SWX_ENOMEM, "out of memory");
+    return NULL;
 }

@@ -30,6 +30,12 @@ void swx_buf_reset(swx_buf *b);
 char *swx_buf_take(swx_buf *b, size_t *len);
 void swx_buf_free(swx_buf *b);
 
+/* Makes room for need items of elem bytes in the array items of *cap items:
+ * the capacity doubles from first. Returns the array, moved or not, or NULL
+ * with SWX_ENOMEM set ("out of memory", also when the size would overflow),
+ * leaving items and *cap as they were. */
+void *swx_array_reserve(void *items, size_t *cap, size_t need, size_t elem, size_t first);
+
 /* Appends item to the ", "-separated list in out (n bytes, *at of them used),
  * for error messages that name what is valid. Never writes past the end: a
  * list cut short ends in "...". */

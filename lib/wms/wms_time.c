@@ -18,6 +18,7 @@
  */
 #include "seawx/wms_time.h"
 
+#include "buf.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 
@@ -160,14 +161,10 @@ static int push(swx_timedim *d, run r)
             return 0;
         }
     }
-    if (d->nruns == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 8;
-        run *p = realloc(d->runs, cap * sizeof *p);
-        if (!p)
-            return swx_error_set(SWX_ENOMEM, "out of memory reading a time dimension");
-        d->runs = p;
-        d->cap = cap;
-    }
+    run *runs = swx_array_reserve(d->runs, &d->cap, d->nruns + 1, sizeof *runs, 8);
+    if (!runs)
+        return swx_error_prefix(SWX_ENOMEM, "reading a time dimension");
+    d->runs = runs;
     d->runs[d->nruns++] = r;
     return 0;
 }

@@ -3,7 +3,9 @@
 #include "cu_support.h"
 
 #include "buf.h"
+#include "seawx/error.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,37 @@ static void test_list_cut(void)
     CU_ASSERT_STRING_EQUAL(ex, "abcdefg");
 }
 
+static void test_array_reserve(void)
+{
+    size_t cap = 0;
+    int *v = NULL;
+    /* Enough room: the array comes back as it is. */
+    int *p = swx_array_reserve(v, &cap, 0, sizeof *v, 4);
+    CU_ASSERT_PTR_NULL(p);
+    CU_ASSERT_EQUAL(cap, 0);
+    /* From first, doubling until need fits; the items are kept. */
+    v = swx_array_reserve(v, &cap, 1, sizeof *v, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(cap, 4);
+    for (int i = 0; i < 4; i++)
+        v[i] = i * 7;
+    v = swx_array_reserve(v, &cap, 9, sizeof *v, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(cap, 16);
+    CU_ASSERT(v[0] == 0 && v[3] == 21);
+    p = swx_array_reserve(v, &cap, 16, sizeof *v, 4);
+    CU_ASSERT_PTR_EQUAL(p, v);
+    CU_ASSERT_EQUAL(cap, 16);
+    /* A size that would overflow: refused, the array and capacity unchanged. */
+    swx_error_clear();
+    p = swx_array_reserve(v, &cap, SIZE_MAX / 2, sizeof *v, 4);
+    CU_ASSERT_PTR_NULL(p);
+    CU_ASSERT_EQUAL(cap, 16);
+    CU_ASSERT_EQUAL(swx_error_last_code(), SWX_ENOMEM);
+    CU_ASSERT(v[3] == 21);
+    free(v);
+}
+
 int main(void)
 {
     CU_initialize_registry();
@@ -69,5 +102,6 @@ int main(void)
     CU_add_test(s, "growing buffer with a limit", test_buffer_limit);
     CU_add_test(s, "lists for messages", test_list);
     CU_add_test(s, "lists cut short, never overrun", test_list_cut);
+    CU_add_test(s, "arrays grown by doubling, overflow refused", test_array_reserve);
     return cu_run();
 }
