@@ -68,6 +68,9 @@ size_t cli_count(const cli_args *a, const char *name);
 const char *cli_get_at(const cli_args *a, const char *name, size_t i);
 /* Parses an integer option within [min, max]; prints a usage error on failure. */
 int cli_get_int(const cli_args *a, const char *name, long def, long min, long max, long *out);
+/* Parses a number option within [min, max]; prints a usage error on failure. */
+int cli_get_double(const cli_args *a, const char *name, double def, double min, double max,
+                   double *out);
 
 /* Messages: one line each, to stderr, prefixed "seawx: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

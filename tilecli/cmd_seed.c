@@ -128,18 +128,6 @@ static int read_file(const char *path, char **out, size_t *len)
     return 0;
 }
 
-static int parse_double(const char *v, const char *name, double min, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || end == v || *end || !(d >= min && d <= max))
-        return swx_error_set(SWX_EINVAL, "--%s must be a number from %g to %g, not '%s'", name, min,
-                             max, v);
-    *out = d;
-    return 0;
-}
-
 /* Appends s to out, replacing characters unsafe in file names by '_'. */
 static void put_safe(char *out, size_t cap, size_t *at, const char *s)
 {
@@ -471,11 +459,10 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                   metatile, tile_size, SWX_SEED_MAX_IMAGE);
         return EXIT_USAGE;
     }
-    double rate = 0, buffer_nm = SEED_DEFAULT_BUFFER_NM;
-    if (cli_get(&a, "rate") && parse_double(cli_get(&a, "rate"), "rate", 0.01, 100000, &rate))
-        return cli_fail(SWX_EINVAL);
-    if (cli_get(&a, "buffer") && parse_double(cli_get(&a, "buffer"), "buffer", 0, 2000, &buffer_nm))
-        return cli_fail(SWX_EINVAL);
+    double rate, buffer_nm;
+    if (cli_get_double(&a, "rate", 0, 0.01, 100000, &rate) ||
+        cli_get_double(&a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000, &buffer_nm))
+        return EXIT_USAGE;
     if (!tpl)
         tpl = "{variable}-{time}.mbtiles";
     {

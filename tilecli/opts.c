@@ -217,6 +217,25 @@ int cli_get_int(const cli_args *a, const char *name, long def, long min, long ma
     return 0;
 }
 
+int cli_get_double(const cli_args *a, const char *name, double def, double min, double max,
+                   double *out)
+{
+    const char *v = cli_get(a, name);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (errno || end == v || *end || !(d >= min && d <= max)) {
+        cli_error("--%s must be a number from %g to %g, not '%s'", name, min, max, v);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
 int cli_client(const cli_args *a, swx_client **out)
 {
     swx_client_opts o = {0};
