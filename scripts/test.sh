@@ -6,7 +6,10 @@
 #      tests load the plugin of step 1 (an uninstrumented gdalinfo cannot load an
 #      instrumented plugin), so the tests that only exercise the plugin are left
 #      to step 3;
-#   3. runs every test in build/, the core's unit tests once more under
+#   3. builds with ThreadSanitizer into build-tsan/ and runs the unit tests
+#      (the seeder's checker threads, the HTTP engine, the disk cache) and the
+#      threaded plugin reader (it.test_threads: 8 threads through GDAL);
+#   4. runs every test in build/, the core's unit tests once more under
 #      valgrind, ending on ctest's summary.
 # Any finding of a sanitizer or of valgrind fails the run.
 set -euo pipefail
@@ -28,6 +31,18 @@ SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
   ctest --output-on-failure -j2 --timeout 900 \
     -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install'
 )
+
+echo "== ThreadSanitizer: $root/build-tsan"
+# GDAL's own lock-order reports are suppressed (tests/tsan.supp says why);
+# data races never are. The build runs GDAL too (the sample files).
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp"
+SEAWX_BUILD_DIR="$root/build-tsan" bash "$root/scripts/build.sh" \
+  -DSEAWX_TSAN=ON -DSEAWX_BUILD_TESTS=ON >/dev/null
+(
+  cd "$root/build-tsan"
+  ctest --output-on-failure -j2 --timeout 900 -R '^unit\.|^it\.test_threads$'
+)
+unset TSAN_OPTIONS
 
 echo "== every test, and the unit tests under valgrind: $build"
 cd "$build"
