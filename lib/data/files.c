@@ -284,7 +284,12 @@ int swx_files_download_path(swx_client *c, const char *path, const char *dest,
     res->resumed_from = (int64_t)st.st_size;
     swx_request req = {0};
     req.path = path;
-    if ((rc = swx_http_download(c, &req, fd, opts, &resp)))
+    /* A failed write names the .part file, which the same command resumes. */
+    swx_download_opts named = {0};
+    if (opts)
+        named = *opts;
+    named.file = part.data;
+    if ((rc = swx_http_download(c, &req, fd, &named, &resp)))
         goto done;
     res->attempts = resp->attempts;
     if (resp->url) {

@@ -1016,8 +1016,12 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
         return OUT_FAIL;
     }
     if (x->sink_fd >= 0 && x->sink_err) {
-        *code = swx_error_set(SWX_EIO, "cannot write the file downloaded from %s: %s", x->display,
-                              strerror(x->sink_err));
+        if (x->sink_opts && x->sink_opts->file)
+            *code = swx_error_set(SWX_EIO, "cannot write %s: %s", x->sink_opts->file,
+                                  strerror(x->sink_err));
+        else
+            *code = swx_error_set(SWX_EIO, "cannot write the file downloaded from %s: %s",
+                                  x->display, strerror(x->sink_err));
         return OUT_FAIL;
     }
     if (x->sink_fd >= 0 && res == CURLE_OK && status == 416 && !x->sink_restarted) {

@@ -90,7 +90,7 @@ static void test_download(void)
     swx_client *c = client();
     char dest[256], part[300];
     swx_download_result r = {0};
-    swx_download_opts o = {progress, NULL, NULL};
+    swx_download_opts o = {progress, NULL, NULL, NULL};
     snprintf(dest, sizeof dest, "%s/a.nc", sim.dir);
     snprintf(part, sizeof part, "%s.part", dest);
     /* The storage host answers 403 to any request carrying the key. */

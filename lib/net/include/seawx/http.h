@@ -160,6 +160,7 @@ typedef struct swx_download_opts {
     swx_progress_fn progress;
     void *ud;
     volatile sig_atomic_t *cancel;
+    const char *file; /* the file fd writes, named when a write fails (may be NULL) */
 } swx_download_opts;
 
 SWX_API int swx_http_download(swx_client *c, const swx_request *req, int fd,
