@@ -632,7 +632,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
     swx_seed_get_counts(seed, &u.c);
     swx_seed_get_stats(seed, &stats);
-    ui_progress_line(&u, 1);
+    if (!stop_rc) /* an error is one line: what failed, not where the count stood */
+        ui_progress_line(&u, 1);
     cli_progress(0, NULL);
     const swx_seed_counts *c = &u.c;
     if (stop_rc) {

@@ -163,8 +163,9 @@ int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *
     /* Reading the schema tells at once whether an existing file is a database. */
     if (existed && (rc = check_existing(m, meta, n, identity)))
         goto done;
-    if ((rc = exec(m, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                   "cannot switch to WAL mode")))
+    /* DELETE also takes a file an earlier version left in WAL mode back. */
+    if ((rc = exec(m, "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL;",
+                   "cannot set the rollback journal")))
         goto done;
     if ((rc = exec(m, "BEGIN IMMEDIATE", "cannot start a transaction")))
         goto done;
@@ -215,7 +216,7 @@ done:
         if (m->in_tx)
             sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
         m->in_tx = 0;
-        swx_mbtiles_close(m, 0);
+        swx_mbtiles_close(m);
         return rc;
     }
     *out = m;
@@ -298,7 +299,7 @@ int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images)
     return rc;
 }
 
-int swx_mbtiles_close(swx_mbtiles *m, int finish)
+int swx_mbtiles_close(swx_mbtiles *m)
 {
     int rc = 0;
     if (!m)
@@ -309,11 +310,6 @@ int swx_mbtiles_close(swx_mbtiles *m, int finish)
         sqlite3_finalize(m->has);
         sqlite3_finalize(m->put_image);
         sqlite3_finalize(m->put_map);
-        if (!rc && finish) {
-            rc = exec(m, "PRAGMA wal_checkpoint(TRUNCATE);", "cannot checkpoint");
-            if (!rc)
-                rc = exec(m, "PRAGMA journal_mode=DELETE;", "cannot leave WAL mode");
-        }
         if (sqlite3_close(m->db) != SQLITE_OK && !rc)
             rc = swx_error_set(SWX_EIO, "MBTiles file %s: cannot close it", m->path);
     }

@@ -1,5 +1,5 @@
 /*
- * seawx/mbtiles.h: an MBTiles 1.3 file written tile by tile, safe to interrupt.
+ * mbtiles.h: an MBTiles 1.3 file written tile by tile, safe to interrupt.
  *
  * Layout: the images / map schema, where `images` holds each distinct tile
  * image once (tile_id = SHA-256 of its bytes, in hex) and `map` says which
@@ -7,12 +7,16 @@
  * them as readers expect. Rows are TMS (row 0 at the south): the functions here
  * take XYZ rows and flip them. `PRAGMA application_id` is 0x4d504258 ("MPBX").
  *
- * Durability: while open, the file is in WAL mode and tiles are committed in
- * batches, so a process killed at any moment leaves a valid database holding
- * every batch committed before; opening it again continues (tiles present are
- * reported by swx_mbtiles_has()). swx_mbtiles_close() with finish = 1 checkpoints
- * and switches back to a rollback journal, leaving no -wal, -shm or -journal
- * file beside it.
+ * Durability: tiles are committed in batches with a rollback journal, so a
+ * process killed at any moment leaves a valid database holding every batch
+ * committed before (the -journal it leaves undoes the unfinished batch when
+ * the file is opened again), and opening it again continues (tiles present
+ * are reported by swx_mbtiles_has()). A rollback journal rather than WAL: with
+ * WAL, batches committed before a disk filled up live in the -wal file until
+ * a checkpoint that the full disk refuses, and a user who moves the file alone
+ * elsewhere to finish it loses them; with the journal every committed batch is
+ * in the file itself, and a batch the full disk refused is rolled back.
+ * swx_mbtiles_close() leaves no -wal, -shm or -journal file beside it.
  */
 #ifndef SEAWX_MBTILES_H
 #define SEAWX_MBTILES_H
@@ -55,9 +59,8 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
 int swx_mbtiles_commit(swx_mbtiles *m);
 /* Tiles in map and distinct images, committed or not. */
 int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images);
-/* Commits and closes. finish = 1 also checkpoints and leaves the file in
- * rollback-journal mode with no side files. Accepts NULL. */
-int swx_mbtiles_close(swx_mbtiles *m, int finish);
+/* Commits and closes; no side file is left beside the file. Accepts NULL. */
+int swx_mbtiles_close(swx_mbtiles *m);
 
 #ifdef __cplusplus
 }

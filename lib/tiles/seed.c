@@ -1026,7 +1026,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     res->empty = s->c.empty - before.empty;
     int64_t tiles_in = 0;
     int crc = swx_mbtiles_counts(s->mb, &tiles_in, &res->images);
-    int close_rc = swx_mbtiles_close(s->mb, 1);
+    int close_rc = swx_mbtiles_close(s->mb);
     s->mb = NULL;
     if (crc || close_rc) {
         rc = crc ? crc : close_rc;
@@ -1037,8 +1037,10 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     }
     res->complete = !s->stopping && !s->stop_rc && res->failed == 0 &&
                     (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->per_file;
-    if (created && tiles_in == 0 && (s->stop_rc || s->stopping))
-        unlink(path); /* nothing stored: leave nothing behind */
+    /* A file this seed created and stored nothing in is removed; one whose
+     * count failed is left alone: it may hold tiles. */
+    if (created && !crc && tiles_in == 0 && (s->stop_rc || s->stopping))
+        unlink(path);
     if (s->stop_rc)
         return swx_error_set(s->stop_rc, "%s", s->stop_line);
     return 0;

@@ -4,7 +4,7 @@
 #     answers after 100 ms, so with 32 in flight a run fetches at most 320
 #     tiles/s: the kills land in the start, the first requests, or mid-fetch
 #     with commits behind them, and the seed is not over before the twentieth):
-#     after each kill a copy of the file (with its -wal) passes integrity_check;
+#     after each kill a copy of the file (with its -journal) passes integrity_check;
 #     the final file is complete, passes integrity_check, has no side file, and
 #     holds exactly the tiles and metadata of an uninterrupted run (no row may
 #     differ: the metadata come from the command and the capabilities alone).
@@ -33,7 +33,7 @@ TILES=4349
 check "uninterrupted seed" test $? -eq 0
 g0=$(grep -c 'request=GetMap' access.log)
 
-kills=0 runs=0 snaps_ok=1 moments="" before=0 withwal=0
+kills=0 runs=0 snaps_ok=1 moments="" before=0 withjournal=0
 mkdir snap
 while [ "$kills" -lt "$KILLS" ] && [ "$runs" -lt $((KILLS * 2)) ]; do
   d=$(awk -v r=$((RANDOM % 1000)) 'BEGIN { printf "%.3f", 0.2 + r / 1000 }') # 0.2 .. 1.2 s
@@ -44,12 +44,12 @@ while [ "$kills" -lt "$KILLS" ] && [ "$runs" -lt $((KILLS * 2)) ]; do
   if kill -KILL "$pid" 2>/dev/null; then
     kills=$((kills + 1))
     wait "$pid" 2>/dev/null
-    # What a resumed run finds: the file and its -wal/-shm as the kill left them,
+    # What a resumed run finds: the file and its -journal as the kill left them,
     # inspected on a copy so that the check itself recovers nothing.
     rm -f snap/*
     cp k.mbtiles* snap/ 2>/dev/null
     if [ -e snap/k.mbtiles ]; then
-      [ -e snap/k.mbtiles-wal ] && withwal=$((withwal + 1))
+      [ -e snap/k.mbtiles-journal ] && withjournal=$((withjournal + 1))
       ic=$(sqlite3 snap/k.mbtiles 'PRAGMA integrity_check' 2>&1)
       # Killed before its tables were committed, the file is an empty database.
       n=$(sqlite3 snap/k.mbtiles "SELECT CASE WHEN (SELECT count(*) FROM sqlite_master WHERE name = 'map')
@@ -65,7 +65,7 @@ while [ "$kills" -lt "$KILLS" ] && [ "$runs" -lt $((KILLS * 2)) ]; do
     echo "  run $runs ended by itself before ${d}s (exit $?)"
   fi
 done
-echo "# seed kills (moment:tiles in the file after it):$moments; $withwal left a -wal to recover"
+echo "# seed kills (moment:tiles in the file after it):$moments; $withjournal left a -journal to roll back"
 check "twenty kills landed while the seeder ran ($kills of $runs runs)" test "$kills" -eq "$KILLS" -a "$runs" -eq "$KILLS"
 check "after every kill the file passes integrity_check" test "$snaps_ok" -eq 1
 check "the kills left the seed unfinished ($before of $TILES tiles)" test "$before" -lt "$TILES"

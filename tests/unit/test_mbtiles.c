@@ -42,6 +42,16 @@ static int64_t q_int(const char *file, const char *sql)
     return v;
 }
 
+/* What the next writer does first (the seeder run again, sqlite3): a batch a
+ * kill cut short is rolled back from the -journal it left. */
+static void recover(const char *file)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+        sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    sqlite3_close(db);
+}
+
 static char *q_text(const char *file, const char *sql)
 {
     sqlite3 *db = NULL;
@@ -96,7 +106,7 @@ static void test_write_read(void)
     CU_ASSERT(tiles == 4 && images == 3);
     /* Putting a tile again replaces it. */
     CU_ASSERT_EQUAL(swx_mbtiles_put(m, 3, 2, 5, "DDD", 3), 0);
-    CU_ASSERT_EQUAL(swx_mbtiles_close(m, 1), 0);
+    CU_ASSERT_EQUAL(swx_mbtiles_close(m), 0);
     no_side_files(p);
 
     CU_ASSERT_EQUAL(q_int(p, "PRAGMA application_id"), 0x4d504258);
@@ -124,7 +134,7 @@ static void test_write_read(void)
     CU_ASSERT_EQUAL(created, 0);
     CU_ASSERT_EQUAL(swx_mbtiles_has(m, 3, 2, 0), 1);
     CU_ASSERT_EQUAL(swx_mbtiles_has(m, 0, 0, 0), 1);
-    CU_ASSERT_EQUAL(swx_mbtiles_close(m, 1), 0);
+    CU_ASSERT_EQUAL(swx_mbtiles_close(m), 0);
     no_side_files(p);
 }
 
@@ -190,7 +200,7 @@ static void test_kill(void)
                     if (swx_mbtiles_put(m, 8, x, y, img, sizeof img))
                         _exit(4);
                 }
-            swx_mbtiles_close(m, 1);
+            swx_mbtiles_close(m);
             _exit(0);
         }
         close(ready[1]);
@@ -202,6 +212,7 @@ static void test_kill(void)
         int st;
         waitpid(pid, &st, 0);
         CU_ASSERT(WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 0));
+        recover(p);
         char *ic = q_text(p, "PRAGMA integrity_check");
         CU_ASSERT(ic && strcmp(ic, "ok") == 0);
         free(ic);
@@ -222,7 +233,7 @@ static void test_kill(void)
                 memset(img, (int)((x * 7 + y) % 50), sizeof img);
                 CU_ASSERT_EQUAL_FATAL(swx_mbtiles_put(m, 8, x, y, img, sizeof img), 0);
             }
-    CU_ASSERT_EQUAL(swx_mbtiles_close(m, 1), 0);
+    CU_ASSERT_EQUAL(swx_mbtiles_close(m), 0);
     no_side_files(p);
     CU_ASSERT_EQUAL(q_int(p, "SELECT count(*) FROM tiles"), 65536);
     CU_ASSERT_EQUAL(q_int(p, "SELECT count(*) FROM images"), 50);
