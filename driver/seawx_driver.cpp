@@ -192,7 +192,7 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenBundles(const SEAWXOptions &o
 static CPLString TimeString(int64_t t)
 {
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     return s;
 }
 

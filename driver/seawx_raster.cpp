@@ -82,18 +82,18 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     if (swx_layer_title(l))
         poDS->SetMetadataItem("TITLE", swx_layer_title(l));
     if (swx_layer_run_time(l, &run) == 0) {
-        swx_iso8601_format(run, s);
+        swx_iso8601_format(s, run);
         poDS->SetMetadataItem("RUN", s);
     }
     if (swx_map_time(psMap) != INT64_MIN) {
-        swx_iso8601_format(swx_map_time(psMap), s);
+        swx_iso8601_format(s, swx_map_time(psMap));
         poDS->SetMetadataItem("TIME", s);
     }
     if (const swx_timedim *td = swx_layer_time(l)) {
         CPLString osTimes;
         size_t n = swx_timedim_count(td);
         for (size_t i = 0; i < n && i < 100000; i++) {
-            swx_iso8601_format(swx_timedim_get(td, i), s);
+            swx_iso8601_format(s, swx_timedim_get(td, i));
             if (i)
                 osTimes += ",";
             osTimes += s;

@@ -48,7 +48,7 @@ static int is_latest(const swx_caps *caps, const swx_layer *l)
 
 static void fmt_time(int64_t t, char *out)
 {
-    swx_iso8601_format(t, out);
+    swx_iso8601_format(out, t);
 }
 
 static void json_layer(swx_jsonw *w, const char *bundle, const swx_caps *caps,

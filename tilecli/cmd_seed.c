@@ -210,7 +210,7 @@ static int check_output_dir(const char *path)
 static void compact_time(int64_t t, char *out, size_t n)
 {
     int y, mo, d, h, mi, sec;
-    swx_civil_from_time(t, &y, &mo, &d, &h, &mi, &sec);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &sec, t);
     snprintf(out, n, "%04d%02d%02dT%02d%02d%02dZ", y, mo, d, h, mi, sec);
 }
 
@@ -589,7 +589,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         char tc[32] = "notime";
         if (swx_seed_plan_time_count(plan)) {
             compact_time(swx_seed_plan_time(plan, i), tc, sizeof tc);
-            swx_iso8601_format(swx_seed_plan_time(plan, i), files[i].time_s);
+            swx_iso8601_format(files[i].time_s, swx_seed_plan_time(plan, i));
         }
         if ((rc = expand_name(tpl, bundle, swx_layer_name(layer), swx_layer_variable(layer), run_s,
                               tc, files[i].path, sizeof files[i].path)) ||

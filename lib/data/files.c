@@ -69,7 +69,7 @@ int swx_files_check(const swx_files_query *q)
         return swx_error_set(SWX_EINVAL, "regions is not a parameter of %s file listings", name);
     if (q->bundles && q->source != SWX_FILES_FORECAST)
         return swx_error_set(SWX_EINVAL, "bundles is not a parameter of %s file listings", name);
-    if (q->time && (rc = swx_param_time_or_range("time", q->time, &a, &b)))
+    if (q->time && (rc = swx_param_time_or_range(&a, &b, "time", q->time)))
         return rc;
     if (q->regions && (rc = swx_param_regions("regions", q->regions)))
         return rc;
@@ -159,7 +159,7 @@ int swx_files_parse(const char *body, size_t len, swx_table **out)
     size_t col[C_N];
     int rc;
     *out = NULL;
-    if ((rc = swx_jsonr_parse(body, len, "the file listing", &root)))
+    if ((rc = swx_jsonr_parse(&root, body, len, "the file listing")))
         return rc;
     json_object *files = swx_jsonr_path(root, "files", NULL);
     if (!files || !json_object_is_type(files, json_type_array)) {
@@ -194,7 +194,7 @@ int swx_files_parse(const char *body, size_t len, swx_table **out)
             goto done;
     }
     int64_t count;
-    if (swx_jsonr_int(swx_jsonr_path(root, "meta", "count", NULL), &count)) {
+    if (swx_jsonr_int(&count, swx_jsonr_path(root, "meta", "count", NULL))) {
         char s[32];
         snprintf(s, sizeof s, "%lld", (long long)count);
         rc = swx_table_set_meta(t, "count", s);
@@ -222,9 +222,9 @@ int swx_files_list(swx_client *c, const swx_files_query *q, swx_table **out)
         return rc;
     if (q->time) {
         char s1[SWX_ISO8601_LEN], s2[SWX_ISO8601_LEN];
-        swx_param_time_or_range("time", q->time, &a, &b);
-        swx_iso8601_format(a, s1);
-        swx_iso8601_format(b, s2);
+        swx_param_time_or_range(&a, &b, "time", q->time);
+        swx_iso8601_format(s1, a);
+        swx_iso8601_format(s2, b);
         rc = a == b ? swx_query_add(qs, "time", s1) : swx_query_addf(qs, "time", "%s/%s", s1, s2);
     }
     if (!rc && q->bundles)

@@ -25,7 +25,7 @@ int swx_job_check(const char *region, const char *start, const char *end)
         return swx_error_set(SWX_EINVAL, "region names one region, not a list");
     if (!start || !end)
         return swx_error_set(SWX_EINVAL, "start and end are required (ISO 8601 times)");
-    if ((rc = swx_param_time("start", start, &a)) || (rc = swx_param_time("end", end, &b)))
+    if ((rc = swx_param_time(&a, "start", start)) || (rc = swx_param_time(&b, "end", end)))
         return rc;
     return swx_param_order("start", a, "end", b);
 }
@@ -39,7 +39,7 @@ int swx_job_check_uuid(const char *uuid)
 static int read_job(const swx_response *resp, char **uuid, char **status)
 {
     json_object *root = NULL;
-    int rc = swx_jsonr_parse(resp->body, resp->len, "the job answer", &root);
+    int rc = swx_jsonr_parse(&root, resp->body, resp->len, "the job answer");
     if (rc)
         return swx_error_prefix(rc, "%s", resp->url);
     const char *u = swx_jsonr_str(swx_jsonr_path(root, "job_uuid", NULL));
@@ -82,10 +82,10 @@ int swx_job_start(swx_client *c, const char *region, const char *start, const ch
     *status = NULL;
     if ((rc = swx_job_check(region, start, end)))
         return rc;
-    swx_iso8601_parse(start, &a);
-    swx_iso8601_parse(end, &b);
-    swx_iso8601_format(a, s1);
-    swx_iso8601_format(b, s2);
+    swx_iso8601_parse(&a, start);
+    swx_iso8601_parse(&b, end);
+    swx_iso8601_format(s1, a);
+    swx_iso8601_format(s2, b);
     if ((rc = swx_query_new(&q)) || (rc = swx_query_add(q, "region", region)) ||
         (rc = swx_query_add(q, "start_time", s1)) || (rc = swx_query_add(q, "end_time", s2)))
         goto done;

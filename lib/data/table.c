@@ -407,13 +407,13 @@ static void cell_text(const swx_table *t, size_t r, size_t c, char *buf, size_t 
         break;
     case SWX_COL_TIME: {
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(ce->v.i, ts);
+        swx_iso8601_format(ts, ce->v.i);
         snprintf(buf, n, "%s", ts);
         break;
     }
     case SWX_COL_DATE: {
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(ce->v.i, ts);
+        swx_iso8601_format(ts, ce->v.i);
         snprintf(buf, n, "%.10s", ts);
         break;
     }
@@ -445,7 +445,7 @@ static void json_cell(const swx_table *t, swx_jsonw *w, size_t r, size_t c)
         swx_jsonw_time(w, ce->v.i);
         break;
     case SWX_COL_DATE:
-        swx_iso8601_format(ce->v.i, buf);
+        swx_iso8601_format(buf, ce->v.i);
         buf[10] = '\0';
         swx_jsonw_string(w, buf);
         break;

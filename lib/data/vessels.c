@@ -112,9 +112,9 @@ int swx_vessels_check(const swx_vessels_query *q)
     int rc;
     if ((rc = category_mask(q->categories, &mask)))
         return rc;
-    if (q->limit && (rc = swx_param_int("limit", q->limit, 1, 1000, &v)))
+    if (q->limit && (rc = swx_param_int(&v, "limit", q->limit, 1, 1000)))
         return rc;
-    if (q->max_pages && (rc = swx_param_int("pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES, &v)))
+    if (q->max_pages && (rc = swx_param_int(&v, "pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES)))
         return rc;
     for (size_t i = 0; q->filters && q->filters[i]; i++) {
         const char *f = q->filters[i];
@@ -172,7 +172,7 @@ static int set_id(swx_table *t, size_t row, size_t col, json_object *v)
     const char *s = swx_jsonr_str(v);
     if (s)
         return swx_table_set_string(t, row, col, s);
-    if (swx_jsonr_int(v, &i)) {
+    if (swx_jsonr_int(&i, v)) {
         char buf[32];
         snprintf(buf, sizeof buf, "%lld", (long long)i);
         return swx_table_set_string(t, row, col, buf);
@@ -191,7 +191,7 @@ static int set_int(swx_table *t, size_t row, size_t col, json_object *v)
             return swx_table_set_int(t, row, col, x);
         return 0;
     }
-    return swx_jsonr_int(v, &i) ? swx_table_set_int(t, row, col, i) : 0;
+    return swx_jsonr_int(&i, v) ? swx_table_set_int(t, row, col, i) : 0;
 }
 
 /* One EVD value into its typed cell; a value of another type is null. */
@@ -205,16 +205,16 @@ static int set_field(swx_table *t, size_t row, size_t col, swx_col_type type, js
     case SWX_COL_INT:
         return set_int(t, row, col, v);
     case SWX_COL_REAL:
-        return swx_jsonr_num(v, &d) ? swx_table_set_real(t, row, col, d) : 0;
+        return swx_jsonr_num(&d, v) ? swx_table_set_real(t, row, col, d) : 0;
     case SWX_COL_STRING:
         if (swx_jsonr_str(v))
             return swx_table_set_string(t, row, col, swx_jsonr_str(v));
-        if (swx_jsonr_num(v, &d))
+        if (swx_jsonr_num(&d, v))
             return set_id(t, row, col, v);
         return 0;
     case SWX_COL_TIME:
     case SWX_COL_DATE:
-        return swx_jsonr_time(v, &tm) ? swx_table_set_time(t, row, col, tm) : 0;
+        return swx_jsonr_time(&tm, v) ? swx_table_set_time(t, row, col, tm) : 0;
     case SWX_COL_BOOL:
         if (json_object_is_type(v, json_type_boolean))
             return swx_table_set_bool(t, row, col, json_object_get_boolean(v));
@@ -231,7 +231,7 @@ int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **ne
     int rc;
     *next = NULL;
     *total = -1;
-    if ((rc = swx_jsonr_parse(body, len, "the vessels page", &root)))
+    if ((rc = swx_jsonr_parse(&root, body, len, "the vessels page")))
         return rc;
     json_object *data = swx_jsonr_path(root, "data", NULL);
     if (!data || !json_object_is_type(data, json_type_array)) {
@@ -273,7 +273,7 @@ int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **ne
         goto done;
     json_object *paging = swx_jsonr_path(root, "paging", NULL);
     int64_t tot;
-    if (swx_jsonr_int(swx_jsonr_path(paging, "total", NULL), &tot))
+    if (swx_jsonr_int(&tot, swx_jsonr_path(paging, "total", NULL)))
         *total = tot;
     const char *nx = swx_jsonr_str(swx_jsonr_path(paging, "next", NULL));
     if (nx && *nx) {
@@ -306,9 +306,9 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
         return rc;
     category_mask(q->categories, &mask);
     if (q->limit)
-        swx_param_int("limit", q->limit, 1, 1000, &limit);
+        swx_param_int(&limit, "limit", q->limit, 1, 1000);
     if (q->max_pages)
-        swx_param_int("pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES, &max_pages);
+        swx_param_int(&max_pages, "pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES);
     if (mask == (1u << NCAT) - 1) {
         snprintf(embed, sizeof embed, "enhanced_data");
     } else {

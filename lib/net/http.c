@@ -458,7 +458,7 @@ static int build_url(const swx_client *c, const swx_request *req, int with_key, 
         swx_buf_free(&b);
         return swx_error_prefix(rc, "cannot build the request address");
     }
-    *out = swx_buf_take(&b, NULL);
+    *out = swx_buf_take(NULL, &b);
     return *out ? 0 : SWX_ENOMEM;
 }
 
@@ -513,7 +513,7 @@ static char *redact_url(const char *url, int same_origin)
         swx_buf_free(&b);
         return xstrdup("(address not shown)");
     }
-    return swx_buf_take(&b, NULL);
+    return swx_buf_take(NULL, &b);
 }
 
 /* Removes every key=... parameter from a URL (in place). */
@@ -933,7 +933,7 @@ static int xfer_redirect(swx_client *c, xfer *x, const char *location)
             swx_buf_free(&b);
             return swx_error_set(SWX_ENOMEM, "out of memory");
         }
-        url = swx_buf_take(&b, NULL);
+        url = swx_buf_take(NULL, &b);
     } else {
         url = xstrdup(location);
     }

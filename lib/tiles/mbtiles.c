@@ -12,7 +12,7 @@
 #include "mbtiles.h"
 
 #include "seawx/error.h"
-#include "seawx/sha256.h"
+#include "sha256.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -252,7 +252,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
         return swx_error_set(SWX_EINVAL, "tile %d/%u/%u is not a valid tile", z, x, y);
     uint8_t digest[SWX_SHA256_LEN];
     char id[SWX_SHA256_HEX_LEN];
-    swx_sha256(data, len, digest, id);
+    swx_sha256(digest, id, data, len);
     int rc;
     if (!m->in_tx) {
         if ((rc = exec(m, "BEGIN IMMEDIATE", "cannot start a transaction")))

@@ -937,7 +937,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
         return 0;
     s->time_s[0] = '\0';
     if (file < p->ntimes)
-        swx_iso8601_format(p->times[file], s->time_s);
+        swx_iso8601_format(s->time_s, p->times[file]);
     s->has_time = s->time_s[0] != 0;
 
     double w, so, e, n;

@@ -557,7 +557,7 @@ int swx_png_encode_rgba(const uint8_t *rgba, int w, int h, size_t stride, int le
         return rc;
     }
     size_t n = 0;
-    *out = swx_buf_take(&e.out, &n);
+    *out = swx_buf_take(&n, &e.out);
     if (!*out)
         return swx_error_set(SWX_ENOMEM, "out of memory encoding a %d x %d PNG", w, h);
     if (out_len)

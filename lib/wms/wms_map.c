@@ -58,7 +58,7 @@ static int resolve_selection(swx_map *m, const swx_map_opts *o)
         (rc = swx_select_crs(&crs, &m->epsg, m->layer, o->crs)))
         return rc;
     if (m->time != INT64_MIN)
-        swx_iso8601_format(m->time, m->time_s);
+        swx_iso8601_format(m->time_s, m->time);
     snprintf(m->crs, sizeof m->crs, "%s", crs);
     return 0;
 }

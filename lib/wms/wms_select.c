@@ -34,9 +34,9 @@ int swx_select_run_parse(int64_t *out, const char *run)
         if (n == 10 && strspn(run, "0123456789") == 10) {
             char iso[24];
             snprintf(iso, sizeof iso, "%.4s-%.2s-%.2sT%.2s:00:00Z", run, run + 4, run + 6, run + 8);
-            rc = swx_iso8601_parse(iso, &t);
+            rc = swx_iso8601_parse(&t, iso);
         } else {
-            rc = swx_iso8601_parse(run, &t);
+            rc = swx_iso8601_parse(&t, run);
         }
         if (rc)
             return swx_error_set(SWX_EINVAL,
@@ -103,7 +103,7 @@ int swx_select_layer(const swx_layer **out, const swx_caps *caps, const char *bu
                 break;
             }
             char s[SWX_ISO8601_LEN];
-            swx_iso8601_format(t, s);
+            swx_iso8601_format(s, t);
             s[13] = '\0'; /* YYYY-MM-DDTHH */
             swx_list_append(list, sizeof list, &at, s);
         }
@@ -124,12 +124,12 @@ static int not_a_time(const swx_layer *l, const swx_timedim *td, int64_t t)
     size_t at = 0;
     for (size_t i = 0; i < k; i++) {
         char s[SWX_ISO8601_LEN];
-        swx_iso8601_format(near[i], s);
+        swx_iso8601_format(s, near[i]);
         swx_list_append(list, sizeof list, &at, s);
     }
-    swx_iso8601_format(t, asked);
-    swx_iso8601_format(swx_timedim_first(td), first);
-    swx_iso8601_format(swx_timedim_last(td), last);
+    swx_iso8601_format(asked, t);
+    swx_iso8601_format(first, swx_timedim_first(td));
+    swx_iso8601_format(last, swx_timedim_last(td));
     return swx_error_set(SWX_ENOTFOUND,
                          "time %s is not a valid time of layer %s; nearest: %s (%zu valid times "
                          "from %s to %s)",
@@ -151,7 +151,7 @@ int swx_select_time(int64_t *out, const swx_layer *l, const char *time)
         return 0;
     }
     int64_t t;
-    if (swx_iso8601_parse(time, &t))
+    if (swx_iso8601_parse(&t, time))
         return swx_error_prefix(SWX_EINVAL, "time");
     if (!swx_timedim_contains(td, t))
         return not_a_time(l, td, t);

@@ -30,7 +30,7 @@ static void test_listing(void)
     CU_ASSERT_STRING_EQUAL(swx_table_meta(t, "count"), "2");
     long tc = swx_table_find_column(t, "time"), fh = swx_table_find_column(t, "forecast_hour");
     int64_t want;
-    swx_iso8601_parse("2024-01-15T00:00:00Z", &want);
+    swx_iso8601_parse(&want, "2024-01-15T00:00:00Z");
     CU_ASSERT_EQUAL(swx_table_get_time(t, 0, (size_t)tc), want);
     CU_ASSERT_EQUAL(swx_table_get_int(t, 0, (size_t)fh), 6);
     CU_ASSERT_STRING_EQUAL(swx_table_get_string(t, 0, (size_t)swx_table_find_column(t, "bundle")),
@@ -38,7 +38,7 @@ static void test_listing(void)
     CU_ASSERT_STRING_EQUAL(swx_table_get_string(t, 1, (size_t)swx_table_find_column(t, "region")),
                            "europe");
     CU_ASSERT_TRUE(swx_table_is_null(t, 1, (size_t)fh));
-    swx_iso8601_parse("2024-01-15T16:00:00Z", &want);
+    swx_iso8601_parse(&want, "2024-01-15T16:00:00Z");
     CU_ASSERT_EQUAL(swx_table_get_time(t, 1, (size_t)tc), want);
     swx_table_free(t);
 

@@ -32,7 +32,7 @@ static long col(const swx_table *t, const char *name)
 static int64_t iso(const char *s)
 {
     int64_t t = 0;
-    swx_iso8601_parse(s, &t);
+    swx_iso8601_parse(&t, s);
     return t;
 }
 

@@ -165,7 +165,7 @@ static void test_plan_runs_and_times(void)
     int64_t t;
     CU_ASSERT_EQUAL_FATAL(swx_layer_run_time(swx_seed_plan_layer(latest), &t), 0);
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     o.run = s;
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&iso, basic, &o), 0);
     o.run = swx_seed_plan_run(latest);

@@ -49,7 +49,7 @@ static void test_pages(void)
     CU_ASSERT_STRING_EQUAL(swx_table_get_string(t, 0, (size_t)col(t, "history_ship_builder")),
                            "Ulstein");
     int64_t nd;
-    swx_iso8601_parse("2010-04-30T22:00:00Z", &nd);
+    swx_iso8601_parse(&nd, "2010-04-30T22:00:00Z");
     CU_ASSERT_EQUAL(swx_table_get_time(t, 0, (size_t)col(t, "history_name_date")), nd);
     CU_ASSERT_STRING_EQUAL(
         swx_table_get_string(t, 0, (size_t)col(t, "vessel_and_trading_type_trading_status")),

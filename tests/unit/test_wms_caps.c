@@ -671,7 +671,7 @@ static char *big_document(size_t nvars, size_t *len)
                     int64_t t =
                         swx_days_from_civil(2024, 10, (unsigned)day) * 86400 + (hour + k) * 3600;
                     char iso[SWX_ISO8601_LEN];
-                    swx_iso8601_format(t, iso);
+                    swx_iso8601_format(iso, t);
                     PUT("%s%s", k ? "," : "", iso);
                 }
                 PUT("</Dimension><Style><Name>v%zu/nearest</Name></Style></Layer>\n", v);
