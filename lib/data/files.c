@@ -9,6 +9,7 @@
 #include "seawx/files.h"
 
 #include "buf.h"
+#include "http_int.h"
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/error.h"
@@ -238,7 +239,7 @@ int swx_files_list(swx_client *c, const swx_files_query *q, swx_table **out)
     req.query = qs;
     req.accept = "application/json";
     req.max_body = LISTING_MAX_BODY;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         goto done;
     if ((rc = swx_files_parse(resp->body, resp->len, out)))
         swx_error_prefix(rc, "%s", resp->url);
@@ -284,7 +285,7 @@ int swx_files_download_path(swx_client *c, const char *path, const char *dest,
     res->resumed_from = (int64_t)st.st_size;
     swx_request req = {0};
     req.path = path;
-    if ((rc = swx_http_download(c, &req, fd, opts, &resp)))
+    if ((rc = swx_http_download(&resp, c, &req, fd, opts)))
         goto done;
     res->attempts = resp->attempts;
     if (resp->url) {

@@ -94,7 +94,7 @@ int swx_job_start(swx_client *c, const char *region, const char *start, const ch
     req.query = q;
     req.accept = "application/json";
     req.max_body = JOB_MAX_BODY;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         goto done;
     rc = read_job(resp, uuid, status);
 done:
@@ -116,7 +116,7 @@ int swx_job_status(swx_client *c, const char *uuid, char **status)
     req.path = path;
     req.accept = "application/json";
     req.max_body = JOB_MAX_BODY;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         return rc;
     rc = read_job(resp, NULL, status);
     swx_response_free(resp);

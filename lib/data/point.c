@@ -529,7 +529,7 @@ int swx_point_get(swx_client *cl, const swx_point_query *q, swx_table **out)
     req.accept = "application/json";
     req.headers = q->fields ? headers : NULL;
     req.max_body = POINT_MAX_BODY;
-    if ((rc = swx_http_get(cl, &req, &resp)))
+    if ((rc = swx_http_get(&resp, cl, &req)))
         goto done;
     rc = swx_point_parse(q, resp->body, resp->len, out);
     if (rc)

@@ -348,7 +348,7 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
         req.max_body = PAGE_MAX_BODY;
         swx_response_free(resp);
         resp = NULL;
-        if ((rc = swx_http_get(c, &req, &resp)))
+        if ((rc = swx_http_get(&resp, c, &req)))
             goto done;
         free(prev);
         prev = next;

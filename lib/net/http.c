@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "hex.h"
 #include "http_errors.h"
+#include "http_int.h"
 #include "seawx/error.h"
 
 #include <curl/curl.h>
@@ -1451,8 +1452,8 @@ out:
     return rc;
 }
 
-int swx_fetch_run(swx_client *c, const swx_fetch_opts *opts, swx_fetch_next_fn next,
-                  swx_fetch_done_fn done, void *ud, swx_fetch_stats *stats)
+int swx_fetch_run(swx_fetch_stats *stats, swx_client *c, const swx_fetch_opts *opts,
+                  swx_fetch_next_fn next, swx_fetch_done_fn done, void *ud)
 {
     swx_fetch_stats local = {0};
     engine en = {0};
@@ -1523,12 +1524,12 @@ static int single_done(void *ud, void *user, int rc, const swx_response *resp)
     return 0;
 }
 
-int swx_http_get(swx_client *c, const swx_request *req, swx_response **out)
+int swx_http_get(swx_response **out, swx_client *c, const swx_request *req)
 {
     single s = {req, 0, 0, NULL};
     swx_fetch_opts o = {1, 0, NULL};
     *out = NULL;
-    int rc = swx_fetch_run(c, &o, single_next, single_done, &s, NULL);
+    int rc = swx_fetch_run(NULL, c, &o, single_next, single_done, &s);
     if (rc)
         return rc;
     if (s.rc)
@@ -1549,8 +1550,8 @@ void swx_response_free(swx_response *r)
 
 /* ---- one request into a file ---- */
 
-int swx_http_download(swx_client *c, const swx_request *req, int fd, const swx_download_opts *opts,
-                      swx_response **out)
+int swx_http_download(swx_response **out, swx_client *c, const swx_request *req, int fd,
+                      const swx_download_opts *opts)
 {
     single s = {req, 0, 0, NULL};
     swx_download_opts none = {0};
@@ -1578,8 +1579,8 @@ int swx_http_download(swx_client *c, const swx_request *req, int fd, const swx_d
 
 /* ---- one request into a callback ---- */
 
-int swx_http_get_sink(swx_client *c, const swx_request *req, const swx_body_sink *sink,
-                      swx_response **out)
+int swx_http_get_sink(swx_response **out, swx_client *c, const swx_request *req,
+                      const swx_body_sink *sink)
 {
     single s = {req, 0, 0, NULL};
     engine en = {0};

@@ -11,14 +11,15 @@
 
 #include "tile.h"
 
-#include "seawx/error.h"
-#include "seawx/iso8601.h"
+#include "http_int.h"
 #include "mbtiles.h"
 #include "png_codec.h"
-#include "warp.h"
-#include "wms_priv.h"
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
 #include "seawx/wms.h"
 #include "seawx/wms_select.h"
+#include "warp.h"
+#include "wms_priv.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -994,7 +995,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
         /* Answers found unusable after the last request went out are asked
          * again in another round. */
         swx_fetch_stats st = {0};
-        rc = swx_fetch_run(s->client, &fo, produce, fetched, s, &st);
+        rc = swx_fetch_run(&st, s->client, &fo, produce, fetched, s);
         int frc = pool_finish(s);
         if (!rc)
             rc = frc;

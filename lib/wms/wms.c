@@ -2,6 +2,7 @@
 #include "seawx/wms.h"
 
 #include "buf.h"
+#include "http_int.h"
 #include "jsonfmt.h"
 #include "seawx/error.h"
 #include "wms_priv.h"
@@ -133,7 +134,7 @@ int swx_wms_get_caps(swx_client *c, const char *bundle, swx_caps **out)
     *out = NULL;
     int rc = swx_wms_caps_request(bundle, &req, &q);
     if (!rc)
-        rc = swx_http_get(c, &req, &r);
+        rc = swx_http_get(&r, c, &req);
     if (!rc)
         rc = parse_answer(bundle, r, out);
     swx_response_free(r);
@@ -204,7 +205,7 @@ int swx_wms_get_caps_many(swx_client *c, const char *const *bundle_names, size_t
             errors[i] = NULL;
     }
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 4, 0, NULL};
-    int r = swx_fetch_run(c, &o, many_next, many_done, &m, NULL);
+    int r = swx_fetch_run(NULL, c, &o, many_next, many_done, &m);
     swx_query_free(m.q);
     return r ? r : m.first_rc;
 }

@@ -3,10 +3,12 @@
 #include "seawx/wms_map.h"
 
 #include "buf.h"
+#include "diskcache_int.h"
+#include "http_int.h"
+#include "png_codec.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "png_codec.h"
 #include "seawx/wms_select.h"
 
 #include <math.h>
@@ -363,7 +365,7 @@ static int reader_next(void *ud, swx_request *req, void **user)
             char *key = r->keys[i] = cache_key(r, req);
             void *data = NULL;
             size_t len = 0;
-            if (key && swx_diskcache_get(r->m->cache, key, &data, &len) == 0) {
+            if (key && swx_diskcache_get(&data, &len, r->m->cache, key) == 0) {
                 rc = deliver(r, i, data, len, "the disk cache");
                 free(data);
                 if (r->cb_rc)
@@ -402,7 +404,7 @@ int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, si
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
     if (m->cache && n && !(r.keys = calloc(n, sizeof *r.keys)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
-    int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, stats);
+    int rc = swx_fetch_run(stats, c, &o, reader_next, reader_done, &r);
     swx_query_free(r.q);
     for (size_t i = 0; r.keys && i < n; i++)
         free(r.keys[i]);

@@ -379,7 +379,7 @@ static void test_getmap_header_auth(void)
     swx_query *q = NULL;
     CU_ASSERT_EQUAL_FATAL(swx_wms_getmap_request(&g, &req, &q), 0);
     swx_response *r = NULL;
-    int rc = swx_http_get(c, &req, &r);
+    int rc = swx_http_get(&r, c, &req);
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL(rc, 0);
