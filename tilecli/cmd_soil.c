@@ -72,7 +72,7 @@ static int watch_and_fetch(const cli_args *a, swx_client *c, const char *uuid, i
     if (!(dest = data_dest(a, name)))
         return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
     data_download_opts(&p, name, &o);
-    if ((rc = swx_job_download(c, uuid, dest, &o, &r))) {
+    if ((rc = swx_job_download(&r, c, uuid, dest, &o))) {
         cli_progress(0, NULL);
         exit_code = cli_fail(rc);
         cli_info("resume with: seawx soil job download %s", uuid);
@@ -131,8 +131,8 @@ static int job(const cli_args *a)
     if ((exit_code = cli_client(a, &c)))
         return exit_code;
     if (start) {
-        if ((rc = swx_job_start(c, cli_get(a, "region"), cli_get(a, "start"), cli_get(a, "end"),
-                                &uuid, &status))) {
+        if ((rc = swx_job_start(&uuid, &status, c, cli_get(a, "region"), cli_get(a, "start"),
+                                cli_get(a, "end")))) {
             exit_code = cli_fail(rc);
             goto done;
         }
@@ -142,7 +142,7 @@ static int job(const cli_args *a)
         if (!cli_has(a, "no-wait"))
             exit_code = watch_and_fetch(a, c, uuid, 0);
     } else if (strcmp(verb, "status") == 0) {
-        if ((rc = swx_job_status(c, a->positional[2], &status)))
+        if ((rc = swx_job_status(&status, c, a->positional[2])))
             exit_code = cli_fail(rc);
         else
             printf("%s\n", status);

@@ -63,7 +63,7 @@ int cmd_vessels(const cli_cmd *cmd, int argc, char **argv)
     if ((exit_code = cli_client(&a, &c)))
         return exit_code;
     data_signals();
-    rc = swx_vessels_get(c, &q, on_page, NULL, &t);
+    rc = swx_vessels_get(&t, c, &q, on_page, NULL);
     cli_progress(0, NULL);
     if (rc)
         exit_code = cli_fail(rc);

@@ -42,7 +42,7 @@ int data_format(const cli_args *a, swx_table_format *fmt)
     const char *f = cli_get(a, "format");
     const char *o = cli_get(a, "output");
     if (f) {
-        if (swx_table_format_parse(f, fmt) != 0) {
+        if (swx_table_format_parse(fmt, f) != 0) {
             cli_error("%s", swx_error_last());
             return -1;
         }
@@ -226,12 +226,12 @@ static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *,
 
 static int fetch_point(swx_client *c, const void *q, swx_table **t)
 {
-    return swx_point_get(c, q, t);
+    return swx_point_get(t, c, q);
 }
 
 static int fetch_files(swx_client *c, const void *q, swx_table **t)
 {
-    return swx_files_list(c, q, t);
+    return swx_files_list(t, c, q);
 }
 
 int data_point_run(const cli_args *a, swx_point_kind kind)
@@ -314,7 +314,7 @@ int data_download_run(const cli_args *a, swx_file_source source, const char *fil
         goto done;
     data_signals();
     data_download_opts(&p, file_id, &o);
-    if ((rc = swx_files_download(c, source, file_id, dest, &o, &r))) {
+    if ((rc = swx_files_download(&r, c, source, file_id, dest, &o))) {
         cli_progress(0, NULL);
         exit_code = cli_fail(rc);
         if ((rc == SWX_ECANCEL || rc == SWX_ENET) && part_exists(dest))

@@ -1,6 +1,8 @@
 /* job.c: historical soil moisture region jobs (see seawx/job.h). */
 #include "seawx/job.h"
 
+#include "files_int.h"
+#include "job_int.h"
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/error.h"
@@ -70,8 +72,8 @@ done:
     return rc;
 }
 
-int swx_job_start(swx_client *c, const char *region, const char *start, const char *end,
-                  char **uuid, char **status)
+int swx_job_start(char **uuid, char **status, swx_client *c, const char *region, const char *start,
+                  const char *end)
 {
     swx_query *q = NULL;
     swx_response *resp = NULL;
@@ -103,7 +105,7 @@ done:
     return rc;
 }
 
-int swx_job_status(swx_client *c, const char *uuid, char **status)
+int swx_job_status(char **status, swx_client *c, const char *uuid)
 {
     swx_response *resp = NULL;
     char path[160];
@@ -169,7 +171,7 @@ int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts)
         return rc;
     for (;;) {
         char *status = NULL;
-        if ((rc = swx_job_status(c, uuid, &status)))
+        if ((rc = swx_job_status(&status, c, uuid)))
             return rc;
         polls++;
         int state = swx_job_state(status);
@@ -200,13 +202,13 @@ int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts)
     }
 }
 
-int swx_job_download(swx_client *c, const char *uuid, const char *dest,
-                     const swx_download_opts *opts, swx_download_result *res)
+int swx_job_download(swx_download_result *res, swx_client *c, const char *uuid, const char *dest,
+                     const swx_download_opts *opts)
 {
     char path[160];
     int rc;
     if ((rc = swx_param_uuid("job", uuid)))
         return rc;
     snprintf(path, sizeof path, "/soil-moisture/historical/download/%s", uuid);
-    return swx_files_download_path(c, path, dest, opts, res);
+    return swx_files_download_path(res, c, path, dest, opts);
 }

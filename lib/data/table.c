@@ -11,6 +11,7 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
+#include "table_build.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,7 +94,7 @@ long swx_table_find_column(const swx_table *t, const char *name)
     return -1;
 }
 
-int swx_table_add_column(swx_table *t, const char *name, swx_col_type type, size_t *index)
+int swx_table_add_column(size_t *index, swx_table *t, const char *name, swx_col_type type)
 {
     long have = swx_table_find_column(t, name);
     if (have >= 0) {
@@ -136,7 +137,7 @@ int swx_table_set_point(swx_table *t, size_t lat_col, size_t lon_col)
     return 0;
 }
 
-int swx_table_point_columns(const swx_table *t, size_t *lat_col, size_t *lon_col)
+int swx_table_point_columns(size_t *lat_col, size_t *lon_col, const swx_table *t)
 {
     if (!t->has_point)
         return 0;
@@ -145,7 +146,7 @@ int swx_table_point_columns(const swx_table *t, size_t *lat_col, size_t *lon_col
     return 1;
 }
 
-int swx_table_add_row(swx_table *t, size_t *index)
+int swx_table_add_row(size_t *index, swx_table *t)
 {
     if (t->nrows >= SWX_TABLE_MAX_ROWS)
         return swx_error_set(SWX_ETOOBIG, "the answer has more than %d rows", SWX_TABLE_MAX_ROWS);
@@ -370,7 +371,7 @@ int swx_table_get_bool(const swx_table *t, size_t r, size_t c)
     return ce && t->cols[c].type == SWX_COL_BOOL ? (int)ce->v.i : 0;
 }
 
-int swx_table_format_parse(const char *s, swx_table_format *out)
+int swx_table_format_parse(swx_table_format *out, const char *s)
 {
     if (strcasecmp(s, "json") == 0)
         *out = SWX_TABLE_JSON;

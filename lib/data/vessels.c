@@ -5,6 +5,8 @@
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/error.h"
+#include "table_build.h"
+#include "vessels_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +138,7 @@ static void column_name(const evd_field *f, char *out, size_t n)
     snprintf(out, n, "%s_%s", categories[f->cat], f->name);
 }
 
-int swx_vessels_table_new(const char *cats, swx_table **out)
+int swx_vessels_table_new(swx_table **out, const char *cats)
 {
     swx_table *t = NULL;
     unsigned mask;
@@ -145,16 +147,16 @@ int swx_vessels_table_new(const char *cats, swx_table **out)
     *out = NULL;
     if ((rc = category_mask(cats, &mask)) || (rc = swx_table_new(&t)))
         return rc;
-    if ((rc = swx_table_add_column(t, "id", SWX_COL_STRING, NULL)) ||
-        (rc = swx_table_add_column(t, "imo", SWX_COL_INT, NULL)) ||
-        (rc = swx_table_add_column(t, "mmsi", SWX_COL_INT, NULL)) ||
-        (rc = swx_table_add_column(t, "name", SWX_COL_STRING, NULL)))
+    if ((rc = swx_table_add_column(NULL, t, "id", SWX_COL_STRING)) ||
+        (rc = swx_table_add_column(NULL, t, "imo", SWX_COL_INT)) ||
+        (rc = swx_table_add_column(NULL, t, "mmsi", SWX_COL_INT)) ||
+        (rc = swx_table_add_column(NULL, t, "name", SWX_COL_STRING)))
         goto done;
     for (size_t i = 0; i < NFIELDS && !rc; i++) {
         if (!(mask & (1u << fields[i].cat)))
             continue;
         column_name(&fields[i], name, sizeof name);
-        rc = swx_table_add_column(t, name, fields[i].type, NULL);
+        rc = swx_table_add_column(NULL, t, name, fields[i].type);
     }
 done:
     if (rc) {
@@ -223,8 +225,8 @@ static int set_field(swx_table *t, size_t row, size_t col, swx_col_type type, js
     return 0;
 }
 
-int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **next,
-                           long long *total)
+int swx_vessels_parse_page(char **next, long long *total, swx_table *t, const char *body,
+                           size_t len)
 {
     json_object *root = NULL;
     char name[96];
@@ -246,7 +248,7 @@ int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **ne
             rc = swx_error_set(SWX_ESERVICE, "vessel %zu of the page is not an object", i + 1);
             break;
         }
-        if ((rc = swx_table_add_row(t, &row)))
+        if ((rc = swx_table_add_row(&row, t)))
             break;
         rc = set_id(t, row, (size_t)swx_table_find_column(t, "id"), swx_jsonr_path(v, "id", NULL));
         if (!rc)
@@ -289,8 +291,8 @@ done:
     return rc;
 }
 
-int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_fn on_page,
-                    void *ud, swx_table **out)
+int swx_vessels_get(swx_table **out, swx_client *c, const swx_vessels_query *q,
+                    swx_vessels_page_fn on_page, void *ud)
 {
     swx_table *t = NULL;
     swx_query *qs = NULL;
@@ -319,7 +321,7 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
                 at += (size_t)snprintf(embed + at, sizeof embed - at, "%senhanced_data.%s",
                                        at ? "," : "", categories[i]);
     }
-    if ((rc = swx_vessels_table_new(q->categories, &t)))
+    if ((rc = swx_vessels_table_new(&t, q->categories)))
         return rc;
     do {
         swx_query_free(qs);
@@ -353,7 +355,7 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
         free(prev);
         prev = next;
         next = NULL;
-        if ((rc = swx_vessels_parse_page(t, resp->body, resp->len, &next, &total))) {
+        if ((rc = swx_vessels_parse_page(&next, &total, t, resp->body, resp->len))) {
             swx_error_prefix(rc, "%s", resp->url);
             goto done;
         }
