@@ -523,7 +523,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     /* ---- the layer, its times and style, from the capabilities ---- */
     if ((exit_code = cli_client(&a, &client)))
         goto done;
-    if ((rc = swx_wms_get_caps(client, bundle, &caps))) {
+    if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
         exit_code = cli_fail(rc);
         goto done;
     }

@@ -342,7 +342,7 @@ static int job_request(swx_seed *s, job *j, swx_request *req)
     }
     swx_query_free(j->q);
     j->q = NULL;
-    return swx_wms_getmap_request(&g, req, &j->q);
+    return swx_wms_getmap_request(req, &j->q, &g);
 }
 
 /* The next block with tiles still missing, as a job; 0 when none is left. */
@@ -504,7 +504,7 @@ static int cut_and_store(swx_seed *s, job *j, const uint8_t *px)
             void *png = NULL;
             size_t len = 0;
             int rc = 0;
-            if (!empty && (rc = swx_png_encode_rgba(t, ts, ts, stride, SEED_PNG_LEVEL, &png, &len)))
+            if (!empty && (rc = swx_png_encode_rgba(&png, &len, t, ts, ts, stride, SEED_PNG_LEVEL)))
                 return rc;
             rc = store(s, j->z, j->x0 + (uint32_t)ii, j->y0 + (uint32_t)jj, png, len, empty);
             free(png);
@@ -524,7 +524,7 @@ static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, si
     int w = 0, h = 0, rc;
     if (j->nx == 1 && j->ny == 1 && !s->warp) {
         int empty = 0;
-        rc = swx_png_check(r->body, r->len, &w, &h, &empty);
+        rc = swx_png_check(&w, &h, &empty, r->body, r->len);
         if (!rc && (w != want_w || h != want_h))
             rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w,
                                want_h);
@@ -534,7 +534,7 @@ static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, si
         }
         return store(s, j->z, j->x0, j->y0, r->body, r->len, empty);
     }
-    rc = swx_png_decode_rgba(r->body, r->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE, &px, &w, &h);
+    rc = swx_png_decode_rgba(&px, &w, &h, r->body, r->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE);
     if (!rc && (w != want_w || h != want_h))
         rc =
             swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w, want_h);
@@ -601,7 +601,7 @@ static int settle(swx_seed *s, job *j, int t, const char *why)
 static void check_answer(answer *a)
 {
     int w = 0, h = 0;
-    int rc = swx_png_check(a->body, a->len, &w, &h, &a->empty);
+    int rc = swx_png_check(&w, &h, &a->empty, a->body, a->len);
     if (!rc && (w != a->want || h != a->want))
         rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, a->want,
                            a->want);
@@ -881,8 +881,8 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = swx_png_encode_rgba(clear, s->tile_size, s->tile_size, (size_t)s->tile_size * 4, 9,
-                                  &s->empty_png, &s->empty_len)))
+    if ((rc = swx_png_encode_rgba(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
+                                  (size_t)s->tile_size * 4, 9)))
         goto done;
     s->checkers = pool_start();
 done:

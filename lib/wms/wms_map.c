@@ -68,7 +68,7 @@ static int resolve_selection(swx_map *m, const swx_map_opts *o)
 static void resolve_extent(swx_map *m)
 {
     double w = -180, s = -90, e = 180, n = 90;
-    int have_geo = swx_layer_geo_bbox(m->layer, &w, &s, &e, &n) == 0;
+    int have_geo = swx_layer_geo_bbox(&w, &s, &e, &n, m->layer) == 0;
     if (m->epsg == 3857) {
         for (size_t i = 0; i < swx_layer_bbox_count(m->layer); i++) {
             const swx_bbox *b = swx_layer_bbox(m->layer, i);
@@ -250,7 +250,7 @@ int swx_map_block_size(const swx_map *m)
     return m->bs;
 }
 
-void swx_map_geotransform(const swx_map *m, double gt[6])
+void swx_map_geotransform(double gt[6], const swx_map *m)
 {
     gt[0] = m->minx;
     gt[1] = (m->maxx - m->minx) / m->w[0];
@@ -265,7 +265,7 @@ int swx_map_level_count(const swx_map *m)
     return m->levels;
 }
 
-void swx_map_level_size(const swx_map *m, int level, int *w, int *h)
+void swx_map_level_size(int *w, int *h, const swx_map *m, int level)
 {
     if (level < 0 || level >= m->levels) {
         *w = *h = 0;
@@ -275,7 +275,7 @@ void swx_map_level_size(const swx_map *m, int level, int *w, int *h)
     *h = m->h[level];
 }
 
-int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap *g)
+int swx_map_block_getmap(swx_getmap *g, const swx_map *m, int level, int bx, int by)
 {
     if (level < 0 || level >= m->levels)
         return swx_error_set(SWX_EINVAL, "no overview level %d", level);
@@ -324,9 +324,9 @@ static int deliver(reader *r, size_t i, const void *png, size_t len, const char 
     swx_getmap g;
     uint8_t *rgba = NULL;
     int w, h;
-    int rc = swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g);
+    int rc = swx_map_block_getmap(&g, r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1]);
     if (!rc)
-        rc = swx_png_decode_rgba(png, len, g.width, g.height, &rgba, &w, &h);
+        rc = swx_png_decode_rgba(&rgba, &w, &h, png, len, g.width, g.height);
     if (rc)
         return swx_error_prefix(rc, "bad image from %s", from);
     if (w != g.width || h != g.height) {
@@ -356,9 +356,9 @@ static int reader_next(void *ud, swx_request *req, void **user)
         swx_getmap g;
         swx_query_free(r->q);
         r->q = NULL;
-        int rc = swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g);
+        int rc = swx_map_block_getmap(&g, r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1]);
         if (!rc)
-            rc = swx_wms_getmap_request(&g, req, &r->q);
+            rc = swx_wms_getmap_request(req, &r->q, &g);
         if (rc)
             return rc;
         if (r->keys) {
@@ -396,9 +396,9 @@ static int reader_done(void *ud, void *user, int rc, const swx_response *resp)
     return 0;
 }
 
-int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
-                        int max_in_flight, volatile sig_atomic_t *cancel, swx_map_block_fn cb,
-                        void *ud, swx_fetch_stats *stats)
+int swx_map_read_blocks(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level,
+                        const int *bxy, size_t n, int max_in_flight, volatile sig_atomic_t *cancel,
+                        swx_map_block_fn cb, void *ud)
 {
     reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0, NULL};
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};

@@ -85,7 +85,7 @@ int swx_select_layer(const swx_layer **out, const swx_caps *caps, const char *bu
                              bundle, vars);
     }
     if (want == INT64_MIN) {
-        rc = swx_caps_latest(caps, var, unit, out);
+        rc = swx_caps_latest(out, caps, var, unit);
         return rc ? swx_error_prefix(rc, "no complete run of %s in bundle %s", variable, bundle)
                   : 0;
     }
@@ -97,7 +97,7 @@ int swx_select_layer(const swx_layer **out, const swx_caps *caps, const char *bu
     size_t at = 0;
     for (size_t i = 0; i < nruns; i++) {
         int64_t t;
-        if (swx_layer_run_time(runs[i], &t) == 0) {
+        if (swx_layer_run_time(&t, runs[i]) == 0) {
             if (t == want) {
                 *out = runs[i];
                 break;

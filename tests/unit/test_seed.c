@@ -163,7 +163,7 @@ static void test_plan_runs_and_times(void)
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&latest, basic, &o), 0);
     /* The run of the newest complete layer, as an instant and as YYYYMMDDHH. */
     int64_t t;
-    CU_ASSERT_EQUAL_FATAL(swx_layer_run_time(swx_seed_plan_layer(latest), &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_layer_run_time(&t, swx_seed_plan_layer(latest)), 0);
     char s[SWX_ISO8601_LEN];
     swx_iso8601_format(s, t);
     o.run = s;
@@ -383,7 +383,7 @@ static void test_run_failures(void)
      * reported failed once, the seed itself goes on and ends. */
     swx_client *c = client_for(&faulty, KEY);
     swx_caps *caps = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps(c, "basic", &caps), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps(&caps, c, "basic"), 0);
     swx_area *a = bbox("-10,40,5,55");
     swx_seed_opts o = opts(a, 0x0f); /* zooms 0-3 */
     swx_seed_plan *p = NULL;
@@ -453,8 +453,8 @@ int main(void)
     co.base_url = sim.base_url;
     co.api_key = KEY;
     swx_client *c = NULL;
-    if (swx_client_new(&c, &co) || swx_wms_get_caps(c, "basic", &basic) ||
-        swx_wms_get_caps(c, "upper-air", &upper)) {
+    if (swx_client_new(&c, &co) || swx_wms_get_caps(&basic, c, "basic") ||
+        swx_wms_get_caps(&upper, c, "upper-air")) {
         fprintf(stderr, "test_seed: capabilities: %s\n", swx_error_last());
         cu_sim_stop(&faulty);
         cu_sim_stop(&sim);
