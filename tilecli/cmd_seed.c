@@ -451,7 +451,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         cli_error("--zoom is required: a level, a range or a list (5, 3-9, 3,5,7)");
         return EXIT_USAGE;
     }
-    if (swx_zoom_list_parse(cli_get(&a, "zoom"), &so.zooms))
+    if (swx_zoom_list_parse(&so.zooms, cli_get(&a, "zoom")))
         return cli_fail(SWX_EINVAL);
     long tile_size, metatile, in_flight;
     if (cli_get_int(&a, "tile-size", 256, 256, 512, &tile_size) ||
@@ -624,13 +624,13 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
     u.t0 = now_s();
     u.last_progress = u.t0;
-    swx_seed_get_counts(seed, &u.c);
+    swx_seed_get_counts(&u.c, seed);
     int stop_rc = 0;
     for (size_t fi = 0; fi < nfiles && !stop_soft; fi++) {
         file_result *fr = &files[fi];
         swx_seed_file_result res;
         u.label = fr->path; /* read by the final progress line too, after this loop */
-        stop_rc = swx_seed_file(seed, fi, fr->path, &res);
+        stop_rc = swx_seed_file(&res, seed, fi, fr->path);
         fr->tiles = res.tiles;
         fr->present = res.present;
         fr->stored = res.stored;
@@ -643,8 +643,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
             break;
         }
     }
-    swx_seed_get_counts(seed, &u.c);
-    swx_seed_get_stats(seed, &stats);
+    swx_seed_get_counts(&u.c, seed);
+    swx_seed_get_stats(&stats, seed);
     ui_progress_line(&u, 1);
     cli_progress(0, NULL);
     const swx_seed_counts *c = &u.c;

@@ -132,8 +132,8 @@ static int check_existing(swx_mbtiles *m, const swx_mbtiles_kv *meta, size_t n,
     return 0;
 }
 
-int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta, size_t n,
-                     const char *const *identity, int batch, int *created)
+int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const swx_mbtiles_kv *meta,
+                     size_t n, const char *const *identity, int batch)
 {
     struct stat sb;
     int rc = 0;
@@ -280,7 +280,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
     return 0;
 }
 
-int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images)
+int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m)
 {
     sqlite3_stmt *st = NULL;
     int rc = 0;

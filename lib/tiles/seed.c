@@ -123,7 +123,7 @@ int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_
         snprintf(p->run, sizeof p->run, "%s%s", d, h);
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
         if (o->zooms & (1u << z)) {
-            if ((rc = swx_area_count(o->area, z, &p->per_zoom[z])))
+            if ((rc = swx_area_count(&p->per_zoom[z], o->area, z)))
                 goto done;
             p->per_file += p->per_zoom[z];
         }
@@ -192,7 +192,7 @@ int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, int z)
         return 0;
     if ((rc = swx_tile_iter_new(&it, p->o.area, z, p->o.metatile)))
         return rc;
-    while ((rc = swx_tile_iter_next(it, &b)) == 1)
+    while ((rc = swx_tile_iter_next(&b, it)) == 1)
         n++;
     swx_tile_iter_free(it);
     if (rc < 0)
@@ -323,19 +323,19 @@ static int job_request(swx_seed *s, job *j, swx_request *req)
     double a, b, c, d;
     if (s->warp) {
         g.crs = "EPSG:4326";
-        swx_tile_bounds_deg(j->z, j->x0, j->y0, &a, &b, &c, &d);
+        swx_tile_bounds_deg(&a, &b, &c, &d, j->z, j->x0, j->y0);
         g.minx = a;
-        swx_tile_bounds_deg(j->z, j->x0 + (uint32_t)j->nx - 1, j->y0, &a, &b, &c, &d);
+        swx_tile_bounds_deg(&a, &b, &c, &d, j->z, j->x0 + (uint32_t)j->nx - 1, j->y0);
         g.maxx = c;
         g.miny = j->south;
         g.maxy = j->north;
         g.height = j->src_h;
     } else {
         g.crs = "EPSG:3857";
-        swx_tile_bounds_merc(j->z, j->x0, j->y0 + (uint32_t)j->ny - 1, &a, &b, &c, &d);
+        swx_tile_bounds_merc(&a, &b, &c, &d, j->z, j->x0, j->y0 + (uint32_t)j->ny - 1);
         g.minx = a;
         g.miny = b;
-        swx_tile_bounds_merc(j->z, j->x0 + (uint32_t)j->nx - 1, j->y0, &a, &b, &c, &d);
+        swx_tile_bounds_merc(&a, &b, &c, &d, j->z, j->x0 + (uint32_t)j->nx - 1, j->y0);
         g.maxx = c;
         g.maxy = d;
         g.height = j->ny * s->tile_size;
@@ -361,7 +361,7 @@ static int next_block(swx_seed *s, job **out)
                 return rc;
         }
         swx_tile_block b;
-        int rc = swx_tile_iter_next(s->it, &b);
+        int rc = swx_tile_iter_next(&b, s->it);
         if (rc < 0)
             return rc;
         if (rc == 0) {
@@ -404,9 +404,8 @@ static int next_block(swx_seed *s, job **out)
             for (int ii = i0; ii <= i1; ii++)
                 if ((want >> (jj * b.n + ii)) & 1)
                     j->mask |= 1ull << ((jj - j0) * j->nx + (ii - i0));
-        if (s->warp &&
-            (rc = swx_warp_4326_plan(j->z, j->y0, j->ny, s->tile_size, SWX_SEED_MAX_IMAGE,
-                                     &j->south, &j->north, &j->src_h))) {
+        if (s->warp && (rc = swx_warp_4326_plan(&j->south, &j->north, &j->src_h, j->z, j->y0, j->ny,
+                                                s->tile_size, SWX_SEED_MAX_IMAGE))) {
             free(j);
             return rc;
         }
@@ -550,7 +549,7 @@ static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, si
             free(px);
             return swx_error_set(SWX_ENOMEM, "out of memory");
         }
-        swx_warp_4326_rows(px, h, j->south, j->north, stride, warped, j->z, j->y0, j->ny, ts);
+        swx_warp_4326_rows(warped, px, h, j->south, j->north, stride, j->z, j->y0, j->ny, ts);
         free(px);
         px = warped;
     }
@@ -904,12 +903,12 @@ void swx_seed_free(swx_seed *s)
     free(s);
 }
 
-void swx_seed_get_counts(const swx_seed *s, swx_seed_counts *out)
+void swx_seed_get_counts(swx_seed_counts *out, const swx_seed *s)
 {
     *out = s->c;
 }
 
-void swx_seed_get_stats(const swx_seed *s, swx_fetch_stats *out)
+void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
 {
     *out = s->stats;
 }
@@ -921,7 +920,7 @@ typedef struct file_meta {
     char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16];
 } file_meta;
 
-int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_result *res)
+int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
 {
     const swx_seed_plan *p = s->plan;
     const swx_layer *layer = p->layer;
@@ -942,7 +941,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     s->has_time = s->time_s[0] != 0;
 
     double w, so, e, n;
-    swx_area_bounds(s->area, &w, &so, &e, &n);
+    swx_area_bounds(&w, &so, &e, &n, s->area);
     if (w > e) { /* MBTiles bounds cannot cross 180 */
         w = -180;
         e = 180;
@@ -985,8 +984,8 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     };
     static const char *const identity[] = {"layer", "time", "style", "tile_size", NULL};
     int created = 0;
-    if ((rc = swx_mbtiles_open(&s->mb, path, meta, sizeof meta / sizeof meta[0], identity, 0,
-                               &created)))
+    if ((rc = swx_mbtiles_open(&s->mb, &created, path, meta, sizeof meta / sizeof meta[0], identity,
+                               0)))
         return rc;
     s->zoom = -1;
     swx_seed_counts before = s->c;
@@ -1026,7 +1025,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     res->failed = s->c.failed - before.failed;
     res->empty = s->c.empty - before.empty;
     int64_t tiles_in = 0;
-    int crc = swx_mbtiles_counts(s->mb, &tiles_in, &res->images);
+    int crc = swx_mbtiles_counts(&tiles_in, &res->images, s->mb);
     int close_rc = swx_mbtiles_close(s->mb, 1);
     s->mb = NULL;
     if (crc || close_rc) {
