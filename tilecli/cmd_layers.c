@@ -217,7 +217,7 @@ int cmd_layers(const cli_cmd *cmd, int argc, char **argv)
     char *errors[64] = {0};
     size_t n = 0;
     int exit_code = EXIT_OK;
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional) {
@@ -238,7 +238,7 @@ int cmd_layers(const cli_cmd *cmd, int argc, char **argv)
     }
     const char *filter = cli_get(&a, "variable");
     int latest_only = cli_has(&a, "latest");
-    if ((exit_code = cli_client(&a, &client)))
+    if ((exit_code = cli_client(&client, &a)))
         return exit_code;
 
     swx_wms_get_caps_many(caps, rcs, errors, client, names, n, 4);

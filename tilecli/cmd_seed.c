@@ -396,7 +396,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     struct sigaction sa_old_int, sa_old_term;
     int signals_set = 0;
 
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional) {
@@ -454,9 +454,9 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     if (swx_zoom_list_parse(&so.zooms, cli_get(&a, "zoom")))
         return cli_fail(SWX_EINVAL);
     long tile_size, metatile, in_flight;
-    if (cli_get_int(&a, "tile-size", 256, 256, 512, &tile_size) ||
-        cli_get_int(&a, "metatile", SEED_DEFAULT_METATILE, 1, 8, &metatile) ||
-        cli_get_int(&a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256, &in_flight))
+    if (cli_get_int(&tile_size, &a, "tile-size", 256, 256, 512) ||
+        cli_get_int(&metatile, &a, "metatile", SEED_DEFAULT_METATILE, 1, 8) ||
+        cli_get_int(&in_flight, &a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256))
         return EXIT_USAGE;
     if (tile_size != 256 && tile_size != 512) {
         cli_error("--tile-size must be 256 or 512");
@@ -521,7 +521,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the layer, its times and style, from the capabilities ---- */
-    if ((exit_code = cli_client(&a, &client)))
+    if ((exit_code = cli_client(&client, &a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
         exit_code = cli_fail(rc);
