@@ -192,7 +192,7 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenBundles(const SEAWXOptions &o
 static CPLString TimeString(int64_t t)
 {
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     return s;
 }
 
@@ -221,7 +221,7 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenLayers(const SEAWXOptions &oO
             continue;
         aosSeen.push_back(osVar);
         const swx_layer *latest = nullptr;
-        if (swx_caps_latest(psCaps, swx_layer_variable(l), unit ? unit : "", &latest) != 0)
+        if (swx_caps_latest(&latest, psCaps, swx_layer_variable(l), unit ? unit : "") != 0)
             continue;
         const char *title = swx_layer_title(latest);
         add(oOpts.With("variable", osVar.c_str(), "run", "latest"),
@@ -233,7 +233,7 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenLayers(const SEAWXOptions &oO
         const char *unit = swx_layer_unit(l);
         const swx_timedim *td = swx_layer_time(l);
         int64_t run = 0;
-        CPLString osRun = swx_layer_run_time(l, &run) == 0 ? TimeString(run) : CPLString("-");
+        CPLString osRun = swx_layer_run_time(&run, l) == 0 ? TimeString(run) : CPLString("-");
         CPLString osTimes =
             td ? CPLSPrintf("%d valid times", int(swx_timedim_count(td))) : "no time dimension";
         const char *title = swx_layer_title(l);
@@ -289,7 +289,7 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
     if (!poClient)
         return nullptr;
     swx_caps *psCaps = nullptr;
-    if (swx_wms_get_caps(poClient.get(), pszBundle, &psCaps) != 0) {
+    if (swx_wms_get_caps(&psCaps, poClient.get(), pszBundle) != 0) {
         SEAWXReportError(CE_Failure, "cannot read the capabilities");
         return nullptr;
     }

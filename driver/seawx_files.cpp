@@ -104,7 +104,7 @@ GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
         if (!poClient)
             return nullptr;
         swx_table *psList = nullptr;
-        if (swx_files_list(poClient.get(), &q, &psList) != 0) {
+        if (swx_files_list(&psList, poClient.get(), &q) != 0) {
             SEAWXReportError(CE_Failure, "cannot list the files");
             return nullptr;
         }
@@ -155,7 +155,7 @@ GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
         o.progress = Progress;
         o.ud = reinterpret_cast<void *>(GDALDummyProgress);
         swx_download_result r = {};
-        int rc = swx_files_download(poClient.get(), psKind->eSource, pszFile, osPath, &o, &r);
+        int rc = swx_files_download(&r, poClient.get(), psKind->eSource, pszFile, osPath, &o);
         swx_download_result_clear(&r);
         if (rc != 0) {
             SEAWXReportError(CE_Failure, "the download failed");

@@ -38,7 +38,7 @@ class SEAWXTableLayer final : public OGRLayer
     {
         m_poDefn = new OGRFeatureDefn(pszName);
         m_poDefn->Reference();
-        m_bPoint = swx_table_point_columns(psTable, &m_nLatCol, &m_nLonCol) != 0;
+        m_bPoint = swx_table_point_columns(&m_nLatCol, &m_nLonCol, psTable) != 0;
         m_poDefn->SetGeomType(m_bPoint ? wkbPoint : wkbNone);
         if (m_bPoint) {
             m_oSRS.SetWellKnownGeogCS("WGS84");
@@ -230,7 +230,7 @@ bool CheckKeys(const SEAWXOptions &oOpts, swx_connstr *cs, const char *const *pa
 bool SEAWXIsPointsKind(const char *pszKind)
 {
     swx_point_kind k;
-    return pszKind && (EQUAL(pszKind, "vessels") || swx_point_kind_parse(pszKind, &k) == 0);
+    return pszKind && (EQUAL(pszKind, "vessels") || swx_point_kind_parse(&k, pszKind) == 0);
 }
 
 GDALDataset *SEAWXOpenPoints(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
@@ -256,7 +256,7 @@ GDALDataset *SEAWXOpenPoints(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
             return nullptr;
         }
     } else {
-        swx_point_kind_parse(pszKind, &q.kind);
+        swx_point_kind_parse(&q.kind, pszKind);
         q.lat = oOpts.Get("lat");
         q.lon = oOpts.Get("lon");
         q.time = oOpts.Get("time");
@@ -277,8 +277,8 @@ GDALDataset *SEAWXOpenPoints(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
     if (!poClient)
         return nullptr;
     swx_table *psTable = nullptr;
-    int rc = bVessels ? swx_vessels_get(poClient.get(), &vq, nullptr, nullptr, &psTable)
-                      : swx_point_get(poClient.get(), &q, &psTable);
+    int rc = bVessels ? swx_vessels_get(&psTable, poClient.get(), &vq, nullptr, nullptr)
+                      : swx_point_get(&psTable, poClient.get(), &q);
     poClient.reset();
     if (rc != 0) {
         SEAWXReportError(CE_Failure, "the request failed");

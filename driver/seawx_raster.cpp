@@ -81,19 +81,19 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     poDS->SetMetadataItem("UNIT", swx_layer_unit(l) ? swx_layer_unit(l) : "");
     if (swx_layer_title(l))
         poDS->SetMetadataItem("TITLE", swx_layer_title(l));
-    if (swx_layer_run_time(l, &run) == 0) {
-        swx_iso8601_format(run, s);
+    if (swx_layer_run_time(&run, l) == 0) {
+        swx_iso8601_format(s, run);
         poDS->SetMetadataItem("RUN", s);
     }
     if (swx_map_time(psMap) != INT64_MIN) {
-        swx_iso8601_format(swx_map_time(psMap), s);
+        swx_iso8601_format(s, swx_map_time(psMap));
         poDS->SetMetadataItem("TIME", s);
     }
     if (const swx_timedim *td = swx_layer_time(l)) {
         CPLString osTimes;
         size_t n = swx_timedim_count(td);
         for (size_t i = 0; i < n && i < 100000; i++) {
-            swx_iso8601_format(swx_timedim_get(td, i), s);
+            swx_iso8601_format(s, swx_timedim_get(td, i));
             if (i)
                 osTimes += ",";
             osTimes += s;
@@ -126,7 +126,7 @@ SEAWXRasterDataset::SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel)
         m_psClient = poBase->m_psClient;
         m_poMutex = poBase->m_poMutex;
         m_nMaxConnections = poBase->m_nMaxConnections;
-        swx_map_level_size(m_psMap, nLevel, &nRasterXSize, &nRasterYSize);
+        swx_map_level_size(&nRasterXSize, &nRasterYSize, m_psMap, nLevel);
         for (int b = 1; b <= 4; b++)
             SetBand(b, new SEAWXRasterBand(this, b));
     }
@@ -142,7 +142,7 @@ SEAWXRasterDataset::~SEAWXRasterDataset()
 
 CPLErr SEAWXRasterDataset::GetGeoTransform(double *gt)
 {
-    swx_map_geotransform(m_psMap, gt);
+    swx_map_geotransform(gt, m_psMap);
     if (m_nLevel) {
         gt[1] *= double(swx_map_width(m_psMap)) / nRasterXSize;
         gt[5] *= double(swx_map_height(m_psMap)) / nRasterYSize;
@@ -208,9 +208,8 @@ CPLErr SEAWXRasterDataset::FetchBlocks(const std::vector<int> &anBlocks, int nWa
     m_nWantY = nWantY;
     m_pWant = pWant;
     swx_fetch_stats sStats{};
-    int rc =
-        swx_map_read_blocks(m_psMap, m_psClient, m_nLevel, anBlocks.data(), anBlocks.size() / 2,
-                            m_nMaxConnections, nullptr, OnBlock, this, &sStats);
+    int rc = swx_map_read_blocks(&sStats, m_psMap, m_psClient, m_nLevel, anBlocks.data(),
+                                 anBlocks.size() / 2, m_nMaxConnections, nullptr, OnBlock, this);
     CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel, sStats.requests,
              sStats.retries);
     m_nWantBand = 0;

@@ -363,7 +363,7 @@ std::unique_ptr<OGRFeature> SEAWXStormLayer::Translate(const swx_storm_feature *
             break;
         case SWX_SF_DATETIME: {
             int y, mo, d, h, mi, s;
-            swx_civil_from_time(v.i, &y, &mo, &d, &h, &mi, &s);
+            swx_civil_from_time(&y, &mo, &d, &h, &mi, &s, v.i);
             poFeature->SetField(iField, y, mo, d, h, mi, static_cast<float>(s), 100);
             break;
         }

@@ -61,16 +61,16 @@ typedef struct cli_cmd {
  * generated help and returning 1; returns 0 when parsed, or -1 after printing
  * a usage error. The service options (cli_service_opts) are accepted by
  * every command in addition to its own. */
-int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a);
+int cli_parse(cli_args *a, const cli_cmd *cmd, int argc, char **argv);
 int cli_has(const cli_args *a, const char *name);
 const char *cli_get(const cli_args *a, const char *name);
 size_t cli_count(const cli_args *a, const char *name);
 const char *cli_get_at(const cli_args *a, const char *name, size_t i);
 /* Parses an integer option within [min, max]; prints a usage error on failure. */
-int cli_get_int(const cli_args *a, const char *name, long def, long min, long max, long *out);
+int cli_get_int(long *out, const cli_args *a, const char *name, long def, long min, long max);
 /* Parses a number option within [min, max]; prints a usage error on failure. */
-int cli_get_double(const cli_args *a, const char *name, double def, double min, double max,
-                   double *out);
+int cli_get_double(double *out, const cli_args *a, const char *name, double def, double min,
+                   double max);
 
 /* Messages: one line each, to stderr, prefixed "seawx: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -93,7 +93,7 @@ int cli_check_output_folder(const char *path);
 /* The options every command takes, to reach the service. */
 extern const cli_opt cli_service_opts[];
 /* Builds a client from those options and the SEAWX_* environment. */
-int cli_client(const cli_args *a, swx_client **out);
+int cli_client(swx_client **out, const cli_args *a);
 
 /* The subcommands. */
 int cmd_layers(const cli_cmd *cmd, int argc, char **argv);

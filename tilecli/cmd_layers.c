@@ -41,14 +41,14 @@ static int is_latest(const swx_caps *caps, const swx_layer *l)
 {
     const swx_layer *latest = NULL;
     const char *unit = swx_layer_unit(l);
-    if (swx_caps_latest(caps, swx_layer_variable(l), unit ? unit : "", &latest))
+    if (swx_caps_latest(&latest, caps, swx_layer_variable(l), unit ? unit : ""))
         return 0;
     return latest == l;
 }
 
 static void fmt_time(int64_t t, char *out)
 {
-    swx_iso8601_format(t, out);
+    swx_iso8601_format(out, t);
 }
 
 static void json_layer(swx_jsonw *w, const char *bundle, const swx_caps *caps,
@@ -71,7 +71,7 @@ static void json_layer(swx_jsonw *w, const char *bundle, const swx_caps *caps,
     swx_jsonw_key(w, "title");
     swx_jsonw_string(w, swx_layer_title(l));
     swx_jsonw_key(w, "run");
-    if (swx_layer_run_time(l, &run) == 0)
+    if (swx_layer_run_time(&run, l) == 0)
         swx_jsonw_time(w, run);
     else
         swx_jsonw_null(w);
@@ -105,7 +105,7 @@ static void json_layer(swx_jsonw *w, const char *bundle, const swx_caps *caps,
         swx_jsonw_string(w, swx_layer_crs(l, i));
     swx_jsonw_array_end(w);
     swx_jsonw_key(w, "bbox");
-    if (swx_layer_geo_bbox(l, &west, &south, &east, &north) == 0) {
+    if (swx_layer_geo_bbox(&west, &south, &east, &north, l) == 0) {
         swx_jsonw_array_begin(w);
         swx_jsonw_number(w, west, 6);
         swx_jsonw_number(w, south, 6);
@@ -122,7 +122,7 @@ static void table_run(const swx_caps *caps, const swx_layer *l)
 {
     char run_s[SWX_ISO8601_LEN] = "-", first[SWX_ISO8601_LEN] = "-", last[SWX_ISO8601_LEN] = "-";
     int64_t run;
-    if (swx_layer_run_time(l, &run) == 0)
+    if (swx_layer_run_time(&run, l) == 0)
         fmt_time(run, run_s);
     const swx_timedim *td = swx_layer_time(l);
     size_t n = td ? swx_timedim_count(td) : 0;
@@ -217,7 +217,7 @@ int cmd_layers(const cli_cmd *cmd, int argc, char **argv)
     char *errors[64] = {0};
     size_t n = 0;
     int exit_code = EXIT_OK;
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional) {
@@ -238,10 +238,10 @@ int cmd_layers(const cli_cmd *cmd, int argc, char **argv)
     }
     const char *filter = cli_get(&a, "variable");
     int latest_only = cli_has(&a, "latest");
-    if ((exit_code = cli_client(&a, &client)))
+    if ((exit_code = cli_client(&client, &a)))
         return exit_code;
 
-    swx_wms_get_caps_many(client, names, n, 4, caps, rcs, errors);
+    swx_wms_get_caps_many(caps, rcs, errors, client, names, n, 4);
     /* A problem every bundle shares (the key, the address) is said once. */
     int said_global = 0, failed = 0;
     for (size_t i = 0; i < n; i++) {

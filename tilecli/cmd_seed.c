@@ -198,7 +198,7 @@ static int check_output_dir(const char *path)
 static void compact_time(int64_t t, char *out, size_t n)
 {
     int y, mo, d, h, mi, sec;
-    swx_civil_from_time(t, &y, &mo, &d, &h, &mi, &sec);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &sec, t);
     snprintf(out, n, "%04d%02d%02dT%02d%02d%02dZ", y, mo, d, h, mi, sec);
 }
 
@@ -384,7 +384,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     struct sigaction sa_old_int, sa_old_term;
     int signals_set = 0;
 
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional) {
@@ -439,12 +439,12 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         cli_error("--zoom is required: a level, a range or a list (5, 3-9, 3,5,7)");
         return EXIT_USAGE;
     }
-    if (swx_zoom_list_parse(cli_get(&a, "zoom"), &so.zooms))
+    if (swx_zoom_list_parse(&so.zooms, cli_get(&a, "zoom")))
         return cli_fail(SWX_EINVAL);
     long tile_size, metatile, in_flight;
-    if (cli_get_int(&a, "tile-size", 256, 256, 512, &tile_size) ||
-        cli_get_int(&a, "metatile", SEED_DEFAULT_METATILE, 1, 8, &metatile) ||
-        cli_get_int(&a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256, &in_flight))
+    if (cli_get_int(&tile_size, &a, "tile-size", 256, 256, 512) ||
+        cli_get_int(&metatile, &a, "metatile", SEED_DEFAULT_METATILE, 1, 8) ||
+        cli_get_int(&in_flight, &a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256))
         return EXIT_USAGE;
     if (tile_size != 256 && tile_size != 512) {
         cli_error("--tile-size must be 256 or 512");
@@ -460,8 +460,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     double rate, buffer_nm;
-    if (cli_get_double(&a, "rate", 0, 0.01, 100000, &rate) ||
-        cli_get_double(&a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000, &buffer_nm))
+    if (cli_get_double(&rate, &a, "rate", 0, 0.01, 100000) ||
+        cli_get_double(&buffer_nm, &a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
         return EXIT_USAGE;
     if (!tpl)
         tpl = "{variable}-{time}.mbtiles";
@@ -508,9 +508,9 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the layer, its times and style, from the capabilities ---- */
-    if ((exit_code = cli_client(&a, &client)))
+    if ((exit_code = cli_client(&client, &a)))
         goto done;
-    if ((rc = swx_wms_get_caps(client, bundle, &caps))) {
+    if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
         exit_code = cli_fail(rc);
         goto done;
     }
@@ -576,7 +576,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         char tc[32] = "notime";
         if (swx_seed_plan_time_count(plan)) {
             compact_time(swx_seed_plan_time(plan, i), tc, sizeof tc);
-            swx_iso8601_format(swx_seed_plan_time(plan, i), files[i].time_s);
+            swx_iso8601_format(files[i].time_s, swx_seed_plan_time(plan, i));
         }
         if ((rc = expand_name(tpl, bundle, swx_layer_name(layer), swx_layer_variable(layer), run_s,
                               tc, files[i].path, sizeof files[i].path)) ||
@@ -611,13 +611,13 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
     u.t0 = now_s();
     u.last_progress = u.t0;
-    swx_seed_get_counts(seed, &u.c);
+    swx_seed_get_counts(&u.c, seed);
     int stop_rc = 0;
     for (size_t fi = 0; fi < nfiles && !stop_soft; fi++) {
         file_result *fr = &files[fi];
         swx_seed_file_result res;
         u.label = fr->path; /* read by the final progress line too, after this loop */
-        stop_rc = swx_seed_file(seed, fi, fr->path, &res);
+        stop_rc = swx_seed_file(&res, seed, fi, fr->path);
         fr->tiles = res.tiles;
         fr->present = res.present;
         fr->stored = res.stored;
@@ -630,8 +630,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
             break;
         }
     }
-    swx_seed_get_counts(seed, &u.c);
-    swx_seed_get_stats(seed, &stats);
+    swx_seed_get_counts(&u.c, seed);
+    swx_seed_get_stats(&stats, seed);
     if (!stop_rc) /* an error is one line: what failed, not where the count stood */
         ui_progress_line(&u, 1);
     cli_progress(0, NULL);

@@ -49,9 +49,9 @@ static int watch_and_fetch(const cli_args *a, swx_client *c, const char *uuid, i
     char name[128];
     char *dest = NULL;
     int rc, exit_code = EXIT_OK;
-    if (cli_get_int(a, "poll", 1, 1, 3600, &poll) ||
-        cli_get_int(a, "max-poll", 30, 1, 3600, &max_poll) ||
-        cli_get_int(a, "wait-timeout", 0, 0, 7 * 86400, &timeout))
+    if (cli_get_int(&poll, a, "poll", 1, 1, 3600) ||
+        cli_get_int(&max_poll, a, "max-poll", 30, 1, 3600) ||
+        cli_get_int(&timeout, a, "wait-timeout", 0, 0, 7 * 86400))
         return EXIT_USAGE;
     data_signals();
     if (!download_only) {
@@ -71,8 +71,8 @@ static int watch_and_fetch(const cli_args *a, swx_client *c, const char *uuid, i
     snprintf(name, sizeof name, "soil-moisture.%s.nc", uuid);
     if (!(dest = data_dest(a, name)))
         return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-    data_download_opts(&p, name, &o);
-    if ((rc = swx_job_download(c, uuid, dest, &o, &r))) {
+    data_download_opts(&o, &p, name);
+    if ((rc = swx_job_download(&r, c, uuid, dest, &o))) {
         cli_progress(0, NULL);
         exit_code = cli_fail(rc);
         cli_info("resume with: seawx soil job download %s", uuid);
@@ -128,11 +128,11 @@ static int job(const cli_args *a)
     }
     if (cli_has(a, "quiet"))
         cli_set_quiet(1);
-    if ((exit_code = cli_client(a, &c)))
+    if ((exit_code = cli_client(&c, a)))
         return exit_code;
     if (start) {
-        if ((rc = swx_job_start(c, cli_get(a, "region"), cli_get(a, "start"), cli_get(a, "end"),
-                                &uuid, &status))) {
+        if ((rc = swx_job_start(&uuid, &status, c, cli_get(a, "region"), cli_get(a, "start"),
+                                cli_get(a, "end")))) {
             exit_code = cli_fail(rc);
             goto done;
         }
@@ -142,7 +142,7 @@ static int job(const cli_args *a)
         if (!cli_has(a, "no-wait"))
             exit_code = watch_and_fetch(a, c, uuid, 0);
     } else if (strcmp(verb, "status") == 0) {
-        if ((rc = swx_job_status(c, a->positional[2], &status)))
+        if ((rc = swx_job_status(&status, c, a->positional[2])))
             exit_code = cli_fail(rc);
         else
             printf("%s\n", status);
@@ -159,13 +159,13 @@ done:
 int cmd_soil(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional && strcmp(a.positional[0], "job") == 0)
         return job(&a);
     const char *action;
-    int ac = data_action(&a, SWX_FILES_SOIL, "point", &action);
+    int ac = data_action(&action, &a, SWX_FILES_SOIL, "point");
     if (ac >= 0)
         return ac;
     if (cli_get(&a, "region")) {

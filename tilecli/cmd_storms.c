@@ -192,7 +192,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     unsigned mask = SWX_SK_ALL;
     int exit_code = EXIT_OK, rc, pages = 0;
     const char *made_dir = NULL; /* a folder this run created, removed again on failure */
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional) {
@@ -220,7 +220,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
 
     if (kmz && (exit_code = data_check_dest(kmz)))
         return exit_code;
-    if (!input && (exit_code = cli_client(&a, &client)))
+    if (!input && (exit_code = cli_client(&client, &a)))
         return exit_code;
     if (kmz) {
         if ((rc = swx_storm_fetch_kmz(client, &q, kmz)))

@@ -21,7 +21,7 @@ const cli_opt cmd_tides_opts[] = {
 int cmd_tides(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     const char *action = a.npositional ? a.positional[0] : NULL;

@@ -39,7 +39,7 @@ int cmd_vessels(const cli_cmd *cmd, int argc, char **argv)
     swx_client *c = NULL;
     swx_table *t = NULL;
     int rc, exit_code;
-    int pr = cli_parse(cmd, argc, argv, &a);
+    int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
     if (a.npositional) {
@@ -54,16 +54,16 @@ int cmd_vessels(const cli_cmd *cmd, int argc, char **argv)
     q.filters = filters;
     if (swx_vessels_check(&q) != 0)
         return cli_fail(SWX_EINVAL);
-    if (data_format(&a, &fmt))
+    if (data_format(&fmt, &a))
         return EXIT_USAGE;
     if ((exit_code = data_check_dest(cli_get(&a, "output"))))
         return exit_code;
     if (cli_has(&a, "quiet"))
         cli_set_quiet(1);
-    if ((exit_code = cli_client(&a, &c)))
+    if ((exit_code = cli_client(&c, &a)))
         return exit_code;
     data_signals();
-    rc = swx_vessels_get(c, &q, on_page, NULL, &t);
+    rc = swx_vessels_get(&t, c, &q, on_page, NULL);
     cli_progress(0, NULL);
     if (rc)
         exit_code = cli_fail(rc);

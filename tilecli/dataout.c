@@ -37,12 +37,12 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-int data_format(const cli_args *a, swx_table_format *fmt)
+int data_format(swx_table_format *fmt, const cli_args *a)
 {
     const char *f = cli_get(a, "format");
     const char *o = cli_get(a, "output");
     if (f) {
-        if (swx_table_format_parse(f, fmt) != 0) {
+        if (swx_table_format_parse(fmt, f) != 0) {
             cli_error("%s", swx_error_last());
             return -1;
         }
@@ -162,7 +162,7 @@ static int on_progress(void *ud, int64_t done, int64_t total)
     return 0;
 }
 
-void data_download_opts(data_progress *p, const char *label, swx_download_opts *o)
+void data_download_opts(swx_download_opts *o, data_progress *p, const char *label)
 {
     memset(p, 0, sizeof *p);
     p->label = label;
@@ -209,11 +209,11 @@ static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *,
     swx_client *c = NULL;
     swx_table *t = NULL;
     int rc, exit_code;
-    if (data_format(a, &fmt))
+    if (data_format(&fmt, a))
         return EXIT_USAGE;
     if ((exit_code = data_check_dest(cli_get(a, "output"))))
         return exit_code;
-    if ((exit_code = cli_client(a, &c)))
+    if ((exit_code = cli_client(&c, a)))
         return exit_code;
     if ((rc = fetch(c, q, &t)))
         exit_code = cli_fail(rc);
@@ -226,12 +226,12 @@ static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *,
 
 static int fetch_point(swx_client *c, const void *q, swx_table **t)
 {
-    return swx_point_get(c, q, t);
+    return swx_point_get(t, c, q);
 }
 
 static int fetch_files(swx_client *c, const void *q, swx_table **t)
 {
-    return swx_files_list(c, q, t);
+    return swx_files_list(t, c, q);
 }
 
 int data_point_run(const cli_args *a, swx_point_kind kind)
@@ -265,7 +265,7 @@ int data_files_run(const cli_args *a, swx_file_source source)
     return table_run(a, fetch_files, &q);
 }
 
-int data_action(const cli_args *a, swx_file_source source, const char *def, const char **action)
+int data_action(const char **action, const cli_args *a, swx_file_source source, const char *def)
 {
     *action = a->npositional ? a->positional[0] : def;
     if (strcmp(*action, "download") == 0) {
@@ -310,11 +310,11 @@ int data_download_run(const cli_args *a, swx_file_source source, const char *fil
         goto done;
     if (cli_has(a, "quiet"))
         cli_set_quiet(1);
-    if ((exit_code = cli_client(a, &c)))
+    if ((exit_code = cli_client(&c, a)))
         goto done;
     data_signals();
-    data_download_opts(&p, file_id, &o);
-    if ((rc = swx_files_download(c, source, file_id, dest, &o, &r))) {
+    data_download_opts(&o, &p, file_id);
+    if ((rc = swx_files_download(&r, c, source, file_id, dest, &o))) {
         cli_progress(0, NULL);
         exit_code = cli_fail(rc);
         if ((rc == SWX_ECANCEL || rc == SWX_ENET) && part_exists(dest))

@@ -29,7 +29,7 @@ extern volatile sig_atomic_t data_cancel;
 void data_signals(void);
 
 /* Reads --format (and -o's extension); prints a usage line and returns -1 when bad. */
-int data_format(const cli_args *a, swx_table_format *fmt);
+int data_format(swx_table_format *fmt, const cli_args *a);
 /* Writes t to -o FILE (through FILE.tmp and a rename) or stdout; returns an exit code. */
 int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t);
 
@@ -45,7 +45,7 @@ typedef struct data_progress {
     double t0, last;
     int64_t start; /* bytes there before this run (resume) */
 } data_progress;
-void data_download_opts(data_progress *p, const char *label, swx_download_opts *o);
+void data_download_opts(swx_download_opts *o, data_progress *p, const char *label);
 /* Ends the progress line and reports a finished download; returns EXIT_OK. */
 int data_download_done(data_progress *p, const char *dest, const swx_download_result *r);
 
@@ -62,6 +62,6 @@ int data_no_more_args(const cli_args *a, size_t first);
 /* The action a files command was given (def when none). `download ID` is
  * carried out here and its exit code returned; otherwise, after refusing
  * arguments beyond the action, -1 and *action for the caller (or EXIT_USAGE). */
-int data_action(const cli_args *a, swx_file_source source, const char *def, const char **action);
+int data_action(const char **action, const cli_args *a, swx_file_source source, const char *def);
 
 #endif

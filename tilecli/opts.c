@@ -90,7 +90,7 @@ static void print_help(const cli_cmd *cmd)
            "8 file error,\n130 interrupted.\n");
 }
 
-int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a)
+int cli_parse(cli_args *a, const cli_cmd *cmd, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     add_table(a, cmd->opts);
@@ -199,7 +199,7 @@ const char *cli_get_at(const cli_args *a, const char *name, size_t i)
     return k >= 0 && i < a->nvalues[k] ? a->value[k][i] : NULL;
 }
 
-int cli_get_int(const cli_args *a, const char *name, long def, long min, long max, long *out)
+int cli_get_int(long *out, const cli_args *a, const char *name, long def, long min, long max)
 {
     const char *v = cli_get(a, name);
     if (!v) {
@@ -217,8 +217,8 @@ int cli_get_int(const cli_args *a, const char *name, long def, long min, long ma
     return 0;
 }
 
-int cli_get_double(const cli_args *a, const char *name, double def, double min, double max,
-                   double *out)
+int cli_get_double(double *out, const cli_args *a, const char *name, double def, double min,
+                   double max)
 {
     const char *v = cli_get(a, name);
     if (!v) {
@@ -236,13 +236,13 @@ int cli_get_double(const cli_args *a, const char *name, double def, double min, 
     return 0;
 }
 
-int cli_client(const cli_args *a, swx_client **out)
+int cli_client(swx_client **out, const cli_args *a)
 {
     swx_client_opts o = {0};
     long timeout, retries;
     *out = NULL;
-    if (cli_get_int(a, "timeout", 120, 1, 86400, &timeout) ||
-        cli_get_int(a, "retries", 5, 0, 100, &retries))
+    if (cli_get_int(&timeout, a, "timeout", 120, 1, 86400) ||
+        cli_get_int(&retries, a, "retries", 5, 0, 100))
         return EXIT_USAGE;
     o.base_url = cli_get(a, "base-url");
     o.api_key_file = cli_get(a, "key-file");

@@ -9,10 +9,13 @@
 #include "seawx/files.h"
 
 #include "buf.h"
+#include "files_int.h"
+#include "http_int.h"
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "table_build.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +46,7 @@ const char *swx_files_source_name(swx_file_source s)
     return (size_t)s < NSOURCES ? sources[s].name : "?";
 }
 
-int swx_files_source_parse(const char *s, swx_file_source *out)
+int swx_files_source_parse(swx_file_source *out, const char *s)
 {
     for (size_t i = 0; s && i < NSOURCES; i++)
         if (strcmp(s, sources[i].name) == 0) {
@@ -69,7 +72,7 @@ int swx_files_check(const swx_files_query *q)
         return swx_error_set(SWX_EINVAL, "regions is not a parameter of %s file listings", name);
     if (q->bundles && q->source != SWX_FILES_FORECAST)
         return swx_error_set(SWX_EINVAL, "bundles is not a parameter of %s file listings", name);
-    if (q->time && (rc = swx_param_time_or_range("time", q->time, &a, &b)))
+    if (q->time && (rc = swx_param_time_or_range(&a, &b, "time", q->time)))
         return rc;
     if (q->regions && (rc = swx_param_regions("regions", q->regions)))
         return rc;
@@ -152,14 +155,14 @@ static int describe(swx_table *t, size_t row, const char *name, const size_t *co
     return rc;
 }
 
-int swx_files_parse(const char *body, size_t len, swx_table **out)
+int swx_files_parse(swx_table **out, const char *body, size_t len)
 {
     json_object *root = NULL;
     swx_table *t = NULL;
     size_t col[C_N];
     int rc;
     *out = NULL;
-    if ((rc = swx_jsonr_parse(body, len, "the file listing", &root)))
+    if ((rc = swx_jsonr_parse(&root, body, len, "the file listing")))
         return rc;
     json_object *files = swx_jsonr_path(root, "files", NULL);
     if (!files || !json_object_is_type(files, json_type_array)) {
@@ -173,12 +176,12 @@ int swx_files_parse(const char *body, size_t len, swx_table **out)
         goto done;
     }
     if ((rc = swx_table_new(&t)) ||
-        (rc = swx_table_add_column(t, "name", SWX_COL_STRING, &col[C_NAME])) ||
-        (rc = swx_table_add_column(t, "time", SWX_COL_TIME, &col[C_TIME])) ||
-        (rc = swx_table_add_column(t, "region", SWX_COL_STRING, &col[C_REGION])) ||
-        (rc = swx_table_add_column(t, "bundle", SWX_COL_STRING, &col[C_BUNDLE])) ||
-        (rc = swx_table_add_column(t, "forecast_hour", SWX_COL_INT, &col[C_FHOUR])) ||
-        (rc = swx_table_add_column(t, "format", SWX_COL_STRING, &col[C_FORMAT])))
+        (rc = swx_table_add_column(&col[C_NAME], t, "name", SWX_COL_STRING)) ||
+        (rc = swx_table_add_column(&col[C_TIME], t, "time", SWX_COL_TIME)) ||
+        (rc = swx_table_add_column(&col[C_REGION], t, "region", SWX_COL_STRING)) ||
+        (rc = swx_table_add_column(&col[C_BUNDLE], t, "bundle", SWX_COL_STRING)) ||
+        (rc = swx_table_add_column(&col[C_FHOUR], t, "forecast_hour", SWX_COL_INT)) ||
+        (rc = swx_table_add_column(&col[C_FORMAT], t, "format", SWX_COL_STRING)))
         goto done;
     for (size_t i = 0; i < n; i++) {
         const char *name = swx_jsonr_str(json_object_array_get_idx(files, i));
@@ -188,13 +191,13 @@ int swx_files_parse(const char *body, size_t len, swx_table **out)
                                i + 1);
             goto done;
         }
-        if ((rc = swx_table_add_row(t, &row)) ||
+        if ((rc = swx_table_add_row(&row, t)) ||
             (rc = swx_table_set_string(t, row, col[C_NAME], name)) ||
             (rc = describe(t, row, name, col)))
             goto done;
     }
     int64_t count;
-    if (swx_jsonr_int(swx_jsonr_path(root, "meta", "count", NULL), &count)) {
+    if (swx_jsonr_int(&count, swx_jsonr_path(root, "meta", "count", NULL))) {
         char s[32];
         snprintf(s, sizeof s, "%lld", (long long)count);
         rc = swx_table_set_meta(t, "count", s);
@@ -209,7 +212,7 @@ done:
     return 0;
 }
 
-int swx_files_list(swx_client *c, const swx_files_query *q, swx_table **out)
+int swx_files_list(swx_table **out, swx_client *c, const swx_files_query *q)
 {
     swx_query *qs = NULL;
     swx_response *resp = NULL;
@@ -222,9 +225,9 @@ int swx_files_list(swx_client *c, const swx_files_query *q, swx_table **out)
         return rc;
     if (q->time) {
         char s1[SWX_ISO8601_LEN], s2[SWX_ISO8601_LEN];
-        swx_param_time_or_range("time", q->time, &a, &b);
-        swx_iso8601_format(a, s1);
-        swx_iso8601_format(b, s2);
+        swx_param_time_or_range(&a, &b, "time", q->time);
+        swx_iso8601_format(s1, a);
+        swx_iso8601_format(s2, b);
         rc = a == b ? swx_query_add(qs, "time", s1) : swx_query_addf(qs, "time", "%s/%s", s1, s2);
     }
     if (!rc && q->bundles)
@@ -238,9 +241,9 @@ int swx_files_list(swx_client *c, const swx_files_query *q, swx_table **out)
     req.query = qs;
     req.accept = "application/json";
     req.max_body = LISTING_MAX_BODY;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         goto done;
-    if ((rc = swx_files_parse(resp->body, resp->len, out)))
+    if ((rc = swx_files_parse(out, resp->body, resp->len)))
         swx_error_prefix(rc, "%s", resp->url);
 done:
     swx_response_free(resp);
@@ -258,8 +261,8 @@ void swx_download_result_clear(swx_download_result *res)
     memset(res, 0, sizeof *res);
 }
 
-int swx_files_download_path(swx_client *c, const char *path, const char *dest,
-                            const swx_download_opts *opts, swx_download_result *res)
+int swx_files_download_path(swx_download_result *res, swx_client *c, const char *path,
+                            const char *dest, const swx_download_opts *opts)
 {
     swx_buf part;
     swx_response *resp = NULL;
@@ -289,7 +292,7 @@ int swx_files_download_path(swx_client *c, const char *path, const char *dest,
     if (opts)
         named = *opts;
     named.file = part.data;
-    if ((rc = swx_http_download(c, &req, fd, &named, &resp)))
+    if ((rc = swx_http_download(&resp, c, &req, fd, &named)))
         goto done;
     res->attempts = resp->attempts;
     if (resp->url) {
@@ -333,8 +336,8 @@ int swx_files_check_id(const char *file_id)
     return swx_param_file_id("file", file_id);
 }
 
-int swx_files_download(swx_client *c, swx_file_source source, const char *file_id,
-                       const char *dest, const swx_download_opts *opts, swx_download_result *res)
+int swx_files_download(swx_download_result *res, swx_client *c, swx_file_source source,
+                       const char *file_id, const char *dest, const swx_download_opts *opts)
 {
     char path[512];
     int rc;
@@ -343,5 +346,5 @@ int swx_files_download(swx_client *c, swx_file_source source, const char *file_i
     if ((rc = swx_param_file_id("file", file_id)))
         return rc;
     snprintf(path, sizeof path, "%s/%s", sources[source].file_path, file_id);
-    return swx_files_download_path(c, path, dest, opts, res);
+    return swx_files_download_path(res, c, path, dest, opts);
 }

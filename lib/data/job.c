@@ -1,6 +1,8 @@
 /* job.c: historical soil moisture region jobs (see seawx/job.h). */
 #include "seawx/job.h"
 
+#include "files_int.h"
+#include "job_int.h"
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/error.h"
@@ -25,7 +27,7 @@ int swx_job_check(const char *region, const char *start, const char *end)
         return swx_error_set(SWX_EINVAL, "region names one region, not a list");
     if (!start || !end)
         return swx_error_set(SWX_EINVAL, "start and end are required (ISO 8601 times)");
-    if ((rc = swx_param_time("start", start, &a)) || (rc = swx_param_time("end", end, &b)))
+    if ((rc = swx_param_time(&a, "start", start)) || (rc = swx_param_time(&b, "end", end)))
         return rc;
     return swx_param_order("start", a, "end", b);
 }
@@ -39,7 +41,7 @@ int swx_job_check_uuid(const char *uuid)
 static int read_job(const swx_response *resp, char **uuid, char **status)
 {
     json_object *root = NULL;
-    int rc = swx_jsonr_parse(resp->body, resp->len, "the job answer", &root);
+    int rc = swx_jsonr_parse(&root, resp->body, resp->len, "the job answer");
     if (rc)
         return swx_error_prefix(rc, "%s", resp->url);
     const char *u = swx_jsonr_str(swx_jsonr_path(root, "job_uuid", NULL));
@@ -70,8 +72,8 @@ done:
     return rc;
 }
 
-int swx_job_start(swx_client *c, const char *region, const char *start, const char *end,
-                  char **uuid, char **status)
+int swx_job_start(char **uuid, char **status, swx_client *c, const char *region, const char *start,
+                  const char *end)
 {
     swx_query *q = NULL;
     swx_response *resp = NULL;
@@ -82,10 +84,10 @@ int swx_job_start(swx_client *c, const char *region, const char *start, const ch
     *status = NULL;
     if ((rc = swx_job_check(region, start, end)))
         return rc;
-    swx_iso8601_parse(start, &a);
-    swx_iso8601_parse(end, &b);
-    swx_iso8601_format(a, s1);
-    swx_iso8601_format(b, s2);
+    swx_iso8601_parse(&a, start);
+    swx_iso8601_parse(&b, end);
+    swx_iso8601_format(s1, a);
+    swx_iso8601_format(s2, b);
     if ((rc = swx_query_new(&q)) || (rc = swx_query_add(q, "region", region)) ||
         (rc = swx_query_add(q, "start_time", s1)) || (rc = swx_query_add(q, "end_time", s2)))
         goto done;
@@ -94,7 +96,7 @@ int swx_job_start(swx_client *c, const char *region, const char *start, const ch
     req.query = q;
     req.accept = "application/json";
     req.max_body = JOB_MAX_BODY;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         goto done;
     rc = read_job(resp, uuid, status);
 done:
@@ -103,7 +105,7 @@ done:
     return rc;
 }
 
-int swx_job_status(swx_client *c, const char *uuid, char **status)
+int swx_job_status(char **status, swx_client *c, const char *uuid)
 {
     swx_response *resp = NULL;
     char path[160];
@@ -116,7 +118,7 @@ int swx_job_status(swx_client *c, const char *uuid, char **status)
     req.path = path;
     req.accept = "application/json";
     req.max_body = JOB_MAX_BODY;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         return rc;
     rc = read_job(resp, NULL, status);
     swx_response_free(resp);
@@ -169,7 +171,7 @@ int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts)
         return rc;
     for (;;) {
         char *status = NULL;
-        if ((rc = swx_job_status(c, uuid, &status)))
+        if ((rc = swx_job_status(&status, c, uuid)))
             return rc;
         polls++;
         int state = swx_job_state(status);
@@ -200,13 +202,13 @@ int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts)
     }
 }
 
-int swx_job_download(swx_client *c, const char *uuid, const char *dest,
-                     const swx_download_opts *opts, swx_download_result *res)
+int swx_job_download(swx_download_result *res, swx_client *c, const char *uuid, const char *dest,
+                     const swx_download_opts *opts)
 {
     char path[160];
     int rc;
     if ((rc = swx_param_uuid("job", uuid)))
         return rc;
     snprintf(path, sizeof path, "/soil-moisture/historical/download/%s", uuid);
-    return swx_files_download_path(c, path, dest, opts, res);
+    return swx_files_download_path(res, c, path, dest, opts);
 }

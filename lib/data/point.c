@@ -12,9 +12,11 @@
 
 #include "jsonr.h"
 #include "params.h"
+#include "point_int.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "seawx/xfields.h"
+#include "table_build.h"
+#include "xfields.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +75,7 @@ const char *swx_point_kind_name(swx_point_kind k)
     return (size_t)k < NKINDS ? kinds[k].name : "?";
 }
 
-int swx_point_kind_parse(const char *s, swx_point_kind *out)
+int swx_point_kind_parse(swx_point_kind *out, const char *s)
 {
     for (size_t i = 0; s && i < NKINDS; i++)
         if (strcmp(s, kinds[i].name) == 0) {
@@ -99,7 +101,7 @@ static int tide_in_archive(const char *name, int64_t t, int64_t t_end)
     tide_archive(&first, &end);
     if (t < first || t_end > end) {
         char a[SWX_ISO8601_LEN];
-        swx_iso8601_format(t < first ? t : t_end, a);
+        swx_iso8601_format(a, t < first ? t : t_end);
         return swx_error_set(SWX_EINVAL,
                              "%s: %s is outside the tide archive, which covers " SWX_TIDES_FIRST
                              " to " SWX_TIDES_LAST,
@@ -136,25 +138,25 @@ static int check(const swx_point_query *q, checked *c)
             return swx_error_set(SWX_EINVAL, "%s queries need %s", k->name, given[i].name);
     }
     int rc;
-    if ((rc = swx_param_lat(q->lat, &c->lat)) || (rc = swx_param_lon(q->lon, &c->lon)))
+    if ((rc = swx_param_lat(&c->lat, q->lat)) || (rc = swx_param_lon(&c->lon, q->lon)))
         return rc;
     if (q->time) {
         if (q->kind == SWX_POINT_WEATHER)
-            rc = swx_param_time_or_range("time", q->time, &c->time0, &c->time1);
+            rc = swx_param_time_or_range(&c->time0, &c->time1, "time", q->time);
         else
-            rc = swx_param_time("time", q->time, &c->time0);
+            rc = swx_param_time(&c->time0, "time", q->time);
         if (rc)
             return rc;
     }
-    if (q->start && (rc = swx_param_time("start", q->start, &c->start)))
+    if (q->start && (rc = swx_param_time(&c->start, "start", q->start)))
         return rc;
-    if (q->end && (rc = swx_param_time("end", q->end, &c->end)))
+    if (q->end && (rc = swx_param_time(&c->end, "end", q->end)))
         return rc;
     if (q->start && q->end && (rc = swx_param_order("start", c->start, "end", c->end)))
         return rc;
     c->hours = SWX_TIDES_MAX_HOURS;
-    if (q->hours && (rc = swx_param_int("hours (forecast_hours)", q->hours, 1,
-                                        SWX_TIDES_MAX_HOURS, &c->hours)))
+    if (q->hours &&
+        (rc = swx_param_int(&c->hours, "hours (forecast_hours)", q->hours, 1, SWX_TIDES_MAX_HOURS)))
         return rc;
     if (q->units && (rc = swx_param_units("units", q->units)))
         return rc;
@@ -184,7 +186,7 @@ static int tides_start_ok(const swx_point_query *q, const checked *c)
     tide_archive(&first, &end);
     if (now + (int64_t)(c->hours - 1) * 3600 >= end) {
         char a[SWX_ISO8601_LEN];
-        swx_iso8601_format(now, a);
+        swx_iso8601_format(a, now);
         return swx_error_set(SWX_EINVAL,
                              "without a start, tides begin now (%s), past the tide archive, "
                              "which covers " SWX_TIDES_FIRST " to " SWX_TIDES_LAST
@@ -219,24 +221,24 @@ static int add_value(reader *r, size_t row, const char *name, json_object *v)
         long have = swx_table_find_column(r->t, name);
         if (have >= 0)
             return 0;
-        return swx_table_add_column(r->t, name, SWX_COL_REAL, NULL);
+        return swx_table_add_column(NULL, r->t, name, SWX_COL_REAL);
     }
     if (json_object_is_type(v, json_type_boolean)) {
-        if ((rc = swx_table_add_column(r->t, name, SWX_COL_BOOL, &col)))
+        if ((rc = swx_table_add_column(&col, r->t, name, SWX_COL_BOOL)))
             return rc;
         return swx_table_set_bool(r->t, row, col, json_object_get_boolean(v));
     }
     if (json_object_is_type(v, json_type_string)) {
-        if ((rc = swx_table_add_column(r->t, name, SWX_COL_STRING, &col)))
+        if ((rc = swx_table_add_column(&col, r->t, name, SWX_COL_STRING)))
             return rc;
         return swx_table_set_string(r->t, row, col, json_object_get_string(v));
     }
-    if (swx_jsonr_num(v, &d)) {
+    if (swx_jsonr_num(&d, v)) {
         long have = swx_table_find_column(r->t, name);
         if (have >= 0 && swx_table_column_type(r->t, (size_t)have) == SWX_COL_INT &&
-            swx_jsonr_int(v, &i))
+            swx_jsonr_int(&i, v))
             return swx_table_set_int(r->t, row, (size_t)have, i);
-        if ((rc = swx_table_add_column(r->t, name, SWX_COL_REAL, &col)))
+        if ((rc = swx_table_add_column(&col, r->t, name, SWX_COL_REAL)))
             return rc;
         return swx_table_set_real(r->t, row, col, d);
     }
@@ -264,9 +266,9 @@ static int set_time(reader *r, size_t row, const char *colname, json_object *v)
     /* A time the answer does not carry (an X-Fields mask left it out) adds no column. */
     if (!v || json_object_is_type(v, json_type_null))
         return 0;
-    if ((rc = swx_table_add_column(r->t, colname, SWX_COL_TIME, &col)))
+    if ((rc = swx_table_add_column(&col, r->t, colname, SWX_COL_TIME)))
         return rc;
-    if (!swx_jsonr_time(v, &t))
+    if (!swx_jsonr_time(&t, v))
         return swx_error_set(SWX_EPARSE, "the answer's %s '%.40s' is not an ISO 8601 time",
                              colname, swx_jsonr_str(v) ? swx_jsonr_str(v) : "(not a string)");
     return swx_table_set_time(r->t, row, col, t);
@@ -279,9 +281,9 @@ static int set_location(reader *r, size_t row, json_object *rec)
     if (coords && json_object_is_type(coords, json_type_object))
         loc = coords;
     double lat = r->qlat, lon = r->qlon, v;
-    if (swx_jsonr_num(swx_jsonr_path(loc, "lat", NULL), &v))
+    if (swx_jsonr_num(&v, swx_jsonr_path(loc, "lat", NULL)))
         lat = v;
-    if (swx_jsonr_num(swx_jsonr_path(loc, "lon", NULL), &v))
+    if (swx_jsonr_num(&v, swx_jsonr_path(loc, "lon", NULL)))
         lon = v;
     int rc = swx_table_set_real(r->t, row, r->lat, lat);
     return rc ? rc : swx_table_set_real(r->t, row, r->lon, lon);
@@ -309,10 +311,10 @@ static int read_records(reader *r, const swx_point_query *q, json_object *root)
     int soil = q->kind == SWX_POINT_SOIL || q->kind == SWX_POINT_SOIL_HISTORY;
     int forecast = q->kind == SWX_POINT_FORECAST || q->kind == SWX_POINT_FORECAST_LATEST;
     if (soil) {
-        if ((rc = swx_table_add_column(r->t, "time", SWX_COL_TIME, NULL)))
+        if ((rc = swx_table_add_column(NULL, r->t, "time", SWX_COL_TIME)))
             return rc;
         for (size_t i = 0; i < 4; i++)
-            if ((rc = swx_table_add_column(r->t, soil_vars[i], SWX_COL_REAL, NULL)))
+            if ((rc = swx_table_add_column(NULL, r->t, soil_vars[i], SWX_COL_REAL)))
                 return rc;
     }
     size_t n = json_object_array_length(data);
@@ -321,7 +323,7 @@ static int read_records(reader *r, const swx_point_query *q, json_object *root)
         size_t row;
         if (!rec || !json_object_is_type(rec, json_type_object))
             return swx_error_set(SWX_ESERVICE, "record %zu of the answer is not an object", i + 1);
-        if ((rc = swx_table_add_row(r->t, &row)) || (rc = set_location(r, row, rec)))
+        if ((rc = swx_table_add_row(&row, r->t)) || (rc = set_location(r, row, rec)))
             return rc;
         if (soil) {
             json_object *tv = swx_jsonr_path(rec, "time", NULL);
@@ -349,15 +351,15 @@ static int read_tides(reader *r, json_object *root)
     json_object *data = data_array(root, &rc);
     if (!data)
         return rc;
-    if ((rc = swx_table_add_column(r->t, "valid_time", SWX_COL_TIME, &tcol)) ||
-        (rc = swx_table_add_column(r->t, "tide_height", SWX_COL_REAL, &hcol)))
+    if ((rc = swx_table_add_column(&tcol, r->t, "valid_time", SWX_COL_TIME)) ||
+        (rc = swx_table_add_column(&hcol, r->t, "tide_height", SWX_COL_REAL)))
         return rc;
     size_t n = json_object_array_length(data);
     for (size_t i = 0; i < n; i++) {
         json_object *rec = json_object_array_get_idx(data, i);
         size_t row;
         double h;
-        if ((rc = swx_table_add_row(r->t, &row)) || (rc = set_location(r, row, rec)) ||
+        if ((rc = swx_table_add_row(&row, r->t)) || (rc = set_location(r, row, rec)) ||
             (rc = set_time(r, row, "valid_time", swx_jsonr_path(rec, "times", "valid_time", NULL))))
             return rc;
         json_object *vals = swx_jsonr_path(rec, "values", NULL);
@@ -365,7 +367,7 @@ static int read_tides(reader *r, json_object *root)
                                      json_object_array_length(vals) > 0
                                  ? json_object_array_get_idx(vals, 0)
                                  : vals;
-        if (swx_jsonr_num(swx_jsonr_path(first, "tide_height", NULL), &h) &&
+        if (swx_jsonr_num(&h, swx_jsonr_path(first, "tide_height", NULL)) &&
             (rc = swx_table_set_real(r->t, row, hcol, h)))
             return rc;
     }
@@ -379,11 +381,11 @@ static int read_extrema(reader *r, json_object *root)
     json_object *data = data_array(root, &rc);
     if (!data)
         return rc;
-    if ((rc = swx_table_add_column(r->t, "date", SWX_COL_DATE, &dcol)) ||
-        (rc = swx_table_add_column(r->t, "high_time", SWX_COL_TIME, &cols[0])) ||
-        (rc = swx_table_add_column(r->t, "high_tide_height", SWX_COL_REAL, &cols[1])) ||
-        (rc = swx_table_add_column(r->t, "low_time", SWX_COL_TIME, &cols[2])) ||
-        (rc = swx_table_add_column(r->t, "low_tide_height", SWX_COL_REAL, &cols[3])))
+    if ((rc = swx_table_add_column(&dcol, r->t, "date", SWX_COL_DATE)) ||
+        (rc = swx_table_add_column(&cols[0], r->t, "high_time", SWX_COL_TIME)) ||
+        (rc = swx_table_add_column(&cols[1], r->t, "high_tide_height", SWX_COL_REAL)) ||
+        (rc = swx_table_add_column(&cols[2], r->t, "low_time", SWX_COL_TIME)) ||
+        (rc = swx_table_add_column(&cols[3], r->t, "low_tide_height", SWX_COL_REAL)))
         return rc;
     size_t n = json_object_array_length(data);
     for (size_t i = 0; i < n; i++) {
@@ -391,11 +393,11 @@ static int read_extrema(reader *r, json_object *root)
         size_t row;
         int64_t day;
         double h;
-        if ((rc = swx_table_add_row(r->t, &row)) || (rc = set_location(r, row, rec)))
+        if ((rc = swx_table_add_row(&row, r->t)) || (rc = set_location(r, row, rec)))
             return rc;
         const char *ds = swx_jsonr_str(swx_jsonr_path(rec, "date", NULL));
         if (ds) {
-            if (strlen(ds) != 10 || swx_iso8601_parse(ds, &day) != 0)
+            if (strlen(ds) != 10 || swx_iso8601_parse(&day, ds) != 0)
                 return swx_error_set(SWX_EPARSE, "the answer's date '%.20s' is not YYYY-MM-DD", ds);
             if ((rc = swx_table_set_time(r->t, row, dcol, day)))
                 return rc;
@@ -405,7 +407,7 @@ static int read_extrema(reader *r, json_object *root)
             json_object *e = swx_jsonr_path(rec, which[k], NULL);
             if ((rc = set_time(r, row, k ? "low_time" : "high_time", swx_jsonr_path(e, "time", NULL))))
                 return rc;
-            if (swx_jsonr_num(swx_jsonr_path(e, "values", "tide_height", NULL), &h) &&
+            if (swx_jsonr_num(&h, swx_jsonr_path(e, "values", "tide_height", NULL)) &&
                 (rc = swx_table_set_real(r->t, row, cols[k * 2 + 1], h)))
                 return rc;
         }
@@ -432,7 +434,7 @@ static int read_meta(swx_table *t, json_object *root, const swx_point_query *q)
     return rc;
 }
 
-int swx_point_parse(const swx_point_query *q, const char *body, size_t len, swx_table **out)
+int swx_point_parse(swx_table **out, const swx_point_query *q, const char *body, size_t len)
 {
     json_object *root = NULL;
     reader r = {0};
@@ -443,11 +445,11 @@ int swx_point_parse(const swx_point_query *q, const char *body, size_t len, swx_
         return rc;
     r.qlat = c.lat;
     r.qlon = c.lon;
-    if ((rc = swx_jsonr_parse(body, len, "the point answer", &root)))
+    if ((rc = swx_jsonr_parse(&root, body, len, "the point answer")))
         return rc;
     if ((rc = swx_table_new(&r.t)) ||
-        (rc = swx_table_add_column(r.t, "lat", SWX_COL_REAL, &r.lat)) ||
-        (rc = swx_table_add_column(r.t, "lon", SWX_COL_REAL, &r.lon)) ||
+        (rc = swx_table_add_column(&r.lat, r.t, "lat", SWX_COL_REAL)) ||
+        (rc = swx_table_add_column(&r.lon, r.t, "lon", SWX_COL_REAL)) ||
         (rc = swx_table_set_point(r.t, r.lat, r.lon)))
         goto done;
     switch (q->kind) {
@@ -478,11 +480,11 @@ done:
 static int add_time(swx_query *qs, const char *key, int64_t t)
 {
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     return swx_query_add(qs, key, s);
 }
 
-int swx_point_get(swx_client *cl, const swx_point_query *q, swx_table **out)
+int swx_point_get(swx_table **out, swx_client *cl, const swx_point_query *q)
 {
     checked c;
     swx_query *qs = NULL;
@@ -498,8 +500,8 @@ int swx_point_get(swx_client *cl, const swx_point_query *q, swx_table **out)
         goto done;
     if (q->time && q->kind == SWX_POINT_WEATHER && c.time1 != c.time0) {
         char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-        swx_iso8601_format(c.time0, a);
-        swx_iso8601_format(c.time1, b);
+        swx_iso8601_format(a, c.time0);
+        swx_iso8601_format(b, c.time1);
         rc = swx_query_addf(qs, "time", "%s/%s", a, b);
     } else if (q->time) {
         rc = add_time(qs, "time", c.time0);
@@ -529,9 +531,9 @@ int swx_point_get(swx_client *cl, const swx_point_query *q, swx_table **out)
     req.accept = "application/json";
     req.headers = q->fields ? headers : NULL;
     req.max_body = POINT_MAX_BODY;
-    if ((rc = swx_http_get(cl, &req, &resp)))
+    if ((rc = swx_http_get(&resp, cl, &req)))
         goto done;
-    rc = swx_point_parse(q, resp->body, resp->len, out);
+    rc = swx_point_parse(out, q, resp->body, resp->len);
     if (rc)
         swx_error_prefix(rc, "%s", resp->url);
 done:

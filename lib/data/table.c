@@ -12,6 +12,7 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
+#include "table_build.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ long swx_table_find_column(const swx_table *t, const char *name)
     return -1;
 }
 
-int swx_table_add_column(swx_table *t, const char *name, swx_col_type type, size_t *index)
+int swx_table_add_column(size_t *index, swx_table *t, const char *name, swx_col_type type)
 {
     long have = swx_table_find_column(t, name);
     if (have >= 0) {
@@ -133,7 +134,7 @@ int swx_table_set_point(swx_table *t, size_t lat_col, size_t lon_col)
     return 0;
 }
 
-int swx_table_point_columns(const swx_table *t, size_t *lat_col, size_t *lon_col)
+int swx_table_point_columns(size_t *lat_col, size_t *lon_col, const swx_table *t)
 {
     if (!t->has_point)
         return 0;
@@ -142,7 +143,7 @@ int swx_table_point_columns(const swx_table *t, size_t *lat_col, size_t *lon_col
     return 1;
 }
 
-int swx_table_add_row(swx_table *t, size_t *index)
+int swx_table_add_row(size_t *index, swx_table *t)
 {
     if (t->nrows >= SWX_TABLE_MAX_ROWS)
         return swx_error_set(SWX_ETOOBIG, "the answer has more than %d rows", SWX_TABLE_MAX_ROWS);
@@ -363,7 +364,7 @@ int swx_table_get_bool(const swx_table *t, size_t r, size_t c)
     return ce && t->cols[c].type == SWX_COL_BOOL ? (int)ce->v.i : 0;
 }
 
-int swx_table_format_parse(const char *s, swx_table_format *out)
+int swx_table_format_parse(swx_table_format *out, const char *s)
 {
     if (strcasecmp(s, "json") == 0)
         *out = SWX_TABLE_JSON;
@@ -400,13 +401,13 @@ static void cell_text(const swx_table *t, size_t r, size_t c, char *buf, size_t 
         break;
     case SWX_COL_TIME: {
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(ce->v.i, ts);
+        swx_iso8601_format(ts, ce->v.i);
         snprintf(buf, n, "%s", ts);
         break;
     }
     case SWX_COL_DATE: {
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(ce->v.i, ts);
+        swx_iso8601_format(ts, ce->v.i);
         snprintf(buf, n, "%.10s", ts);
         break;
     }
@@ -438,7 +439,7 @@ static void json_cell(const swx_table *t, swx_jsonw *w, size_t r, size_t c)
         swx_jsonw_time(w, ce->v.i);
         break;
     case SWX_COL_DATE:
-        swx_iso8601_format(ce->v.i, buf);
+        swx_iso8601_format(buf, ce->v.i);
         buf[10] = '\0';
         swx_jsonw_string(w, buf);
         break;

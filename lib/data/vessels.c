@@ -5,6 +5,8 @@
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/error.h"
+#include "table_build.h"
+#include "vessels_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,9 +114,9 @@ int swx_vessels_check(const swx_vessels_query *q)
     int rc;
     if ((rc = category_mask(q->categories, &mask)))
         return rc;
-    if (q->limit && (rc = swx_param_int("limit", q->limit, 1, 1000, &v)))
+    if (q->limit && (rc = swx_param_int(&v, "limit", q->limit, 1, 1000)))
         return rc;
-    if (q->max_pages && (rc = swx_param_int("pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES, &v)))
+    if (q->max_pages && (rc = swx_param_int(&v, "pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES)))
         return rc;
     for (size_t i = 0; q->filters && q->filters[i]; i++) {
         const char *f = q->filters[i];
@@ -136,7 +138,7 @@ static void column_name(const evd_field *f, char *out, size_t n)
     snprintf(out, n, "%s_%s", categories[f->cat], f->name);
 }
 
-int swx_vessels_table_new(const char *cats, swx_table **out)
+int swx_vessels_table_new(swx_table **out, const char *cats)
 {
     swx_table *t = NULL;
     unsigned mask;
@@ -145,16 +147,16 @@ int swx_vessels_table_new(const char *cats, swx_table **out)
     *out = NULL;
     if ((rc = category_mask(cats, &mask)) || (rc = swx_table_new(&t)))
         return rc;
-    if ((rc = swx_table_add_column(t, "id", SWX_COL_STRING, NULL)) ||
-        (rc = swx_table_add_column(t, "imo", SWX_COL_INT, NULL)) ||
-        (rc = swx_table_add_column(t, "mmsi", SWX_COL_INT, NULL)) ||
-        (rc = swx_table_add_column(t, "name", SWX_COL_STRING, NULL)))
+    if ((rc = swx_table_add_column(NULL, t, "id", SWX_COL_STRING)) ||
+        (rc = swx_table_add_column(NULL, t, "imo", SWX_COL_INT)) ||
+        (rc = swx_table_add_column(NULL, t, "mmsi", SWX_COL_INT)) ||
+        (rc = swx_table_add_column(NULL, t, "name", SWX_COL_STRING)))
         goto done;
     for (size_t i = 0; i < NFIELDS && !rc; i++) {
         if (!(mask & (1u << fields[i].cat)))
             continue;
         column_name(&fields[i], name, sizeof name);
-        rc = swx_table_add_column(t, name, fields[i].type, NULL);
+        rc = swx_table_add_column(NULL, t, name, fields[i].type);
     }
 done:
     if (rc) {
@@ -172,7 +174,7 @@ static int set_id(swx_table *t, size_t row, size_t col, json_object *v)
     const char *s = swx_jsonr_str(v);
     if (s)
         return swx_table_set_string(t, row, col, s);
-    if (swx_jsonr_int(v, &i)) {
+    if (swx_jsonr_int(&i, v)) {
         char buf[32];
         snprintf(buf, sizeof buf, "%lld", (long long)i);
         return swx_table_set_string(t, row, col, buf);
@@ -191,7 +193,7 @@ static int set_int(swx_table *t, size_t row, size_t col, json_object *v)
             return swx_table_set_int(t, row, col, x);
         return 0;
     }
-    return swx_jsonr_int(v, &i) ? swx_table_set_int(t, row, col, i) : 0;
+    return swx_jsonr_int(&i, v) ? swx_table_set_int(t, row, col, i) : 0;
 }
 
 /* One EVD value into its typed cell; a value of another type is null. */
@@ -205,16 +207,16 @@ static int set_field(swx_table *t, size_t row, size_t col, swx_col_type type, js
     case SWX_COL_INT:
         return set_int(t, row, col, v);
     case SWX_COL_REAL:
-        return swx_jsonr_num(v, &d) ? swx_table_set_real(t, row, col, d) : 0;
+        return swx_jsonr_num(&d, v) ? swx_table_set_real(t, row, col, d) : 0;
     case SWX_COL_STRING:
         if (swx_jsonr_str(v))
             return swx_table_set_string(t, row, col, swx_jsonr_str(v));
-        if (swx_jsonr_num(v, &d))
+        if (swx_jsonr_num(&d, v))
             return set_id(t, row, col, v);
         return 0;
     case SWX_COL_TIME:
     case SWX_COL_DATE:
-        return swx_jsonr_time(v, &tm) ? swx_table_set_time(t, row, col, tm) : 0;
+        return swx_jsonr_time(&tm, v) ? swx_table_set_time(t, row, col, tm) : 0;
     case SWX_COL_BOOL:
         if (json_object_is_type(v, json_type_boolean))
             return swx_table_set_bool(t, row, col, json_object_get_boolean(v));
@@ -223,15 +225,15 @@ static int set_field(swx_table *t, size_t row, size_t col, swx_col_type type, js
     return 0;
 }
 
-int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **next,
-                           long long *total)
+int swx_vessels_parse_page(char **next, long long *total, swx_table *t, const char *body,
+                           size_t len)
 {
     json_object *root = NULL;
     char name[96];
     int rc;
     *next = NULL;
     *total = -1;
-    if ((rc = swx_jsonr_parse(body, len, "the vessels page", &root)))
+    if ((rc = swx_jsonr_parse(&root, body, len, "the vessels page")))
         return rc;
     json_object *data = swx_jsonr_path(root, "data", NULL);
     if (!data || !json_object_is_type(data, json_type_array)) {
@@ -246,7 +248,7 @@ int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **ne
             rc = swx_error_set(SWX_ESERVICE, "vessel %zu of the page is not an object", i + 1);
             break;
         }
-        if ((rc = swx_table_add_row(t, &row)))
+        if ((rc = swx_table_add_row(&row, t)))
             break;
         rc = set_id(t, row, (size_t)swx_table_find_column(t, "id"), swx_jsonr_path(v, "id", NULL));
         if (!rc)
@@ -273,7 +275,7 @@ int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **ne
         goto done;
     json_object *paging = swx_jsonr_path(root, "paging", NULL);
     int64_t tot;
-    if (swx_jsonr_int(swx_jsonr_path(paging, "total", NULL), &tot))
+    if (swx_jsonr_int(&tot, swx_jsonr_path(paging, "total", NULL)))
         *total = tot;
     const char *nx = swx_jsonr_str(swx_jsonr_path(paging, "next", NULL));
     if (nx && *nx) {
@@ -289,8 +291,8 @@ done:
     return rc;
 }
 
-int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_fn on_page,
-                    void *ud, swx_table **out)
+int swx_vessels_get(swx_table **out, swx_client *c, const swx_vessels_query *q,
+                    swx_vessels_page_fn on_page, void *ud)
 {
     swx_table *t = NULL;
     swx_query *qs = NULL;
@@ -306,9 +308,9 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
         return rc;
     category_mask(q->categories, &mask);
     if (q->limit)
-        swx_param_int("limit", q->limit, 1, 1000, &limit);
+        swx_param_int(&limit, "limit", q->limit, 1, 1000);
     if (q->max_pages)
-        swx_param_int("pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES, &max_pages);
+        swx_param_int(&max_pages, "pages", q->max_pages, 1, SWX_VESSELS_MAX_PAGES);
     if (mask == (1u << NCAT) - 1) {
         snprintf(embed, sizeof embed, "enhanced_data");
     } else {
@@ -319,7 +321,7 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
                 at += (size_t)snprintf(embed + at, sizeof embed - at, "%senhanced_data.%s",
                                        at ? "," : "", categories[i]);
     }
-    if ((rc = swx_vessels_table_new(q->categories, &t)))
+    if ((rc = swx_vessels_table_new(&t, q->categories)))
         return rc;
     do {
         swx_query_free(qs);
@@ -348,12 +350,12 @@ int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_
         req.max_body = PAGE_MAX_BODY;
         swx_response_free(resp);
         resp = NULL;
-        if ((rc = swx_http_get(c, &req, &resp)))
+        if ((rc = swx_http_get(&resp, c, &req)))
             goto done;
         free(prev);
         prev = next;
         next = NULL;
-        if ((rc = swx_vessels_parse_page(t, resp->body, resp->len, &next, &total))) {
+        if ((rc = swx_vessels_parse_page(&next, &total, t, resp->body, resp->len))) {
             swx_error_prefix(rc, "%s", resp->url);
             goto done;
         }

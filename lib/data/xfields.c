@@ -3,7 +3,7 @@
  * reader, depth-limited, that either only checks the mask or also answers
  * whether one path is selected.
  */
-#include "seawx/xfields.h"
+#include "xfields.h"
 
 #include "seawx/error.h"
 

@@ -292,7 +292,7 @@ char *swx_connstr_format(const swx_connstr *cs)
         swx_buf_free(&b);
         return NULL;
     }
-    return swx_buf_take(&b, NULL);
+    return swx_buf_take(NULL, &b);
 }
 
 /* ---- option descriptions ---- */

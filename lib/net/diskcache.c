@@ -1,6 +1,7 @@
 /* diskcache.c: answers kept on disk, checked by key on reading. */
 #include "seawx/diskcache.h"
 
+#include "diskcache_int.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
@@ -111,7 +112,7 @@ static int mkdirs(const char *path)
     return mkdir(tmp, 0700) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-int swx_diskcache_get(swx_diskcache *dc, const char *key, void **data, size_t *len)
+int swx_diskcache_get(void **data, size_t *len, swx_diskcache *dc, const char *key)
 {
     char path[4200], folder[4150];
     *data = NULL;
@@ -171,7 +172,7 @@ int swx_diskcache_put(swx_diskcache *dc, const char *key, const void *data, size
     uint64_t w = atomic_fetch_add(&dc->written, (uint64_t)len + strlen(key)) + len;
     if (max && w >= max / 16 && pthread_mutex_trylock(&dc->prune_lock) == 0) {
         atomic_store(&dc->written, 0);
-        swx_diskcache_prune(dc->dir, max, NULL, NULL); /* best effort: the entry is stored */
+        swx_diskcache_prune(NULL, NULL, dc->dir, max); /* best effort: the entry is stored */
         pthread_mutex_unlock(&dc->prune_lock);
     }
     return 0;
@@ -201,7 +202,7 @@ static int by_use(const void *a, const void *b)
     return x->used < y->used ? -1 : x->used > y->used;
 }
 
-int swx_diskcache_prune(const char *dir, uint64_t max_bytes, uint64_t *kept, size_t *removed)
+int swx_diskcache_prune(uint64_t *kept, size_t *removed, const char *dir, uint64_t max_bytes)
 {
     cache_entry *e = NULL;
     size_t n = 0, cap = 0, gone = 0;

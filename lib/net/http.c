@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "hex.h"
 #include "http_errors.h"
+#include "http_int.h"
 #include "seawx/error.h"
 
 #include <curl/curl.h>
@@ -458,7 +459,7 @@ static int build_url(const swx_client *c, const swx_request *req, int with_key, 
         swx_buf_free(&b);
         return swx_error_prefix(rc, "cannot build the request address");
     }
-    *out = swx_buf_take(&b, NULL);
+    *out = swx_buf_take(NULL, &b);
     return *out ? 0 : SWX_ENOMEM;
 }
 
@@ -513,7 +514,7 @@ static char *redact_url(const char *url, int same_origin)
         swx_buf_free(&b);
         return xstrdup("(address not shown)");
     }
-    return swx_buf_take(&b, NULL);
+    return swx_buf_take(NULL, &b);
 }
 
 /* Removes every key=... parameter from a URL (in place). */
@@ -933,7 +934,7 @@ static int xfer_redirect(swx_client *c, xfer *x, const char *location)
             swx_buf_free(&b);
             return swx_error_set(SWX_ENOMEM, "out of memory");
         }
-        url = swx_buf_take(&b, NULL);
+        url = swx_buf_take(NULL, &b);
     } else {
         url = xstrdup(location);
     }
@@ -1455,8 +1456,8 @@ out:
     return rc;
 }
 
-int swx_fetch_run(swx_client *c, const swx_fetch_opts *opts, swx_fetch_next_fn next,
-                  swx_fetch_done_fn done, void *ud, swx_fetch_stats *stats)
+int swx_fetch_run(swx_fetch_stats *stats, swx_client *c, const swx_fetch_opts *opts,
+                  swx_fetch_next_fn next, swx_fetch_done_fn done, void *ud)
 {
     swx_fetch_stats local = {0};
     engine en = {0};
@@ -1527,12 +1528,12 @@ static int single_done(void *ud, void *user, int rc, const swx_response *resp)
     return 0;
 }
 
-int swx_http_get(swx_client *c, const swx_request *req, swx_response **out)
+int swx_http_get(swx_response **out, swx_client *c, const swx_request *req)
 {
     single s = {req, 0, 0, NULL};
     swx_fetch_opts o = {1, 0, NULL};
     *out = NULL;
-    int rc = swx_fetch_run(c, &o, single_next, single_done, &s, NULL);
+    int rc = swx_fetch_run(NULL, c, &o, single_next, single_done, &s);
     if (rc)
         return rc;
     if (s.rc)
@@ -1553,8 +1554,8 @@ void swx_response_free(swx_response *r)
 
 /* ---- one request into a file ---- */
 
-int swx_http_download(swx_client *c, const swx_request *req, int fd, const swx_download_opts *opts,
-                      swx_response **out)
+int swx_http_download(swx_response **out, swx_client *c, const swx_request *req, int fd,
+                      const swx_download_opts *opts)
 {
     single s = {req, 0, 0, NULL};
     swx_download_opts none = {0};
@@ -1582,8 +1583,8 @@ int swx_http_download(swx_client *c, const swx_request *req, int fd, const swx_d
 
 /* ---- one request into a callback ---- */
 
-int swx_http_get_sink(swx_client *c, const swx_request *req, const swx_body_sink *sink,
-                      swx_response **out)
+int swx_http_get_sink(swx_response **out, swx_client *c, const swx_request *req,
+                      const swx_body_sink *sink)
 {
     single s = {req, 0, 0, NULL};
     engine en = {0};

@@ -316,7 +316,7 @@ static int k_time(struct kctx *c, const struct items *it, const char *name, int6
 {
     const char *v = item(it, name);
     *out = SWX_STORM_NULL;
-    if (v && swx_iso8601_parse(v, out) != 0)
+    if (v && swx_iso8601_parse(out, v) != 0)
         return bad_value(c, name, v, "an ISO 8601 time");
     return 0;
 }

@@ -272,7 +272,7 @@ static void v_real(swx_storm_value *v, double d)
 static const char *date_or_null(const char *s)
 {
     int64_t t;
-    if (!s || strlen(s) != 10 || swx_iso8601_parse(s, &t) != 0) {
+    if (!s || strlen(s) != 10 || swx_iso8601_parse(&t, s) != 0) {
         swx_error_clear();
         return NULL;
     }

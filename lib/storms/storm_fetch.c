@@ -83,7 +83,7 @@ int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn f
         swx_storm_reader_reset(pc.r);
         pc.seen = pc.handled = 0;
         pc.sink_rc = 0;
-        rc = swx_http_get_sink(c, &req, &sink, &resp);
+        rc = swx_http_get_sink(&resp, c, &req, &sink);
         if (rc && pc.sink_rc)
             url = swx_request_display_url(c, &req);
         swx_query_free(qs);
@@ -138,7 +138,7 @@ int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *pat
     int rc = swx_storm_request(q, 1, q->offset, &req, &qs);
     if (rc)
         return rc;
-    if ((rc = swx_http_get(c, &req, &resp)))
+    if ((rc = swx_http_get(&resp, c, &req)))
         goto done;
     if (resp->len < 4 || memcmp(resp->body, "PK\x03\x04", 4) != 0) {
         rc = swx_error_set(SWX_ESERVICE, "%s: the answer is not a KMZ (zip) file", resp->url);

@@ -321,10 +321,10 @@ static void out_num(struct out *o, double v)
 static void out_time(struct out *o, int64_t t)
 {
     int y, mo, d, h, mi, s;
-    swx_civil_from_time(t, &y, &mo, &d, &h, &mi, &s);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &s, t);
     if (y < 0 || y > 9999) {
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(t, ts);
+        swx_iso8601_format(ts, t);
         out_str(o, ts);
         return;
     }

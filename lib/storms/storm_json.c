@@ -264,7 +264,7 @@ static int read_time(struct jctx *c, struct slots *sl, int slot, const char *mem
         return read_other(c, type, sl, slot, member, "a string");
     if (swx_jsonscan_string(c->js, &t))
         return SYNTAX;
-    if (swx_iso8601_parse_n(t.s, strnlen(t.s, t.n), out) != 0) {
+    if (swx_iso8601_parse_n(out, t.s, strnlen(t.s, t.n)) != 0) {
         swx_error_clear();
         *out = SWX_STORM_NULL;
         note(sl, slot, member, "an ISO 8601 time");

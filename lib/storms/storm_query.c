@@ -120,7 +120,7 @@ int swx_storm_query_set(swx_storm_query *q, const char *key, const char *value)
         break;
     }
     case K_LIMIT:
-        if ((rc = swx_param_int(key, value, 1, SWX_STORM_LIMIT_MAX, &n)))
+        if ((rc = swx_param_int(&n, key, value, 1, SWX_STORM_LIMIT_MAX)))
             return rc;
         q->limit = (int)n;
         break;
@@ -168,8 +168,8 @@ int swx_storm_query_check(const swx_storm_query *q)
         const char *slash = strchr(q->period, '/');
         int64_t a, b;
         if (!slash || strchr(slash + 1, '/') ||
-            swx_iso8601_parse_n(q->period, (size_t)(slash - q->period), &a) != 0 ||
-            swx_iso8601_parse(slash + 1, &b) != 0)
+            swx_iso8601_parse_n(&a, q->period, (size_t)(slash - q->period)) != 0 ||
+            swx_iso8601_parse(&b, slash + 1) != 0)
             return swx_error_set(SWX_EINVAL,
                                  "period '%.80s' is not two ISO 8601 times separated by '/', "
                                  "e.g. 2024-06-01T00:00:00Z/2024-11-30T23:59:59Z",

@@ -338,7 +338,7 @@ typedef struct node {
 
 static void node_deg(const node *nd, double *w, double *s, double *e, double *n)
 {
-    swx_tile_bounds_deg(nd->l, nd->x, nd->y, w, s, e, n);
+    swx_tile_bounds_deg(w, s, e, n, nd->l, nd->x, nd->y);
 }
 
 /* Classifies a node, writing the candidates that reach it into cout (room for
@@ -485,7 +485,7 @@ static int count_rec(const swx_area *a, int z, const node *nd, int state, cstack
     return 0;
 }
 
-int swx_area_count(const swx_area *a, int z, uint64_t *count)
+int swx_area_count(uint64_t *count, const swx_area *a, int z)
 {
     *count = 0;
     if (z < 0 || z > SWX_TILE_MAX_ZOOM)
@@ -591,7 +591,7 @@ static int block_mask(swx_tile_iter *it, const node *nd, int state, size_t off, 
     return 0;
 }
 
-int swx_tile_iter_next(swx_tile_iter *it, swx_tile_block *b)
+int swx_tile_iter_next(swx_tile_block *b, swx_tile_iter *it)
 {
     while (it->depth >= 0) {
         frame *fr = &it->f[it->depth];
@@ -656,7 +656,7 @@ void swx_area_free(swx_area *a)
     free(a);
 }
 
-void swx_area_bounds(const swx_area *a, double *west, double *south, double *east, double *north)
+void swx_area_bounds(double *west, double *south, double *east, double *north, const swx_area *a)
 {
     *west = a->west;
     *south = a->south;

@@ -8,6 +8,7 @@
 #include "seawx/tiles.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define AREA_MAX_VERTICES 200000u
 #define AREA_MAX_JSON (64u * 1024u * 1024u)
@@ -60,5 +61,13 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
 int swx__area_check_position(double lon, double lat, const char *what);
 /* Sets the area's bounds from what was sampled, widened by pad_deg. */
 int swx__area_finish_bounds(builder *b, double pad_deg);
+
+/* Building and testing areas beyond what front ends need (routes from
+ * coordinates, one tile's membership): the seeding engine's and the tests'. */
+/* A route from waypoints (n >= 1, degrees), as one line. */
+int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
+                            double buffer_m);
+/* Whether tile (z, x, y) belongs to the area (1) or not (0). */
+int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
 
 #endif

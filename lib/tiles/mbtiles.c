@@ -12,7 +12,7 @@
 #include "mbtiles.h"
 
 #include "seawx/error.h"
-#include "seawx/sha256.h"
+#include "sha256.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -132,8 +132,8 @@ static int check_existing(swx_mbtiles *m, const swx_mbtiles_kv *meta, size_t n,
     return 0;
 }
 
-int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta, size_t n,
-                     const char *const *identity, int batch, int *created)
+int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const swx_mbtiles_kv *meta,
+                     size_t n, const char *const *identity, int batch)
 {
     struct stat sb;
     int rc = 0;
@@ -253,7 +253,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
         return swx_error_set(SWX_EINVAL, "tile %d/%u/%u is not a valid tile", z, x, y);
     uint8_t digest[SWX_SHA256_LEN];
     char id[SWX_SHA256_HEX_LEN];
-    swx_sha256(data, len, digest, id);
+    swx_sha256(digest, id, data, len);
     int rc;
     if (!m->in_tx) {
         if ((rc = exec(m, "BEGIN IMMEDIATE", "cannot start a transaction")))
@@ -281,7 +281,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
     return 0;
 }
 
-int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images)
+int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m)
 {
     sqlite3_stmt *st = NULL;
     int rc = 0;

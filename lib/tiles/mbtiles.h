@@ -46,8 +46,8 @@ typedef struct swx_mbtiles_kv {
  * NULL-terminated list of names, may be NULL) have the values meta gives them:
  * a file holding another layer or time is refused with SWX_EINVAL, never mixed.
  * batch is the number of tiles per transaction (0: 256). */
-int swx_mbtiles_open(swx_mbtiles **out, const char *path, const swx_mbtiles_kv *meta,
-                             size_t n, const char *const *identity, int batch, int *created);
+int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const swx_mbtiles_kv *meta,
+                     size_t n, const char *const *identity, int batch);
 /* 1 when the tile (XYZ row) is stored, 0 when not, negative on error. */
 int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
 /* Stores one tile (XYZ row); an image already stored under the same content is
@@ -58,7 +58,7 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
 /* Commits the tiles put so far. */
 int swx_mbtiles_commit(swx_mbtiles *m);
 /* Tiles in map and distinct images, committed or not. */
-int swx_mbtiles_counts(swx_mbtiles *m, int64_t *tiles, int64_t *images);
+int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m);
 /* Commits and closes; no side file is left beside the file. Accepts NULL. */
 int swx_mbtiles_close(swx_mbtiles *m);
 

@@ -11,14 +11,15 @@
 
 #include "tile.h"
 
-#include "seawx/error.h"
-#include "seawx/iso8601.h"
+#include "http_int.h"
 #include "mbtiles.h"
 #include "png_codec.h"
-#include "warp.h"
-#include "wms_priv.h"
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
 #include "seawx/wms.h"
 #include "seawx/wms_select.h"
+#include "warp.h"
+#include "wms_priv.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -122,7 +123,7 @@ int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_
         snprintf(p->run, sizeof p->run, "%s%s", d, h);
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
         if (o->zooms & (1u << z)) {
-            if ((rc = swx_area_count(o->area, z, &p->per_zoom[z])))
+            if ((rc = swx_area_count(&p->per_zoom[z], o->area, z)))
                 goto done;
             p->per_file += p->per_zoom[z];
         }
@@ -191,7 +192,7 @@ int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, int z)
         return 0;
     if ((rc = swx_tile_iter_new(&it, p->o.area, z, p->o.metatile)))
         return rc;
-    while ((rc = swx_tile_iter_next(it, &b)) == 1)
+    while ((rc = swx_tile_iter_next(&b, it)) == 1)
         n++;
     swx_tile_iter_free(it);
     if (rc < 0)
@@ -322,26 +323,26 @@ static int job_request(swx_seed *s, job *j, swx_request *req)
     double a, b, c, d;
     if (s->warp) {
         g.crs = "EPSG:4326";
-        swx_tile_bounds_deg(j->z, j->x0, j->y0, &a, &b, &c, &d);
+        swx_tile_bounds_deg(&a, &b, &c, &d, j->z, j->x0, j->y0);
         g.minx = a;
-        swx_tile_bounds_deg(j->z, j->x0 + (uint32_t)j->nx - 1, j->y0, &a, &b, &c, &d);
+        swx_tile_bounds_deg(&a, &b, &c, &d, j->z, j->x0 + (uint32_t)j->nx - 1, j->y0);
         g.maxx = c;
         g.miny = j->south;
         g.maxy = j->north;
         g.height = j->src_h;
     } else {
         g.crs = "EPSG:3857";
-        swx_tile_bounds_merc(j->z, j->x0, j->y0 + (uint32_t)j->ny - 1, &a, &b, &c, &d);
+        swx_tile_bounds_merc(&a, &b, &c, &d, j->z, j->x0, j->y0 + (uint32_t)j->ny - 1);
         g.minx = a;
         g.miny = b;
-        swx_tile_bounds_merc(j->z, j->x0 + (uint32_t)j->nx - 1, j->y0, &a, &b, &c, &d);
+        swx_tile_bounds_merc(&a, &b, &c, &d, j->z, j->x0 + (uint32_t)j->nx - 1, j->y0);
         g.maxx = c;
         g.maxy = d;
         g.height = j->ny * s->tile_size;
     }
     swx_query_free(j->q);
     j->q = NULL;
-    return swx_wms_getmap_request(&g, req, &j->q);
+    return swx_wms_getmap_request(req, &j->q, &g);
 }
 
 /* The next block with tiles still missing, as a job; 0 when none is left. */
@@ -360,7 +361,7 @@ static int next_block(swx_seed *s, job **out)
                 return rc;
         }
         swx_tile_block b;
-        int rc = swx_tile_iter_next(s->it, &b);
+        int rc = swx_tile_iter_next(&b, s->it);
         if (rc < 0)
             return rc;
         if (rc == 0) {
@@ -403,9 +404,8 @@ static int next_block(swx_seed *s, job **out)
             for (int ii = i0; ii <= i1; ii++)
                 if ((want >> (jj * b.n + ii)) & 1)
                     j->mask |= 1ull << ((jj - j0) * j->nx + (ii - i0));
-        if (s->warp &&
-            (rc = swx_warp_4326_plan(j->z, j->y0, j->ny, s->tile_size, SWX_SEED_MAX_IMAGE,
-                                     &j->south, &j->north, &j->src_h))) {
+        if (s->warp && (rc = swx_warp_4326_plan(&j->south, &j->north, &j->src_h, j->z, j->y0, j->ny,
+                                                s->tile_size, SWX_SEED_MAX_IMAGE))) {
             free(j);
             return rc;
         }
@@ -503,7 +503,7 @@ static int cut_and_store(swx_seed *s, job *j, const uint8_t *px)
             void *png = NULL;
             size_t len = 0;
             int rc = 0;
-            if (!empty && (rc = swx_png_encode_rgba(t, ts, ts, stride, SEED_PNG_LEVEL, &png, &len)))
+            if (!empty && (rc = swx_png_encode_rgba(&png, &len, t, ts, ts, stride, SEED_PNG_LEVEL)))
                 return rc;
             rc = store(s, j->z, j->x0 + (uint32_t)ii, j->y0 + (uint32_t)jj, png, len, empty);
             free(png);
@@ -523,7 +523,7 @@ static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, si
     int w = 0, h = 0, rc;
     if (j->nx == 1 && j->ny == 1 && !s->warp) {
         int empty = 0;
-        rc = swx_png_check(r->body, r->len, &w, &h, &empty);
+        rc = swx_png_check(&w, &h, &empty, r->body, r->len);
         if (!rc && (w != want_w || h != want_h))
             rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w,
                                want_h);
@@ -533,7 +533,7 @@ static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, si
         }
         return store(s, j->z, j->x0, j->y0, r->body, r->len, empty);
     }
-    rc = swx_png_decode_rgba(r->body, r->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE, &px, &w, &h);
+    rc = swx_png_decode_rgba(&px, &w, &h, r->body, r->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE);
     if (!rc && (w != want_w || h != want_h))
         rc =
             swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w, want_h);
@@ -549,7 +549,7 @@ static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, si
             free(px);
             return swx_error_set(SWX_ENOMEM, "out of memory");
         }
-        swx_warp_4326_rows(px, h, j->south, j->north, stride, warped, j->z, j->y0, j->ny, ts);
+        swx_warp_4326_rows(warped, px, h, j->south, j->north, stride, j->z, j->y0, j->ny, ts);
         free(px);
         px = warped;
     }
@@ -600,7 +600,7 @@ static int settle(swx_seed *s, job *j, int t, const char *why)
 static void check_answer(answer *a)
 {
     int w = 0, h = 0;
-    int rc = swx_png_check(a->body, a->len, &w, &h, &a->empty);
+    int rc = swx_png_check(&w, &h, &a->empty, a->body, a->len);
     if (!rc && (w != a->want || h != a->want))
         rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, a->want,
                            a->want);
@@ -880,8 +880,8 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = swx_png_encode_rgba(clear, s->tile_size, s->tile_size, (size_t)s->tile_size * 4, 9,
-                                  &s->empty_png, &s->empty_len)))
+    if ((rc = swx_png_encode_rgba(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
+                                  (size_t)s->tile_size * 4, 9)))
         goto done;
     s->checkers = pool_start();
 done:
@@ -903,12 +903,12 @@ void swx_seed_free(swx_seed *s)
     free(s);
 }
 
-void swx_seed_get_counts(const swx_seed *s, swx_seed_counts *out)
+void swx_seed_get_counts(swx_seed_counts *out, const swx_seed *s)
 {
     *out = s->c;
 }
 
-void swx_seed_get_stats(const swx_seed *s, swx_fetch_stats *out)
+void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
 {
     *out = s->stats;
 }
@@ -920,7 +920,7 @@ typedef struct file_meta {
     char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16];
 } file_meta;
 
-int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_result *res)
+int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
 {
     const swx_seed_plan *p = s->plan;
     const swx_layer *layer = p->layer;
@@ -937,11 +937,11 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
         return 0;
     s->time_s[0] = '\0';
     if (file < p->ntimes)
-        swx_iso8601_format(p->times[file], s->time_s);
+        swx_iso8601_format(s->time_s, p->times[file]);
     s->has_time = s->time_s[0] != 0;
 
     double w, so, e, n;
-    swx_area_bounds(s->area, &w, &so, &e, &n);
+    swx_area_bounds(&w, &so, &e, &n, s->area);
     if (w > e) { /* MBTiles bounds cannot cross 180 */
         w = -180;
         e = 180;
@@ -984,8 +984,8 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     };
     static const char *const identity[] = {"layer", "time", "style", "tile_size", NULL};
     int created = 0;
-    if ((rc = swx_mbtiles_open(&s->mb, path, meta, sizeof meta / sizeof meta[0], identity, 0,
-                               &created)))
+    if ((rc = swx_mbtiles_open(&s->mb, &created, path, meta, sizeof meta / sizeof meta[0], identity,
+                               0)))
         return rc;
     s->zoom = -1;
     swx_seed_counts before = s->c;
@@ -994,7 +994,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
         /* Answers found unusable after the last request went out are asked
          * again in another round. */
         swx_fetch_stats st = {0};
-        rc = swx_fetch_run(s->client, &fo, produce, fetched, s, &st);
+        rc = swx_fetch_run(&st, s->client, &fo, produce, fetched, s);
         int frc = pool_finish(s);
         if (!rc)
             rc = frc;
@@ -1025,7 +1025,7 @@ int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_resu
     res->failed = s->c.failed - before.failed;
     res->empty = s->c.empty - before.empty;
     int64_t tiles_in = 0;
-    int crc = swx_mbtiles_counts(s->mb, &tiles_in, &res->images);
+    int crc = swx_mbtiles_counts(&tiles_in, &res->images, s->mb);
     int close_rc = swx_mbtiles_close(s->mb);
     s->mb = NULL;
     if (crc || close_rc) {

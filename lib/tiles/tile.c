@@ -26,8 +26,8 @@ double swx_tile_row_lat(int z, double y)
     return atan(sinh(n)) / DEG;
 }
 
-void swx_tile_bounds_deg(int z, uint32_t x, uint32_t y, double *west, double *south, double *east,
-                         double *north)
+void swx_tile_bounds_deg(double *west, double *south, double *east, double *north, int z,
+                         uint32_t x, uint32_t y)
 {
     double n = pow2(z);
     *west = (double)x / n * 360.0 - 180.0;
@@ -36,8 +36,8 @@ void swx_tile_bounds_deg(int z, uint32_t x, uint32_t y, double *west, double *so
     *south = swx_tile_row_lat(z, (double)y + 1);
 }
 
-void swx_tile_bounds_merc(int z, uint32_t x, uint32_t y, double *minx, double *miny, double *maxx,
-                          double *maxy)
+void swx_tile_bounds_merc(double *minx, double *miny, double *maxx, double *maxy, int z, uint32_t x,
+                          uint32_t y)
 {
     double size = 2.0 * SWX_MERC_HALF / pow2(z);
     *minx = -SWX_MERC_HALF + (double)x * size;
@@ -46,7 +46,7 @@ void swx_tile_bounds_merc(int z, uint32_t x, uint32_t y, double *minx, double *m
     *miny = SWX_MERC_HALF - (double)(y + 1) * size;
 }
 
-void swx_tile_of_deg(int z, double lon, double lat, double *fx, double *fy)
+void swx_tile_of_deg(double *fx, double *fy, int z, double lon, double lat)
 {
     if (lat > SWX_MERC_MAX_LAT)
         lat = SWX_MERC_MAX_LAT;
@@ -64,7 +64,7 @@ uint32_t swx_tile_tms_row(int z, uint32_t y)
 
 /* ---- zoom lists ---- */
 
-int swx_zoom_list_parse(const char *text, uint32_t *zooms)
+int swx_zoom_list_parse(uint32_t *zooms, const char *text)
 {
     const char *p = text;
     *zooms = 0;

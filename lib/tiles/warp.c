@@ -8,8 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-int swx_warp_4326_plan(int z, uint32_t y0, int rows, int tile_size, int max_h, double *south,
-                       double *north, int *src_h)
+int swx_warp_4326_plan(double *south, double *north, int *src_h, int z, uint32_t y0, int rows,
+                       int tile_size, int max_h)
 {
     if (z < 0 || z > SWX_TILE_MAX_ZOOM || rows <= 0 || tile_size <= 0 || max_h <= 0)
         return swx_error_set(SWX_EINVAL, "invalid warp request");
@@ -29,8 +29,8 @@ int swx_warp_4326_plan(int z, uint32_t y0, int rows, int tile_size, int max_h, d
     return 0;
 }
 
-void swx_warp_4326_rows(const uint8_t *src, int src_h, double south, double north, size_t stride,
-                        uint8_t *dst, int z, uint32_t y0, int rows, int tile_size)
+void swx_warp_4326_rows(uint8_t *dst, const uint8_t *src, int src_h, double south, double north,
+                        size_t stride, int z, uint32_t y0, int rows, int tile_size)
 {
     int n = rows * tile_size;
     double span = north - south;

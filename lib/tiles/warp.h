@@ -23,14 +23,13 @@ extern "C" {
 
 /* For rows tile rows from y0 at zoom z, tile_size pixels each: the latitudes
  * the source image must span and its height (at most max_h). */
-int swx_warp_4326_plan(int z, uint32_t y0, int rows, int tile_size, int max_h,
-                               double *south, double *north, int *src_h);
+int swx_warp_4326_plan(double *south, double *north, int *src_h, int z, uint32_t y0, int rows,
+                       int tile_size, int max_h);
 
 /* Fills dst (rows * tile_size rows of stride bytes) from src (src_h rows of the
  * same stride, spanning south..north as planned). */
-void swx_warp_4326_rows(const uint8_t *src, int src_h, double south, double north,
-                                size_t stride, uint8_t *dst, int z, uint32_t y0, int rows,
-                                int tile_size);
+void swx_warp_4326_rows(uint8_t *dst, const uint8_t *src, int src_h, double south, double north,
+                        size_t stride, int z, uint32_t y0, int rows, int tile_size);
 
 #ifdef __cplusplus
 }

@@ -86,7 +86,7 @@ void swx_buf_reset(swx_buf *b)
         b->data[0] = '\0';
 }
 
-char *swx_buf_take(swx_buf *b, size_t *len)
+char *swx_buf_take(size_t *len, swx_buf *b)
 {
     char *p = b->data;
     if (!p) {

@@ -27,7 +27,7 @@ int swx_buf_vprintf(swx_buf *b, const char *fmt, va_list ap);
 void swx_buf_reset(swx_buf *b);
 /* Hands the bytes to the caller (who frees them) and empties the buffer.
  * Returns an empty string, not NULL, for an empty buffer; NULL only on ENOMEM. */
-char *swx_buf_take(swx_buf *b, size_t *len);
+char *swx_buf_take(size_t *len, swx_buf *b);
 void swx_buf_free(swx_buf *b);
 
 /* Makes room for need items of elem bytes in the array items of *cap items:

@@ -17,7 +17,7 @@ int64_t swx_days_from_civil(int y, unsigned m, unsigned d)
     return era * 146097 + (int64_t)doe - 719468;
 }
 
-void swx_civil_from_time(int64_t t, int *y, int *mo, int *d, int *h, int *mi, int *s)
+void swx_civil_from_time(int *y, int *mo, int *d, int *h, int *mi, int *s, int64_t t)
 {
     int64_t days = t / 86400;
     int64_t rem = t % 86400;
@@ -70,7 +70,7 @@ static int days_in_month(int y, int m)
     return m == 2 ? 28 + leap : dm[m - 1];
 }
 
-int swx_iso8601_parse_n(const char *s, size_t n, int64_t *out)
+int swx_iso8601_parse_n(int64_t *out, const char *s, size_t n)
 {
     int y, mo, d, h = 0, mi = 0, sec = 0;
     size_t i = 0;
@@ -135,15 +135,15 @@ int swx_iso8601_parse_n(const char *s, size_t n, int64_t *out)
     return 0;
 }
 
-int swx_iso8601_parse(const char *s, int64_t *out)
+int swx_iso8601_parse(int64_t *out, const char *s)
 {
-    return swx_iso8601_parse_n(s, strlen(s), out);
+    return swx_iso8601_parse_n(out, s, strlen(s));
 }
 
-void swx_iso8601_format(int64_t t, char out[SWX_ISO8601_LEN])
+void swx_iso8601_format(char out[SWX_ISO8601_LEN], int64_t t)
 {
     int y, mo, d, h, mi, s;
-    swx_civil_from_time(t, &y, &mo, &d, &h, &mi, &s);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &s, t);
     if (y < 0 || y > 9999) {
         snprintf(out, SWX_ISO8601_LEN, "%s", "0000-00-00T00:00:00Z");
         return;
@@ -151,7 +151,7 @@ void swx_iso8601_format(int64_t t, char out[SWX_ISO8601_LEN])
     snprintf(out, SWX_ISO8601_LEN, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, s);
 }
 
-int swx_iso8601_duration_parse_n(const char *s, size_t n, int64_t *seconds)
+int swx_iso8601_duration_parse_n(int64_t *seconds, const char *s, size_t n)
 {
     size_t i = 0;
     int in_time = 0, any = 0;

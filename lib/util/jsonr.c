@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 
-int swx_jsonr_parse(const char *body, size_t len, const char *what, json_object **out)
+int swx_jsonr_parse(json_object **out, const char *body, size_t len, const char *what)
 {
     *out = NULL;
     if (len > INT_MAX)
@@ -63,7 +63,7 @@ const char *swx_jsonr_str(json_object *o)
     return o && json_object_is_type(o, json_type_string) ? json_object_get_string(o) : NULL;
 }
 
-int swx_jsonr_num(json_object *o, double *out)
+int swx_jsonr_num(double *out, json_object *o)
 {
     if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
         return 0;
@@ -74,7 +74,7 @@ int swx_jsonr_num(json_object *o, double *out)
     return 1;
 }
 
-int swx_jsonr_int(json_object *o, int64_t *out)
+int swx_jsonr_int(int64_t *out, json_object *o)
 {
     if (o && json_object_is_type(o, json_type_int)) {
         /* json-c clamps an integer above INT64_MAX to it; such a value is out
@@ -86,15 +86,15 @@ int swx_jsonr_int(json_object *o, int64_t *out)
         return 1;
     }
     double d;
-    if (swx_jsonr_num(o, &d) && d == floor(d) && fabs(d) < 9e15) {
+    if (swx_jsonr_num(&d, o) && d == floor(d) && fabs(d) < 9e15) {
         *out = (int64_t)d;
         return 1;
     }
     return 0;
 }
 
-int swx_jsonr_time(json_object *o, int64_t *out)
+int swx_jsonr_time(int64_t *out, json_object *o)
 {
     const char *s = swx_jsonr_str(o);
-    return s && swx_iso8601_parse(s, out) == 0;
+    return s && swx_iso8601_parse(out, s) == 0;
 }

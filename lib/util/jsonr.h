@@ -13,16 +13,16 @@
 #define SWX_JSONR_DEPTH 32
 
 /* Parses body; on failure SWX_EPARSE with a line naming what (`what`) failed. */
-int swx_jsonr_parse(const char *body, size_t len, const char *what, json_object **out);
+int swx_jsonr_parse(json_object **out, const char *body, size_t len, const char *what);
 /* The member at a path of keys (NULL-terminated), or NULL. */
 json_object *swx_jsonr_path(json_object *o, ...);
 /* The string at o, or NULL when o is not a string. */
 const char *swx_jsonr_str(json_object *o);
 /* 1 and *out when o is a number. */
-int swx_jsonr_num(json_object *o, double *out);
+int swx_jsonr_num(double *out, json_object *o);
 /* 1 and *out when o is an integer (or a double holding a whole number). */
-int swx_jsonr_int(json_object *o, int64_t *out);
+int swx_jsonr_int(int64_t *out, json_object *o);
 /* 1 and *out when o is a string holding an ISO 8601 instant. */
-int swx_jsonr_time(json_object *o, int64_t *out);
+int swx_jsonr_time(int64_t *out, json_object *o);
 
 #endif

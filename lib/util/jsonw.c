@@ -201,6 +201,6 @@ void swx_jsonw_null(swx_jsonw *w)
 void swx_jsonw_time(swx_jsonw *w, int64_t t)
 {
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     swx_jsonw_string(w, s);
 }

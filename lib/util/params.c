@@ -12,7 +12,7 @@
 static const char *const bundles[] = {"basic", "maritime", "agricultural", "aviation", "solar",
                                       "wind"};
 
-int swx_param_number(const char *name, const char *s, double min, double max, double *out)
+int swx_param_number(double *out, const char *name, const char *s, double min, double max)
 {
     char *end = NULL;
     double v = 0;
@@ -27,7 +27,7 @@ int swx_param_number(const char *name, const char *s, double min, double max, do
     return 0;
 }
 
-int swx_param_int(const char *name, const char *s, long min, long max, long *out)
+int swx_param_int(long *out, const char *name, const char *s, long min, long max)
 {
     char *end = NULL;
     long v = 0;
@@ -42,23 +42,23 @@ int swx_param_int(const char *name, const char *s, long min, long max, long *out
     return 0;
 }
 
-int swx_param_lat(const char *s, double *out)
+int swx_param_lat(double *out, const char *s)
 {
     if (!s)
         return swx_error_set(SWX_EINVAL, "lat is required: a latitude from -90 to 90");
-    return swx_param_number("lat", s, -90, 90, out);
+    return swx_param_number(out, "lat", s, -90, 90);
 }
 
-int swx_param_lon(const char *s, double *out)
+int swx_param_lon(double *out, const char *s)
 {
     if (!s)
         return swx_error_set(SWX_EINVAL, "lon is required: a longitude from -180 to 180");
-    return swx_param_number("lon", s, -180, 180, out);
+    return swx_param_number(out, "lon", s, -180, 180);
 }
 
-int swx_param_time(const char *name, const char *s, int64_t *out)
+int swx_param_time(int64_t *out, const char *name, const char *s)
 {
-    if (!s || swx_iso8601_parse(s, out) != 0)
+    if (!s || swx_iso8601_parse(out, s) != 0)
         return swx_error_set(SWX_EINVAL,
                              "%s must be an ISO 8601 time, YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], "
                              "not '%.60s'",
@@ -66,17 +66,17 @@ int swx_param_time(const char *name, const char *s, int64_t *out)
     return 0;
 }
 
-int swx_param_time_or_range(const char *name, const char *s, int64_t *start, int64_t *end)
+int swx_param_time_or_range(int64_t *start, int64_t *end, const char *name, const char *s)
 {
     const char *slash = s ? strchr(s, '/') : NULL;
     if (!slash) {
-        int rc = swx_param_time(name, s, start);
+        int rc = swx_param_time(start, name, s);
         if (!rc)
             *end = *start;
         return rc;
     }
-    if (swx_iso8601_parse_n(s, (size_t)(slash - s), start) != 0 ||
-        swx_iso8601_parse(slash + 1, end) != 0)
+    if (swx_iso8601_parse_n(start, s, (size_t)(slash - s)) != 0 ||
+        swx_iso8601_parse(end, slash + 1) != 0)
         return swx_error_set(SWX_EINVAL,
                              "%s must be an ISO 8601 time or a range START/END of two such times, "
                              "not '%.80s'",
@@ -91,8 +91,8 @@ int swx_param_order(const char *start_name, int64_t start, const char *end_name,
 {
     if (end <= start) {
         char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-        swx_iso8601_format(start, a);
-        swx_iso8601_format(end, b);
+        swx_iso8601_format(a, start);
+        swx_iso8601_format(b, end);
         return swx_error_set(SWX_EINVAL, "%s (%s) must be after %s (%s)", end_name, b, start_name,
                              a);
     }

@@ -11,15 +11,15 @@
 #include <stdint.h>
 
 /* A decimal number within [min, max]. */
-int swx_param_number(const char *name, const char *s, double min, double max, double *out);
+int swx_param_number(double *out, const char *name, const char *s, double min, double max);
 /* A whole number within [min, max]. */
-int swx_param_int(const char *name, const char *s, long min, long max, long *out);
-int swx_param_lat(const char *s, double *out);
-int swx_param_lon(const char *s, double *out);
+int swx_param_int(long *out, const char *name, const char *s, long min, long max);
+int swx_param_lat(double *out, const char *s);
+int swx_param_lon(double *out, const char *s);
 /* An ISO 8601 instant (YYYY-MM-DD[THH[:MM[:SS]]][Z|+HH:MM]). */
-int swx_param_time(const char *name, const char *s, int64_t *out);
+int swx_param_time(int64_t *out, const char *name, const char *s);
 /* An instant, or a range "START/END" with END after START (*end = *start for an instant). */
-int swx_param_time_or_range(const char *name, const char *s, int64_t *start, int64_t *end);
+int swx_param_time_or_range(int64_t *start, int64_t *end, const char *name, const char *s);
 /* end strictly after start. */
 int swx_param_order(const char *start_name, int64_t start, const char *end_name, int64_t end);
 /* "si" or "us". */

@@ -1,5 +1,5 @@
 /* sha256.c: SHA-256 as FIPS 180-4 section 6.2 gives it. */
-#include "seawx/sha256.h"
+#include "sha256.h"
 
 #include "hex.h"
 
@@ -85,7 +85,7 @@ void swx_sha256_update(swx_sha256_ctx *s, const void *data, size_t len)
     s->used = len;
 }
 
-void swx_sha256_final(swx_sha256_ctx *s, uint8_t out[SWX_SHA256_LEN])
+void swx_sha256_final(uint8_t out[SWX_SHA256_LEN], swx_sha256_ctx *s)
 {
     uint64_t bits = s->bits;
     s->block[s->used++] = 0x80;
@@ -106,13 +106,13 @@ void swx_sha256_final(swx_sha256_ctx *s, uint8_t out[SWX_SHA256_LEN])
     }
 }
 
-void swx_sha256(const void *data, size_t len, uint8_t out[SWX_SHA256_LEN],
-                char hex[SWX_SHA256_HEX_LEN])
+void swx_sha256(uint8_t out[SWX_SHA256_LEN], char hex[SWX_SHA256_HEX_LEN], const void *data,
+                size_t len)
 {
     swx_sha256_ctx s;
     swx_sha256_init(&s);
     swx_sha256_update(&s, data, len);
-    swx_sha256_final(&s, out);
+    swx_sha256_final(out, &s);
     if (hex)
         swx_hex_encode(hex, out, SWX_SHA256_LEN);
 }

@@ -226,8 +226,8 @@ static int decode(const void *data, size_t len, int max_w, int max_h, int keep, 
     return rc;
 }
 
-int swx_png_decode_rgba(const void *data, size_t len, int max_w, int max_h, uint8_t **rgba,
-                        int *w, int *h)
+int swx_png_decode_rgba(uint8_t **rgba, int *w, int *h, const void *data, size_t len, int max_w,
+                        int max_h)
 {
     png_dec d;
     *rgba = NULL;
@@ -441,7 +441,7 @@ done:
     return rc;
 }
 
-int swx_png_check_libpng(const void *data, size_t len, int *w, int *h, int *all_transparent)
+int swx_png_check_libpng(int *w, int *h, int *all_transparent, const void *data, size_t len)
 {
     png_dec d;
     int rc = decode(data, len, 0, 0, 0, &d);
@@ -456,7 +456,7 @@ int swx_png_check_libpng(const void *data, size_t len, int *w, int *h, int *all_
     return 0;
 }
 
-int swx_png_check(const void *data, size_t len, int *w, int *h, int *all_transparent)
+int swx_png_check(int *w, int *h, int *all_transparent, const void *data, size_t len)
 {
     int fw = 0, fh = 0, fe = 0;
     const char *why = NULL;
@@ -474,7 +474,7 @@ int swx_png_check(const void *data, size_t len, int *w, int *h, int *all_transpa
     }
     if (fr < 0)
         return swx_error_set(SWX_EPARSE, "invalid PNG image: %s", why);
-    return swx_png_check_libpng(data, len, w, h, all_transparent);
+    return swx_png_check_libpng(w, h, all_transparent, data, len);
 }
 
 /* ---- encoding ---- */
@@ -522,8 +522,8 @@ static int encode_run(png_enc *e)
     return 0;
 }
 
-int swx_png_encode_rgba(const uint8_t *rgba, int w, int h, size_t stride, int level, void **out,
-                        size_t *out_len)
+int swx_png_encode_rgba(void **out, size_t *out_len, const uint8_t *rgba, int w, int h,
+                        size_t stride, int level)
 {
     *out = NULL;
     if (out_len)
@@ -557,7 +557,7 @@ int swx_png_encode_rgba(const uint8_t *rgba, int w, int h, size_t stride, int le
         return rc;
     }
     size_t n = 0;
-    *out = swx_buf_take(&e.out, &n);
+    *out = swx_buf_take(&n, &e.out);
     if (!*out)
         return swx_error_set(SWX_ENOMEM, "out of memory encoding a %d x %d PNG", w, h);
     if (out_len)

@@ -23,18 +23,18 @@ extern "C" {
  * 8-bit RGBA, rows top to bottom, width * 4 bytes each. Refuses images wider
  * than max_w or taller than max_h (0: 16384). *rgba is malloc'd (caller frees);
  * on failure it is NULL. */
-int swx_png_decode_rgba(const void *data, size_t len, int max_w, int max_h,
-                                uint8_t **rgba, int *w, int *h);
+int swx_png_decode_rgba(uint8_t **rgba, int *w, int *h, const void *data, size_t len, int max_w,
+                        int max_h);
 
 /* Decodes fully to check that the image is whole and valid, without keeping
  * the pixels; writes its size. Also tells (if not NULL) whether every pixel is
  * fully transparent. */
-int swx_png_check(const void *data, size_t len, int *w, int *h, int *all_transparent);
+int swx_png_check(int *w, int *h, int *all_transparent, const void *data, size_t len);
 
 /* Encodes w x h RGBA pixels (stride bytes per row) as an 8-bit RGBA PNG;
  * level is the zlib level 0-9. *out is malloc'd (caller frees). */
-int swx_png_encode_rgba(const uint8_t *rgba, int w, int h, size_t stride, int level,
-                                void **out, size_t *out_len);
+int swx_png_encode_rgba(void **out, size_t *out_len, const uint8_t *rgba, int w, int h,
+                        size_t stride, int level);
 
 #ifdef __cplusplus
 }

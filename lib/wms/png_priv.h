@@ -8,6 +8,6 @@
 #include <stddef.h>
 
 /* swx_png_check() without the direct path: every image decoded by libpng. */
-int swx_png_check_libpng(const void *data, size_t len, int *w, int *h, int *all_transparent);
+int swx_png_check_libpng(int *w, int *h, int *all_transparent, const void *data, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
 #include "seawx/wms.h"
 
 #include "buf.h"
+#include "http_int.h"
 #include "jsonfmt.h"
 #include "seawx/error.h"
 #include "wms_priv.h"
@@ -73,7 +74,7 @@ static int wms_request_start(const char *operation, const char *bundle, const ch
     return 0;
 }
 
-int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
+int swx_wms_caps_request(swx_request *req, swx_query **q, const char *bundle)
 {
     int rc = wms_request_start("GetCapabilities", bundle, SWX_WMS_CAPS_TYPES, req, q);
     if (!rc)
@@ -81,7 +82,7 @@ int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q)
     return rc;
 }
 
-int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q)
+int swx_wms_getmap_request(swx_request *req, swx_query **q, const swx_getmap *g)
 {
     char a[SWX_DOUBLE_TEXT_MAX], b[SWX_DOUBLE_TEXT_MAX], c[SWX_DOUBLE_TEXT_MAX],
         d[SWX_DOUBLE_TEXT_MAX], bbox[140];
@@ -125,15 +126,15 @@ static int parse_answer(const char *bundle, const swx_response *r, swx_caps **ou
     return 0;
 }
 
-int swx_wms_get_caps(swx_client *c, const char *bundle, swx_caps **out)
+int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle)
 {
     swx_request req;
     swx_query *q = NULL;
     swx_response *r = NULL;
     *out = NULL;
-    int rc = swx_wms_caps_request(bundle, &req, &q);
+    int rc = swx_wms_caps_request(&req, &q, bundle);
     if (!rc)
-        rc = swx_http_get(c, &req, &r);
+        rc = swx_http_get(&r, c, &req);
     if (!rc)
         rc = parse_answer(bundle, r, out);
     swx_response_free(r);
@@ -171,7 +172,7 @@ static int many_next(void *ud, swx_request *req, void **user)
         size_t i = m->next++;
         swx_query_free(m->q);
         m->q = NULL;
-        int rc = swx_wms_caps_request(m->bundles[i], req, &m->q);
+        int rc = swx_wms_caps_request(req, &m->q, m->bundles[i]);
         if (rc) {
             note_failure(m, i, rc);
             continue;
@@ -193,8 +194,8 @@ static int many_done(void *ud, void *user, int rc, const swx_response *resp)
     return 0;
 }
 
-int swx_wms_get_caps_many(swx_client *c, const char *const *bundle_names, size_t n,
-                          int max_in_flight, swx_caps **out, int *rc, char **errors)
+int swx_wms_get_caps_many(swx_caps **out, int *rc, char **errors, swx_client *c,
+                          const char *const *bundle_names, size_t n, int max_in_flight)
 {
     many m = {bundle_names, n, 0, NULL, out, rc, errors, 0};
     for (size_t i = 0; i < n; i++) {
@@ -204,7 +205,7 @@ int swx_wms_get_caps_many(swx_client *c, const char *const *bundle_names, size_t
             errors[i] = NULL;
     }
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 4, 0, NULL};
-    int r = swx_fetch_run(c, &o, many_next, many_done, &m, NULL);
+    int r = swx_fetch_run(NULL, c, &o, many_next, many_done, &m);
     swx_query_free(m.q);
     return r ? r : m.first_rc;
 }

@@ -1092,8 +1092,8 @@ static void list_names(swx_buf *b, const char *const *names, size_t n)
         swx_buf_printf(b, "%s%s", i ? ", " : "", names[i]);
 }
 
-int swx_caps_latest(const swx_caps *c, const char *variable, const char *unit,
-                    const swx_layer **out)
+int swx_caps_latest(const swx_layer **out, const swx_caps *c, const char *variable,
+                    const char *unit)
 {
     if (out)
         *out = NULL;
@@ -1192,7 +1192,7 @@ const char *swx_layer_run_hour(const swx_layer *l)
     return l ? l->run_hour : NULL;
 }
 
-int swx_layer_run_time(const swx_layer *l, int64_t *t)
+int swx_layer_run_time(int64_t *t, const swx_layer *l)
 {
     if (!l || !t)
         return swx_error_set(SWX_EINVAL, "swx_layer_run_time: layer and t are required");
@@ -1223,7 +1223,7 @@ int swx_layer_has_crs(const swx_layer *l, const char *crs)
     return 0;
 }
 
-int swx_layer_geo_bbox(const swx_layer *l, double *west, double *south, double *east, double *north)
+int swx_layer_geo_bbox(double *west, double *south, double *east, double *north, const swx_layer *l)
 {
     if (!l)
         return swx_error_set(SWX_EINVAL, "swx_layer_geo_bbox: layer is NULL");

@@ -3,10 +3,12 @@
 #include "seawx/wms_map.h"
 
 #include "buf.h"
+#include "diskcache_int.h"
+#include "http_int.h"
+#include "png_codec.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "png_codec.h"
 #include "seawx/wms_select.h"
 
 #include <math.h>
@@ -58,7 +60,7 @@ static int resolve_selection(swx_map *m, const swx_map_opts *o)
         (rc = swx_select_crs(&crs, &m->epsg, m->layer, o->crs)))
         return rc;
     if (m->time != INT64_MIN)
-        swx_iso8601_format(m->time, m->time_s);
+        swx_iso8601_format(m->time_s, m->time);
     snprintf(m->crs, sizeof m->crs, "%s", crs);
     return 0;
 }
@@ -66,7 +68,7 @@ static int resolve_selection(swx_map *m, const swx_map_opts *o)
 static void resolve_extent(swx_map *m)
 {
     double w = -180, s = -90, e = 180, n = 90;
-    int have_geo = swx_layer_geo_bbox(m->layer, &w, &s, &e, &n) == 0;
+    int have_geo = swx_layer_geo_bbox(&w, &s, &e, &n, m->layer) == 0;
     if (m->epsg == 3857) {
         for (size_t i = 0; i < swx_layer_bbox_count(m->layer); i++) {
             const swx_bbox *b = swx_layer_bbox(m->layer, i);
@@ -248,7 +250,7 @@ int swx_map_block_size(const swx_map *m)
     return m->bs;
 }
 
-void swx_map_geotransform(const swx_map *m, double gt[6])
+void swx_map_geotransform(double gt[6], const swx_map *m)
 {
     gt[0] = m->minx;
     gt[1] = (m->maxx - m->minx) / m->w[0];
@@ -263,7 +265,7 @@ int swx_map_level_count(const swx_map *m)
     return m->levels;
 }
 
-void swx_map_level_size(const swx_map *m, int level, int *w, int *h)
+void swx_map_level_size(int *w, int *h, const swx_map *m, int level)
 {
     if (level < 0 || level >= m->levels) {
         *w = *h = 0;
@@ -273,7 +275,7 @@ void swx_map_level_size(const swx_map *m, int level, int *w, int *h)
     *h = m->h[level];
 }
 
-int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap *g)
+int swx_map_block_getmap(swx_getmap *g, const swx_map *m, int level, int bx, int by)
 {
     if (level < 0 || level >= m->levels)
         return swx_error_set(SWX_EINVAL, "no overview level %d", level);
@@ -322,9 +324,9 @@ static int deliver(reader *r, size_t i, const void *png, size_t len, const char 
     swx_getmap g;
     uint8_t *rgba = NULL;
     int w, h;
-    int rc = swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g);
+    int rc = swx_map_block_getmap(&g, r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1]);
     if (!rc)
-        rc = swx_png_decode_rgba(png, len, g.width, g.height, &rgba, &w, &h);
+        rc = swx_png_decode_rgba(&rgba, &w, &h, png, len, g.width, g.height);
     if (rc)
         return swx_error_prefix(rc, "bad image from %s", from);
     if (w != g.width || h != g.height) {
@@ -354,16 +356,16 @@ static int reader_next(void *ud, swx_request *req, void **user)
         swx_getmap g;
         swx_query_free(r->q);
         r->q = NULL;
-        int rc = swx_map_block_getmap(r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1], &g);
+        int rc = swx_map_block_getmap(&g, r->m, r->level, r->bxy[2 * i], r->bxy[2 * i + 1]);
         if (!rc)
-            rc = swx_wms_getmap_request(&g, req, &r->q);
+            rc = swx_wms_getmap_request(req, &r->q, &g);
         if (rc)
             return rc;
         if (r->keys) {
             char *key = r->keys[i] = cache_key(r, req);
             void *data = NULL;
             size_t len = 0;
-            if (key && swx_diskcache_get(r->m->cache, key, &data, &len) == 0) {
+            if (key && swx_diskcache_get(&data, &len, r->m->cache, key) == 0) {
                 rc = deliver(r, i, data, len, "the disk cache");
                 free(data);
                 if (r->cb_rc)
@@ -394,15 +396,15 @@ static int reader_done(void *ud, void *user, int rc, const swx_response *resp)
     return 0;
 }
 
-int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
-                        int max_in_flight, volatile sig_atomic_t *cancel, swx_map_block_fn cb,
-                        void *ud, swx_fetch_stats *stats)
+int swx_map_read_blocks(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level,
+                        const int *bxy, size_t n, int max_in_flight, volatile sig_atomic_t *cancel,
+                        swx_map_block_fn cb, void *ud)
 {
     reader r = {m, c, level, bxy, n, 0, NULL, cb, ud, 0, NULL};
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
     if (m->cache && n && !(r.keys = calloc(n, sizeof *r.keys)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
-    int rc = swx_fetch_run(c, &o, reader_next, reader_done, &r, stats);
+    int rc = swx_fetch_run(stats, c, &o, reader_next, reader_done, &r);
     swx_query_free(r.q);
     for (size_t i = 0; r.keys && i < n; i++)
         free(r.keys[i]);

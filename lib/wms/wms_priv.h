@@ -10,7 +10,7 @@ extern const char *const swx__wms_bundles[];
 
 /* Fills req and a new query (*q, freed by the caller with swx_query_free) for
  * the GetCapabilities request of one bundle. */
-int swx_wms_caps_request(const char *bundle, swx_request *req, swx_query **q);
+int swx_wms_caps_request(swx_request *req, swx_query **q, const char *bundle);
 
 /* A GetMap request. The bbox is given in the CRS's easting/northing order
  * (longitude first for EPSG:4326); for WMS 1.3.0 and EPSG:4326 it is written
@@ -27,10 +27,10 @@ typedef struct swx_getmap {
     int transparent;   /* 1: TRANSPARENT=TRUE */
 } swx_getmap;
 
-int swx_wms_getmap_request(const swx_getmap *g, swx_request *req, swx_query **q);
+int swx_wms_getmap_request(swx_request *req, swx_query **q, const swx_getmap *g);
 
 /* The GetMap of one block of a map: fills g (its strings live as long as the
  * map) and the block's true size. */
-int swx_map_block_getmap(const swx_map *m, int level, int bx, int by, swx_getmap *g);
+int swx_map_block_getmap(swx_getmap *g, const swx_map *m, int level, int bx, int by);
 
 #endif

@@ -34,9 +34,9 @@ int swx_select_run_parse(int64_t *out, const char *run)
         if (n == 10 && strspn(run, "0123456789") == 10) {
             char iso[24];
             snprintf(iso, sizeof iso, "%.4s-%.2s-%.2sT%.2s:00:00Z", run, run + 4, run + 6, run + 8);
-            rc = swx_iso8601_parse(iso, &t);
+            rc = swx_iso8601_parse(&t, iso);
         } else {
-            rc = swx_iso8601_parse(run, &t);
+            rc = swx_iso8601_parse(&t, run);
         }
         if (rc)
             return swx_error_set(SWX_EINVAL,
@@ -85,7 +85,7 @@ int swx_select_layer(const swx_layer **out, const swx_caps *caps, const char *bu
                              bundle, vars);
     }
     if (want == INT64_MIN) {
-        rc = swx_caps_latest(caps, var, unit, out);
+        rc = swx_caps_latest(out, caps, var, unit);
         return rc ? swx_error_prefix(rc, "no complete run of %s in bundle %s", variable, bundle)
                   : 0;
     }
@@ -97,13 +97,13 @@ int swx_select_layer(const swx_layer **out, const swx_caps *caps, const char *bu
     size_t at = 0;
     for (size_t i = 0; i < nruns; i++) {
         int64_t t;
-        if (swx_layer_run_time(runs[i], &t) == 0) {
+        if (swx_layer_run_time(&t, runs[i]) == 0) {
             if (t == want) {
                 *out = runs[i];
                 break;
             }
             char s[SWX_ISO8601_LEN];
-            swx_iso8601_format(t, s);
+            swx_iso8601_format(s, t);
             s[13] = '\0'; /* YYYY-MM-DDTHH */
             swx_list_append(list, sizeof list, &at, s);
         }
@@ -124,12 +124,12 @@ static int not_a_time(const swx_layer *l, const swx_timedim *td, int64_t t)
     size_t at = 0;
     for (size_t i = 0; i < k; i++) {
         char s[SWX_ISO8601_LEN];
-        swx_iso8601_format(near[i], s);
+        swx_iso8601_format(s, near[i]);
         swx_list_append(list, sizeof list, &at, s);
     }
-    swx_iso8601_format(t, asked);
-    swx_iso8601_format(swx_timedim_first(td), first);
-    swx_iso8601_format(swx_timedim_last(td), last);
+    swx_iso8601_format(asked, t);
+    swx_iso8601_format(first, swx_timedim_first(td));
+    swx_iso8601_format(last, swx_timedim_last(td));
     return swx_error_set(SWX_ENOTFOUND,
                          "time %s is not a valid time of layer %s; nearest: %s (%zu valid times "
                          "from %s to %s)",
@@ -151,7 +151,7 @@ int swx_select_time(int64_t *out, const swx_layer *l, const char *time)
         return 0;
     }
     int64_t t;
-    if (swx_iso8601_parse(time, &t))
+    if (swx_iso8601_parse(&t, time))
         return swx_error_prefix(SWX_EINVAL, "time");
     if (!swx_timedim_contains(td, t))
         return not_a_time(l, td, t);

@@ -81,7 +81,7 @@ static int parse_item(const char *s, size_t n, run *r)
     const char *slash = memchr(s, '/', n);
     if (!slash) {
         int64_t t;
-        if (swx_iso8601_parse_n(s, n, &t))
+        if (swx_iso8601_parse_n(&t, s, n))
             return swx_error_prefix(SWX_EPARSE, "time dimension");
         r->start = t;
         r->step = 0;
@@ -108,8 +108,8 @@ static int parse_item(const char *s, size_t n, run *r)
     trim(&b, &bn);
     trim(&p, &pn);
     int64_t t0, t1, step;
-    if (swx_iso8601_parse_n(a, an, &t0) || swx_iso8601_parse_n(b, bn, &t1) ||
-        swx_iso8601_duration_parse_n(p, pn, &step))
+    if (swx_iso8601_parse_n(&t0, a, an) || swx_iso8601_parse_n(&t1, b, bn) ||
+        swx_iso8601_duration_parse_n(&step, p, pn))
         return swx_error_prefix(SWX_EPARSE, "time dimension interval '%.*s'", quote_len(n), s);
     if (t1 < t0)
         return swx_error_set(SWX_EPARSE, "time dimension interval '%.*s' ends before it starts",
@@ -200,8 +200,8 @@ static int merge_cluster(swx_timedim *d, const run *c, size_t n, int64_t hi, siz
     for (size_t i = 0; i < n; i++) {
         if (c[i].count > TIMEDIM_MAX_EXPANDED - *expanded - total) {
             char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-            swx_iso8601_format(c[0].start, a);
-            swx_iso8601_format(hi, b);
+            swx_iso8601_format(a, c[0].start);
+            swx_iso8601_format(b, hi);
             return swx_error_set(SWX_ETOOBIG,
                                  "time dimension: intervals of different periods overlap "
                                  "between %s and %s and would expand to more than %u values",
@@ -267,7 +267,7 @@ static int64_t pick_default(const swx_timedim *d, const char *attr)
         return swx_timedim_last(d);
     int64_t t;
     /* A default that is no instant, or not one of the values, means the first. */
-    if (n && memchr(s, '/', n) == NULL && swx_iso8601_parse_n(s, n, &t) == 0 &&
+    if (n && memchr(s, '/', n) == NULL && swx_iso8601_parse_n(&t, s, n) == 0 &&
         swx_timedim_contains(d, t))
         return t;
     return swx_timedim_first(d);

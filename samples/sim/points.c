@@ -41,7 +41,7 @@ static void soil_values(struct sim_jout *j, double lat, double lon, int64_t t)
 static void soil_record(struct sim_jout *j, double lat, double lon, int64_t t)
 {
     char ts[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, ts);
+    swx_iso8601_format(ts, t);
     sim_jout_begin(j, NULL, '{');
     if (sim_jout_begin(j, "location", '{')) {
         sim_jout_num(j, "lat", lat, 4);
@@ -145,7 +145,7 @@ static int weather_point(struct sim_request *rq)
             double ws = 6 + 4 * wave((double)t / (7 * HOUR) + lon * 0.05);
             double wd = fmod(200 + 150 * wave((double)t / (11 * HOUR) + lat * 0.03) + 360, 360);
             char ts[SWX_ISO8601_LEN];
-            swx_iso8601_format(t, ts);
+            swx_iso8601_format(ts, t);
             sim_jout_begin(&j, NULL, '{');
             if (sim_jout_begin(&j, "location", '{')) {
                 if (sim_jout_begin(&j, "coordinates", '{')) {
@@ -239,7 +239,7 @@ static int tides_point(struct sim_request *rq)
         int64_t t = start + (int64_t)i * HOUR;
         double m = tide_m(lat, lon, (double)t);
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(t, ts);
+        swx_iso8601_format(ts, t);
         ts[19] = '\0'; /* valid_time comes without a zone offset */
         sim_jout_begin(&j, NULL, '{');
         sim_jout_begin(&j, "location", '{');
@@ -303,13 +303,13 @@ static int tides_extrema(struct sim_request *rq)
                 lo_t = t;
             }
         }
-        swx_iso8601_format(day, date);
+        swx_iso8601_format(date, day);
         date[10] = '\0';
         sim_jout_begin(&j, NULL, '{');
         sim_jout_str(&j, "date", date);
         for (int k = 0; k < 2; k++) {
             sim_jout_begin(&j, k ? "low" : "high", '{');
-            swx_iso8601_format(k ? lo_t : hi_t, ts);
+            swx_iso8601_format(ts, k ? lo_t : hi_t);
             sim_jout_str(&j, "time", ts);
             sim_jout_begin(&j, "values", '{');
             sim_jout_num(&j, "tide_height", (k ? lo : hi) * (us ? 3.28084 : 1), 3);
@@ -400,7 +400,7 @@ static int forecast_point(struct sim_request *rq, int latest)
     if (bundles_valid(bundles) != 0)
         return sim_data_bad(rq, "bundles must be a comma list of basic, maritime, agricultural, "
                                 "aviation, solar, wind");
-    swx_iso8601_format(run, issued);
+    swx_iso8601_format(issued, run);
     sim_buf_init(&b, 8u << 20);
     sim_jout_init(&j, &b, NULL);
     sim_jout_begin(&j, NULL, '{');
@@ -412,7 +412,7 @@ static int forecast_point(struct sim_request *rq, int latest)
     for (int step = 0; step <= 48; step += 3) {
         int64_t t = run + (int64_t)step * HOUR;
         char ts[SWX_ISO8601_LEN];
-        swx_iso8601_format(t, ts);
+        swx_iso8601_format(ts, t);
         sim_jout_begin(&j, NULL, '{');
         sim_jout_begin(&j, "location", '{');
         sim_jout_begin(&j, "coordinates", '{');

@@ -96,7 +96,7 @@ static void summarise(struct sim_storm *s)
             s->min_mslp = p->mslp;
     }
     s->t_start = s->nobs ? s->obs[0].time : 0;
-    swx_iso8601_format(s->t_start, ts);
+    swx_iso8601_format(ts, s->t_start);
     memcpy(s->start, ts, 10);
     s->start[10] = '\0';
     if (s->active) {
@@ -104,7 +104,7 @@ static void summarise(struct sim_storm *s)
         s->t_end = INT64_MAX;
     } else {
         s->t_end = s->nobs ? s->obs[s->nobs - 1].time : s->t_start;
-        swx_iso8601_format(s->t_end, ts);
+        swx_iso8601_format(ts, s->t_end);
         memcpy(s->end, ts, 10);
         s->end[10] = '\0';
     }
@@ -437,7 +437,7 @@ static void json_pos(struct sim_buf *b, const struct sim_storm_pos *p)
         }
         sim_buf_puts(b, "}");
     }
-    swx_iso8601_format(p->time, ts);
+    swx_iso8601_format(ts, p->time);
     if (p->fh < 0) {
         ts[19] = '\0';
         sim_buf_printf(b, ",\"time\":\"%s+00:00\"}", ts);
@@ -468,7 +468,7 @@ int sim_storm_json(struct sim_buf *b, const struct sim_storm *s, int df)
     if (s->adv_time == SIM_STORM_NULL_TIME) {
         sim_buf_puts(b, "null");
     } else {
-        swx_iso8601_format(s->adv_time, ts);
+        swx_iso8601_format(ts, s->adv_time);
         ts[19] = '\0';
         sim_buf_printf(b, "\"%s+00:00\"", ts);
     }
@@ -524,7 +524,7 @@ static void kml_num(struct sim_buf *b, const char *name, double v)
 static void kml_pos(struct sim_buf *b, const struct sim_storm_pos *p, int fc)
 {
     char ts[SWX_ISO8601_LEN], tmp[64];
-    swx_iso8601_format(p->time, ts);
+    swx_iso8601_format(ts, p->time);
     sim_buf_printf(b, "<Placemark><name>%s%s</name><styleUrl>#%s</styleUrl>", fc ? "+" : "",
                    fc ? (snprintf(tmp, sizeof(tmp), "%dh", p->fh), tmp) : ts, p->cat);
     sim_buf_printf(b, "<TimeStamp><when>%s</when></TimeStamp><ExtendedData>", ts);
@@ -595,7 +595,7 @@ int sim_storm_kml(struct sim_buf *b, const struct sim_storm *const *list, size_t
             kml_data(b, "advisory_number", tmp);
         }
         if (s->adv_time != SIM_STORM_NULL_TIME) {
-            swx_iso8601_format(s->adv_time, ts);
+            swx_iso8601_format(ts, s->adv_time);
             kml_data(b, "advisory_issuance_time", ts);
         }
         kml_data(b, "max_development_category", sim_storm_cat_code(s->max_cat));

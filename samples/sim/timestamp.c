@@ -86,7 +86,7 @@ void sim_ts_format_date(int64_t t, char out[9])
     int y, mo, d, h, mi, s;
     char tmp[32];
 
-    swx_civil_from_time(t, &y, &mo, &d, &h, &mi, &s);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &s, t);
     snprintf(tmp, sizeof(tmp), "%04u%02d%02d", year4(y), mo, d);
     memcpy(out, tmp, 8);
     out[8] = '\0';
@@ -100,7 +100,7 @@ void sim_ts_format_http(int64_t t, char out[SIM_HTTPDATE_LEN])
     int y, mo, d, h, mi, s;
     char tmp[80];
 
-    swx_civil_from_time(t, &y, &mo, &d, &h, &mi, &s);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &s, t);
     int64_t days = swx_days_from_civil(y, (unsigned)mo, (unsigned)d);
     snprintf(tmp, sizeof(tmp), "%s, %02d %s %04u %02d:%02d:%02d GMT", wday[((days % 7) + 7) % 7], d,
              mon[mo - 1], year4(y), h, mi, s);

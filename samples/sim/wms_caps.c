@@ -123,7 +123,7 @@ static void time_extent(struct sim_buf *t, int64_t issued, int max_lead, int int
 
     if (!interval) {
         for (size_t i = 0; i < n; i++) {
-            swx_iso8601_format(issued + (int64_t)leads[i] * 3600, ts);
+            swx_iso8601_format(ts, issued + (int64_t)leads[i] * 3600);
             sim_buf_printf(t, "%s%s", i ? "," : "", ts);
         }
         return;
@@ -140,8 +140,8 @@ static void time_extent(struct sim_buf *t, int64_t issued, int max_lead, int int
             if (end < reg[r].from)
                 break;
             end -= (end - reg[r].from) % reg[r].step;
-            swx_iso8601_format(issued + (int64_t)reg[r].from * 3600, ts);
-            swx_iso8601_format(issued + (int64_t)end * 3600, te);
+            swx_iso8601_format(ts, issued + (int64_t)reg[r].from * 3600);
+            swx_iso8601_format(te, issued + (int64_t)end * 3600);
             sim_buf_printf(t, "%s%s/%s/%s", first ? "" : ",", ts, te, reg[r].period);
             first = 0;
         }
@@ -154,7 +154,7 @@ static void leaf(struct sim_buf *x, const struct sim_app *app, const struct sim_
     char date[9], run[SWX_ISO8601_LEN], name[256];
 
     sim_ts_format_date(issued, date);
-    swx_iso8601_format(issued, run);
+    swx_iso8601_format(run, issued);
     snprintf(name, sizeof(name), "%s/%s/%02d/%s", b->product, date,
              (int)((issued % 86400 + 86400) % 86400 / 3600), v->id);
     sim_buf_puts(x, "<Layer queryable=\"0\" opaque=\"0\"><Name>");
@@ -224,7 +224,7 @@ int sim_wms_caps_build(const struct sim_app *app, const struct sim_bundle *b, in
     sim_buf_init(&href, 1024);
     sim_buf_init(&times, 64 * 1024);
     sim_runs_at(clock, &runs);
-    swx_iso8601_format(clock, clock_ts);
+    swx_iso8601_format(clock_ts, clock);
     sim_buf_printf(&href, "%s/ows/wms?product=" SIM_PRODUCT "&bundle=%s&", app->base_url, b->name);
     if (href.failed)
         goto done;
@@ -286,7 +286,7 @@ int sim_wms_caps_build(const struct sim_app *app, const struct sim_bundle *b, in
         time_extent(&times, issued, runs.max_lead[r], b->interval_time);
         if (times.failed)
             goto done;
-        swx_iso8601_format(sim_run_default_time(issued, runs.max_lead[r], clock), deflt);
+        swx_iso8601_format(deflt, sim_run_default_time(issued, runs.max_lead[r], clock));
         for (size_t v = 0; v < b->nvars; v++)
             leaf(x, app, b, &b->vars[v], issued, times.data, deflt);
         sim_buf_puts(x, "</Layer>\n");

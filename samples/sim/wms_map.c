@@ -245,8 +245,8 @@ static int check_time(struct sim_wms_req *w, const struct sim_variable *var, con
         return 0;
     }
     *answered = 1;
-    swx_iso8601_format(run, first);
-    swx_iso8601_format(run + (int64_t)max_lead * 3600, last);
+    swx_iso8601_format(first, run);
+    swx_iso8601_format(last, run + (int64_t)max_lead * 3600);
     return sim_wms_error(w, "InvalidDimensionValue",
                          "TIME '%.80s' is not a valid time of layer '%.200s'; valid times run "
                          "from %s to %s (hourly to +48 h, 3-hourly to +120 h, then 6-hourly); "

@@ -2,6 +2,7 @@
  * CSV waypoints) and bbox text; a few tiles are asked of each area. */
 #include "fuzz.h"
 
+#include "area_int.h"
 #include "seawx/tiles.h"
 
 #include <stdlib.h>
@@ -11,7 +12,7 @@ static void probe(swx_area *a)
 {
     uint64_t n;
     for (int z = 0; z <= 3; z++)
-        swx_area_count(a, z, &n);
+        swx_area_count(&n, a, z);
     swx_area_has_tile(a, 2, 1, 1);
     swx_area_free(a);
 }

@@ -9,12 +9,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int64_t t, back, d;
-    if (swx_iso8601_parse_n((const char *)data, size, &t) == 0) {
+    if (swx_iso8601_parse_n(&t, (const char *)data, size) == 0) {
         char s[SWX_ISO8601_LEN];
-        swx_iso8601_format(t, s);
-        if (t >= 0 && t < 253402300800LL && (swx_iso8601_parse(s, &back) != 0 || back != t))
+        swx_iso8601_format(s, t);
+        if (t >= 0 && t < 253402300800LL && (swx_iso8601_parse(&back, s) != 0 || back != t))
             abort();
     }
-    swx_iso8601_duration_parse_n((const char *)data, size, &d);
+    swx_iso8601_duration_parse_n(&d, (const char *)data, size);
     return 0;
 }

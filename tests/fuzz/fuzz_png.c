@@ -12,13 +12,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int w, h, empty;
     uint8_t *rgba = NULL;
-    if (swx_png_check(data, size, &w, &h, &empty) == 0) {
+    if (swx_png_check(&w, &h, &empty, data, size) == 0) {
         int lw, lh, lempty;
-        if (swx_png_check_libpng(data, size, &lw, &lh, &lempty) != 0 || lw != w || lh != h ||
+        if (swx_png_check_libpng(&lw, &lh, &lempty, data, size) != 0 || lw != w || lh != h ||
             lempty != empty)
             abort(); /* the direct path accepted what libpng refuses, or read it otherwise */
     }
-    if (swx_png_decode_rgba(data, size, 1024, 1024, &rgba, &w, &h) == 0)
+    if (swx_png_decode_rgba(&rgba, &w, &h, data, size, 1024, 1024) == 0)
         free(rgba);
     return 0;
 }

@@ -2,6 +2,7 @@
  * parses writes in every format. */
 #include "fuzz.h"
 
+#include "point_int.h"
 #include "seawx/point.h"
 #include "seawx/table.h"
 
@@ -19,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (k == SWX_POINT_FORECAST || k == SWX_POINT_FORECAST_LATEST)
             q.bundles = "basic";
         swx_table *t = NULL;
-        if (swx_point_parse(&q, (const char *)data, size, &t) == 0 && null) {
+        if (swx_point_parse(&t, &q, (const char *)data, size) == 0 && null) {
             swx_table_write(t, SWX_TABLE_CSV, null);
             swx_table_write(t, SWX_TABLE_GEOJSON, null);
             swx_table_write(t, SWX_TABLE_TEXT, null);

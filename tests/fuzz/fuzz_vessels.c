@@ -3,6 +3,7 @@
 
 #include "seawx/table.h"
 #include "seawx/vessels.h"
+#include "vessels_int.h"
 
 #include <stdlib.h>
 
@@ -11,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     swx_table *t = NULL;
     char *next = NULL;
     long long total;
-    if (swx_vessels_table_new(NULL, &t) != 0)
+    if (swx_vessels_table_new(&t, NULL) != 0)
         return 0;
-    swx_vessels_parse_page(t, (const char *)data, size, &next, &total);
+    swx_vessels_parse_page(&next, &total, t, (const char *)data, size);
     free(next);
     swx_table_free(t);
     return 0;

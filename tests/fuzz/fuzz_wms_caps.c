@@ -18,12 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             swx_timedim_default(td);
         }
         const swx_layer *latest = NULL;
-        swx_caps_latest(caps, swx_layer_variable(l), swx_layer_unit(l), &latest);
+        swx_caps_latest(&latest, caps, swx_layer_variable(l), swx_layer_unit(l));
         swx_caps_run_is_complete(caps, l);
         int64_t t;
-        swx_layer_run_time(l, &t);
+        swx_layer_run_time(&t, l);
         double w, s, e, n;
-        swx_layer_geo_bbox(l, &w, &s, &e, &n);
+        swx_layer_geo_bbox(&w, &s, &e, &n, l);
         for (size_t k = 0; k < swx_layer_style_count(l); k++)
             (void)swx_layer_style(l, k)->name;
     }

@@ -2,7 +2,7 @@
  * checks can be asked about any path. */
 #include "fuzz.h"
 
-#include "seawx/xfields.h"
+#include "xfields.h"
 
 #include <stdlib.h>
 #include <string.h>

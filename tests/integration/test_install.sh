@@ -44,9 +44,9 @@ int main(void)
 {
     int64_t t;
     char s[SWX_ISO8601_LEN];
-    if (swx_iso8601_parse("2024-10-01T06:30:00+00:00", &t) != 0)
+    if (swx_iso8601_parse(&t, "2024-10-01T06:30:00+00:00") != 0)
         return 1;
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     puts(s);
     return 0;
 }

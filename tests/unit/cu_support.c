@@ -141,7 +141,7 @@ void cu_sim_stop(cu_sim *sim)
 int64_t cu_time(const char *iso8601)
 {
     int64_t t = 0;
-    if (swx_iso8601_parse(iso8601, &t) != 0) {
+    if (swx_iso8601_parse(&t, iso8601) != 0) {
         fprintf(stderr, "bad time in a test: %s\n", iso8601);
         abort();
     }

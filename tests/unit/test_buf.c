@@ -17,7 +17,7 @@ static void test_buffer_limit(void)
     CU_ASSERT_EQUAL(swx_buf_printf(&b, "%d", 123), 0);
     CU_ASSERT_NOT_EQUAL(swx_buf_puts(&b, "xyz"), 0); /* 10 bytes > the limit of 8 */
     size_t n = 0;
-    char *s = swx_buf_take(&b, &n);
+    char *s = swx_buf_take(&n, &b);
     CU_ASSERT_FATAL(s != NULL);
     CU_ASSERT_EQUAL(n, 7);
     CU_ASSERT_STRING_EQUAL(s, "abcd123");

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "cu_support.h"
 
+#include "diskcache_int.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 
@@ -115,11 +116,11 @@ static void test_round_trip(void)
     CU_ASSERT_EQUAL(swx_diskcache_put(dc, key, "PNGDATA", 7), 0);
     void *data = NULL;
     size_t len = 0;
-    CU_ASSERT_EQUAL(swx_diskcache_get(dc, key, &data, &len), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_get(&data, &len, dc, key), 0);
     CU_ASSERT(len == 7 && data && memcmp(data, "PNGDATA", 7) == 0);
     free(data);
     /* Another key never gets this answer, even read from the same file. */
-    CU_ASSERT_EQUAL(swx_diskcache_get(dc, "http://127.0.0.1:1/wms?LAYERS=b", &data, &len),
+    CU_ASSERT_EQUAL(swx_diskcache_get(&data, &len, dc, "http://127.0.0.1:1/wms?LAYERS=b"),
                     SWX_ENOTFOUND);
     CU_ASSERT_PTR_NULL(data);
     CU_ASSERT_EQUAL(count_files(".swx", NULL), 1);
@@ -212,7 +213,7 @@ static void test_prune_lru(void)
         void *d = NULL;
         size_t l = 0;
         snprintf(key, sizeof key, "k%03d", i * 7);
-        CU_ASSERT_EQUAL(swx_diskcache_get(dc, key, &d, &l), 0);
+        CU_ASSERT_EQUAL(swx_diskcache_get(&d, &l, dc, key), 0);
         free(d);
     }
     /* An orphaned temporary file, an hour old, goes; a young one stays; a
@@ -232,7 +233,7 @@ static void test_prune_lru(void)
     uint64_t kept = 0;
     size_t removed = 0;
     uint64_t max = 300000; /* 30 entries' worth */
-    CU_ASSERT_EQUAL(swx_diskcache_prune(dir, max, &kept, &removed), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_prune(&kept, &removed, dir, max), 0);
     CU_ASSERT(kept <= max / 4 * 3);
     CU_ASSERT(kept > max / 4 * 3 - 10011); /* no more removed than needed */
     size_t left = count_files(".swx", &bytes);
@@ -246,11 +247,11 @@ static void test_prune_lru(void)
         void *d = NULL;
         size_t l = 0;
         snprintf(key, sizeof key, "k%03d", i * 7);
-        CU_ASSERT_EQUAL(swx_diskcache_get(dc, key, &d, &l), 0);
+        CU_ASSERT_EQUAL(swx_diskcache_get(&d, &l, dc, key), 0);
         free(d);
     }
     /* Under the limit: nothing goes. */
-    CU_ASSERT_EQUAL(swx_diskcache_prune(dir, max, &kept, &removed), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_prune(&kept, &removed, dir, max), 0);
     CU_ASSERT_EQUAL(removed, 0);
     swx_diskcache_free(dc);
 }
@@ -272,7 +273,7 @@ static void test_put_keeps_within_limit(void)
     /* The newest entry is there. */
     void *d = NULL;
     size_t l = 0;
-    CU_ASSERT_EQUAL(swx_diskcache_get(dc, "put299", &d, &l), 0);
+    CU_ASSERT_EQUAL(swx_diskcache_get(&d, &l, dc, "put299"), 0);
     free(d);
     swx_diskcache_free(dc);
 }
@@ -302,7 +303,7 @@ static void *work(void *arg)
             size_t l = 0;
             /* A miss is allowed: another thread's pruning may just have
              * removed the entry. A hit is whole and right. */
-            if (swx_diskcache_get(w->dc, key, &d, &l) == 0 &&
+            if (swx_diskcache_get(&d, &l, w->dc, key) == 0 &&
                 (l != sizeof body || memcmp(d, body, l) != 0))
                 w->wrong++;
             free(d);

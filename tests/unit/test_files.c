@@ -2,6 +2,8 @@
  * storage host without the key, write a temporary name, and resume. */
 #include "cu_support.h"
 
+#include "files_int.h"
+#include "job_int.h"
 #include "seawx/error.h"
 #include "seawx/files.h"
 #include "seawx/http.h"
@@ -24,13 +26,13 @@ static void test_listing(void)
     size_t len;
     swx_table *t = NULL;
     char *body = cu_fixture("files/forecast_listing.json", &len);
-    CU_ASSERT_EQUAL_FATAL(swx_files_parse(body, len, &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_files_parse(&t, body, len), 0);
     free(body);
     CU_ASSERT_EQUAL(swx_table_rows(t), 2);
     CU_ASSERT_STRING_EQUAL(swx_table_meta(t, "count"), "2");
     long tc = swx_table_find_column(t, "time"), fh = swx_table_find_column(t, "forecast_hour");
     int64_t want;
-    swx_iso8601_parse("2024-01-15T00:00:00Z", &want);
+    swx_iso8601_parse(&want, "2024-01-15T00:00:00Z");
     CU_ASSERT_EQUAL(swx_table_get_time(t, 0, (size_t)tc), want);
     CU_ASSERT_EQUAL(swx_table_get_int(t, 0, (size_t)fh), 6);
     CU_ASSERT_STRING_EQUAL(swx_table_get_string(t, 0, (size_t)swx_table_find_column(t, "bundle")),
@@ -38,12 +40,12 @@ static void test_listing(void)
     CU_ASSERT_STRING_EQUAL(swx_table_get_string(t, 1, (size_t)swx_table_find_column(t, "region")),
                            "europe");
     CU_ASSERT_TRUE(swx_table_is_null(t, 1, (size_t)fh));
-    swx_iso8601_parse("2024-01-15T16:00:00Z", &want);
+    swx_iso8601_parse(&want, "2024-01-15T16:00:00Z");
     CU_ASSERT_EQUAL(swx_table_get_time(t, 1, (size_t)tc), want);
     swx_table_free(t);
 
     body = cu_fixture("files/bad_name.json", &len);
-    CU_ASSERT_EQUAL(swx_files_parse(body, len, &t), SWX_ESERVICE);
+    CU_ASSERT_EQUAL(swx_files_parse(&t, body, len), SWX_ESERVICE);
     free(body);
 
     swx_files_query q = {SWX_FILES_SOIL, "2024-01-01", NULL, NULL};
@@ -95,7 +97,7 @@ static void test_download(void)
     snprintf(part, sizeof part, "%s.part", dest);
     /* The storage host answers 403 to any request carrying the key. */
     CU_ASSERT_EQUAL_FATAL(
-        swx_files_download(c, SWX_FILES_SOIL, "soil-moisture.20240115.global.nc", dest, &o, &r), 0);
+        swx_files_download(&r, c, SWX_FILES_SOIL, "soil-moisture.20240115.global.nc", dest, &o), 0);
     off_t full = size_of(dest);
     CU_ASSERT_TRUE(full > 1000);
     CU_ASSERT_EQUAL(r.bytes, full);
@@ -120,7 +122,7 @@ static void test_download(void)
     rename(dest, dest2);
     snprintf(part, sizeof part, "%s.part", dest);
     CU_ASSERT_EQUAL_FATAL(
-        swx_files_download(c, SWX_FILES_SOIL, "soil-moisture.20240115.global.nc", dest, NULL, &r),
+        swx_files_download(&r, c, SWX_FILES_SOIL, "soil-moisture.20240115.global.nc", dest, NULL),
         0);
     CU_ASSERT_EQUAL(r.resumed_from, 1000);
     CU_ASSERT_EQUAL(size_of(dest), full);
@@ -141,7 +143,7 @@ static void test_download(void)
     char dest3[256];
     snprintf(dest3, sizeof dest3, "%s/c.grib2", sim.dir);
     snprintf(part, sizeof part, "%s.part", dest3);
-    CU_ASSERT_EQUAL(swx_files_download(c, SWX_FILES_WEATHER, "nothing.grib2", dest3, NULL, &r),
+    CU_ASSERT_EQUAL(swx_files_download(&r, c, SWX_FILES_WEATHER, "nothing.grib2", dest3, NULL),
                     SWX_ENOTFOUND);
     CU_ASSERT_EQUAL(size_of(dest3), -1);
     CU_ASSERT_EQUAL(size_of(part), -1);
@@ -154,24 +156,24 @@ static void test_job(void)
     char *uuid = NULL, *status = NULL;
     CU_ASSERT_EQUAL(swx_job_check("global", "2024-01-05", "2024-01-01"), SWX_EINVAL);
     CU_ASSERT_EQUAL(swx_job_check("a,b", "2024-01-01", "2024-01-05"), SWX_EINVAL);
-    CU_ASSERT_EQUAL_FATAL(swx_job_start(c, "global", "2024-01-01", "2024-01-31", &uuid, &status),
+    CU_ASSERT_EQUAL_FATAL(swx_job_start(&uuid, &status, c, "global", "2024-01-01", "2024-01-31"),
                           0);
     CU_ASSERT_STRING_EQUAL(status, "pending");
     free(status);
     char dest[256];
     snprintf(dest, sizeof dest, "%s/job.nc", sim.dir);
     /* Not complete yet: the download is refused. */
-    CU_ASSERT_NOT_EQUAL(swx_job_download(c, uuid, dest, NULL, NULL), 0);
+    CU_ASSERT_NOT_EQUAL(swx_job_download(NULL, c, uuid, dest, NULL), 0);
     swx_job_wait_opts w = {50, 200, 20000, NULL, NULL, NULL};
     CU_ASSERT_EQUAL(swx_job_wait(c, uuid, &w), 0);
-    CU_ASSERT_EQUAL(swx_job_status(c, uuid, &status), 0);
+    CU_ASSERT_EQUAL(swx_job_status(&status, c, uuid), 0);
     CU_ASSERT_EQUAL(swx_job_state(status), 1);
     free(status);
-    CU_ASSERT_EQUAL(swx_job_download(c, uuid, dest, NULL, NULL), 0);
+    CU_ASSERT_EQUAL(swx_job_download(NULL, c, uuid, dest, NULL), 0);
     CU_ASSERT_TRUE(size_of(dest) > 1000);
     CU_ASSERT_EQUAL(swx_job_state("processing"), 0);
     CU_ASSERT_EQUAL(swx_job_state("failed"), -1);
-    CU_ASSERT_EQUAL(swx_job_status(c, "00000000-0000-0000-0000-000000000000", &status),
+    CU_ASSERT_EQUAL(swx_job_status(&status, c, "00000000-0000-0000-0000-000000000000"),
                     SWX_ENOTFOUND);
     free(uuid);
     swx_client_free(c);

@@ -3,6 +3,7 @@
  * must not carry the key, error lines, and concurrent fetching. */
 #include "cu_support.h"
 
+#include "http_int.h"
 #include "seawx/error.h"
 #include "seawx/http.h"
 
@@ -60,7 +61,7 @@ static int get(swx_client *c, const char *path, const char *const *kv, int wms, 
     req.query = q;
     req.wms = wms;
     req.accept = accept;
-    int rc = swx_http_get(c, &req, out);
+    int rc = swx_http_get(out, c, &req);
     swx_query_free(q);
     return rc;
 }
@@ -512,7 +513,7 @@ static void test_fetch_many(void)
     b.n = 60;
     swx_fetch_opts o = {8, 0, NULL};
     swx_fetch_stats st = {0};
-    CU_ASSERT_EQUAL(swx_fetch_run(c, &o, batch_next, batch_done, &b, &st), 0);
+    CU_ASSERT_EQUAL(swx_fetch_run(&st, c, &o, batch_next, batch_done, &b), 0);
     CU_ASSERT_EQUAL(b.ok, 60);
     CU_ASSERT_EQUAL(b.failed, 0);
     CU_ASSERT_EQUAL(st.completed, 60);
@@ -538,7 +539,7 @@ static void test_fetch_abort(void)
     b.n = 40;
     b.abort_after = 5;
     swx_fetch_opts o = {4, 0, NULL};
-    CU_ASSERT_EQUAL(swx_fetch_run(c, &o, batch_next, batch_done, &b, NULL), -42);
+    CU_ASSERT_EQUAL(swx_fetch_run(NULL, c, &o, batch_next, batch_done, &b), -42);
     CU_ASSERT(b.next < 40);
     swx_query_free(b.q);
     /* The client stays usable after an aborted run. */
@@ -557,7 +558,7 @@ static void test_fetch_rate_limit(void)
     swx_fetch_opts o = {8, 40.0, NULL};
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CU_ASSERT_EQUAL(swx_fetch_run(c, &o, batch_next, batch_done, &b, NULL), 0);
+    CU_ASSERT_EQUAL(swx_fetch_run(NULL, c, &o, batch_next, batch_done, &b), 0);
     /* 21 requests plus their retries at 40/s take at least half a second. */
     CU_ASSERT(elapsed_ms(&t0) >= 480);
     CU_ASSERT_EQUAL(b.ok, 21);
@@ -572,7 +573,7 @@ static void test_fetch_cancel(void)
     b.n = 10;
     volatile sig_atomic_t cancel = 1;
     swx_fetch_opts o = {4, 0, &cancel};
-    CU_ASSERT_EQUAL(swx_fetch_run(c, &o, batch_next, batch_done, &b, NULL), SWX_ECANCEL);
+    CU_ASSERT_EQUAL(swx_fetch_run(NULL, c, &o, batch_next, batch_done, &b), SWX_ECANCEL);
     swx_query_free(b.q);
     swx_client_free(c);
 }
@@ -620,7 +621,7 @@ static int get_sink(swx_client *c, const char *const *kv, const char *accept, in
     req.query = q;
     req.accept = accept;
     swx_body_sink sink = {rec_write, restartable ? rec_restart : NULL, rec};
-    int rc = swx_http_get_sink(c, &req, &sink, out);
+    int rc = swx_http_get_sink(out, c, &req, &sink);
     swx_query_free(q);
     return rc;
 }

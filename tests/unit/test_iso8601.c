@@ -10,7 +10,7 @@
 static int64_t parse(const char *s)
 {
     int64_t t = -1;
-    CU_ASSERT_EQUAL(swx_iso8601_parse(s, &t), 0);
+    CU_ASSERT_EQUAL(swx_iso8601_parse(&t, s), 0);
     return t;
 }
 
@@ -45,23 +45,23 @@ static void test_bad(void)
                          NULL};
     for (int i = 0; bad[i]; i++) {
         int64_t t;
-        CU_ASSERT_EQUAL(swx_iso8601_parse(bad[i], &t), SWX_EINVAL);
+        CU_ASSERT_EQUAL(swx_iso8601_parse(&t, bad[i]), SWX_EINVAL);
     }
     int64_t t;
-    swx_iso8601_parse("2024-13-01", &t);
+    swx_iso8601_parse(&t, "2024-13-01");
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "'2024-13-01' is not an ISO 8601 time"));
 }
 
 static void test_format(void)
 {
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(1727740800 + 3600 * 5 + 61, s);
+    swx_iso8601_format(s, 1727740800 + 3600 * 5 + 61);
     CU_ASSERT_STRING_EQUAL(s, "2024-10-01T05:01:01Z");
-    swx_iso8601_format(-1, s);
+    swx_iso8601_format(s, -1);
     CU_ASSERT_STRING_EQUAL(s, "1969-12-31T23:59:59Z");
     /* Round trip over several years of hours. */
     for (int64_t x = 631152000; x < 1900000000; x += 3600 * 997) {
-        swx_iso8601_format(x, s);
+        swx_iso8601_format(s, x);
         CU_ASSERT_EQUAL(parse(s), x);
     }
 }
@@ -69,23 +69,23 @@ static void test_format(void)
 static void test_durations(void)
 {
     int64_t d;
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("PT1H", 4, &d), 0);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "PT1H", 4), 0);
     CU_ASSERT_EQUAL(d, 3600);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("P1DT12H", 7, &d), 0);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "P1DT12H", 7), 0);
     CU_ASSERT_EQUAL(d, 129600);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("PT30M", 5, &d), 0);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "PT30M", 5), 0);
     CU_ASSERT_EQUAL(d, 1800);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("P2W", 3, &d), 0);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "P2W", 3), 0);
     CU_ASSERT_EQUAL(d, 14 * 86400);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("PT90S", 5, &d), 0);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "PT90S", 5), 0);
     CU_ASSERT_EQUAL(d, 90);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("P1M", 3, &d), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "P1M", 3), SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "months"));
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("P1Y", 3, &d), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("PT", 2, &d), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("PT0H", 4, &d), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("1H", 2, &d), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n("PT1H1D", 6, &d), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "P1Y", 3), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "PT", 2), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "PT0H", 4), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "1H", 2), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_iso8601_duration_parse_n(&d, "PT1H1D", 6), SWX_EINVAL);
 }
 
 static void test_civil(void)
@@ -93,7 +93,7 @@ static void test_civil(void)
     CU_ASSERT_EQUAL(swx_days_from_civil(1970, 1, 1), 0);
     CU_ASSERT_EQUAL(swx_days_from_civil(2024, 10, 1), 19997);
     int y, mo, d, h, mi, s;
-    swx_civil_from_time(19997LL * 86400 + 3661, &y, &mo, &d, &h, &mi, &s);
+    swx_civil_from_time(&y, &mo, &d, &h, &mi, &s, 19997LL * 86400 + 3661);
     CU_ASSERT(y == 2024 && mo == 10 && d == 1 && h == 1 && mi == 1 && s == 1);
 }
 

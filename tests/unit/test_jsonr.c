@@ -21,7 +21,7 @@ static int suite_init(void)
 {
     size_t len = 0;
     char *body = cu_fixture("jsonr/answer.json", &len);
-    int rc = swx_jsonr_parse(body, len, "the answer", &doc);
+    int rc = swx_jsonr_parse(&doc, body, len, "the answer");
     free(body);
     if (rc) {
         fprintf(stderr, "answer.json: %s\n", swx_error_last());
@@ -46,7 +46,7 @@ static void parse_fails(const char *fixture, int code, const char *want)
     snprintf(path, sizeof path, "jsonr/%s", fixture);
     char *body = cu_fixture(path, &len);
     json_object *o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse(body, len, "the job answer", &o), code);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, body, len, "the job answer"), code);
     CU_ASSERT_PTR_NULL(o);
     if (!strstr(swx_error_last(), want))
         fprintf(stderr, "\n  %s: error line '%s' lacks '%s'\n", fixture, swx_error_last(), want);
@@ -63,14 +63,14 @@ static void test_parse_ok(void)
     size_t len = 0;
     char *body = cu_fixture("jsonr/trailing_blanks.json", &len);
     json_object *o = NULL;
-    CU_ASSERT_EQUAL(swx_jsonr_parse(body, len, "x", &o), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, body, len, "x"), 0);
     CU_ASSERT_PTR_NOT_NULL(swx_jsonr_path(o, "a", NULL));
     json_object_put(o);
     free(body);
 
     /* The length rules, not a NUL: the body need not be a C string. */
     const char buf[] = {'[', '1', ',', '2', ']', 'x', 'y'};
-    CU_ASSERT_EQUAL(swx_jsonr_parse(buf, 5, "x", &o), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, buf, 5, "x"), 0);
     CU_ASSERT_EQUAL(json_object_array_length(o), 2);
     json_object_put(o);
 }
@@ -81,25 +81,25 @@ static void test_parse_scalars(void)
      * body is complete. */
     json_object *o = NULL;
     int64_t i = 0;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("12", 2, "x", &o), 0);
-    CU_ASSERT(swx_jsonr_int(o, &i) == 1 && i == 12);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "12", 2, "x"), 0);
+    CU_ASSERT(swx_jsonr_int(&i, o) == 1 && i == 12);
     json_object_put(o);
     o = NULL;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("true", 4, "x", &o), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "true", 4, "x"), 0);
     CU_ASSERT(o && json_object_is_type(o, json_type_boolean));
     json_object_put(o);
     o = NULL;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("\"a\"", 3, "x", &o), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "\"a\"", 3, "x"), 0);
     CU_ASSERT(o && strcmp(swx_jsonr_str(o), "a") == 0);
     json_object_put(o);
     /* Only the first len bytes count: "12" of "123" is 12. */
     o = NULL;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("123", 2, "x", &o), 0);
-    CU_ASSERT(swx_jsonr_int(o, &i) == 1 && i == 12);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "123", 2, "x"), 0);
+    CU_ASSERT(swx_jsonr_int(&i, o) == 1 && i == 12);
     json_object_put(o);
     /* A literal cut short is still incomplete. */
     o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("tru", 3, "the answer", &o), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "tru", 3, "the answer"), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(o);
     CU_ASSERT_STRING_EQUAL(swx_error_last(), "the answer is not valid JSON: it ends too early");
 }
@@ -116,14 +116,14 @@ static void test_parse_errors(void)
     CU_ASSERT_EQUAL(swx_error_last_code(), SWX_EPARSE);
 
     json_object *o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("", 0, "the page", &o), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "", 0, "the page"), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(o);
     CU_ASSERT_STRING_EQUAL(swx_error_last(), "the page is not valid JSON: it ends too early");
     o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("   ", 3, "the page", &o), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "   ", 3, "the page"), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(o);
     o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse("<html>", 6, "the page", &o), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, "<html>", 6, "the page"), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(o);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "the page is not valid JSON: "));
 }
@@ -145,13 +145,13 @@ static void test_depth(void)
     size_t len;
     json_object *o = NULL;
     char *s = nested(SWX_JSONR_DEPTH, &len);
-    CU_ASSERT_EQUAL(swx_jsonr_parse(s, len, "x", &o), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, s, len, "x"), 0);
     json_object_put(o);
     free(s);
 
     s = nested(SWX_JSONR_DEPTH + 1, &len);
     o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse(s, len, "the storm page", &o), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, s, len, "the storm page"), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(o);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "the storm page is not valid JSON: nesting"));
     free(s);
@@ -159,7 +159,7 @@ static void test_depth(void)
     /* Far deeper than the bound: refused the same way, without recursion. */
     s = nested(100000, &len);
     o = (json_object *)1;
-    CU_ASSERT_EQUAL(swx_jsonr_parse(s, len, "x", &o), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, s, len, "x"), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(o);
     free(s);
 }
@@ -207,78 +207,78 @@ static void test_str(void)
 static void test_num(void)
 {
     double v = -1;
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("half"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("half")), 1);
     CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("count"), &v), 1); /* an integer is a number */
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("count")), 1); /* an integer is a number */
     CU_ASSERT_DOUBLE_EQUAL(v, 42, 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("exp"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("exp")), 1);
     CU_ASSERT_DOUBLE_EQUAL(v, 1500, 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("negative"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("negative")), 1);
     CU_ASSERT_DOUBLE_EQUAL(v, -12, 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("huge_double"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("huge_double")), 1);
     CU_ASSERT_DOUBLE_EQUAL(v, 1e300, 0);
 
     v = 7;
     /* Not finite: json-c reads NaN and Infinity, they are not numbers here. */
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("not_a_number"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("infinite"), &v), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("not_a_number")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("infinite")), 0);
     /* Wrong types and missing members. */
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("text_number"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("flag"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("list"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("nothing"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(m("missing"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_num(NULL, &v), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("text_number")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("flag")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("list")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("nothing")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, m("missing")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_num(&v, NULL), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, 7, 0); /* untouched */
 }
 
 static void test_int(void)
 {
     int64_t v = -1;
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("count"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("count")), 1);
     CU_ASSERT_EQUAL(v, 42);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("negative"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("negative")), 1);
     CU_ASSERT_EQUAL(v, -12);
     /* Above 2^53: read exactly, not through a double. */
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("big"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("big")), 1);
     CU_ASSERT_EQUAL(v, INT64_C(9007199254740993));
     /* A double holding a whole number. */
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("whole_double"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("whole_double")), 1);
     CU_ASSERT_EQUAL(v, 3);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("exp"), &v), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("exp")), 1);
     CU_ASSERT_EQUAL(v, 1500);
 
     v = 7;
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("half"), &v), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("half")), 0);
     /* A whole double too large for an exact integer. */
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("huge_double"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("not_a_number"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("infinite"), &v), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("huge_double")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("not_a_number")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("infinite")), 0);
     /* An integer beyond int64 is not clamped into it. */
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("beyond_int64"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("text_number"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("flag"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("nothing"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(m("missing"), &v), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_int(NULL, &v), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("beyond_int64")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("text_number")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("flag")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("nothing")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, m("missing")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_int(&v, NULL), 0);
     CU_ASSERT_EQUAL(v, 7);
 }
 
 static void test_time(void)
 {
     int64_t t = -1;
-    CU_ASSERT_EQUAL(swx_jsonr_time(swx_jsonr_path(meta, "model", "run", NULL), &t), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, swx_jsonr_path(meta, "model", "run", NULL)), 1);
     CU_ASSERT_EQUAL(t, cu_time("2024-10-01T06:00:00Z"));
-    CU_ASSERT_EQUAL(swx_jsonr_time(m("generated"), &t), 1);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, m("generated")), 1);
     CU_ASSERT_EQUAL(t, cu_time("2024-10-01T08:15:30Z"));
 
     t = 7;
-    CU_ASSERT_EQUAL(swx_jsonr_time(m("bad_time"), &t), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_time(m("name"), &t), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_time(m("count"), &t), 0); /* a number is not a time */
-    CU_ASSERT_EQUAL(swx_jsonr_time(m("nothing"), &t), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_time(m("missing"), &t), 0);
-    CU_ASSERT_EQUAL(swx_jsonr_time(NULL, &t), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, m("bad_time")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, m("name")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, m("count")), 0); /* a number is not a time */
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, m("nothing")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, m("missing")), 0);
+    CU_ASSERT_EQUAL(swx_jsonr_time(&t, NULL), 0);
 }
 
 int main(void)

@@ -91,7 +91,7 @@ static void test_write_read(void)
     path_of(p, sizeof p, "a.mbtiles");
     swx_mbtiles *m = NULL;
     int created = -1;
-    CU_ASSERT_FATAL(swx_mbtiles_open(&m, p, META, NMETA, IDENTITY, 3, &created) == 0);
+    CU_ASSERT_FATAL(swx_mbtiles_open(&m, &created, p, META, NMETA, IDENTITY, 3) == 0);
     CU_ASSERT_EQUAL(created, 1);
     /* XYZ row 0 at zoom 3 is TMS row 7. */
     CU_ASSERT_EQUAL(swx_mbtiles_put(m, 3, 1, 0, "AAAA", 4), 0);
@@ -102,7 +102,7 @@ static void test_write_read(void)
     CU_ASSERT_EQUAL(swx_mbtiles_has(m, 3, 1, 0), 1);
     CU_ASSERT_EQUAL(swx_mbtiles_has(m, 3, 1, 7), 0);
     int64_t tiles, images;
-    CU_ASSERT_EQUAL(swx_mbtiles_counts(m, &tiles, &images), 0);
+    CU_ASSERT_EQUAL(swx_mbtiles_counts(&tiles, &images, m), 0);
     CU_ASSERT(tiles == 4 && images == 3);
     /* Putting a tile again replaces it. */
     CU_ASSERT_EQUAL(swx_mbtiles_put(m, 3, 2, 5, "DDD", 3), 0);
@@ -130,7 +130,7 @@ static void test_write_read(void)
     free(ic);
 
     /* Opening again resumes: tiles stored are seen. */
-    CU_ASSERT_FATAL(swx_mbtiles_open(&m, p, META, NMETA, IDENTITY, 0, &created) == 0);
+    CU_ASSERT_FATAL(swx_mbtiles_open(&m, &created, p, META, NMETA, IDENTITY, 0) == 0);
     CU_ASSERT_EQUAL(created, 0);
     CU_ASSERT_EQUAL(swx_mbtiles_has(m, 3, 2, 0), 1);
     CU_ASSERT_EQUAL(swx_mbtiles_has(m, 0, 0, 0), 1);
@@ -147,7 +147,7 @@ static void test_refusals(void)
     swx_mbtiles_kv other[NMETA];
     memcpy(other, META, sizeof other);
     other[11].value = "2024-10-01T03:00:00Z";
-    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, p, other, NMETA, IDENTITY, 0, NULL), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, NULL, p, other, NMETA, IDENTITY, 0), SWX_EINVAL);
     CU_ASSERT_PTR_NULL(m);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "already holds time"));
     /* Not a database; a database of something else; a folder. */
@@ -155,16 +155,16 @@ static void test_refusals(void)
     FILE *f = fopen(q, "w");
     fputs("hello, this is not SQLite at all, not even close to it......", f);
     fclose(f);
-    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, q, META, NMETA, IDENTITY, 0, NULL), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, NULL, q, META, NMETA, IDENTITY, 0), SWX_EINVAL);
     path_of(q, sizeof q, "other.db");
     sqlite3 *db;
     sqlite3_open(q, &db);
     sqlite3_exec(db, "CREATE TABLE metadata(x); CREATE TABLE foo(y);", NULL, NULL, NULL);
     sqlite3_close(db);
-    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, q, META, NMETA, IDENTITY, 0, NULL), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, dir, META, NMETA, IDENTITY, 0, NULL), SWX_EIO);
+    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, NULL, q, META, NMETA, IDENTITY, 0), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, NULL, dir, META, NMETA, IDENTITY, 0), SWX_EIO);
     path_of(q, sizeof q, "no/such/dir.mbtiles");
-    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, q, META, NMETA, IDENTITY, 0, NULL), SWX_EIO);
+    CU_ASSERT_EQUAL(swx_mbtiles_open(&m, NULL, q, META, NMETA, IDENTITY, 0), SWX_EIO);
     CU_ASSERT(!exists(q));
 }
 
@@ -186,7 +186,7 @@ static void test_kill(void)
         if (pid == 0) {
             close(ready[0]);
             swx_mbtiles *m = NULL;
-            if (swx_mbtiles_open(&m, p, META, NMETA, IDENTITY, 7, NULL))
+            if (swx_mbtiles_open(&m, NULL, p, META, NMETA, IDENTITY, 7))
                 _exit(3);
             if (write(ready[1], "r", 1) != 1)
                 _exit(5);
@@ -225,7 +225,7 @@ static void test_kill(void)
     }
     /* Finish the set. */
     swx_mbtiles *m = NULL;
-    CU_ASSERT_FATAL(swx_mbtiles_open(&m, p, META, NMETA, IDENTITY, 0, NULL) == 0);
+    CU_ASSERT_FATAL(swx_mbtiles_open(&m, NULL, p, META, NMETA, IDENTITY, 0) == 0);
     unsigned char img[3000];
     for (uint32_t y = 0; y < 256; y++)
         for (uint32_t x = 0; x < 256; x++)

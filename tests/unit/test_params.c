@@ -42,34 +42,34 @@ static char *repeat(char c, size_t n)
 static void test_number(void)
 {
     double v = -1;
-    CU_ASSERT_EQUAL(swx_param_number("scale", "2.5", 0, 10, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_number(&v, "scale", "2.5", 0, 10), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
-    CU_ASSERT_EQUAL(swx_param_number("scale", "-1e1", -10, 10, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_number(&v, "scale", "-1e1", -10, 10), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, -10, 0);
     /* The bounds are inclusive. */
-    CU_ASSERT_EQUAL(swx_param_number("scale", "10", 0, 10, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_number(&v, "scale", "10", 0, 10), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, 10, 0);
-    CU_ASSERT_EQUAL(swx_param_number("scale", "0", 0, 10, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_number(&v, "scale", "0", 0, 10), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, 0, 0);
 
     v = 7;
-    fails(swx_param_number("scale", "10.001", 0, 10, &v), "scale must be a number from 0 to 10",
+    fails(swx_param_number(&v, "scale", "10.001", 0, 10), "scale must be a number from 0 to 10",
           "not '10.001'", NULL);
     CU_ASSERT_DOUBLE_EQUAL(v, 7, 0); /* untouched on failure */
-    fails(swx_param_number("scale", "-0.5", 0, 10, &v), "scale", "not '-0.5'", NULL);
-    fails(swx_param_number("scale", "", 0, 10, &v), "scale must be a number", "not ''", NULL);
-    fails(swx_param_number("scale", NULL, 0, 10, &v), "scale must be a number", "not ''", NULL);
-    fails(swx_param_number("scale", "3x", 0, 10, &v), "not '3x'", NULL);
-    fails(swx_param_number("scale", "3 ", 0, 10, &v), "not '3 '", NULL);
-    fails(swx_param_number("scale", "abc", 0, 10, &v), "not 'abc'", NULL);
+    fails(swx_param_number(&v, "scale", "-0.5", 0, 10), "scale", "not '-0.5'", NULL);
+    fails(swx_param_number(&v, "scale", "", 0, 10), "scale must be a number", "not ''", NULL);
+    fails(swx_param_number(&v, "scale", NULL, 0, 10), "scale must be a number", "not ''", NULL);
+    fails(swx_param_number(&v, "scale", "3x", 0, 10), "not '3x'", NULL);
+    fails(swx_param_number(&v, "scale", "3 ", 0, 10), "not '3 '", NULL);
+    fails(swx_param_number(&v, "scale", "abc", 0, 10), "not 'abc'", NULL);
     /* Not finite, even when the range is the whole line. */
-    fails(swx_param_number("scale", "nan", -1e308, 1e308, &v), "not 'nan'", NULL);
-    fails(swx_param_number("scale", "inf", -1e308, 1e308, &v), "not 'inf'", NULL);
-    fails(swx_param_number("scale", "1e999", -1e308, 1e308, &v), "not '1e999'", NULL);
+    fails(swx_param_number(&v, "scale", "nan", -1e308, 1e308), "not 'nan'", NULL);
+    fails(swx_param_number(&v, "scale", "inf", -1e308, 1e308), "not 'inf'", NULL);
+    fails(swx_param_number(&v, "scale", "1e999", -1e308, 1e308), "not '1e999'", NULL);
     CU_ASSERT_DOUBLE_EQUAL(v, 7, 0);
     /* The echo of the bad value is cut at 40 characters. */
     char *longs = repeat('9', 300);
-    fails(swx_param_number("scale", longs, 0, 1, &v), "scale must be a number", NULL);
+    fails(swx_param_number(&v, "scale", longs, 0, 1), "scale must be a number", NULL);
     CU_ASSERT(strlen(swx_error_last()) < 120);
     free(longs);
 }
@@ -77,88 +77,88 @@ static void test_number(void)
 static void test_int(void)
 {
     long v = -1;
-    CU_ASSERT_EQUAL(swx_param_int("days", "16", 1, 16, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_int(&v, "days", "16", 1, 16), 0);
     CU_ASSERT_EQUAL(v, 16);
-    CU_ASSERT_EQUAL(swx_param_int("days", "1", 1, 16, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_int(&v, "days", "1", 1, 16), 0);
     CU_ASSERT_EQUAL(v, 1);
-    CU_ASSERT_EQUAL(swx_param_int("offset", "-3", -5, 5, &v), 0);
+    CU_ASSERT_EQUAL(swx_param_int(&v, "offset", "-3", -5, 5), 0);
     CU_ASSERT_EQUAL(v, -3);
 
     v = 99;
-    fails(swx_param_int("days", "17", 1, 16, &v), "days must be a whole number from 1 to 16",
+    fails(swx_param_int(&v, "days", "17", 1, 16), "days must be a whole number from 1 to 16",
           "not '17'", NULL);
-    fails(swx_param_int("days", "0", 1, 16, &v), "not '0'", NULL);
-    fails(swx_param_int("days", "2.5", 1, 16, &v), "whole number", "not '2.5'", NULL);
-    fails(swx_param_int("days", "1e1", 1, 16, &v), "not '1e1'", NULL);
-    fails(swx_param_int("days", "", 1, 16, &v), "not ''", NULL);
-    fails(swx_param_int("days", NULL, 1, 16, &v), "days must be a whole number", NULL);
-    fails(swx_param_int("days", "seven", 1, 16, &v), "not 'seven'", NULL);
+    fails(swx_param_int(&v, "days", "0", 1, 16), "not '0'", NULL);
+    fails(swx_param_int(&v, "days", "2.5", 1, 16), "whole number", "not '2.5'", NULL);
+    fails(swx_param_int(&v, "days", "1e1", 1, 16), "not '1e1'", NULL);
+    fails(swx_param_int(&v, "days", "", 1, 16), "not ''", NULL);
+    fails(swx_param_int(&v, "days", NULL, 1, 16), "days must be a whole number", NULL);
+    fails(swx_param_int(&v, "days", "seven", 1, 16), "not 'seven'", NULL);
     /* Overflow of a long is refused, not wrapped or clamped into range. */
-    fails(swx_param_int("n", "99999999999999999999999", 0, 2147483647L, &v), "n must be", NULL);
-    fails(swx_param_int("n", "-99999999999999999999999", -2147483647L, 0, &v), "n must be", NULL);
+    fails(swx_param_int(&v, "n", "99999999999999999999999", 0, 2147483647L), "n must be", NULL);
+    fails(swx_param_int(&v, "n", "-99999999999999999999999", -2147483647L, 0), "n must be", NULL);
     CU_ASSERT_EQUAL(v, 99);
 }
 
 static void test_lat_lon(void)
 {
     double v = 0;
-    CU_ASSERT_EQUAL(swx_param_lat("-90", &v), 0);
+    CU_ASSERT_EQUAL(swx_param_lat(&v, "-90"), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, -90, 0);
-    CU_ASSERT_EQUAL(swx_param_lat("59.91", &v), 0);
+    CU_ASSERT_EQUAL(swx_param_lat(&v, "59.91"), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, 59.91, 0);
-    CU_ASSERT_EQUAL(swx_param_lon("180", &v), 0);
+    CU_ASSERT_EQUAL(swx_param_lon(&v, "180"), 0);
     CU_ASSERT_DOUBLE_EQUAL(v, 180, 0);
-    CU_ASSERT_EQUAL(swx_param_lon("-180", &v), 0);
+    CU_ASSERT_EQUAL(swx_param_lon(&v, "-180"), 0);
 
-    fails(swx_param_lat("90.5", &v), "lat must be a number from -90 to 90", "not '90.5'", NULL);
-    fails(swx_param_lon("181", &v), "lon must be a number from -180 to 180", "not '181'", NULL);
-    fails(swx_param_lat("north", &v), "lat", NULL);
-    fails(swx_param_lat(NULL, &v), "lat is required: a latitude from -90 to 90", NULL);
-    fails(swx_param_lon(NULL, &v), "lon is required: a longitude from -180 to 180", NULL);
-    fails(swx_param_lon("", &v), "lon must be a number", NULL);
+    fails(swx_param_lat(&v, "90.5"), "lat must be a number from -90 to 90", "not '90.5'", NULL);
+    fails(swx_param_lon(&v, "181"), "lon must be a number from -180 to 180", "not '181'", NULL);
+    fails(swx_param_lat(&v, "north"), "lat", NULL);
+    fails(swx_param_lat(&v, NULL), "lat is required: a latitude from -90 to 90", NULL);
+    fails(swx_param_lon(&v, NULL), "lon is required: a longitude from -180 to 180", NULL);
+    fails(swx_param_lon(&v, ""), "lon must be a number", NULL);
 }
 
 static void test_time(void)
 {
     int64_t t = 0;
-    CU_ASSERT_EQUAL(swx_param_time("start", "2024-10-01", &t), 0);
+    CU_ASSERT_EQUAL(swx_param_time(&t, "start", "2024-10-01"), 0);
     CU_ASSERT_EQUAL(t, cu_time("2024-10-01T00:00:00Z"));
-    CU_ASSERT_EQUAL(swx_param_time("start", "2024-10-01T06:30:00+02:00", &t), 0);
+    CU_ASSERT_EQUAL(swx_param_time(&t, "start", "2024-10-01T06:30:00+02:00"), 0);
     CU_ASSERT_EQUAL(t, cu_time("2024-10-01T04:30:00Z"));
-    CU_ASSERT_EQUAL(swx_param_time("start", "2024-10-01T06", &t), 0);
+    CU_ASSERT_EQUAL(swx_param_time(&t, "start", "2024-10-01T06"), 0);
     CU_ASSERT_EQUAL(t, cu_time("2024-10-01T06:00:00Z"));
 
-    fails(swx_param_time("start", "yesterday", &t), "start must be an ISO 8601 time", "YYYY-MM-DD",
+    fails(swx_param_time(&t, "start", "yesterday"), "start must be an ISO 8601 time", "YYYY-MM-DD",
           "not 'yesterday'", NULL);
-    fails(swx_param_time("end", "2024-13-01", &t), "end must be an ISO 8601 time",
+    fails(swx_param_time(&t, "end", "2024-13-01"), "end must be an ISO 8601 time",
           "not '2024-13-01'", NULL);
-    fails(swx_param_time("end", " 2024-10-01", &t), "end", NULL);
-    fails(swx_param_time("end", "", &t), "end must be an ISO 8601 time", "not ''", NULL);
-    fails(swx_param_time("end", NULL, &t), "end must be an ISO 8601 time", "not ''", NULL);
+    fails(swx_param_time(&t, "end", " 2024-10-01"), "end", NULL);
+    fails(swx_param_time(&t, "end", ""), "end must be an ISO 8601 time", "not ''", NULL);
+    fails(swx_param_time(&t, "end", NULL), "end must be an ISO 8601 time", "not ''", NULL);
 }
 
 static void test_time_or_range(void)
 {
     int64_t a = 0, b = 0;
-    CU_ASSERT_EQUAL(swx_param_time_or_range("time", "2024-10-01T06:00:00Z", &a, &b), 0);
+    CU_ASSERT_EQUAL(swx_param_time_or_range(&a, &b, "time", "2024-10-01T06:00:00Z"), 0);
     CU_ASSERT_EQUAL(a, cu_time("2024-10-01T06:00:00Z"));
     CU_ASSERT_EQUAL(b, a);
-    CU_ASSERT_EQUAL(swx_param_time_or_range("time", "2024-10-01/2024-10-03T12:00:00Z", &a, &b), 0);
+    CU_ASSERT_EQUAL(swx_param_time_or_range(&a, &b, "time", "2024-10-01/2024-10-03T12:00:00Z"), 0);
     CU_ASSERT_EQUAL(a, cu_time("2024-10-01T00:00:00Z"));
     CU_ASSERT_EQUAL(b, cu_time("2024-10-03T12:00:00Z"));
 
-    fails(swx_param_time_or_range("time", "2024-10-03/2024-10-01", &a, &b),
+    fails(swx_param_time_or_range(&a, &b, "time", "2024-10-03/2024-10-01"),
           "time: the end of the range '2024-10-03/2024-10-01' is not after its start", NULL);
-    fails(swx_param_time_or_range("time", "2024-10-01/2024-10-01", &a, &b),
+    fails(swx_param_time_or_range(&a, &b, "time", "2024-10-01/2024-10-01"),
           "is not after its start", NULL);
-    fails(swx_param_time_or_range("time", "2024-10-01/", &a, &b),
+    fails(swx_param_time_or_range(&a, &b, "time", "2024-10-01/"),
           "time must be an ISO 8601 time or a range START/END", "not '2024-10-01/'", NULL);
-    fails(swx_param_time_or_range("time", "/2024-10-01", &a, &b), "START/END", NULL);
-    fails(swx_param_time_or_range("time", "2024-10-01/2024-10-02/2024-10-03", &a, &b), "START/END",
+    fails(swx_param_time_or_range(&a, &b, "time", "/2024-10-01"), "START/END", NULL);
+    fails(swx_param_time_or_range(&a, &b, "time", "2024-10-01/2024-10-02/2024-10-03"), "START/END",
           NULL);
-    fails(swx_param_time_or_range("time", "soon", &a, &b), "time must be an ISO 8601 time",
+    fails(swx_param_time_or_range(&a, &b, "time", "soon"), "time must be an ISO 8601 time",
           "not 'soon'", NULL);
-    fails(swx_param_time_or_range("time", NULL, &a, &b), "time must be an ISO 8601 time", NULL);
+    fails(swx_param_time_or_range(&a, &b, "time", NULL), "time must be an ISO 8601 time", NULL);
 }
 
 static void test_order(void)

@@ -182,13 +182,13 @@ static void test_rgba_and_rgb(void)
             CU_ASSERT_FATAL(write_png(&s, &b) == 0);
             uint8_t *px = NULL;
             int w = 0, h = 0;
-            CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 0, 0, &px, &w, &h), 0);
+            CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 0, 0), 0);
             CU_ASSERT(w == 37 && h == 23);
             CU_ASSERT_FATAL(px != NULL);
             expect_rgba8(px, w, h, t == 0 ? -1 : 255);
             free(px);
             int at = -1;
-            CU_ASSERT_EQUAL(swx_png_check(b.p, b.len, &w, &h, &at), 0);
+            CU_ASSERT_EQUAL(swx_png_check(&w, &h, &at, b.p, b.len), 0);
             CU_ASSERT_EQUAL(at, 0);
             free(b.p);
         }
@@ -201,7 +201,7 @@ static void test_sixteen_bit(void)
     CU_ASSERT_FATAL(write_png(&s, &b) == 0);
     uint8_t *px = NULL;
     int w, h;
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 0, 0, &px, &w, &h), 0);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 0, 0), 0);
     CU_ASSERT_FATAL(px != NULL);
     expect_rgba8(px, w, h, 255);
     free(px);
@@ -215,7 +215,7 @@ static void test_grey_low_depth(void)
     CU_ASSERT_FATAL(write_png(&s, &b) == 0);
     uint8_t *px = NULL;
     int w, h;
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 0, 0, &px, &w, &h), 0);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 0, 0), 0);
     CU_ASSERT_FATAL(px != NULL);
     int bad = 0;
     for (int y = 0; y < h; y++)
@@ -235,7 +235,7 @@ static void test_grey_low_depth(void)
                &key, 0, 0, 0};
     wbuf b2 = {0};
     CU_ASSERT_FATAL(write_png(&s2, &b2) == 0);
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(b2.p, b2.len, 0, 0, &px, &w, &h), 0);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b2.p, b2.len, 0, 0), 0);
     CU_ASSERT_FATAL(px != NULL);
     CU_ASSERT_EQUAL(px[3], 0);       /* (0,0): grey 0 */
     CU_ASSERT_EQUAL(px[4 + 3], 255); /* (1,0): grey 1 */
@@ -254,7 +254,7 @@ static void test_palette_trns(void)
         CU_ASSERT_FATAL(write_png(&s, &b) == 0);
         uint8_t *px = NULL;
         int w, h;
-        CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 0, 0, &px, &w, &h), 0);
+        CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 0, 0), 0);
         CU_ASSERT_FATAL(px != NULL);
         int bad = 0;
         for (int y = 0; y < h; y++)
@@ -279,7 +279,7 @@ static void test_all_transparent(void)
         wbuf b = {0};
         CU_ASSERT_FATAL(write_png(&s, &b) == 0);
         int w = 0, h = 0, at = -1;
-        CU_ASSERT_EQUAL(swx_png_check(b.p, b.len, &w, &h, &at), 0);
+        CU_ASSERT_EQUAL(swx_png_check(&w, &h, &at, b.p, b.len), 0);
         CU_ASSERT(w == 31 && h == 17 && at == 1);
         free(b.p);
     }
@@ -288,9 +288,9 @@ static void test_all_transparent(void)
     px[(7 * 8 + 5) * 4 + 3] = 1;
     void *png = NULL;
     size_t n = 0;
-    CU_ASSERT_EQUAL(swx_png_encode_rgba(px, 8, 8, 32, 6, &png, &n), 0);
+    CU_ASSERT_EQUAL(swx_png_encode_rgba(&png, &n, px, 8, 8, 32, 6), 0);
     int at = -1;
-    CU_ASSERT_EQUAL(swx_png_check(png, n, NULL, NULL, &at), 0);
+    CU_ASSERT_EQUAL(swx_png_check(NULL, NULL, &at, png, n), 0);
     CU_ASSERT_EQUAL(at, 0);
     free(png);
 }
@@ -306,11 +306,11 @@ static void test_encode_round_trip(void)
     for (int level = 0; level <= 9; level += 3) {
         void *png = NULL;
         size_t n = 0;
-        CU_ASSERT_EQUAL(swx_png_encode_rgba(src, w, h, stride, level, &png, &n), 0);
+        CU_ASSERT_EQUAL(swx_png_encode_rgba(&png, &n, src, w, h, stride, level), 0);
         CU_ASSERT(n > 8);
         uint8_t *px = NULL;
         int dw, dh;
-        CU_ASSERT_EQUAL(swx_png_decode_rgba(png, n, 256, 256, &px, &dw, &dh), 0);
+        CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &dw, &dh, png, n, 256, 256), 0);
         CU_ASSERT_FATAL(px != NULL);
         int bad = 0;
         for (int y = 0; y < h; y++)
@@ -322,11 +322,11 @@ static void test_encode_round_trip(void)
     }
     free(src);
     void *png = (void *)1;
-    CU_ASSERT_EQUAL(swx_png_encode_rgba(NULL, 1, 1, 4, 6, &png, NULL), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_png_encode_rgba(&png, NULL, NULL, 1, 1, 4, 6), SWX_EINVAL);
     CU_ASSERT_PTR_NULL(png);
     uint8_t one[4] = {0};
-    CU_ASSERT_EQUAL(swx_png_encode_rgba(one, 1, 1, 3, 6, &png, NULL), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_png_encode_rgba(one, 1, 1, 4, 10, &png, NULL), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_png_encode_rgba(&png, NULL, one, 1, 1, 3, 6), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_png_encode_rgba(&png, NULL, one, 1, 1, 4, 10), SWX_EINVAL);
 }
 
 static void test_limits(void)
@@ -336,12 +336,12 @@ static void test_limits(void)
     CU_ASSERT_FATAL(write_png(&s, &b) == 0);
     uint8_t *px = (uint8_t *)1;
     int w, h;
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 256, 256, &px, &w, &h), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 256, 256), SWX_ETOOBIG);
     CU_ASSERT_PTR_NULL(px);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "300 x 20"));
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 300, 20, &px, &w, &h), 0);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 300, 20), 0);
     free(px);
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(b.p, b.len, 300, 19, &px, &w, &h), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b.p, b.len, 300, 19), SWX_ETOOBIG);
     free(b.p);
 
     /* A header claiming 100000 x 100000 is refused before anything is allocated. */
@@ -354,8 +354,8 @@ static void test_limits(void)
     hdr[30] = (uint8_t)(crc >> 16);
     hdr[31] = (uint8_t)(crc >> 8);
     hdr[32] = (uint8_t)crc;
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(hdr, sizeof hdr, 0, 0, &px, &w, &h), SWX_ETOOBIG);
-    CU_ASSERT_EQUAL(swx_png_check(hdr, sizeof hdr, &w, &h, NULL), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, hdr, sizeof hdr, 0, 0), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_png_check(&w, &h, NULL, hdr, sizeof hdr), SWX_ETOOBIG);
 }
 
 static void test_corrupt(void)
@@ -369,27 +369,27 @@ static void test_corrupt(void)
     /* Every truncation is an error, including one that only loses IEND. */
     int bad = 0;
     for (size_t cut = 0; cut < b.len; cut += (cut < 100 ? 1 : 37)) {
-        if (swx_png_decode_rgba(b.p, cut, 0, 0, &px, &w, &h) == 0 || px)
+        if (swx_png_decode_rgba(&px, &w, &h, b.p, cut, 0, 0) == 0 || px)
             bad++;
-        if (swx_png_check(b.p, cut, &w, &h, &at) == 0)
+        if (swx_png_check(&w, &h, &at, b.p, cut) == 0)
             bad++;
     }
     CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT_NOT_EQUAL(swx_png_check(b.p, b.len - 1, &w, &h, &at), 0);
-    CU_ASSERT_EQUAL(swx_png_check(b.p, b.len - 12, &w, &h, &at), SWX_EPARSE);
+    CU_ASSERT_NOT_EQUAL(swx_png_check(&w, &h, &at, b.p, b.len - 1), 0);
+    CU_ASSERT_EQUAL(swx_png_check(&w, &h, &at, b.p, b.len - 12), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "invalid PNG image"));
 
     /* A flipped byte inside IDAT fails its CRC. */
     uint8_t *c = malloc(b.len);
     memcpy(c, b.p, b.len);
     c[b.len / 2] ^= 0x40;
-    CU_ASSERT_EQUAL(swx_png_decode_rgba(c, b.len, 0, 0, &px, &w, &h), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, c, b.len, 0, 0), SWX_EPARSE);
     CU_ASSERT_PTR_NULL(px);
     free(c);
 
-    CU_ASSERT_EQUAL(swx_png_check("GIF89a....", 10, &w, &h, &at), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_png_check(&w, &h, &at, "GIF89a....", 10), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "not a PNG"));
-    CU_ASSERT_EQUAL(swx_png_check(NULL, 0, &w, &h, &at), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_png_check(&w, &h, &at, NULL, 0), SWX_EPARSE);
     free(b.p);
 }
 
@@ -399,8 +399,8 @@ static void test_corrupt(void)
 static int disagree(const uint8_t *p, size_t n, int *accepted)
 {
     int w = 0, h = 0, at = -1, lw = 0, lh = 0, lat = -1;
-    int rc = swx_png_check(p, n, &w, &h, &at);
-    int lrc = swx_png_check_libpng(p, n, &lw, &lh, &lat);
+    int rc = swx_png_check(&w, &h, &at, p, n);
+    int lrc = swx_png_check_libpng(&lw, &lh, &lat, p, n);
     *accepted = rc == 0;
     if (rc == 0 && (lrc != 0 || w != lw || h != lh || at != lat))
         return 1;
@@ -423,7 +423,7 @@ static void test_direct_path(void)
             /* Valid: accepted, with the size and transparency libpng reads. */
             CU_ASSERT_EQUAL(disagree(b.p, b.len, &acc), 0);
             CU_ASSERT_EQUAL(acc, 1);
-            CU_ASSERT_EQUAL(swx_png_check(b.p, b.len, &w, &h, &at), 0);
+            CU_ASSERT_EQUAL(swx_png_check(&w, &h, &at, b.p, b.len), 0);
             CU_ASSERT(w == 40 && h == 24 && at == (k == 1));
             /* Damaged: every truncation and every byte flipped (two ways) is
              * refused by both, or accepted by libpng too. */
@@ -452,7 +452,7 @@ static void test_direct_path(void)
         void *png = NULL;
         size_t n = 0;
         int acc;
-        CU_ASSERT_EQUAL(swx_png_encode_rgba(px, 16, 16, 64, level, &png, &n), 0);
+        CU_ASSERT_EQUAL(swx_png_encode_rgba(&png, &n, px, 16, 16, 64, level), 0);
         CU_ASSERT_EQUAL(disagree(png, n, &acc), 0);
         CU_ASSERT_EQUAL(acc, 1);
         free(png);

@@ -2,6 +2,7 @@
  * shape of lib/data/point.c is read into typed rows (fixtures in points/). */
 #include "cu_support.h"
 
+#include "point_int.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/point.h"
@@ -16,7 +17,7 @@ static swx_table *parse_fixture(const swx_point_query *q, const char *name)
     size_t len;
     char *body = cu_fixture(name, &len);
     swx_table *t = NULL;
-    int rc = swx_point_parse(q, body, len, &t);
+    int rc = swx_point_parse(&t, q, body, len);
     free(body);
     CU_ASSERT_EQUAL(rc, 0);
     if (rc)
@@ -32,7 +33,7 @@ static long col(const swx_table *t, const char *name)
 static int64_t iso(const char *s)
 {
     int64_t t = 0;
-    swx_iso8601_parse(s, &t);
+    swx_iso8601_parse(&t, s);
     return t;
 }
 
@@ -143,7 +144,7 @@ static void test_weather(void)
     CU_ASSERT_DOUBLE_EQUAL(swx_table_get_real(t, 0, (size_t)at), 28.4, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(swx_table_get_real(t, 0, (size_t)col(t, "lat")), 59.91, 1e-9);
     size_t la, lo;
-    CU_ASSERT_TRUE(swx_table_point_columns(t, &la, &lo));
+    CU_ASSERT_TRUE(swx_table_point_columns(&la, &lo, t));
     swx_table_free(t);
 
     /* A masked answer: only the named values, the query's place, no time column. */
@@ -219,11 +220,11 @@ static void test_bad_answers(void)
     size_t len;
     swx_table *t = NULL;
     char *body = cu_fixture("points/no_data.json", &len);
-    CU_ASSERT_EQUAL(swx_point_parse(&q, body, len, &t), SWX_ESERVICE);
+    CU_ASSERT_EQUAL(swx_point_parse(&t, &q, body, len), SWX_ESERVICE);
     CU_ASSERT_PTR_NULL(t);
     free(body);
     body = cu_fixture("points/truncated.json", &len);
-    CU_ASSERT_EQUAL(swx_point_parse(&q, body, len, &t), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_point_parse(&t, &q, body, len), SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "ends too early"));
     CU_ASSERT_PTR_NULL(t);
     free(body);

@@ -123,13 +123,13 @@ static void test_plan_counts(void)
     uint64_t sum = 0;
     for (int z = 0; z <= 5; z++) {
         uint64_t n = 0, blocks = 0, r = 0;
-        CU_ASSERT_EQUAL(swx_area_count(a, z, &n), 0);
+        CU_ASSERT_EQUAL(swx_area_count(&n, a, z), 0);
         CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, z), n);
         sum += n;
         swx_tile_iter *it = NULL;
         swx_tile_block b;
         CU_ASSERT_EQUAL_FATAL(swx_tile_iter_new(&it, a, z, 2), 0);
-        while (swx_tile_iter_next(it, &b) == 1)
+        while (swx_tile_iter_next(&b, it) == 1)
             blocks++;
         swx_tile_iter_free(it);
         CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, z), 0);
@@ -163,9 +163,9 @@ static void test_plan_runs_and_times(void)
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&latest, basic, &o), 0);
     /* The run of the newest complete layer, as an instant and as YYYYMMDDHH. */
     int64_t t;
-    CU_ASSERT_EQUAL_FATAL(swx_layer_run_time(swx_seed_plan_layer(latest), &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_layer_run_time(&t, swx_seed_plan_layer(latest)), 0);
     char s[SWX_ISO8601_LEN];
-    swx_iso8601_format(t, s);
+    swx_iso8601_format(s, t);
     o.run = s;
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&iso, basic, &o), 0);
     o.run = swx_seed_plan_run(latest);
@@ -282,7 +282,7 @@ static void test_run_and_resume(void)
         CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
         const char *f = path(metatile == 1 ? "m1.mbtiles" : "m2.mbtiles");
         swx_seed_file_result r;
-        CU_ASSERT_EQUAL(swx_seed_file(sd, 0, f, &r), 0);
+        CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, f), 0);
         CU_ASSERT_EQUAL(r.tiles, 19);
         CU_ASSERT_EQUAL(r.stored, 19);
         CU_ASSERT_EQUAL(r.present, 0);
@@ -291,7 +291,7 @@ static void test_run_and_resume(void)
         CU_ASSERT(r.images >= 1 && r.images <= 19);
         CU_ASSERT_EQUAL(tiles_in(f), 19);
         swx_seed_counts k;
-        swx_seed_get_counts(sd, &k);
+        swx_seed_get_counts(&k, sd);
         CU_ASSERT_EQUAL(k.total, 19);
         CU_ASSERT_EQUAL(k.done, 19);
         CU_ASSERT_EQUAL(k.run_done, 19);
@@ -302,7 +302,7 @@ static void test_run_and_resume(void)
             CU_ASSERT(k.requests < 19);
         }
         swx_fetch_stats st;
-        swx_seed_get_stats(sd, &st);
+        swx_seed_get_stats(&st, sd);
         CU_ASSERT_EQUAL((uint64_t)st.requests, k.requests);
         CU_ASSERT(s.progress_calls > 0);
         CU_ASSERT_TRUE(s.monotonic);
@@ -313,15 +313,15 @@ static void test_run_and_resume(void)
         sd = NULL;
         ro = run_opts(&s);
         CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
-        CU_ASSERT_EQUAL(swx_seed_file(sd, 0, f, &r), 0);
+        CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, f), 0);
         CU_ASSERT_EQUAL(r.present, 19);
         CU_ASSERT_EQUAL(r.stored, 0);
         CU_ASSERT_TRUE(r.complete);
-        swx_seed_get_counts(sd, &k);
+        swx_seed_get_counts(&k, sd);
         CU_ASSERT_EQUAL(k.requests, 0);
         CU_ASSERT_EQUAL(k.run_done, 0);
         /* A file number the plan does not have. */
-        CU_ASSERT_EQUAL(swx_seed_file(sd, 1, f, &r), SWX_EINVAL);
+        CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 1, f), SWX_EINVAL);
         swx_seed_free(sd);
         swx_seed_plan_free(p);
     }
@@ -343,10 +343,10 @@ static void test_run_stopped(void)
     s.stop_after = 0;
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
     swx_seed_file_result r;
-    CU_ASSERT_EQUAL(swx_seed_file(sd, 0, path("stopped.mbtiles"), &r), 0);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("stopped.mbtiles")), 0);
     CU_ASSERT_FALSE(r.complete);
     swx_seed_counts k;
-    swx_seed_get_counts(sd, &k);
+    swx_seed_get_counts(&k, sd);
     CU_ASSERT_EQUAL(k.requests, 0);
     CU_ASSERT_NOT_EQUAL(access(path("stopped.mbtiles"), F_OK), 0);
     swx_seed_free(sd);
@@ -357,7 +357,7 @@ static void test_run_stopped(void)
     s.stop_after = 2;
     ro.in_flight = 1;
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
-    CU_ASSERT_EQUAL(swx_seed_file(sd, 0, path("half.mbtiles"), &r), 0);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("half.mbtiles")), 0);
     CU_ASSERT_FALSE(r.complete);
     long half = tiles_in(path("half.mbtiles"));
     CU_ASSERT(half >= 2 && half < 19);
@@ -366,7 +366,7 @@ static void test_run_stopped(void)
     sd = NULL;
     ro = run_opts(&s);
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
-    CU_ASSERT_EQUAL(swx_seed_file(sd, 0, path("half.mbtiles"), &r), 0);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("half.mbtiles")), 0);
     CU_ASSERT_TRUE(r.complete);
     CU_ASSERT_EQUAL((long)r.present, half);
     CU_ASSERT_EQUAL(r.stored + r.present, 19);
@@ -383,7 +383,7 @@ static void test_run_failures(void)
      * reported failed once, the seed itself goes on and ends. */
     swx_client *c = client_for(&faulty, KEY);
     swx_caps *caps = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps(c, "basic", &caps), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps(&caps, c, "basic"), 0);
     swx_area *a = bbox("-10,40,5,55");
     swx_seed_opts o = opts(a, 0x0f); /* zooms 0-3 */
     swx_seed_plan *p = NULL;
@@ -394,7 +394,7 @@ static void test_run_failures(void)
     uint64_t n = swx_seed_plan_tiles(p, -1);
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
     swx_seed_file_result r;
-    CU_ASSERT_EQUAL(swx_seed_file(sd, 0, path("failed.mbtiles"), &r), 0);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("failed.mbtiles")), 0);
     CU_ASSERT_EQUAL(r.failed, n);
     CU_ASSERT_EQUAL(r.stored, 0);
     CU_ASSERT_FALSE(r.complete);
@@ -422,11 +422,11 @@ static void test_run_permanent_error(void)
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, basic, &o), 0);
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
     swx_seed_file_result r;
-    CU_ASSERT_EQUAL(swx_seed_file(sd, 0, path("denied.mbtiles"), &r), SWX_EAUTH);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("denied.mbtiles")), SWX_EAUTH);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "401"));
     CU_ASSERT_PTR_NULL(strstr(swx_error_last(), "wrong-key"));
     CU_ASSERT_NOT_EQUAL(access(path("denied.mbtiles"), F_OK), 0);
-    CU_ASSERT_EQUAL(swx_seed_file(sd, 0, path("denied.mbtiles"), &r), SWX_EAUTH);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("denied.mbtiles")), SWX_EAUTH);
     swx_seed_free(sd);
     /* Bad run options are refused. */
     ro.in_flight = 1000;
@@ -453,8 +453,8 @@ int main(void)
     co.base_url = sim.base_url;
     co.api_key = KEY;
     swx_client *c = NULL;
-    if (swx_client_new(&c, &co) || swx_wms_get_caps(c, "basic", &basic) ||
-        swx_wms_get_caps(c, "upper-air", &upper)) {
+    if (swx_client_new(&c, &co) || swx_wms_get_caps(&basic, c, "basic") ||
+        swx_wms_get_caps(&upper, c, "upper-air")) {
         fprintf(stderr, "test_seed: capabilities: %s\n", swx_error_last());
         cu_sim_stop(&faulty);
         cu_sim_stop(&sim);

@@ -1,7 +1,7 @@
 /* test_sha256.c: SHA-256 against the FIPS 180-4 examples and sha256sum. */
 #include "cu_support.h"
 
-#include "seawx/sha256.h"
+#include "sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 static void hex_of(const char *msg, size_t len, char hex[SWX_SHA256_HEX_LEN])
 {
     uint8_t d[SWX_SHA256_LEN];
-    swx_sha256(msg, len, d, hex);
+    swx_sha256(d, hex, msg, len);
 }
 
 static void test_vectors(void)
@@ -40,7 +40,7 @@ static void test_million_a_incremental(void)
         left -= n;
         step = step % 991 + 7; /* at most 997, within buf */
     }
-    swx_sha256_final(&s, d);
+    swx_sha256_final(d, &s);
     static const uint8_t want[SWX_SHA256_LEN] = {
         0xcd, 0xc7, 0x6e, 0x5c, 0x99, 0x14, 0xfb, 0x92, 0x81, 0xa1, 0xc7,
         0xe2, 0x84, 0xd7, 0x3e, 0x67, 0xf1, 0x80, 0x9a, 0x48, 0xa4, 0x97,
@@ -62,7 +62,7 @@ static void test_lengths(void)
     for (int len = 0; len <= 200; len++) {
         char hex[SWX_SHA256_HEX_LEN];
         uint8_t d[SWX_SHA256_LEN];
-        swx_sha256(msg, (size_t)len, d, hex);
+        swx_sha256(d, hex, msg, (size_t)len);
         if (strncmp(line, hex, 64) != 0) {
             fprintf(stderr, "length %d: %.64s != %s\n", len, line, hex);
             bad++;

@@ -153,7 +153,7 @@ static void test_fetch_held_by_storm(void)
         swx_response *resp = NULL;
         swx_storm_reader *r = NULL;
         CU_ASSERT_EQUAL_FATAL(swx_storm_request(&q, 0, off, &req, &qs), 0);
-        CU_ASSERT_EQUAL_FATAL(swx_http_get(c, &req, &resp), 0);
+        CU_ASSERT_EQUAL_FATAL(swx_http_get(&resp, c, &req), 0);
         size_t e = largest_element(resp->body, resp->len);
         largest = e > largest ? e : largest;
         largest_page = resp->len > largest_page ? resp->len : largest_page;

@@ -3,6 +3,7 @@
 
 #include "seawx/error.h"
 #include "seawx/table.h"
+#include "table_build.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -24,20 +25,20 @@ static swx_table *sample(void)
     swx_table *t = NULL;
     size_t lat, lon, name, n, when, flag, row;
     CU_ASSERT_EQUAL_FATAL(swx_table_new(&t), 0);
-    swx_table_add_column(t, "lat", SWX_COL_REAL, &lat);
-    swx_table_add_column(t, "lon", SWX_COL_REAL, &lon);
-    swx_table_add_column(t, "name", SWX_COL_STRING, &name);
-    swx_table_add_column(t, "n", SWX_COL_INT, &n);
+    swx_table_add_column(&lat, t, "lat", SWX_COL_REAL);
+    swx_table_add_column(&lon, t, "lon", SWX_COL_REAL);
+    swx_table_add_column(&name, t, "name", SWX_COL_STRING);
+    swx_table_add_column(&n, t, "n", SWX_COL_INT);
     swx_table_set_point(t, lat, lon);
-    swx_table_add_row(t, &row);
+    swx_table_add_row(&row, t);
     swx_table_set_real(t, row, lat, 59.5);
     swx_table_set_real(t, row, lon, -10.25);
     swx_table_set_string(t, row, name, "Fjord \"Star\", Oslo");
     swx_table_set_int(t, row, n, 42);
-    swx_table_add_row(t, &row); /* all null */
+    swx_table_add_row(&row, t); /* all null */
     /* A column added after rows exist reads null in them. */
-    swx_table_add_column(t, "when", SWX_COL_TIME, &when);
-    swx_table_add_column(t, "flag", SWX_COL_BOOL, &flag);
+    swx_table_add_column(&when, t, "when", SWX_COL_TIME);
+    swx_table_add_column(&flag, t, "flag", SWX_COL_BOOL);
     swx_table_set_time(t, 0, when, 1705334400);
     swx_table_set_bool(t, 1, flag, 1);
     swx_table_set_meta(t, "unit_system", "us");
@@ -49,9 +50,9 @@ static void test_cells(void)
     swx_table *t = sample();
     size_t idx;
     CU_ASSERT_EQUAL(swx_table_columns(t), 6);
-    CU_ASSERT_EQUAL(swx_table_add_column(t, "n", SWX_COL_INT, &idx), 0);
+    CU_ASSERT_EQUAL(swx_table_add_column(&idx, t, "n", SWX_COL_INT), 0);
     CU_ASSERT_EQUAL(idx, 3);
-    CU_ASSERT_EQUAL(swx_table_add_column(t, "n", SWX_COL_REAL, &idx), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_table_add_column(&idx, t, "n", SWX_COL_REAL), SWX_EINVAL);
     CU_ASSERT_EQUAL(swx_table_set_string(t, 0, 3, "x"), SWX_EINVAL);
     CU_ASSERT_EQUAL(swx_table_set_int(t, 9, 3, 1), SWX_EINVAL);
     CU_ASSERT_TRUE(swx_table_is_null(t, 1, 0));
@@ -83,9 +84,9 @@ static void test_formats(void)
     free(geo);
     free(txt);
     swx_table_format f;
-    CU_ASSERT_EQUAL(swx_table_format_parse("GeoJSON", &f), 0);
+    CU_ASSERT_EQUAL(swx_table_format_parse(&f, "GeoJSON"), 0);
     CU_ASSERT_EQUAL(f, SWX_TABLE_GEOJSON);
-    CU_ASSERT_EQUAL(swx_table_format_parse("xml", &f), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_table_format_parse(&f, "xml"), SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "json, csv, geojson, table"));
     swx_table_free(t);
 }

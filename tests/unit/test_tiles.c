@@ -4,6 +4,7 @@
  * edges with the haversine formula. */
 #include "cu_support.h"
 
+#include "area_int.h"
 #include "seawx/error.h"
 #include "seawx/tiles.h"
 #include "tile.h"
@@ -18,24 +19,24 @@
 static void test_math(void)
 {
     double w, s, e, n;
-    swx_tile_bounds_deg(0, 0, 0, &w, &s, &e, &n);
+    swx_tile_bounds_deg(&w, &s, &e, &n, 0, 0, 0);
     CU_ASSERT_DOUBLE_EQUAL(w, -180, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(e, 180, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(n, SWX_MERC_MAX_LAT, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(s, -SWX_MERC_MAX_LAT, 1e-9);
-    swx_tile_bounds_deg(1, 1, 0, &w, &s, &e, &n);
+    swx_tile_bounds_deg(&w, &s, &e, &n, 1, 1, 0);
     CU_ASSERT(w == 0 && s == 0 && e == 180);
     double x0, y0, x1, y1;
-    swx_tile_bounds_merc(1, 0, 1, &x0, &y0, &x1, &y1);
+    swx_tile_bounds_merc(&x0, &y0, &x1, &y1, 1, 0, 1);
     CU_ASSERT(x0 == -SWX_MERC_HALF && x1 == 0 && y0 == -SWX_MERC_HALF && y1 == 0);
-    swx_tile_bounds_merc(3, 5, 2, &x0, &y0, &x1, &y1);
+    swx_tile_bounds_merc(&x0, &y0, &x1, &y1, 3, 5, 2);
     CU_ASSERT_DOUBLE_EQUAL(x0, -SWX_MERC_HALF + 5 * SWX_MERC_HALF / 4, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(y1, SWX_MERC_HALF - 2 * SWX_MERC_HALF / 4, 1e-6);
     /* Mercator y of the latitude of a row edge gives back the row. */
     for (int z = 0; z < 20; z += 3)
         for (double y = 0; y <= (1 << z); y += (1 << z) / 8.0 + 0.5) {
             double fx, fy;
-            swx_tile_of_deg(z, 12.5, swx_tile_row_lat(z, y), &fx, &fy);
+            swx_tile_of_deg(&fx, &fy, z, 12.5, swx_tile_row_lat(z, y));
             CU_ASSERT_DOUBLE_EQUAL(fy, y, 1e-6);
         }
     CU_ASSERT_EQUAL(swx_tile_tms_row(0, 0), 0);
@@ -49,8 +50,8 @@ static void test_math(void)
 static uint64_t box_count(int z, double w, double s, double e, double n)
 {
     double fx0, fy0, fx1, fy1;
-    swx_tile_of_deg(z, w, n, &fx0, &fy0);
-    swx_tile_of_deg(z, e, s, &fx1, &fy1);
+    swx_tile_of_deg(&fx0, &fy0, z, w, n);
+    swx_tile_of_deg(&fx1, &fy1, z, e, s);
     uint64_t rows = (uint64_t)(ceil(fy1) - floor(fy0));
     uint64_t cols;
     if (e > w) {
@@ -72,7 +73,7 @@ static uint64_t iterate(const swx_area *a, int z, int meta, int check_each)
     swx_tile_block b;
     uint64_t total = 0;
     int bad = 0, rc;
-    while ((rc = swx_tile_iter_next(it, &b)) == 1) {
+    while ((rc = swx_tile_iter_next(&b, it)) == 1) {
         int n = b.n;
         if (n != (meta < (1 << z) ? meta : (1 << z)) || b.x0 % (uint32_t)n || b.y0 % (uint32_t)n)
             bad++;
@@ -88,7 +89,7 @@ static uint64_t iterate(const swx_area *a, int z, int meta, int check_each)
     CU_ASSERT_EQUAL(bad, 0);
     swx_tile_iter_free(it);
     uint64_t c = 0;
-    CU_ASSERT_EQUAL(swx_area_count(a, z, &c), 0);
+    CU_ASSERT_EQUAL(swx_area_count(&c, a, z), 0);
     CU_ASSERT_EQUAL(c, total);
     return total;
 }
@@ -115,7 +116,7 @@ static void test_bbox(void)
             CU_ASSERT_EQUAL(iterate(a, z, 8, 0), want);
         }
         uint64_t c;
-        CU_ASSERT_EQUAL(swx_area_count(a, 16, &c), 0);
+        CU_ASSERT_EQUAL(swx_area_count(&c, a, 16), 0);
         CU_ASSERT_EQUAL(c, box_count(16, b[0], b[1], b[2], b[3]));
         swx_area_free(a);
     }
@@ -127,7 +128,7 @@ static void test_bbox(void)
     CU_ASSERT_EQUAL(swx_area_has_tile(a, 2, 2, 2), 0);
     CU_ASSERT_EQUAL(swx_area_has_tile(a, 2, 3, 1), 0);
     double w, s, e, n;
-    swx_area_bounds(a, &w, &s, &e, &n);
+    swx_area_bounds(&w, &s, &e, &n, a);
     CU_ASSERT(w == 0 && s == 0 && e == 90 && n == 45);
     swx_area_free(a);
 }
@@ -169,8 +170,8 @@ static void same_tiles(const swx_area *a, const swx_area *b, int zmax)
             fprintf(stderr, "zoom %d: %d tiles differ\n", z, bad);
         CU_ASSERT_EQUAL(bad, 0);
         uint64_t ca, cb;
-        swx_area_count(a, z, &ca);
-        swx_area_count(b, z, &cb);
+        swx_area_count(&ca, a, z);
+        swx_area_count(&cb, b, z);
         CU_ASSERT_EQUAL(ca, cb);
     }
 }
@@ -194,7 +195,7 @@ static void test_polygons(void)
     CU_ASSERT_FATAL(p != NULL);
     same_tiles(box, p, 7);
     double w, s, e, n;
-    swx_area_bounds(p, &w, &s, &e, &n);
+    swx_area_bounds(&w, &s, &e, &n, p);
     CU_ASSERT(w == 170 && e == -170 && s == -20 && n == 10);
     swx_area_free(p);
     p = poly("{\"type\":\"Polygon\",\"coordinates\":[[[170,-20],[190,-20],[190,10],[170,10]]]}");
@@ -222,7 +223,7 @@ static void test_polygons(void)
     for (uint32_t y = 0; y < 32; y++)
         for (uint32_t x = 0; x < 32; x++) {
             double tw, ts, te, tn;
-            swx_tile_bounds_deg(z, x, y, &tw, &ts, &te, &tn);
+            swx_tile_bounds_deg(&tw, &ts, &te, &tn, z, x, y);
             int hit = 0;
             for (int j = 1; j < 40 && !hit; j++)
                 for (int i = 1; i < 40 && !hit; i++) {
@@ -358,8 +359,8 @@ static void route_vs_brute(const double *lon, const double *lat, size_t n, doubl
             double dd = d / D2R + 0.01;
             double la0 = sm[i].lat - dd, la1 = sm[i].lat + dd;
             double fx, fy0, fy1;
-            swx_tile_of_deg(z, 0, la1, &fx, &fy0);
-            swx_tile_of_deg(z, 0, la0, &fx, &fy1);
+            swx_tile_of_deg(&fx, &fy0, z, 0, la1);
+            swx_tile_of_deg(&fx, &fy1, z, 0, la0);
             double maxlat = fabs(la0) > fabs(la1) ? fabs(la0) : fabs(la1);
             double dlon = maxlat >= 89 ? 180 : dd / cos(maxlat * D2R);
             if (dlon > 180)
@@ -376,7 +377,7 @@ static void route_vs_brute(const double *lon, const double *lat, size_t n, doubl
                 for (long c = c0; c <= c1; c++) {
                     uint32_t x = (uint32_t)(((c % (long)nt) + (long)nt) % (long)nt);
                     double w, s, e, no;
-                    swx_tile_bounds_deg(z, x, (uint32_t)r, &w, &s, &e, &no);
+                    swx_tile_bounds_deg(&w, &s, &e, &no, z, x, (uint32_t)r);
                     double v = point_tile(sm[i].lon, sm[i].lat, w, s, e, no);
                     size_t k = (size_t)r * nt + x;
                     if (v < best[k])
@@ -459,7 +460,7 @@ static void test_route_formats(void)
     same_tiles(ref, c1, 6);
     same_tiles(ref, c2, 6);
     double w, s, e, n;
-    swx_area_bounds(ref, &w, &s, &e, &n);
+    swx_area_bounds(&w, &s, &e, &n, ref);
     CU_ASSERT(w > 160 && w < 165 && e > -175 && e < -170 && s < 40 && n > 48.5);
     swx_area_free(ref);
     swx_area_free(g);
@@ -482,15 +483,15 @@ static void test_route_formats(void)
 static void test_zoom_list(void)
 {
     uint32_t z;
-    CU_ASSERT_EQUAL(swx_zoom_list_parse("5", &z), 0);
+    CU_ASSERT_EQUAL(swx_zoom_list_parse(&z, "5"), 0);
     CU_ASSERT_EQUAL(z, 1u << 5);
-    CU_ASSERT_EQUAL(swx_zoom_list_parse("3-9", &z), 0);
+    CU_ASSERT_EQUAL(swx_zoom_list_parse(&z, "3-9"), 0);
     CU_ASSERT_EQUAL(z, 0x3f8u);
-    CU_ASSERT_EQUAL(swx_zoom_list_parse("0,2,4-5", &z), 0);
+    CU_ASSERT_EQUAL(swx_zoom_list_parse(&z, "0,2,4-5"), 0);
     CU_ASSERT_EQUAL(z, 0x35u);
     const char *bad[] = {"", "-1", "9-3", "3-", "a", "1,,2", "25", "3-30", "1 2", NULL};
     for (int i = 0; bad[i]; i++)
-        CU_ASSERT_EQUAL(swx_zoom_list_parse(bad[i], &z), SWX_EINVAL);
+        CU_ASSERT_EQUAL(swx_zoom_list_parse(&z, bad[i]), SWX_EINVAL);
 }
 
 /* A 100,000-tile area enumerates without growing memory with the tile count. */
@@ -499,7 +500,7 @@ static void test_large(void)
     swx_area *a = NULL;
     CU_ASSERT_FATAL(swx_area_from_bbox(&a, -30, 20, 40, 65) == 0);
     uint64_t c;
-    CU_ASSERT_EQUAL(swx_area_count(a, 14, &c), 0);
+    CU_ASSERT_EQUAL(swx_area_count(&c, a, 14), 0);
     CU_ASSERT_EQUAL(c, box_count(14, -30, 20, 40, 65));
     CU_ASSERT_EQUAL(iterate(a, 11, 8, 0), box_count(11, -30, 20, 40, 65));
     swx_area_free(a);

@@ -6,6 +6,7 @@
 #include "seawx/http.h"
 #include "seawx/iso8601.h"
 #include "seawx/vessels.h"
+#include "vessels_int.h"
 
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -28,16 +29,16 @@ static void test_pages(void)
     char *next = NULL;
     long long total;
     size_t len;
-    CU_ASSERT_EQUAL_FATAL(swx_vessels_table_new(NULL, &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_vessels_table_new(&t, NULL), 0);
     CU_ASSERT_EQUAL(swx_table_columns(t), 4 + 35);
     char *body = cu_fixture("vessels/page1.json", &len);
-    CU_ASSERT_EQUAL(swx_vessels_parse_page(t, body, len, &next, &total), 0);
+    CU_ASSERT_EQUAL(swx_vessels_parse_page(&next, &total, t, body, len), 0);
     free(body);
     CU_ASSERT_STRING_EQUAL(next, "opaque-cursor-2");
     CU_ASSERT_EQUAL(total, 3);
     free(next);
     body = cu_fixture("vessels/page2.json", &len);
-    CU_ASSERT_EQUAL(swx_vessels_parse_page(t, body, len, &next, &total), 0);
+    CU_ASSERT_EQUAL(swx_vessels_parse_page(&next, &total, t, body, len), 0);
     free(body);
     CU_ASSERT_PTR_NULL(next);
     CU_ASSERT_EQUAL_FATAL(swx_table_rows(t), 3);
@@ -49,7 +50,7 @@ static void test_pages(void)
     CU_ASSERT_STRING_EQUAL(swx_table_get_string(t, 0, (size_t)col(t, "history_ship_builder")),
                            "Ulstein");
     int64_t nd;
-    swx_iso8601_parse("2010-04-30T22:00:00Z", &nd);
+    swx_iso8601_parse(&nd, "2010-04-30T22:00:00Z");
     CU_ASSERT_EQUAL(swx_table_get_time(t, 0, (size_t)col(t, "history_name_date")), nd);
     CU_ASSERT_STRING_EQUAL(
         swx_table_get_string(t, 0, (size_t)col(t, "vessel_and_trading_type_trading_status")),
@@ -74,9 +75,9 @@ static void test_pages(void)
     CU_ASSERT_TRUE(swx_table_is_null(t, 2, (size_t)col(t, "registration_ice_classed")));
     swx_table_free(t);
 
-    CU_ASSERT_EQUAL_FATAL(swx_vessels_table_new("capacity", &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_vessels_table_new(&t, "capacity"), 0);
     body = cu_fixture("vessels/no_data.json", &len);
-    CU_ASSERT_EQUAL(swx_vessels_parse_page(t, body, len, &next, &total), SWX_ESERVICE);
+    CU_ASSERT_EQUAL(swx_vessels_parse_page(&next, &total, t, body, len), SWX_ESERVICE);
     free(body);
     swx_table_free(t);
 }
@@ -127,7 +128,7 @@ static void test_sim_paging(void)
     swx_client *c = client();
     swx_vessels_query q = {0};
     swx_table *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_vessels_get(c, &q, on_page, NULL, &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_vessels_get(&t, c, &q, on_page, NULL), 0);
     CU_ASSERT_EQUAL(pages_seen, 3);
     CU_ASSERT_EQUAL(swx_table_rows(t), 7);
     CU_ASSERT_STRING_EQUAL(swx_table_meta(t, "total"), "7");
@@ -137,7 +138,7 @@ static void test_sim_paging(void)
     q.max_pages = "2";
     q.limit = "2";
     q.categories = "history";
-    CU_ASSERT_EQUAL_FATAL(swx_vessels_get(c, &q, NULL, NULL, &t), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_vessels_get(&t, c, &q, NULL, NULL), 0);
     CU_ASSERT_EQUAL(swx_table_rows(t), 4);
     CU_ASSERT_EQUAL(swx_table_columns(t), 4 + 6);
     swx_table_free(t);

@@ -28,8 +28,8 @@ static void test_plan_spans_the_rows(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double south, north;
         int h;
-        CU_ASSERT_EQUAL_FATAL(swx_warp_4326_plan(cases[i].z, cases[i].y0, cases[i].rows, 256, 4096,
-                                                 &south, &north, &h),
+        CU_ASSERT_EQUAL_FATAL(swx_warp_4326_plan(&south, &north, &h, cases[i].z, cases[i].y0,
+                                                 cases[i].rows, 256, 4096),
                               0);
         CU_ASSERT_DOUBLE_EQUAL(north, lat_of_row(cases[i].z, cases[i].y0), 1e-9);
         CU_ASSERT_DOUBLE_EQUAL(south, lat_of_row(cases[i].z, cases[i].y0 + cases[i].rows), 1e-9);
@@ -55,11 +55,11 @@ static void test_plan_clamps_and_refuses(void)
     int h;
     /* Zoom 0 spans 170 degrees; its thinnest rows near the poles would ask for
      * more rows than allowed. */
-    CU_ASSERT_EQUAL(swx_warp_4326_plan(0, 0, 1, 256, 1000, &s, &n, &h), 0);
+    CU_ASSERT_EQUAL(swx_warp_4326_plan(&s, &n, &h, 0, 0, 1, 256, 1000), 0);
     CU_ASSERT_EQUAL(h, 1000);
-    CU_ASSERT_EQUAL(swx_warp_4326_plan(-1, 0, 1, 256, 4096, &s, &n, &h), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_warp_4326_plan(3, 0, 0, 256, 4096, &s, &n, &h), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_warp_4326_plan(3, 0, 1, 0, 4096, &s, &n, &h), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_warp_4326_plan(&s, &n, &h, -1, 0, 1, 256, 4096), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_warp_4326_plan(&s, &n, &h, 3, 0, 0, 256, 4096), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_warp_4326_plan(&s, &n, &h, 3, 0, 1, 0, 4096), SWX_EINVAL);
 }
 
 /* Each destination row must be the source row under its centre's latitude. */
@@ -67,7 +67,7 @@ static void check_rows(int z, uint32_t y0, int rows, int ts, int cap, int *disti
 {
     double south, north;
     int h;
-    CU_ASSERT_EQUAL_FATAL(swx_warp_4326_plan(z, y0, rows, ts, cap, &south, &north, &h), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_warp_4326_plan(&south, &north, &h, z, y0, rows, ts, cap), 0);
     size_t stride = 8; /* two pixels: the source row number, twice */
     uint8_t *src = malloc(stride * (size_t)h), *dst = malloc(stride * (size_t)rows * ts);
     CU_ASSERT_FATAL(src && dst);
@@ -79,7 +79,7 @@ static void check_rows(int z, uint32_t y0, int rows, int ts, int cap, int *disti
             src[stride * r + k + 3] = 0xff;
         }
     memset(dst, 0, stride * (size_t)rows * ts);
-    swx_warp_4326_rows(src, h, south, north, stride, dst, z, y0, rows, ts);
+    swx_warp_4326_rows(dst, src, h, south, north, stride, z, y0, rows, ts);
     int bad = 0, prev = -1;
     *distinct = 1;
     for (int r = 0; r < rows * ts; r++) {

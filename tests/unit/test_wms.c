@@ -102,7 +102,7 @@ static void test_caps_request(void)
 {
     swx_request req;
     swx_query *q = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_wms_caps_request("maritime-wave", &req, &q), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_wms_caps_request(&req, &q, "maritime-wave"), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     CU_ASSERT_EQUAL(req.service, SWX_SERVICE_MAIN);
     CU_ASSERT_STRING_EQUAL(req.path, SWX_WMS_PATH);
@@ -119,7 +119,7 @@ static void test_caps_request(void)
     swx_query_free(q);
 
     q = (swx_query *)1;
-    CU_ASSERT_EQUAL(swx_wms_caps_request("weather", &req, &q), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_wms_caps_request(&req, &q, "weather"), SWX_EINVAL);
     CU_ASSERT_PTR_NULL(q);
     has(swx_error_last(), "unknown bundle 'weather'");
 }
@@ -148,7 +148,7 @@ static char *getmap_url(const swx_getmap *g)
 {
     swx_request req;
     swx_query *q = NULL;
-    int rc = swx_wms_getmap_request(g, &req, &q);
+    int rc = swx_wms_getmap_request(&req, &q, g);
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -253,7 +253,7 @@ static void getmap_refused(const swx_getmap *g, int code, const char *want)
 {
     swx_request req;
     swx_query *q = (swx_query *)1;
-    CU_ASSERT_EQUAL(swx_wms_getmap_request(g, &req, &q), code);
+    CU_ASSERT_EQUAL(swx_wms_getmap_request(&req, &q, g), code);
     CU_ASSERT_PTR_NULL(q);
     has(swx_error_last(), want);
 }
@@ -350,7 +350,7 @@ static void test_get_caps_header_auth(void)
 {
     swx_client *c = client_at(sim.base_url, "header");
     swx_caps *caps = NULL;
-    int rc = swx_wms_get_caps(c, "maritime", &caps);
+    int rc = swx_wms_get_caps(&caps, c, "maritime");
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -377,9 +377,9 @@ static void test_getmap_header_auth(void)
     g.height = 32;
     swx_request req;
     swx_query *q = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_wms_getmap_request(&g, &req, &q), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_wms_getmap_request(&req, &q, &g), 0);
     swx_response *r = NULL;
-    int rc = swx_http_get(c, &req, &r);
+    int rc = swx_http_get(&r, c, &req);
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL(rc, 0);
@@ -406,7 +406,7 @@ static void test_get_caps_query_auth(void)
      * logs it redacted), and the error line still never shows it. */
     swx_client *c = client_at(sim.base_url, "query");
     swx_caps *caps = NULL;
-    CU_ASSERT_EQUAL(swx_wms_get_caps(c, "clouds", &caps), 0);
+    CU_ASSERT_EQUAL(swx_wms_get_caps(&caps, c, "clouds"), 0);
     swx_caps_free(caps);
     char line[1024];
     CU_ASSERT_FATAL(last_line_with("bundle=clouds", line, sizeof line));
@@ -420,12 +420,12 @@ static void test_get_caps_errors(void)
     swx_client *c = client_at(sim.base_url, NULL);
     swx_caps *caps = (swx_caps *)1;
     /* Refused before anything is sent. */
-    CU_ASSERT_EQUAL(swx_wms_get_caps(c, "weather", &caps), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_wms_get_caps(&caps, c, "weather"), SWX_EINVAL);
     CU_ASSERT_PTR_NULL(caps);
     has(swx_error_last(), "unknown bundle 'weather'");
     /* A bundle outside the subscription. */
     caps = (swx_caps *)1;
-    CU_ASSERT_EQUAL(swx_wms_get_caps(c, "thunderstorm", &caps), SWX_EFORBIDDEN);
+    CU_ASSERT_EQUAL(swx_wms_get_caps(&caps, c, "thunderstorm"), SWX_EFORBIDDEN);
     CU_ASSERT_PTR_NULL(caps);
     has(swx_error_last(), "bundle=thunderstorm");
     lacks(swx_error_last(), KEY);
@@ -445,7 +445,7 @@ static void test_get_caps_many(void)
     swx_caps *out[4];
     int rc[4];
     char *errors[4];
-    int r = swx_wms_get_caps_many(c, names, 4, 2, out, rc, errors);
+    int r = swx_wms_get_caps_many(out, rc, errors, c, names, 4, 2);
     /* The first failure in the list's order is the bundle check of "weather",
      * made as requests are produced; 403 comes later, from the network. */
     CU_ASSERT(r == SWX_EINVAL || r == SWX_EFORBIDDEN);
@@ -470,7 +470,7 @@ static void test_get_caps_many(void)
 
     /* Without an errors array, and all good: 0. */
     const char *good[] = {"basic", "maritime"};
-    CU_ASSERT_EQUAL(swx_wms_get_caps_many(c, good, 2, 0, out, rc, NULL), 0);
+    CU_ASSERT_EQUAL(swx_wms_get_caps_many(out, rc, NULL, c, good, 2, 0), 0);
     CU_ASSERT(rc[0] == 0 && rc[1] == 0 && out[0] && out[1]);
     swx_caps_free(out[0]);
     swx_caps_free(out[1]);

@@ -104,7 +104,7 @@ static void test_nested_layers(void)
     CU_ASSERT_STRING_EQUAL(swx_layer_run_date(l), "20241001");
     CU_ASSERT_STRING_EQUAL(swx_layer_run_hour(l), "00");
     int64_t run = 0;
-    CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
+    CU_ASSERT_EQUAL(swx_layer_run_time(&run, l), 0);
     CU_ASSERT_EQUAL(run, cu_time("2024-10-01T00:00:00Z"));
 
     /* Unitless, and a unit with a space in it. */
@@ -113,7 +113,7 @@ static void test_nested_layers(void)
     CU_ASSERT_STRING_EQUAL(swx_layer_variable(l), "r");
     CU_ASSERT_PTR_NULL(swx_layer_unit(l));
     CU_ASSERT_STRING_EQUAL(swx_layer_run_hour(l), "06");
-    CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
+    CU_ASSERT_EQUAL(swx_layer_run_time(&run, l), 0);
     CU_ASSERT_EQUAL(run, cu_time("2024-10-01T06:00:00Z"));
     l = find(caps, "sof-d/20241001/00/10u:m s-1");
     CU_ASSERT_FATAL(l != NULL);
@@ -164,7 +164,7 @@ static void test_nested_inheritance(void)
     CU_ASSERT_DOUBLE_EQUAL(b->maxy, 20048966.1, 1e-6);
     CU_ASSERT_PTR_NULL(swx_layer_bbox(l, 3));
     double w = 0, s = 0, e = 0, n = 0;
-    CU_ASSERT_EQUAL(swx_layer_geo_bbox(l, &w, &s, &e, &n), 0);
+    CU_ASSERT_EQUAL(swx_layer_geo_bbox(&w, &s, &e, &n, l), 0);
     CU_ASSERT_DOUBLE_EQUAL(w, -180, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(s, -90, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e, 180, 1e-9);
@@ -206,7 +206,7 @@ static void test_nested_dimensions(void)
     CU_ASSERT_PTR_NULL(swx_layer_time(l));
     CU_ASSERT_PTR_NULL(swx_layer_reference_time(l));
     int64_t run = 0;
-    CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0); /* from the name */
+    CU_ASSERT_EQUAL(swx_layer_run_time(&run, l), 0); /* from the name */
     CU_ASSERT_EQUAL(run, cu_time("2024-10-02T00:00:00Z"));
     swx_caps_free(caps);
 }
@@ -275,30 +275,30 @@ static void test_nested_runs_and_latest(void)
     CU_ASSERT_TRUE(swx_caps_run_is_complete(caps, find(caps, "sof-d/20241001/06/t2m:K")));
     CU_ASSERT_TRUE(swx_caps_run_is_complete(caps, find(caps, "sof-d/20241001/00/t2m:K")));
     const swx_layer *latest = NULL;
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "t2m", "K", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "t2m", "K"), 0);
     CU_ASSERT_FATAL(latest != NULL);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241001/06/t2m:K");
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "t2m", NULL, &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "t2m", NULL), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241001/06/t2m:K");
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "t2m", "F", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "t2m", "F"), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241001/00/t2m:F");
     /* r of 2024-10-02 00 lists as many times as the run before: complete. */
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "r", "", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "r", ""), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241002/00/r");
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "10u", "m s-1", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "10u", "m s-1"), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241001/06/10u:m s-1");
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "tcc", NULL, &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "tcc", NULL), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241002/00/tcc:%");
 
     /* Unknown variable or unit: the error names what exists. */
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "sst", NULL, &latest), SWX_ENOTFOUND);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "sst", NULL), SWX_ENOTFOUND);
     CU_ASSERT_PTR_NULL(latest);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "'sst'"));
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "variables: t2m, r, 10u, tcc"));
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "t2m", "C", &latest), SWX_ENOTFOUND);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "t2m", "C"), SWX_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "unit 'C'"));
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "units: K, F"));
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "t2m", "", &latest), SWX_ENOTFOUND);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "t2m", ""), SWX_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "without a unit"));
     swx_caps_free(caps);
 }
@@ -318,13 +318,13 @@ static void test_nested_maritime(void)
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(l)), 4);
     CU_ASSERT_EQUAL(swx_timedim_get(swx_layer_time(l), 3), cu_time("2024-10-01T09:00:00Z"));
     double w, s, e, n;
-    CU_ASSERT_EQUAL(swx_layer_geo_bbox(l, &w, &s, &e, &n), 0);
+    CU_ASSERT_EQUAL(swx_layer_geo_bbox(&w, &s, &e, &n, l), 0);
     CU_ASSERT_DOUBLE_EQUAL(s, -78.5, 1e-9);
     CU_ASSERT_EQUAL(swx_caps_variable_count(caps), 4);
     const swx_layer *latest = NULL;
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "swh", "m", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "swh", "m"), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d.maritime/20241001/12/swh:m");
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "mwp", "s", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "mwp", "s"), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d.maritime/20241001/00/mwp:s");
     swx_caps_free(caps);
 }
@@ -354,9 +354,9 @@ static void test_flat(void)
     /* The 12 run of 2024-10-02 lists 3 times against 10: still being produced. */
     CU_ASSERT_FALSE(swx_caps_run_is_complete(caps, out[0]));
     const swx_layer *latest = NULL;
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "t2m", "K", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "t2m", "K"), 0);
     CU_ASSERT_PTR_EQUAL(latest, out[1]);
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "pmsl", "Pa", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "pmsl", "Pa"), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241002/00/pmsl:Pa");
     swx_caps_free(caps);
 }
@@ -388,7 +388,7 @@ static void test_flat_other_server(void)
     CU_ASSERT_PTR_NULL(swx_layer_run_date(l));
     CU_ASSERT_PTR_NULL(swx_layer_run_hour(l));
     int64_t run = 0;
-    CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
+    CU_ASSERT_EQUAL(swx_layer_run_time(&run, l), 0);
     CU_ASSERT_EQUAL(run, cu_time("2024-09-30T12:00:00Z"));
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_reference_time(l)), 3);
     /* time inherited from the root. */
@@ -419,7 +419,7 @@ static void test_flat_other_server(void)
     CU_ASSERT_FATAL(l != NULL);
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(l)), 2);
     CU_ASSERT_EQUAL(swx_timedim_last(swx_layer_time(l)), cu_time("2024-10-01T03:00:00Z"));
-    CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), 0);
+    CU_ASSERT_EQUAL(swx_layer_run_time(&run, l), 0);
     CU_ASSERT_EQUAL(run, cu_time("2024-10-01T06:00:00Z"));
     CU_ASSERT_EQUAL_FATAL(swx_layer_crs_count(l), 3);
     CU_ASSERT_STRING_EQUAL(swx_layer_crs(l, 2), "EPSG:3857");
@@ -431,7 +431,7 @@ static void test_flat_other_server(void)
     CU_ASSERT_DOUBLE_EQUAL(swx_layer_bbox(l, 1)->maxy, 30.25, 1e-9);
     CU_ASSERT_STRING_EQUAL(swx_layer_bbox(l, 2)->crs, "EPSG:3857");
     double w, s, e, n;
-    CU_ASSERT_EQUAL(swx_layer_geo_bbox(l, &w, &s, &e, &n), 0);
+    CU_ASSERT_EQUAL(swx_layer_geo_bbox(&w, &s, &e, &n, l), 0);
     CU_ASSERT_DOUBLE_EQUAL(w, -10.5, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(e, 30.25, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(s, 35, 1e-9);
@@ -443,7 +443,7 @@ static void test_flat_other_server(void)
     CU_ASSERT_FATAL(l != NULL);
     CU_ASSERT_PTR_NULL(swx_layer_product(l));
     CU_ASSERT_STRING_EQUAL(swx_layer_variable(l), "sof-d/20241345/00/t2m:K");
-    CU_ASSERT_EQUAL(swx_layer_run_time(l, &run), SWX_ENOTFOUND);
+    CU_ASSERT_EQUAL(swx_layer_run_time(&run, l), SWX_ENOTFOUND);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "sof-d/20241345/00/t2m:K"));
     l = find(caps, "sof-d/20241001/24/t2m:K");
     CU_ASSERT_FATAL(l != NULL);
@@ -473,7 +473,7 @@ static void test_wms111(void)
     CU_ASSERT_STRING_EQUAL(swx_layer_crs(l, 1), "EPSG:3857");
     CU_ASSERT_STRING_EQUAL(swx_layer_crs(l, 2), "EPSG:900913");
     double w, s, e, n;
-    CU_ASSERT_EQUAL(swx_layer_geo_bbox(l, &w, &s, &e, &n), 0);
+    CU_ASSERT_EQUAL(swx_layer_geo_bbox(&w, &s, &e, &n, l), 0);
     CU_ASSERT_DOUBLE_EQUAL(w, -180, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(s, -85.5, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(n, 85.5, 1e-9);
@@ -671,7 +671,7 @@ static char *big_document(size_t nvars, size_t *len)
                     int64_t t =
                         swx_days_from_civil(2024, 10, (unsigned)day) * 86400 + (hour + k) * 3600;
                     char iso[SWX_ISO8601_LEN];
-                    swx_iso8601_format(t, iso);
+                    swx_iso8601_format(iso, t);
                     PUT("%s%s", k ? "," : "", iso);
                 }
                 PUT("</Dimension><Style><Name>v%zu/nearest</Name></Style></Layer>\n", v);
@@ -706,7 +706,7 @@ static void test_big_document(void)
     CU_ASSERT_STRING_EQUAL(swx_layer_name(out[0]), "sof-d/20241004/18/v59:K");
     CU_ASSERT_STRING_EQUAL(swx_layer_name(out[15]), "sof-d/20241001/00/v59:K");
     const swx_layer *latest = NULL;
-    CU_ASSERT_EQUAL(swx_caps_latest(caps, "v59", "K", &latest), 0);
+    CU_ASSERT_EQUAL(swx_caps_latest(&latest, caps, "v59", "K"), 0);
     CU_ASSERT_STRING_EQUAL(swx_layer_name(latest), "sof-d/20241004/12/v59:K");
     CU_ASSERT_EQUAL(swx_timedim_count(swx_layer_time(latest)), 60);
     CU_ASSERT_PTR_NOT_NULL(swx_caps_find(caps, "sof-d/20241002/06/v0:K"));

@@ -88,7 +88,7 @@ static void open_fails(const char *fixture, const swx_map_opts *o, int code, ...
 static void assert_gt(const swx_map *m, double x0, double dx, double y0, double dy)
 {
     double gt[6];
-    swx_map_geotransform(m, gt);
+    swx_map_geotransform(gt, m);
     CU_ASSERT_DOUBLE_EQUAL(gt[0], x0, 1e-9 * fabs(x0) + 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(gt[1], dx, 1e-9 * fabs(dx));
     CU_ASSERT_EQUAL(gt[2], 0);
@@ -152,7 +152,7 @@ static void test_size_from_width_or_height(void)
     swx_map *m = open_map(&o);
     assert_size(m, 1000, 500);
     double gt[6];
-    swx_map_geotransform(m, gt);
+    swx_map_geotransform(gt, m);
     CU_ASSERT_DOUBLE_EQUAL(gt[1], -gt[5], 1e-12);
     swx_map_free(m);
 
@@ -258,16 +258,16 @@ static void test_levels(void)
     swx_map *m = open_map(&o);
     CU_ASSERT_EQUAL(swx_map_level_count(m), 3);
     int w = -1, h = -1;
-    swx_map_level_size(m, 0, &w, &h);
+    swx_map_level_size(&w, &h, m, 0);
     CU_ASSERT(w == 1440 && h == 720);
-    swx_map_level_size(m, 1, &w, &h);
+    swx_map_level_size(&w, &h, m, 1);
     CU_ASSERT(w == 720 && h == 360);
-    swx_map_level_size(m, 2, &w, &h);
+    swx_map_level_size(&w, &h, m, 2);
     CU_ASSERT(w == 360 && h == 180);
-    swx_map_level_size(m, 3, &w, &h);
+    swx_map_level_size(&w, &h, m, 3);
     CU_ASSERT(w == 0 && h == 0);
     w = h = -1;
-    swx_map_level_size(m, -1, &w, &h);
+    swx_map_level_size(&w, &h, m, -1);
     CU_ASSERT(w == 0 && h == 0);
     swx_map_free(m);
 
@@ -276,7 +276,7 @@ static void test_levels(void)
     o.height = 301;
     m = open_map(&o);
     CU_ASSERT_EQUAL(swx_map_level_count(m), 2);
-    swx_map_level_size(m, 1, &w, &h);
+    swx_map_level_size(&w, &h, m, 1);
     CU_ASSERT(w == 501 && h == 151);
     swx_map_free(m);
 
@@ -285,7 +285,7 @@ static void test_levels(void)
     o.height = 10;
     m = open_map(&o);
     CU_ASSERT_EQUAL(swx_map_level_count(m), 2);
-    swx_map_level_size(m, 1, &w, &h);
+    swx_map_level_size(&w, &h, m, 1);
     CU_ASSERT(w == 256 && h == 5);
     swx_map_free(m);
     o.width = 510;
@@ -302,7 +302,7 @@ static void test_levels(void)
     o.width = SWX_MAP_MAX_SIDE;
     m = open_map(&o);
     CU_ASSERT_EQUAL(swx_map_level_count(m), 13); /* 2^20 down to 2^8 */
-    swx_map_level_size(m, 12, &w, &h);
+    swx_map_level_size(&w, &h, m, 12);
     CU_ASSERT(w == 256 && h == 128);
     swx_map_free(m);
 }
@@ -338,7 +338,7 @@ static void test_extent(void)
 
 static void getmap_of(const swx_map *m, int level, int bx, int by, swx_getmap *g)
 {
-    int rc = swx_map_block_getmap(m, level, bx, by, g);
+    int rc = swx_map_block_getmap(g, m, level, bx, by);
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -400,17 +400,17 @@ static void test_block_getmap(void)
     assert_bbox(&g, 76, -90, 180, -38);
 
     /* Outside the grid. */
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 6, 0, &g), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 0, 6, 0), SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "block 6,0 is outside level 0"));
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 0, 3, &g), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, -1, 0, &g), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 0, 0, 3), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 0, -1, 0), SWX_EINVAL);
     /* Indexes whose pixel offset overflows an int (it once wrapped to block 0). */
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 16777216, 0, &g), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 0, 0, 16777216, &g), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 1, 3, 0, &g), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, 3, 0, 0, &g), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 0, 16777216, 0), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 0, 0, 16777216), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 1, 3, 0), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, 3, 0, 0), SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "no overview level 3"));
-    CU_ASSERT_EQUAL(swx_map_block_getmap(m, -1, 0, 0, &g), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_map_block_getmap(&g, m, -1, 0, 0), SWX_EINVAL);
     swx_map_free(m);
 
     /* 512-pixel blocks. */
@@ -431,7 +431,7 @@ static void block_bbox_param(const swx_map *m, int bx, int by, char *out, size_t
     getmap_of(m, 0, bx, by, &g);
     swx_request req;
     swx_query *q = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_wms_getmap_request(&g, &req, &q), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_wms_getmap_request(&req, &q, &g), 0);
     swx_client_opts co = {0};
     co.base_url = "http://127.0.0.1:9";
     swx_client *c = NULL;
@@ -700,7 +700,7 @@ static swx_client *sim_client(void)
 static swx_map *sim_map(swx_client *c, const char *bundle, swx_diskcache *cache)
 {
     swx_caps *caps = NULL;
-    int rc = swx_wms_get_caps(c, "basic", &caps);
+    int rc = swx_wms_get_caps(&caps, c, "basic");
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -724,7 +724,7 @@ static void test_read_blocks(void)
     const int bxy[] = {0, 1, 2, 1};
     got g = {0};
     swx_fetch_stats st = {0};
-    int rc = swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &g, &st);
+    int rc = swx_map_read_blocks(&st, m, c, 0, bxy, 2, 2, NULL, on_block, &g);
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());
     CU_ASSERT_EQUAL(rc, 0);
@@ -744,7 +744,7 @@ static void test_read_blocks(void)
     CU_ASSERT_EQUAL(swx_map_level_count(m), 2);
     got g1 = {0};
     const int one[] = {1, 0};
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 1, one, 1, 0, NULL, on_block, &g1, NULL), 0);
+    CU_ASSERT_EQUAL(swx_map_read_blocks(NULL, m, c, 1, one, 1, 0, NULL, on_block, &g1), 0);
     CU_ASSERT_EQUAL(g1.n, 1);
     CU_ASSERT(g1.w[0] == 44 && g1.h[0] == 150);
 
@@ -752,13 +752,13 @@ static void test_read_blocks(void)
     const int outside[] = {3, 0};
     got g2 = {0};
     st = (swx_fetch_stats){0};
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, outside, 1, 0, NULL, on_block, &g2, &st),
+    CU_ASSERT_EQUAL(swx_map_read_blocks(&st, m, c, 0, outside, 1, 0, NULL, on_block, &g2),
                     SWX_EINVAL);
     CU_ASSERT_EQUAL(g2.n, 0);
     CU_ASSERT_EQUAL(st.requests, 0);
 
     /* No blocks: nothing to do. */
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 0, 0, NULL, on_block, &g2, NULL), 0);
+    CU_ASSERT_EQUAL(swx_map_read_blocks(NULL, m, c, 0, bxy, 0, 0, NULL, on_block, &g2), 0);
     CU_ASSERT_EQUAL(g2.n, 0);
     swx_map_free(m);
     swx_client_free(c);
@@ -773,13 +773,13 @@ static void test_read_blocks_stop(void)
     /* The callback stops the read with its own code. */
     got g = {0};
     g.stop_rc = -42;
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 1, NULL, on_block, &g, NULL), -42);
+    CU_ASSERT_EQUAL(swx_map_read_blocks(NULL, m, c, 0, bxy, 2, 1, NULL, on_block, &g), -42);
     CU_ASSERT_EQUAL(g.n, 1);
 
     /* Cancelled. */
     volatile sig_atomic_t cancel = 1;
     got g2 = {0};
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, &cancel, on_block, &g2, NULL),
+    CU_ASSERT_EQUAL(swx_map_read_blocks(NULL, m, c, 0, bxy, 2, 2, &cancel, on_block, &g2),
                     SWX_ECANCEL);
     CU_ASSERT_EQUAL(g2.n, 0);
     swx_map_free(m);
@@ -787,7 +787,7 @@ static void test_read_blocks_stop(void)
     /* A block the service refuses: its message is the error line, without the key. */
     m = sim_map(c, "thunderstorm", NULL);
     got g3 = {0};
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &g3, NULL),
+    CU_ASSERT_EQUAL(swx_map_read_blocks(NULL, m, c, 0, bxy, 2, 2, NULL, on_block, &g3),
                     SWX_EFORBIDDEN);
     CU_ASSERT_EQUAL(g3.n, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "403"));
@@ -808,7 +808,7 @@ static void test_read_blocks_cache(void)
     swx_map *m = sim_map(c, "basic", cache);
     got first = {0};
     swx_fetch_stats st = {0};
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &first, &st), 0);
+    CU_ASSERT_EQUAL(swx_map_read_blocks(&st, m, c, 0, bxy, 2, 2, NULL, on_block, &first), 0);
     CU_ASSERT_EQUAL(first.n, 2);
     CU_ASSERT_EQUAL(st.requests, 2);
     swx_map_free(m);
@@ -817,7 +817,7 @@ static void test_read_blocks_cache(void)
     m = sim_map(c, "basic", cache);
     got again = {0};
     st = (swx_fetch_stats){0};
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &again, &st), 0);
+    CU_ASSERT_EQUAL(swx_map_read_blocks(&st, m, c, 0, bxy, 2, 2, NULL, on_block, &again), 0);
     CU_ASSERT_EQUAL(again.n, 2);
     CU_ASSERT_EQUAL(st.requests, 0);
     CU_ASSERT_EQUAL(again.sum, first.sum);
@@ -825,7 +825,7 @@ static void test_read_blocks_cache(void)
     /* The callback's stop is honoured for cached blocks too. */
     got stop = {0};
     stop.stop_rc = -7;
-    CU_ASSERT_EQUAL(swx_map_read_blocks(m, c, 0, bxy, 2, 2, NULL, on_block, &stop, NULL), -7);
+    CU_ASSERT_EQUAL(swx_map_read_blocks(NULL, m, c, 0, bxy, 2, 2, NULL, on_block, &stop), -7);
     CU_ASSERT_EQUAL(stop.n, 1);
     swx_map_free(m);
     swx_diskcache_free(cache);

@@ -2,7 +2,7 @@
 #include "cu_support.h"
 
 #include "seawx/error.h"
-#include "seawx/xfields.h"
+#include "xfields.h"
 
 #include <CUnit/CUnit.h>
 #include <string.h>

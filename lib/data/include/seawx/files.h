@@ -15,6 +15,9 @@
  * write DEST.part and rename it to DEST once complete. A DEST.part left by an
  * interrupted download is resumed with a Range request; the server decides
  * (206 resumes, 200 starts over).
+ *
+ * Reading a listing body, source names and download by service path are the
+ * core's own: lib/data/files_int.h.
  */
 #ifndef SEAWX_FILES_H
 #define SEAWX_FILES_H
@@ -49,22 +52,15 @@ typedef struct swx_download_result {
     char *url;            /* final address (storage), without query; caller frees */
 } swx_download_result;
 
-/* "soil-moisture", "current-weather", "forecast". */
-SWX_API const char *swx_files_source_name(swx_file_source s);
-SWX_API int swx_files_source_parse(const char *s, swx_file_source *out);
 SWX_API int swx_files_check(const swx_files_query *q);
 /* A file id as a listing gives them: letters, digits, '.', '_', '+', '-'. */
 SWX_API int swx_files_check_id(const char *file_id);
-SWX_API int swx_files_list(swx_client *c, const swx_files_query *q, swx_table **out);
-SWX_API int swx_files_parse(const char *body, size_t len, swx_table **out);
+SWX_API int swx_files_list(swx_table **out, swx_client *c, const swx_files_query *q);
 /* Downloads file_id of source to dest (see above). res may be NULL; its url
  * is freed with swx_download_result_clear(). */
-SWX_API int swx_files_download(swx_client *c, swx_file_source source, const char *file_id,
-                               const char *dest, const swx_download_opts *opts,
-                               swx_download_result *res);
-/* The same for any service path (job results). */
-SWX_API int swx_files_download_path(swx_client *c, const char *path, const char *dest,
-                                    const swx_download_opts *opts, swx_download_result *res);
+SWX_API int swx_files_download(swx_download_result *res, swx_client *c, swx_file_source source,
+                               const char *file_id, const char *dest,
+                               const swx_download_opts *opts);
 SWX_API void swx_download_result_clear(swx_download_result *res);
 
 #ifdef __cplusplus

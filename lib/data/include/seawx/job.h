@@ -7,6 +7,8 @@
  * status (the interface lists only the two) means still running. Polls wait
  * first_ms, then half as long again each time, up to max_ms. The result is
  * downloaded like any file (seawx/files.h).
+ *
+ * Reading a status text (swx_job_state) is the wait loop's own: lib/data/job_int.h.
  */
 #ifndef SEAWX_JOB_H
 #define SEAWX_JOB_H
@@ -25,11 +27,9 @@ SWX_API int swx_job_check(const char *region, const char *start, const char *end
 /* A job uuid: hexadecimal digits and '-', 8 to 64 characters. */
 SWX_API int swx_job_check_uuid(const char *uuid);
 /* Starts a job; *uuid and *status are the caller's (free()). */
-SWX_API int swx_job_start(swx_client *c, const char *region, const char *start, const char *end,
-                          char **uuid, char **status);
-SWX_API int swx_job_status(swx_client *c, const char *uuid, char **status);
-/* 1 "complete", -1 a failed job, 0 anything else (still running). */
-SWX_API int swx_job_state(const char *status);
+SWX_API int swx_job_start(char **uuid, char **status, swx_client *c, const char *region,
+                          const char *start, const char *end);
+SWX_API int swx_job_status(char **status, swx_client *c, const char *uuid);
 
 /* Called after every poll: the status read, polls so far, seconds since the
  * wait began, and the seconds until the next poll (0 when done). */
@@ -47,8 +47,8 @@ typedef struct swx_job_wait_opts {
 /* Polls until the job is complete (0), failed, the timeout passed (SWX_ENET)
  * or the caller cancelled (SWX_ECANCEL). */
 SWX_API int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts);
-SWX_API int swx_job_download(swx_client *c, const char *uuid, const char *dest,
-                             const swx_download_opts *opts, swx_download_result *res);
+SWX_API int swx_job_download(swx_download_result *res, swx_client *c, const char *uuid,
+                             const char *dest, const swx_download_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,9 @@
  * X-Fields mask or the bundles decide which). Where a record has no location
  * the query's lat/lon are used. Meta: unit_system, and message / forecast /
  * height_unit when the answer has them.
+ *
+ * The answer reader (swx_point_parse) and kind names are the core's own:
+ * lib/data/point_int.h.
  */
 #ifndef SEAWX_POINT_H
 #define SEAWX_POINT_H
@@ -65,19 +68,13 @@ typedef struct swx_point_query {
     const char *bundles;    /* forecast, forecast-latest: comma list (required) */
 } swx_point_query;
 
-/* "soil", "soil-history", "weather", "tides", "tide-extrema", "forecast",
- * "forecast-latest". */
-SWX_API const char *swx_point_kind_name(swx_point_kind k);
-SWX_API int swx_point_kind_parse(const char *s, swx_point_kind *out);
+SWX_API int swx_point_kind_parse(swx_point_kind *out, const char *s);
 
 /* Checks every parameter against the interface. Parameters that the kind does
  * not take are refused too, by name. */
 SWX_API int swx_point_check(const swx_point_query *q);
 /* Checks, sends, parses. */
-SWX_API int swx_point_get(swx_client *c, const swx_point_query *q, swx_table **out);
-/* Parses an answer of the query's kind (for saved answers and tests). */
-SWX_API int swx_point_parse(const swx_point_query *q, const char *body, size_t len,
-                            swx_table **out);
+SWX_API int swx_point_get(swx_table **out, swx_client *c, const swx_point_query *q);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,9 @@
  * built by the core's parsers; columns may be added while rows come in (rows
  * that came before read null there). Limits: SWX_TABLE_MAX_COLUMNS columns,
  * SWX_TABLE_MAX_ROWS rows.
+ *
+ * Front ends only read tables and write them out; building one (swx_table_new,
+ * add_column, set_*) is the parsers' business: lib/data/table_build.h.
  */
 #ifndef SEAWX_TABLE_H
 #define SEAWX_TABLE_H
@@ -44,31 +47,13 @@ typedef enum swx_table_format {
 
 typedef struct swx_table swx_table;
 
-SWX_API int swx_table_new(swx_table **out);
 SWX_API void swx_table_free(swx_table *t);
 
-/* Adds a column, or returns the index of the column of that name if it exists
- * (*index set either way). A name reused with another type is SWX_EINVAL. */
-SWX_API int swx_table_add_column(swx_table *t, const char *name, swx_col_type type, size_t *index);
 /* Index of a column by name, or -1. */
 SWX_API long swx_table_find_column(const swx_table *t, const char *name);
-/* Names the latitude and longitude columns (both SWX_COL_REAL). */
-SWX_API int swx_table_set_point(swx_table *t, size_t lat_col, size_t lon_col);
 /* 1 and the columns when the table has point geometry, else 0. */
-SWX_API int swx_table_point_columns(const swx_table *t, size_t *lat_col, size_t *lon_col);
-/* Adds an empty row (every cell null); *row is its index. */
-SWX_API int swx_table_add_row(swx_table *t, size_t *row);
+SWX_API int swx_table_point_columns(size_t *lat_col, size_t *lon_col, const swx_table *t);
 
-SWX_API int swx_table_set_int(swx_table *t, size_t row, size_t col, int64_t v);
-SWX_API int swx_table_set_real(swx_table *t, size_t row, size_t col, double v);
-SWX_API int swx_table_set_string(swx_table *t, size_t row, size_t col, const char *v);
-/* For SWX_COL_TIME and SWX_COL_DATE columns. */
-SWX_API int swx_table_set_time(swx_table *t, size_t row, size_t col, int64_t v);
-SWX_API int swx_table_set_bool(swx_table *t, size_t row, size_t col, int v);
-
-/* Table-wide facts the answer carried ("unit_system" = "us"); shown as the
- * JSON "meta" object and above the text table. A NULL value removes the key. */
-SWX_API int swx_table_set_meta(swx_table *t, const char *key, const char *value);
 SWX_API const char *swx_table_meta(const swx_table *t, const char *key);
 SWX_API size_t swx_table_meta_count(const swx_table *t);
 SWX_API const char *swx_table_meta_key(const swx_table *t, size_t i);
@@ -86,7 +71,7 @@ SWX_API int64_t swx_table_get_time(const swx_table *t, size_t row, size_t col);
 SWX_API int swx_table_get_bool(const swx_table *t, size_t row, size_t col);
 
 /* Parses "json", "csv", "geojson" or "table". */
-SWX_API int swx_table_format_parse(const char *s, swx_table_format *out);
+SWX_API int swx_table_format_parse(swx_table_format *out, const char *s);
 /* Writes the table to f. Returns SWX_EIO when writing failed. */
 SWX_API int swx_table_write(const swx_table *t, swx_table_format fmt, FILE *f);
 

@@ -9,6 +9,8 @@
  * fields of the embedded categories (capacity_dwt, history_built_year,
  * dimensions_loa, ...), typed as the interface lists them. Fields a tier does
  * not include, null values, and vessels without _embedded come out null.
+ *
+ * The categories and the page reader are the core's own: lib/data/vessels_int.h.
  */
 #ifndef SEAWX_VESSELS_H
 #define SEAWX_VESSELS_H
@@ -34,19 +36,9 @@ typedef struct swx_vessels_query {
  * announced (-1 if none). Return non-zero to stop (SWX_ECANCEL). */
 typedef int (*swx_vessels_page_fn)(void *ud, int pages, size_t rows, long long total);
 
-/* The seven categories, in the interface's order. */
-SWX_API size_t swx_vessels_category_count(void);
-SWX_API const char *swx_vessels_category(size_t i);
-
 SWX_API int swx_vessels_check(const swx_vessels_query *q);
-SWX_API int swx_vessels_get(swx_client *c, const swx_vessels_query *q, swx_vessels_page_fn on_page,
-                            void *ud, swx_table **out);
-/* A table with the columns of the categories (NULL: all), no rows. */
-SWX_API int swx_vessels_table_new(const char *categories, swx_table **out);
-/* Appends one page's vessels to t; *next is the cursor (caller frees) or
- * NULL on the last page; *total the announced total or -1. */
-SWX_API int swx_vessels_parse_page(swx_table *t, const char *body, size_t len, char **next,
-                                   long long *total);
+SWX_API int swx_vessels_get(swx_table **out, swx_client *c, const swx_vessels_query *q,
+                            swx_vessels_page_fn on_page, void *ud);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,9 @@
  * and the limit (the plugin: SEAWX_CACHE_DIR and SEAWX_CACHE_MAX_MB) and open
  * the handle. A handle is thread-safe: any number of threads may get and put
  * through one handle (and through several handles on one folder) at once.
+ *
+ * Public: opening a handle and reading a size limit, what a front end does.
+ * Getting, putting and pruning are the map reader's: lib/net/diskcache_int.h.
  */
 #ifndef SEAWX_DISKCACHE_H
 #define SEAWX_DISKCACHE_H
@@ -41,25 +44,10 @@ typedef struct swx_diskcache swx_diskcache;
  * (0: no limit). */
 SWX_API int swx_diskcache_open(swx_diskcache **out, const char *dir, uint64_t max_bytes);
 SWX_API void swx_diskcache_free(swx_diskcache *dc);
-SWX_API const char *swx_diskcache_dir(const swx_diskcache *dc);
-/* The size limit in bytes (0: none). */
-SWX_API uint64_t swx_diskcache_max(const swx_diskcache *dc);
-
-/* 0 and a malloc'd copy of the answer, or SWX_ENOTFOUND when there is none. */
-SWX_API int swx_diskcache_get(swx_diskcache *dc, const char *key, void **data, size_t *len);
-/* Stores an answer; creates folders as needed; prunes as described above. */
-SWX_API int swx_diskcache_put(swx_diskcache *dc, const char *key, const void *data, size_t len);
 
 /* A size limit as users write it, in megabytes (digits only: "0" for none),
  * to bytes; SWX_EINVAL otherwise. */
 SWX_API int swx_diskcache_parse_mb(uint64_t *bytes, const char *text);
-
-/* Brings the entries under dir within max_bytes (when over it, down to three
- * quarters of it, least recently used first) and removes temporary files older
- * than an hour. *kept and *removed (may be NULL) receive the bytes left and
- * the entries removed. */
-SWX_API int swx_diskcache_prune(const char *dir, uint64_t max_bytes, uint64_t *kept,
-                                size_t *removed);
 
 #ifdef __cplusplus
 }

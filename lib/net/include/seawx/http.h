@@ -20,6 +20,11 @@
  * the key removed; the key itself never appears in an error line.
  *
  * A client may be used by one thread at a time.
+ *
+ * Public: the client, its settings and the request, query and response types
+ * the storm fetcher still builds (those calls move to http_int.h with it).
+ * Downloads, concurrent fetching and reading the settings back are the
+ * core's own: lib/net/http_int.h.
  */
 #ifndef SEAWX_HTTP_H
 #define SEAWX_HTTP_H
@@ -80,8 +85,6 @@ SWX_API void swx_client_opts_from_env(swx_client_opts *opts);
  * here: requests fail with SWX_ECONFIG before anything is sent. */
 SWX_API int swx_client_new(swx_client **out, const swx_client_opts *opts);
 SWX_API void swx_client_free(swx_client *c);
-SWX_API const char *swx_client_base_url(const swx_client *c);
-SWX_API swx_auth_mode swx_client_wms_auth(const swx_client *c);
 /* Whether a key is configured (the key itself is not readable back). */
 SWX_API int swx_client_has_key(const swx_client *c);
 
@@ -113,28 +116,11 @@ typedef struct swx_response {
 } swx_response;
 
 /* Sends one GET. *out is set only on success (2xx with an acceptable body). */
-SWX_API int swx_http_get(swx_client *c, const swx_request *req, swx_response **out);
+SWX_API int swx_http_get(swx_response **out, swx_client *c, const swx_request *req);
 SWX_API void swx_response_free(swx_response *r);
 
 /* The URL a request goes to, without the key: for messages and cache keys. */
 SWX_API char *swx_request_display_url(const swx_client *c, const swx_request *req);
-
-/* Concurrent fetching. The producer is asked for the next request while fewer
- * than max_in_flight are under way; it fills *req (read only during the call)
- * and *user, and returns 1, or 0 when it has no more, or a negative code to
- * stop. done() is called once per produced request, in completion order, with
- * rc 0 and the response, or rc < 0 (swx_error_last() tells why, after retries);
- * the response is freed after done() returns. done() returns 0 to go on, or a
- * negative code to stop the run: requests under way are abandoned, and
- * swx_fetch_run() returns that code. */
-typedef int (*swx_fetch_next_fn)(void *ud, swx_request *req, void **user);
-typedef int (*swx_fetch_done_fn)(void *ud, void *user, int rc, const swx_response *resp);
-
-typedef struct swx_fetch_opts {
-    int max_in_flight;             /* default 8 */
-    double max_rate;               /* requests started per second; 0: no limit */
-    volatile sig_atomic_t *cancel; /* if set and non-zero, the run stops with SWX_ECANCEL */
-} swx_fetch_opts;
 
 typedef struct swx_fetch_stats {
     long requests;  /* attempts sent */
@@ -144,17 +130,10 @@ typedef struct swx_fetch_stats {
     double bytes;   /* body bytes received */
 } swx_fetch_stats;
 
-/* Download path: one GET whose 2xx body is streamed into fd (opened for
- * reading and writing) instead of memory. Whatever fd already holds is taken
- * as the first part of the file: the request asks for the rest with a Range
- * header, and a server that answers 200 instead of 206 rewrites the file from
- * the start. A transfer that breaks off is retried like any other request and
- * resumes where it stopped; a 416 starts over once. Redirects, key handling,
- * retries and error lines are those of swx_http_get (it is the same engine);
- * the client's body limit caps the file size. The response carries status,
- * content type and final URL; its body is empty. progress (may be NULL) gets
- * the bytes in the file and the expected size (-1 if unknown); returning
- * non-zero from it, or *cancel turning non-zero, stops with SWX_ECANCEL. */
+/* Progress and cancellation of a download (files, job results). progress (may
+ * be NULL) gets the bytes in the file and the expected size (-1 if unknown);
+ * returning non-zero from it, or *cancel turning non-zero, stops with
+ * SWX_ECANCEL. */
 typedef int (*swx_progress_fn)(void *ud, int64_t done, int64_t total);
 typedef struct swx_download_opts {
     swx_progress_fn progress;
@@ -162,9 +141,6 @@ typedef struct swx_download_opts {
     volatile sig_atomic_t *cancel;
     const char *file; /* the file fd writes, named when a write fails (may be NULL) */
 } swx_download_opts;
-
-SWX_API int swx_http_download(swx_client *c, const swx_request *req, int fd,
-                              const swx_download_opts *opts, swx_response **out);
 
 /* Callback path: one GET whose body is handed to write() as it arrives
  * instead of being kept in memory, so that a caller that reads as it goes
@@ -200,11 +176,8 @@ typedef struct swx_body_sink {
     void *ud;
 } swx_body_sink;
 
-SWX_API int swx_http_get_sink(swx_client *c, const swx_request *req, const swx_body_sink *sink,
-                              swx_response **out);
-
-SWX_API int swx_fetch_run(swx_client *c, const swx_fetch_opts *opts, swx_fetch_next_fn next,
-                          swx_fetch_done_fn done, void *ud, swx_fetch_stats *stats);
+SWX_API int swx_http_get_sink(swx_response **out, swx_client *c, const swx_request *req,
+                              const swx_body_sink *sink);
 
 #ifdef __cplusplus
 }

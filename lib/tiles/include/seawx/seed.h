@@ -133,11 +133,11 @@ SWX_API void swx_seed_free(swx_seed *s);
  * holds the same layer, time, style and tile size). Returns 0 when the file
  * was run (res says whether it is complete: stopped, failed tiles), or a
  * negative code that stops the seed, with its line in swx_error_last(). */
-SWX_API int swx_seed_file(swx_seed *s, size_t file, const char *path, swx_seed_file_result *res);
+SWX_API int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path);
 
-SWX_API void swx_seed_get_counts(const swx_seed *s, swx_seed_counts *out);
+SWX_API void swx_seed_get_counts(swx_seed_counts *out, const swx_seed *s);
 /* The HTTP engine's figures over every file run so far. */
-SWX_API void swx_seed_get_stats(const swx_seed *s, swx_fetch_stats *out);
+SWX_API void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,9 @@
  * Tiles are enumerated zoom by zoom with a quadtree descent that keeps only the
  * current path (memory grows with the zoom level and the area's vertex count,
  * never with the number of tiles); the tile math and the enumeration are the
- * seeding engine's own (tiles/tile.h).
+ * seeding engine's own (tiles/tile.h), and so are routes from coordinates and
+ * one tile's membership (tiles/area_int.h). Public: making an area from what a
+ * user gives, its bounds and its tile count per zoom.
  */
 #ifndef SEAWX_TILES_H
 #define SEAWX_TILES_H
@@ -55,22 +57,17 @@ SWX_API int swx_area_from_geojson_polygons(swx_area **out, const char *json, siz
  * buffered by buffer_m metres (0 or more). The format is told by the first
  * non-blank character ('{' for GeoJSON). */
 SWX_API int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m);
-/* A route from waypoints (n >= 1, degrees), as one line. */
-SWX_API int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
-                                    double buffer_m);
 SWX_API void swx_area_free(swx_area *a);
 
 /* The area's extent in degrees (west > east when it crosses 180); for a route
  * it includes the buffer. */
-SWX_API void swx_area_bounds(const swx_area *a, double *west, double *south, double *east,
-                             double *north);
-/* Whether tile (z, x, y) belongs to the area (1) or not (0). */
-SWX_API int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
+SWX_API void swx_area_bounds(double *west, double *south, double *east, double *north,
+                             const swx_area *a);
 /* The number of tiles of the area at zoom z. */
-SWX_API int swx_area_count(const swx_area *a, int z, uint64_t *count);
+SWX_API int swx_area_count(uint64_t *count, const swx_area *a, int z);
 
 /* Parses a zoom list: "5", "3-9", "3,5,7-8". Sets bit z of *zooms. */
-SWX_API int swx_zoom_list_parse(const char *text, uint32_t *zooms);
+SWX_API int swx_zoom_list_parse(uint32_t *zooms, const char *text);
 
 #ifdef __cplusplus
 }

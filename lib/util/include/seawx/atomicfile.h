@@ -20,9 +20,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
 #endif
 
 typedef struct swx_atomicfile {

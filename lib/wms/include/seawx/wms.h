@@ -29,15 +29,15 @@ SWX_API const char *swx_wms_bundle(size_t i);
 SWX_API int swx_wms_bundle_check(const char *name);
 
 /* Fetches and parses the capabilities of one bundle. */
-SWX_API int swx_wms_get_caps(swx_client *c, const char *bundle, swx_caps **out);
+SWX_API int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle);
 
 /* Fetches the capabilities of n bundles at once (at most max_in_flight
  * requests together) and parses them. out[i] and rc[i] receive each bundle's
  * document or error code; errors[i], if errors is not NULL, a copy of its error
  * line (caller frees). Returns 0 when every bundle succeeded, else the first
  * failure's code (the others are still filled). */
-SWX_API int swx_wms_get_caps_many(swx_client *c, const char *const *bundles, size_t n,
-                                  int max_in_flight, swx_caps **out, int *rc, char **errors);
+SWX_API int swx_wms_get_caps_many(swx_caps **out, int *rc, char **errors, swx_client *c,
+                                  const char *const *bundles, size_t n, int max_in_flight);
 
 #ifdef __cplusplus
 }

@@ -76,8 +76,8 @@ SWX_API size_t swx_caps_runs(const swx_caps *caps, const char *variable, const c
  * complete when it lists at least as many valid times as every other run of the
  * same variable with the same issuance hour: a run still being produced lists
  * fewer. Returns 0, or SWX_ENOTFOUND naming the variables that do exist. */
-SWX_API int swx_caps_latest(const swx_caps *caps, const char *variable, const char *unit,
-                            const swx_layer **out);
+SWX_API int swx_caps_latest(const swx_layer **out, const swx_caps *caps, const char *variable,
+                            const char *unit);
 
 /* Whether this leaf's run is complete by the rule above. */
 SWX_API int swx_caps_run_is_complete(const swx_caps *caps, const swx_layer *layer);
@@ -97,7 +97,7 @@ SWX_API const char *swx_layer_unit(const swx_layer *l);     /* NULL when unitles
  * returns 0 and sets *t, or SWX_ENOTFOUND when the layer says nothing of a run. */
 SWX_API const char *swx_layer_run_date(const swx_layer *l);
 SWX_API const char *swx_layer_run_hour(const swx_layer *l);
-SWX_API int swx_layer_run_time(const swx_layer *l, int64_t *t);
+SWX_API int swx_layer_run_time(int64_t *t, const swx_layer *l);
 
 /* The inherited CRS list, without duplicates, in the order first seen. */
 SWX_API size_t swx_layer_crs_count(const swx_layer *l);
@@ -105,8 +105,8 @@ SWX_API const char *swx_layer_crs(const swx_layer *l, size_t i);
 SWX_API int swx_layer_has_crs(const swx_layer *l, const char *crs); /* case-insensitive */
 /* The geographic extent (EX_GeographicBoundingBox or LatLonBoundingBox, lon/lat
  * order), inherited; returns SWX_ENOTFOUND when no ancestor gives one. */
-SWX_API int swx_layer_geo_bbox(const swx_layer *l, double *west, double *south, double *east,
-                               double *north);
+SWX_API int swx_layer_geo_bbox(double *west, double *south, double *east, double *north,
+                               const swx_layer *l);
 /* The BoundingBox elements (per CRS), inherited. */
 SWX_API size_t swx_layer_bbox_count(const swx_layer *l);
 SWX_API const swx_bbox *swx_layer_bbox(const swx_layer *l, size_t i);

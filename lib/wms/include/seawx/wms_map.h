@@ -91,10 +91,10 @@ SWX_API int swx_map_width(const swx_map *m);
 SWX_API int swx_map_height(const swx_map *m);
 SWX_API int swx_map_block_size(const swx_map *m);
 /* GDAL-style geotransform of level 0 (north up). */
-SWX_API void swx_map_geotransform(const swx_map *m, double gt[6]);
+SWX_API void swx_map_geotransform(double gt[6], const swx_map *m);
 /* Levels: 0 is full resolution; overviews follow. */
 SWX_API int swx_map_level_count(const swx_map *m);
-SWX_API void swx_map_level_size(const swx_map *m, int level, int *w, int *h);
+SWX_API void swx_map_level_size(int *w, int *h, const swx_map *m, int level);
 
 /* Receives one decoded block: w x h RGBA pixels, rows top down. Returns 0 to
  * go on, or a negative code to stop the read. */
@@ -106,9 +106,9 @@ typedef int (*swx_map_block_fn)(void *ud, int level, int bx, int by, const uint8
  * each to cb as it arrives. The first block that fails stops the read: its
  * error line is the service's message. stats (may be NULL) receives the
  * GetMaps sent and how many of them were retries. */
-SWX_API int swx_map_read_blocks(swx_map *m, swx_client *c, int level, const int *bxy, size_t n,
-                                int max_in_flight, volatile sig_atomic_t *cancel,
-                                swx_map_block_fn cb, void *ud, swx_fetch_stats *stats);
+SWX_API int swx_map_read_blocks(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level,
+                                const int *bxy, size_t n, int max_in_flight,
+                                volatile sig_atomic_t *cancel, swx_map_block_fn cb, void *ud);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * seawx/xfields.h: the X-Fields field mask of the point endpoints.
+ * xfields.h: the X-Fields field mask of the point endpoints.
  *
  * Grammar (what the service documents, checked before anything is sent):
  *   mask  = "{" item *( "," item ) "}"
@@ -23,12 +23,12 @@ extern "C" {
 
 /* 0 when mask is well formed; otherwise SWX_EINVAL with a line naming the
  * position and what was expected. */
-SWX_API int swx_xfields_check(const char *mask);
+int swx_xfields_check(const char *mask);
 
 /* Whether the mask keeps the member at path (n names, outermost first): every
  * name on the path is listed at its level, or the mask stops above it (a name
  * without braces keeps all below it). */
-SWX_API int swx_xfields_selects(const char *mask, const char *const *path, int n);
+int swx_xfields_selects(const char *mask, const char *const *path, int n);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,9 @@
 /*
- * seawx/sha256.h: SHA-256 (FIPS 180-4), to name tile images by their content so
+ * sha256.h: SHA-256 (FIPS 180-4), to name tile images by their content so
  * that identical tiles are stored once.
  */
-#ifndef SEAWX_SHA256_H
-#define SEAWX_SHA256_H
+#ifndef SEAWX_SHA256_INT_H
+#define SEAWX_SHA256_INT_H
 
 #include "seawx/visibility.h"
 
@@ -25,14 +25,14 @@ typedef struct swx_sha256_ctx {
     size_t used;       /* bytes in block */
 } swx_sha256_ctx;
 
-SWX_API void swx_sha256_init(swx_sha256_ctx *s);
-SWX_API void swx_sha256_update(swx_sha256_ctx *s, const void *data, size_t len);
+void swx_sha256_init(swx_sha256_ctx *s);
+void swx_sha256_update(swx_sha256_ctx *s, const void *data, size_t len);
 /* Writes the digest; s must be initialised again before reuse. */
-SWX_API void swx_sha256_final(swx_sha256_ctx *s, uint8_t out[SWX_SHA256_LEN]);
+void swx_sha256_final(uint8_t out[SWX_SHA256_LEN], swx_sha256_ctx *s);
 /* One call: the digest of len bytes, as raw bytes and (if hex is not NULL) as
  * 64 lowercase hex digits. */
-SWX_API void swx_sha256(const void *data, size_t len, uint8_t out[SWX_SHA256_LEN],
-                        char hex[SWX_SHA256_HEX_LEN]);
+void swx_sha256(uint8_t out[SWX_SHA256_LEN], char hex[SWX_SHA256_HEX_LEN], const void *data,
+                size_t len);
 
 #ifdef __cplusplus
 }
