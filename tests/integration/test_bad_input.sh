@@ -361,7 +361,7 @@ srv_start notcaps --ctype text/xml --body "$F/caps/not_caps.xml"
 row "HTML page: layers"              7 any 'expected text/xml.* but got text/html' -- "$S" layers -b basic --base-url "$URL_html"
 row "HTML page: seed"                7 any 'but got text/html' -- "${seed[@]}" "${bbox[@]}" --base-url "$URL_html" -o s.mbtiles
 row "HTML page: storms"              7 any 'expected application/json .* but got text/html' -- "$S" storms --base-url "$URL_html" -o s.geojson
-row "HTML page: storms --kmz"        7 any 'but got text/html' -- "$S" storms --base-url "$URL_html" --kmz s.kmz
+row "HTML page: storms --kmz"        7 any 'answered with a web page \(text/html' -- "$S" storms --base-url "$URL_html" --kmz s.kmz
 row "HTML page: tides"               7 any 'but got text/html' -- "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01 --base-url "$URL_html" -o t.json
 row "HTML page: soil download"       7 any 'answered with a web page \(text/html' -- "$S" soil download $soilfile --base-url "$URL_html"
 row "HTML page: forecast download"   7 any 'answered with a web page' -- "$S" forecast download x.grib2 --base-url "$URL_html" -o f.grib2

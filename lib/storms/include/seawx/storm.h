@@ -172,7 +172,10 @@ SWX_API int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_f
                             int *pages);
 
 /* Downloads the KMZ of the query's selection (one request: limit/offset as
- * given) into path, written to a temporary name and renamed when complete. */
+ * given) into path through the HTTP engine's download path, never whole in
+ * memory: into an atomic file beside a regular path (a failure leaves the old
+ * file or none), through an unnamed temporary for a device or a pipe. An
+ * answer that is not a zip is SWX_ESERVICE and writes nothing. */
 SWX_API int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *path);
 
 /* A growable list of storms, for readers that keep what they read. */
