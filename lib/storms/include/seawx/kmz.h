@@ -12,8 +12,8 @@
  * ratio of at most SWX_KMZ_MAX_RATIO; while inflating, the bytes actually
  * produced are counted against the same limits (declared sizes can lie).
  *
- * The KML is parsed with libxml2 without network access; a document with a
- * DOCTYPE or entity declarations is refused. Storms are Folders whose
+ * The KML is parsed by the core's one hardened XML reader (no network, no DTD,
+ * no entity expansion); a document with entity declarations is refused. Storms are Folders whose
  * ExtendedData holds the summary fields under their JSON names
  * (dates_active.start, dates_active.end); their positions are Placemarks with
  * a Point and ExtendedData fields (track = observed or forecast; radii as
