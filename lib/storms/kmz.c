@@ -1,5 +1,5 @@
 /* kmz.c: the storm KMZ read back into the storm model (see seawx/kmz.h). */
-#include "seawx/kmz.h"
+#include "kmz_priv.h"
 
 #include "seawx/error.h"
 #include "seawx/iso8601.h"

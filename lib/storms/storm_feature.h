@@ -6,6 +6,16 @@
 #define SWX_STORM_FEATURE_H
 
 #include "seawx/storm_geojson.h"
+#include "storm_priv.h"
+
+/* ---- not exported ---- */
+
+/* "storm", "track_point", ... (the GeoJSON "kind" property). */
+const char *swx_storm_kind_name(int kind);
+/* The kind of a kind or layer name, or -1. */
+int swx_storm_kind_parse(const char *name);
+/* The simplestyle colour of a category rank ("#ffc140"); rank -1 gives grey. */
+const char *swx_storm_category_color(int rank);
 
 /* The most properties a kind has (the writer sizes its key tables by it). */
 #define SWX_STORM_MAX_FIELDS 32

@@ -5,6 +5,7 @@
 #include "seawx/error.h"
 #include "params.h"
 #include "seawx/iso8601.h"
+#include "storm_priv.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,6 +5,7 @@
 #include "cu_support.h"
 
 #include "seawx/error.h"
+#include "kmz_priv.h"
 #include "seawx/kmz.h"
 #include "seawx/storm.h"
 
@@ -166,14 +167,17 @@ static void test_hostile(void)
     const char kml[] = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>";
     /* 64 MiB of zeros deflate to about 64 KiB: a ratio near 1000. */
     struct entry bomb[] = {{"doc.kml", NULL, (size_t)64 << 20}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("bomb.kmz", bomb, 1), swx_storm_list_add, &k), SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("bomb.kmz", bomb, 1), swx_storm_list_add, &k),
+                    SWX_ETOOBIG);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "zip bomb"));
 
     struct entry esc[] = {{"doc.kml", kml, sizeof kml - 1}, {"../../etc/evil.kml", kml, 5}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("escape.kmz", esc, 2), swx_storm_list_add, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("escape.kmz", esc, 2), swx_storm_list_add, &k),
+                    SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "outside the archive"));
     struct entry abs_[] = {{"/etc/doc.kml", kml, sizeof kml - 1}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("abs.kmz", abs_, 1), swx_storm_list_add, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("abs.kmz", abs_, 1), swx_storm_list_add, &k),
+                    SWX_EPARSE);
     CU_ASSERT_FALSE(swx_kmz_name_safe("a/../../b.kml"));
     CU_ASSERT_FALSE(swx_kmz_name_safe("C:/x.kml"));
     CU_ASSERT_FALSE(swx_kmz_name_safe("a\\..\\b.kml"));
@@ -187,14 +191,15 @@ static void test_hostile(void)
         many[i].data = "x";
         many[i].len = 1;
     }
-    CU_ASSERT_EQUAL(
-        swx_kmz_read_storms(make_zip("many.kmz", many, SWX_KMZ_MAX_ENTRIES + 1), swx_storm_list_add, &k),
-        SWX_ETOOBIG);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("many.kmz", many, SWX_KMZ_MAX_ENTRIES + 1),
+                                        swx_storm_list_add, &k),
+                    SWX_ETOOBIG);
     free(many);
     free(names);
 
     struct entry none[] = {{"readme.txt", "x", 1}};
-    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("none.kmz", none, 1), swx_storm_list_add, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kmz_read_storms(make_zip("none.kmz", none, 1), swx_storm_list_add, &k),
+                    SWX_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "no .kml"));
 
     /* A truncated archive: the good one cut in half. */
@@ -230,7 +235,8 @@ static void test_kml_refused(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "not KML"));
     free(doc);
     const char broken[] = "<kml><Document><Folder>";
-    CU_ASSERT_EQUAL(swx_kml_parse_storms(broken, sizeof broken - 1, swx_storm_list_add, &k), SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_kml_parse_storms(broken, sizeof broken - 1, swx_storm_list_add, &k),
+                    SWX_EPARSE);
     CU_ASSERT_EQUAL(k.count, 0);
     swx_storm_list_clear(&k);
 }

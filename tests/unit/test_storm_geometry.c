@@ -6,6 +6,8 @@
 #include "seawx/error.h"
 #include "seawx/storm.h"
 #include "seawx/storm_geojson.h"
+#include "storm_feature.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <json-c/json.h>

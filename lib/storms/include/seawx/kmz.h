@@ -37,18 +37,7 @@ extern "C" {
 #define SWX_KMZ_MAX_TOTAL (512ull << 20)
 #define SWX_KMZ_MAX_RATIO 200
 
-/* Whether an entry name stays inside the archive's folder. */
-SWX_API int swx_kmz_name_safe(const char *name);
-
-/* Checks the archive and reads its main KML document whole (NUL-terminated,
- * *len bytes; caller frees). entry (may be NULL) receives its name (caller
- * frees). */
-SWX_API int swx_kmz_read_kml(const char *path, char **kml, size_t *len, char **entry);
-
-/* Parses a storm KML document and hands each storm to fn, in document order. */
-SWX_API int swx_kml_parse_storms(const char *kml, size_t len, swx_storm_fn fn, void *ud);
-
-/* Both: every storm of a KMZ file. */
+/* Every storm of a KMZ file, in document order. */
 SWX_API int swx_kmz_read_storms(const char *path, swx_storm_fn fn, void *ud);
 
 #ifdef __cplusplus

@@ -36,14 +36,8 @@ extern "C" {
  * the index (XX = 0 ... TC5 = 12); -1 is null or an unknown code. */
 enum { SWX_STORM_NCATEGORIES = 13 };
 SWX_API const char *swx_storm_category_code(int rank); /* "TC3"; NULL out of range */
-SWX_API const char *swx_storm_category_name(int rank); /* "Category 3 Hurricane / Typhoon" */
 /* The rank of a code (case-insensitive), or -1. */
 SWX_API int swx_storm_category_rank(const char *code);
-
-/* Basin and sub-basin codes of the interface (NA, SA, EP, WP, NI, SI, SP;
- * CS, GM, MM, CP, AS, BB, WA, EA). Return 1 when known. */
-SWX_API int swx_storm_basin_known(const char *code);
-SWX_API int swx_storm_subbasin_known(const char *code);
 
 /* ATCF id "BBXXYYYY": basin letters, storm number, season year. Returns 0, or
  * SWX_EINVAL naming the id; basin receives two upper-case letters. */
@@ -51,7 +45,6 @@ SWX_API int swx_storm_atcf_parse(const char *id, char basin[3], int *number, int
 
 /* Wind radii thresholds, in the order of the arrays below. */
 enum { SWX_STORM_R34 = 0, SWX_STORM_R50 = 1, SWX_STORM_R64 = 2, SWX_STORM_NRADII = 3 };
-SWX_API int swx_storm_radii_kt(int threshold); /* 34, 50, 64 */
 
 /* Quadrants in ring order: ne, se, sw, nw. */
 typedef struct swx_storm_radii {
@@ -98,29 +91,10 @@ typedef struct swx_storm {
     void *priv_; /* string storage */
 } swx_storm;
 
-/* Parses one storm object (JSON text of len bytes). */
-SWX_API int swx_storm_parse_json(swx_storm **out, const char *json, size_t len);
-SWX_API void swx_storm_free(swx_storm *s);
-/* Title for maps: the name, or the ATCF id when the storm is unnamed. */
-SWX_API const char *swx_storm_title(const swx_storm *s);
-/* Status "active" / "inactive" / NULL. */
-SWX_API const char *swx_storm_status(const swx_storm *s);
-
 /* Called once per storm, in document order. The storm is only valid during the
  * call. Return 0 to go on, a negative code to stop (it is returned). */
 typedef int (*swx_storm_fn)(void *ud, const swx_storm *s);
 
-/* Incremental reader of a JSON array of storms: feed bytes as they come, each
- * complete element is parsed and handed to fn. Memory stays bounded by the
- * largest element. */
-typedef struct swx_storm_reader swx_storm_reader;
-SWX_API int swx_storm_reader_new(swx_storm_reader **out, swx_storm_fn fn, void *ud);
-SWX_API int swx_storm_reader_feed(swx_storm_reader *r, const char *data, size_t len);
-/* Checks that the array was complete. */
-SWX_API int swx_storm_reader_finish(swx_storm_reader *r);
-/* Storms read so far. */
-SWX_API size_t swx_storm_reader_count(const swx_storm_reader *r);
-SWX_API void swx_storm_reader_free(swx_storm_reader *r);
 /* Reads a whole file ("-" for stdin) through a reader. */
 SWX_API int swx_storm_read_file(const char *path, swx_storm_fn fn, void *ud);
 
@@ -156,9 +130,6 @@ SWX_API const char *const *swx_storm_query_keys(void);
 SWX_API int swx_storm_query_set(swx_storm_query *q, const char *key, const char *value);
 /* Checks every filter; SWX_EINVAL naming the first bad value. */
 SWX_API int swx_storm_query_check(const swx_storm_query *q);
-/* The request for one page (kmz: /storm/kmz). *qs is the caller's. */
-SWX_API int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_request *req,
-                              swx_query **qs);
 
 /* Fetches every storm the query selects, page after page (limit/offset)
  * until a page comes back short, and hands each to fn. Each page is read as
@@ -186,8 +157,6 @@ typedef struct swx_storm_list {
 /* An swx_storm_fn that appends a copy of each storm to a list (ud). */
 SWX_API int swx_storm_list_add(void *list, const swx_storm *s);
 SWX_API void swx_storm_list_clear(swx_storm_list *l);
-/* A deep copy. */
-SWX_API int swx_storm_copy(swx_storm **out, const swx_storm *s);
 
 #ifdef __cplusplus
 }

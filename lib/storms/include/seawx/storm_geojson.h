@@ -43,12 +43,8 @@ typedef enum swx_storm_kind {
 } swx_storm_kind;
 #define SWX_SK_ALL ((1u << SWX_SK_COUNT) - 1)
 
-/* "storm", "track_point", ... (the GeoJSON "kind" property). */
-SWX_API const char *swx_storm_kind_name(int kind);
 /* "storms", "track_points", ... (layer and file names). */
 SWX_API const char *swx_storm_kind_layer(int kind);
-/* The kind of a kind or layer name, or -1. */
-SWX_API int swx_storm_kind_parse(const char *name);
 /* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
 SWX_API int swx_storm_kinds_parse(const char *list, unsigned *mask);
 
@@ -116,9 +112,6 @@ SWX_API int swx_storm_features(swx_storm_geo *g, const swx_storm *s, unsigned ma
                                swx_storm_feature_fn fn, void *ud);
 /* How many features of a kind a storm gives, without building them. */
 SWX_API size_t swx_storm_feature_count(const swx_storm *s, int kind);
-
-/* The simplestyle colour of a category rank ("#ffc140"); rank -1 gives grey. */
-SWX_API const char *swx_storm_category_color(int rank);
 
 /* Streaming RFC 7946 writer: a FeatureCollection per file, features added
  * storm by storm, every feature with a "kind" property and simplestyle
