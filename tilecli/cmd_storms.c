@@ -195,7 +195,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     /* Everything the user typed is checked before anything is sent. */
     if ((exit_code = read_query(&a, &q)))
         return exit_code;
-    if (cli_has(&a, "kinds") && swx_storm_kinds_parse(cli_get(&a, "kinds"), &mask))
+    if (cli_has(&a, "kinds") && swx_storm_kinds_parse(&mask, cli_get(&a, "kinds")))
         return cli_fail(SWX_EINVAL);
     const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
     const char *input = cli_get(&a, "input");
@@ -258,14 +258,14 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else
-        rc = swx_storm_fetch(client, &q, count_and_write, &cnt, &pages);
+        rc = swx_storm_fetch(&pages, client, &q, count_and_write, &cnt);
     cli_progress(0, NULL);
     if (rc) {
         exit_code = cli_fail(rc);
         goto done;
     }
     size_t counts[NKINDS];
-    swx_storm_geojson_counts(w, counts);
+    swx_storm_geojson_counts(counts, w);
     rc = swx_storm_geojson_finish(w);
     w = NULL;
     if (rc) {

@@ -39,7 +39,7 @@ static int ends_with_kml(const char *name)
     return n > 4 && strcasecmp(name + n - 4, ".kml") == 0;
 }
 
-int swx_kmz_read_kml(const char *path, char **kml, size_t *len, char **entry)
+int swx_kmz_read_kml(char **kml, size_t *len, char **entry, const char *path)
 {
     unzFile z = NULL;
     unz_global_info64 gi;
@@ -335,7 +335,7 @@ static int read_position(struct kctx *c, const xmlNode *pm, const struct items *
     swx_storm_pos *p;
     if (!track || (!fc && strcmp(track, "observed") != 0))
         return 0; /* not a position */
-    if ((rc = swx_storm_add_pos(c->s, fc, &p)))
+    if ((rc = swx_storm_add_pos(&p, c->s, fc)))
         return rc;
     if (!read_point(pm, &p->lon, &p->lat))
         return swx_error_set(SWX_EPARSE, "storm KML: %s: a position has no Point coordinates",
@@ -474,7 +474,7 @@ int swx_kmz_read_storms(const char *path, swx_storm_fn fn, void *ud)
 {
     char *kml = NULL, *entry = NULL;
     size_t len = 0;
-    int rc = swx_kmz_read_kml(path, &kml, &len, &entry);
+    int rc = swx_kmz_read_kml(&kml, &len, &entry, path);
     if (!rc && (rc = swx_kml_parse_storms(kml, len, fn, ud)) && rc != SWX_ECANCEL)
         swx_error_prefix(rc, "%s (%s)", path, entry);
     free(kml);

@@ -16,7 +16,7 @@ int swx_kmz_name_safe(const char *name);
 /* Checks the archive and reads its main KML document whole (NUL-terminated,
  * *len bytes; caller frees). entry (may be NULL) receives its name (caller
  * frees). */
-int swx_kmz_read_kml(const char *path, char **kml, size_t *len, char **entry);
+int swx_kmz_read_kml(char **kml, size_t *len, char **entry, const char *path);
 
 /* Parses a storm KML document and hands each storm to fn, in document order. */
 int swx_kml_parse_storms(const char *kml, size_t len, swx_storm_fn fn, void *ud);

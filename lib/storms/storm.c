@@ -93,7 +93,7 @@ int swx_storm_subbasin_known(const char *code)
     return in_list(code, subbasins, sizeof subbasins / sizeof subbasins[0]);
 }
 
-int swx_storm_atcf_parse(const char *id, char basin[3], int *number, int *year)
+int swx_storm_atcf_parse(char basin[3], int *number, int *year, const char *id)
 {
     if (!id || strlen(id) != 8 || !isalpha((unsigned char)id[0]) || !isalpha((unsigned char)id[1]))
         goto bad;
@@ -181,7 +181,7 @@ const char *swx_storm_str(swx_storm *s, const char *str, size_t n)
     return str ? swx_arena_strndup(s->priv_, str, n) : NULL;
 }
 
-int swx_storm_add_pos(swx_storm *s, int forecast, swx_storm_pos **out)
+int swx_storm_add_pos(swx_storm_pos **out, swx_storm *s, int forecast)
 {
     swx_storm_pos **arr = forecast ? &s->forecast : &s->observed;
     size_t *n = forecast ? &s->nforecast : &s->nobserved;
@@ -229,7 +229,7 @@ int swx_storm_finish(swx_storm *s)
     int rc;
     if (!s->atcf_id)
         return swx_error_set(SWX_EPARSE, "a storm has no atcf_id");
-    if (swx_storm_atcf_parse(s->atcf_id, s->atcf_basin, &s->atcf_number, &s->atcf_year) != 0) {
+    if (swx_storm_atcf_parse(s->atcf_basin, &s->atcf_number, &s->atcf_year, s->atcf_id) != 0) {
         swx_error_clear();
         s->atcf_basin[0] = '\0';
         s->atcf_number = s->atcf_year = 0;
@@ -277,7 +277,7 @@ int swx_storm_copy(swx_storm **out, const swx_storm *src)
         size_t n = fc ? src->nforecast : src->nobserved;
         for (size_t i = 0; i < n; i++) {
             swx_storm_pos *p;
-            if ((rc = swx_storm_add_pos(s, fc, &p)))
+            if ((rc = swx_storm_add_pos(&p, s, fc)))
                 goto fail;
             *p = from[i];
             p->category_code = p->basin = p->subbasin = NULL;

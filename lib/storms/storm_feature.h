@@ -29,6 +29,6 @@ static inline const swx_storm_pos *swx_storm_last_observed(const swx_storm *s)
 
 /* The value of the field with internal id `id` (swx_storm_field.id_) of a
  * feature: the writer reads the table's ids, the driver the table's order. */
-void swx_storm_value_of(const swx_storm_feature *f, int id, swx_storm_value *v);
+void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id);
 
 #endif

@@ -59,8 +59,8 @@ static int page_restart(void *ud)
     return 0;
 }
 
-int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
-                         int *pages, size_t *held_max)
+int swx_storm_fetch_held(int *pages, size_t *held_max, swx_client *c, const swx_storm_query *q,
+                         swx_storm_fn fn, void *ud)
 {
     int limit = q->limit ? q->limit : SWX_STORM_LIMIT_MAX;
     long offset = q->offset;
@@ -80,7 +80,7 @@ int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn f
         return rc;
     for (;;) {
         swx_request req;
-        if ((rc = swx_storm_request(q, 0, offset, &req, &qs)))
+        if ((rc = swx_storm_request(&req, &qs, q, 0, offset)))
             goto done;
         swx_storm_reader_reset(pc.r);
         pc.seen = pc.handled = 0;
@@ -125,9 +125,9 @@ done:
     return rc;
 }
 
-int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud, int *pages)
+int swx_storm_fetch(int *pages, swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud)
 {
-    return swx_storm_fetch_held(c, q, fn, ud, pages, NULL);
+    return swx_storm_fetch_held(pages, NULL, c, q, fn, ud);
 }
 
 /* Whether the first bytes of the file at fd are a zip's local header. */
@@ -168,7 +168,7 @@ int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *pat
     swx_response *resp = NULL;
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
     FILE *anon = NULL;
-    int rc = swx_storm_request(q, 1, q->offset, &req, &qs), rd = -1;
+    int rc = swx_storm_request(&req, &qs, q, 1, q->offset), rd = -1;
     if (rc)
         return rc;
     struct stat st;

@@ -407,13 +407,13 @@ static int write_feature(void *ud, const swx_storm_feature *f)
     swx_storm_geojson *w = ud;
     struct out *o = &w->outs[w->split ? f->kind : 0];
     const swx_storm_field *tab;
-    size_t n = swx_storm_fields(f->kind, &tab);
+    size_t n = swx_storm_fields(&tab, f->kind);
     if (o->features++)
         OUT_LIT(o, ",\n");
     out_raw(o, head[f->kind], strlen(head[f->kind]));
     for (size_t i = 0; i < n; i++) {
         swx_storm_value v;
-        swx_storm_value_of(f, tab[i].id_, &v);
+        swx_storm_value_of(&v, f, tab[i].id_);
         /* Every key is copied as KEY_MAX bytes (keytext is padded) and the
          * end moved by its length: a fixed-size copy is a few moves. */
         out_room(o, KEY_MAX);
@@ -462,7 +462,7 @@ static int build_keys(swx_storm_geojson *w)
     size_t total = 0;
     for (int k = 0; k < SWX_SK_COUNT; k++) {
         const swx_storm_field *tab;
-        size_t n = swx_storm_fields(k, &tab);
+        size_t n = swx_storm_fields(&tab, k);
         for (size_t i = 0; i < n; i++)
             total += strlen(tab[i].name) + 4;
     }
@@ -471,7 +471,7 @@ static int build_keys(swx_storm_geojson *w)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     for (int k = 0; k < SWX_SK_COUNT; k++) {
         const swx_storm_field *tab;
-        size_t n = swx_storm_fields(k, &tab);
+        size_t n = swx_storm_fields(&tab, k);
         for (size_t i = 0; i < n; i++) {
             size_t len = strlen(tab[i].name);
             if (len + 4 > KEY_MAX)
@@ -554,7 +554,7 @@ int swx_storm_geojson_add(void *ud, const swx_storm *s)
     return swx_storm_features(w->geo, s, w->mask, write_feature, w);
 }
 
-void swx_storm_geojson_counts(const swx_storm_geojson *w, size_t counts[SWX_SK_COUNT])
+void swx_storm_geojson_counts(size_t counts[SWX_SK_COUNT], const swx_storm_geojson *w)
 {
     memcpy(counts, w->counts, sizeof w->counts);
 }

@@ -41,8 +41,8 @@ int swx_storm_reader_finish(swx_storm_reader *r);
 size_t swx_storm_reader_count(const swx_storm_reader *r);
 void swx_storm_reader_free(swx_storm_reader *r);
 /* The request for one page (kmz: /storm/kmz). *qs is the caller's. */
-int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_request *req,
-                      swx_query **qs);
+int swx_storm_request(swx_request *req, swx_query **qs, const swx_storm_query *q, int kmz,
+                      long offset);
 /* A deep copy. */
 int swx_storm_copy(swx_storm **out, const swx_storm *s);
 
@@ -53,7 +53,7 @@ int swx_storm_new_empty(swx_storm **out);
 /* A copy of n bytes of str in the storm's arena (NULL when str is NULL). */
 const char *swx_storm_str(swx_storm *s, const char *str, size_t n);
 /* Appends a null position to the observed (forecast = 0) or forecast track. */
-int swx_storm_add_pos(swx_storm *s, int forecast, swx_storm_pos **out);
+int swx_storm_add_pos(swx_storm_pos **out, swx_storm *s, int forecast);
 void swx_storm_pos_init(swx_storm_pos *p);
 /* Derives what follows from the fields: category ranks, ATCF parts,
  * longitudes in [-180, 180). Checks coordinates: SWX_EPARSE when a position
@@ -70,7 +70,7 @@ void swx_storm_reader_reset(swx_storm_reader *r);
 size_t swx_storm_reader_held_max(const swx_storm_reader *r);
 /* swx_storm_fetch, also telling the reader's high-water mark over all pages
  * (held_max may be NULL). */
-int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
-                         int *pages, size_t *held_max);
+int swx_storm_fetch_held(int *pages, size_t *held_max, swx_client *c, const swx_storm_query *q,
+                         swx_storm_fn fn, void *ud);
 
 #endif

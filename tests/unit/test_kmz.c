@@ -131,7 +131,7 @@ static void test_same_as_json(void)
     swx_storm_list k = {0}, j = {0};
     char *doc = NULL, *entry = NULL;
     size_t dlen = 0;
-    CU_ASSERT_EQUAL(swx_kmz_read_kml(path, &doc, &dlen, &entry), 0);
+    CU_ASSERT_EQUAL(swx_kmz_read_kml(&doc, &dlen, &entry, path), 0);
     CU_ASSERT_STRING_EQUAL(entry ? entry : "", "seawx_storms.kml");
     CU_ASSERT_EQUAL(dlen, len);
     free(doc);

@@ -41,7 +41,7 @@ SWX_API int swx_storm_category_rank(const char *code);
 
 /* ATCF id "BBXXYYYY": basin letters, storm number, season year. Returns 0, or
  * SWX_EINVAL naming the id; basin receives two upper-case letters. */
-SWX_API int swx_storm_atcf_parse(const char *id, char basin[3], int *number, int *year);
+SWX_API int swx_storm_atcf_parse(char basin[3], int *number, int *year, const char *id);
 
 /* Wind radii thresholds, in the order of the arrays below. */
 enum { SWX_STORM_R34 = 0, SWX_STORM_R50 = 1, SWX_STORM_R64 = 2, SWX_STORM_NRADII = 3 };
@@ -139,8 +139,8 @@ SWX_API int swx_storm_query_check(const swx_storm_query *q);
  * skipped by their place in the page, never handed on twice (paging by offset
  * already takes the service's answer to be stable). pages receives the number
  * of pages read (may be NULL). */
-SWX_API int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
-                            int *pages);
+SWX_API int swx_storm_fetch(int *pages, swx_client *c, const swx_storm_query *q, swx_storm_fn fn,
+                            void *ud);
 
 /* Downloads the KMZ of the query's selection (one request: limit/offset as
  * given) into path through the HTTP engine's download path, never whole in

@@ -46,7 +46,7 @@ typedef enum swx_storm_kind {
 /* "storms", "track_points", ... (layer and file names). */
 SWX_API const char *swx_storm_kind_layer(int kind);
 /* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
-SWX_API int swx_storm_kinds_parse(const char *list, unsigned *mask);
+SWX_API int swx_storm_kinds_parse(unsigned *mask, const char *list);
 
 typedef enum swx_storm_ftype {
     SWX_SF_STRING,
@@ -64,7 +64,7 @@ typedef struct swx_storm_field {
 } swx_storm_field;
 
 /* The property table of a kind; returns the number of fields. */
-SWX_API size_t swx_storm_fields(int kind, const swx_storm_field **out);
+SWX_API size_t swx_storm_fields(const swx_storm_field **out, int kind);
 
 typedef struct swx_storm_value {
     int null;
@@ -98,7 +98,7 @@ typedef struct swx_storm_feature {
     const double *xy;
 } swx_storm_feature;
 
-SWX_API void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v);
+SWX_API void swx_storm_feature_value(swx_storm_value *v, const swx_storm_feature *f, size_t field);
 
 /* Reusable geometry buffers: one per thread of work. */
 typedef struct swx_storm_geo swx_storm_geo;
@@ -124,7 +124,7 @@ SWX_API int swx_storm_geojson_new_split(swx_storm_geojson **out, FILE *const *fi
 /* An swx_storm_fn: writes the features of one storm. */
 SWX_API int swx_storm_geojson_add(void *w, const swx_storm *s);
 /* Features written so far of each kind. */
-SWX_API void swx_storm_geojson_counts(const swx_storm_geojson *w, size_t counts[SWX_SK_COUNT]);
+SWX_API void swx_storm_geojson_counts(size_t counts[SWX_SK_COUNT], const swx_storm_geojson *w);
 /* Closes every collection and flushes; reports the first write error; frees w.
  * The files stay open (the caller closes them). */
 SWX_API int swx_storm_geojson_finish(swx_storm_geojson *w);
