@@ -235,10 +235,10 @@ row "vessels: filter"                2 no "filter must be NAME=VALUE, not 'noequ
 echo "# malformed and hostile files"
 row "area: a Point"                  2 no 'a Point geometry; expected Polygon' -- "${seed[@]}" --area "$B/area_point.geojson" -z 3
 row "area: longitude 500"            2 no 'position 500,0 is not a longitude, latitude pair' -- "${seed[@]}" --area "$B/area_range.geojson" -z 3
-row "area: truncated"                2 no 'not valid JSON \(it ends too early\)' -- "${seed[@]}" --area "$B/area_truncated.geojson" -z 3
-row "area: nested 100000 deep"       2 no 'not valid JSON \(nesting too deep\)' -- "${seed[@]}" --area "$T/in/deep.geojson" -z 3
-row "area: binary junk"              2 no 'area file: (not valid JSON|text after the JSON)' -- "${seed[@]}" --area "$T/in/junk.bin" -z 3
-row "area: empty file"               2 no 'area file: not valid JSON' -- "${seed[@]}" --area "$T/in/empty" -z 3
+row "area: truncated"                2 no 'area file is not valid JSON: it ends too early' -- "${seed[@]}" --area "$B/area_truncated.geojson" -z 3
+row "area: nested 100000 deep"       2 no 'area file is not valid JSON: nesting too deep' -- "${seed[@]}" --area "$T/in/deep.geojson" -z 3
+row "area: binary junk"              2 no 'area file is not valid JSON: ' -- "${seed[@]}" --area "$T/in/junk.bin" -z 3
+row "area: empty file"               2 no 'area file is not valid JSON: it ends too early' -- "${seed[@]}" --area "$T/in/empty" -z 3
 row "area: a folder"                 8 no 'Is a directory' -- "${seed[@]}" --area "$T/in" -z 3
 row "area: missing"                  8 no 'No such file' -- "${seed[@]}" --area "$T/in/none.geojson" -z 3
 row "route: CSV with a bad line"     2 no "line 3: 'abc,30' is not a latitude, longitude pair" -- "${seed[@]}" --route "$B/route_bad.csv" -z 3
