@@ -68,8 +68,10 @@ typedef struct swx_storm_pos {
     int64_t forecast_hour; /* or SWX_STORM_NULL */
 } swx_storm_pos;
 
-/* One storm summary with its tracks. Read-only for users; built by the
- * parsers of this module and of kmz.h, freed with swx_storm_free(). */
+/* One storm summary with its tracks. Read-only for users: the readers of this
+ * module and of kmz.h build each storm and hand it to an swx_storm_fn, and
+ * free it after the call (swx_storm_list_add keeps copies, freed by
+ * swx_storm_list_clear). */
 typedef struct swx_storm {
     const char *atcf_id;
     const char *storm_name; /* "" until named, NULL when null */
@@ -95,7 +97,9 @@ typedef struct swx_storm {
  * call. Return 0 to go on, a negative code to stop (it is returned). */
 typedef int (*swx_storm_fn)(void *ud, const swx_storm *s);
 
-/* Reads a whole file ("-" for stdin) through a reader. */
+/* Reads a whole file ("-" for stdin) holding a JSON array of storms (a saved
+ * /storm/json answer) with the streaming reader, handing each storm to fn:
+ * memory stays bounded by the largest storm. */
 SWX_API int swx_storm_read_file(const char *path, swx_storm_fn fn, void *ud);
 
 /* A selection of storms: every filter of /storm/json and /storm/kmz. NULL and
