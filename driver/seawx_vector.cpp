@@ -130,7 +130,7 @@ GDALDataset *SEAWXStormDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOp
         q.limit = 1;
         q.max_storms = 1;
         swx_storm_list oProbe{};
-        int rc = swx_storm_fetch(poDS->m_psClient, &q, swx_storm_list_add, &oProbe, nullptr);
+        int rc = swx_storm_fetch(nullptr, poDS->m_psClient, &q, swx_storm_list_add, &oProbe);
         swx_storm_list_clear(&oProbe);
         if (rc != 0) {
             SEAWXReportError(CE_Failure, "cannot read the storms");
@@ -195,7 +195,7 @@ const swx_storm_list *SEAWXStormDataset::Storms(const CPLStringList &aosExtra)
         swx_storm_query q;
         rc = QueryFrom(aos, &q);
         if (rc == 0)
-            rc = swx_storm_fetch(m_psClient, &q, swx_storm_list_add, psList.get(), nullptr);
+            rc = swx_storm_fetch(nullptr, m_psClient, &q, swx_storm_list_add, psList.get());
     }
     if (rc != 0) {
         SEAWXReportError(CE_Failure, "cannot read the storms");
@@ -231,7 +231,7 @@ SEAWXStormLayer::SEAWXStormLayer(SEAWXStormDataset *poDS, int nKind)
     m_poDefn->SetGeomType(LayerGeomType(nKind));
     m_poDefn->GetGeomFieldDefn(0)->SetSpatialRef(poDS->m_poSRS.get());
     const swx_storm_field *psFields = nullptr;
-    size_t n = swx_storm_fields(nKind, &psFields);
+    size_t n = swx_storm_fields(&psFields, nKind);
     for (size_t i = 0; i < n; i++) {
         OGRFieldType eType = OFTString;
         OGRFieldSubType eSub = OFSTNone;
@@ -341,10 +341,10 @@ std::unique_ptr<OGRFeature> SEAWXStormLayer::Translate(const swx_storm_feature *
 {
     auto poFeature = std::make_unique<OGRFeature>(m_poDefn);
     const swx_storm_field *psFields = nullptr;
-    size_t n = swx_storm_fields(m_nKind, &psFields);
+    size_t n = swx_storm_fields(&psFields, m_nKind);
     for (size_t i = 0; i < n; i++) {
         swx_storm_value v;
-        swx_storm_feature_value(f, i, &v);
+        swx_storm_feature_value(&v, f, i);
         const int iField = static_cast<int>(i);
         if (v.null) {
             poFeature->SetFieldNull(iField);
@@ -476,7 +476,7 @@ static void PushComparison(const swq_expr_node *poNode, OGRFeatureDefn *poDefn, 
         /* An unnamed storm is titled by its ATCF id. */
         char szBasin[3];
         int nNum, nYear;
-        if (swx_storm_atcf_parse(poVal->string_value, szBasin, &nNum, &nYear) == 0)
+        if (swx_storm_atcf_parse(szBasin, &nNum, &nYear, poVal->string_value) == 0)
             aos.SetNameValue("id", poVal->string_value);
         else
             aos.SetNameValue("name", poVal->string_value);

@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
@@ -210,21 +211,20 @@ typedef struct file_result {
     int done;
 } file_result;
 
-/* Writes the summary through PATH.tmp and a rename, so that a summary is
- * complete or absent; returns 0, or -1 after an error line. */
+/* Writes the summary as an atomic file, so that a summary is complete or
+ * absent; returns 0, or -1 after an error line. */
 static int write_summary(const char *path, const char *bundle, const char *layer,
                          const file_result *files, size_t nfiles, uint64_t total,
                          const swx_fetch_stats *st, double seconds, int exit_code, int interrupted,
                          const char *error)
 {
-    char tmp[4200];
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
     int bad = 0;
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        cli_error("cannot write the summary %s: %s", path, strerror(errno));
+    if (swx_atomicfile_open(&af, path, 0666, 0) != 0) {
+        cli_error("writing the summary failed: %s", swx_error_last());
         return -1;
     }
+    FILE *f = af.f;
     swx_jsonw *w = NULL;
     if (swx_jsonw_new(&w, f, 2) != 0) {
         bad = 1;
@@ -292,9 +292,13 @@ static int write_summary(const char *path, const char *bundle, const char *layer
         swx_jsonw_object_end(w);
         bad = swx_jsonw_finish(w) != 0;
     }
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+    if (bad) {
+        swx_atomicfile_abort(&af);
         cli_error("cannot write the summary %s: %s", path, strerror(errno ? errno : EIO));
-        unlink(tmp);
+        return -1;
+    }
+    if (swx_atomicfile_commit(&af) != 0) {
+        cli_error("writing the summary failed: %s", swx_error_last());
         return -1;
     }
     return 0;

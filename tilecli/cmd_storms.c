@@ -1,13 +1,14 @@
 /* cmd_storms.c: `seawx storms`, tropical cyclones as GeoJSON (or the service's KMZ).
  *
  * Storms are fetched page after page and converted as they come, so memory
- * stays bounded by one storm whatever the selection. Output files are written
- * under temporary names and renamed only when complete: a failure leaves no
- * partial file behind.
+ * stays bounded by one storm whatever the selection. Output files are atomic
+ * files committed together at the end: a failure leaves no partial file and
+ * no temporary behind.
  */
 #include "cli.h"
 #include "dataout.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/storm.h"
 #include "seawx/storm_geojson.h"
@@ -54,6 +55,7 @@ const cli_opt cmd_storms_opts[] = {
  * line every page (the service does not tell the total, so no ETA). */
 struct counting {
     swx_storm_geojson *w;
+    int write_rc; /* the writer's failure, told apart from the reader's */
     size_t storms;
     int progress;
     double t0;
@@ -74,27 +76,26 @@ static int count_and_write(void *ud, const swx_storm *s)
         cli_progress(0, "%zu storms converted, %.0f/s", c->storms,
                      dt > 0 ? (double)c->storms / dt : 0.0);
     }
-    return swx_storm_geojson_add(c->w, s);
+    return c->write_rc = swx_storm_geojson_add(c->w, s);
 }
 
+/* A failed write names the file the user gave and the cause. */
+static int write_fail(int rc, const char *output)
+{
+    if (rc == SWX_EIO && output)
+        swx_error_prefix(rc, "%s", output);
+    return cli_fail(rc);
+}
+
+/* One atomic file per regular output, all committed at the end, so that a
+ * failure leaves the old files or none, and no temporary; a device or a pipe
+ * (/dev/null, /dev/stdout) is written directly, never replaced. */
 struct outputs {
-    char *final[NKINDS + 1]; /* the names when complete */
-    char *tmp[NKINDS + 1];   /* where they are written meanwhile */
-    FILE *f[NKINDS + 1];
+    swx_atomicfile af[NKINDS + 1];
+    FILE *dev[NKINDS + 1];
+    FILE *f[NKINDS + 1]; /* where each output is written: af[i].f or dev[i] */
 };
 
-static char *tmp_name(const char *path)
-{
-    size_t n = strlen(path) + 32;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%s.part%ld", path, (long)getpid());
-    return t;
-}
-
-/* Whether path is (or will be) a regular file: only those are written under a
- * temporary name and renamed; a device or a pipe (/dev/null, /dev/stdout) is
- * written directly, never replaced. */
 static int regular_target(const char *path)
 {
     struct stat st;
@@ -103,49 +104,49 @@ static int regular_target(const char *path)
 
 static int out_open(struct outputs *o, int slot, const char *path)
 {
-    const char *name = path;
     if (regular_target(path)) {
-        o->final[slot] = strdup(path);
-        o->tmp[slot] = tmp_name(path);
-        if (!o->final[slot] || !o->tmp[slot]) {
-            cli_error("out of memory");
+        int rc = swx_atomicfile_open(&o->af[slot], path, 0666, 0);
+        if (rc)
+            return cli_fail(rc);
+        o->f[slot] = o->af[slot].f;
+    } else {
+        if (!(o->dev[slot] = fopen(path, "wb"))) {
+            cli_error("cannot write %s: %s", path, strerror(errno));
             return EXIT_IO;
         }
-        name = o->tmp[slot];
-    }
-    if (!(o->f[slot] = fopen(name, "wb"))) {
-        cli_error("cannot write %s: %s", name, strerror(errno));
-        return EXIT_IO;
+        o->f[slot] = o->dev[slot];
     }
     return 0;
 }
 
-/* Closes every file; renames them into place when ok, removes them otherwise. */
+/* Commits every file when ok and each was written whole (all are flushed
+ * before the first is committed); aborts them all otherwise. */
 static int out_close(struct outputs *o, int ok)
 {
     int rc = 0;
-    for (int i = 0; i <= NKINDS; i++) {
-        if (o->f[i] && fclose(o->f[i]) != 0 && ok) {
-            cli_error("writing %s failed: %s", o->final[i] ? o->final[i] : "the output",
+    for (int i = 0; i <= NKINDS && ok; i++) {
+        if (o->f[i] && (fflush(o->f[i]) != 0 || ferror(o->f[i]))) {
+            cli_error("writing %s failed: %s", o->af[i].path ? o->af[i].path : "the output",
                       strerror(errno));
             ok = 0;
             rc = EXIT_IO;
         }
-        o->f[i] = NULL;
     }
     for (int i = 0; i <= NKINDS; i++) {
-        if (o->tmp[i]) {
-            if (ok && rename(o->tmp[i], o->final[i]) != 0) {
-                cli_error("cannot rename %s to %s: %s", o->tmp[i], o->final[i], strerror(errno));
-                rc = EXIT_IO;
-                ok = 0;
-            }
-            if (!ok)
-                unlink(o->tmp[i]);
+        if (o->dev[i] && fclose(o->dev[i]) != 0 && ok) {
+            cli_error("writing the output failed: %s", strerror(errno));
+            ok = 0;
+            rc = EXIT_IO;
         }
-        free(o->tmp[i]);
-        free(o->final[i]);
-        o->tmp[i] = o->final[i] = NULL;
+        o->dev[i] = o->f[i] = NULL;
+    }
+    for (int i = 0; i <= NKINDS; i++) {
+        int r = ok && o->af[i].f ? swx_atomicfile_commit(&o->af[i]) : 0;
+        if (r) {
+            rc = cli_fail(r);
+            ok = 0;
+        }
+        swx_atomicfile_abort(&o->af[i]);
     }
     return rc;
 }
@@ -188,10 +189,11 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     swx_storm_query q;
     swx_client *client = NULL;
     swx_storm_geojson *w = NULL;
-    struct outputs out = {0};
+    struct outputs out;
     unsigned mask = SWX_SK_ALL;
     int exit_code = EXIT_OK, rc, pages = 0;
     const char *made_dir = NULL; /* a folder this run created, removed again on failure */
+    memset(&out, 0, sizeof out);
     int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
@@ -202,7 +204,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     /* Everything the user typed is checked before anything is sent. */
     if ((exit_code = read_query(&a, &q)))
         return exit_code;
-    if (cli_has(&a, "kinds") && swx_storm_kinds_parse(cli_get(&a, "kinds"), &mask))
+    if (cli_has(&a, "kinds") && swx_storm_kinds_parse(&mask, cli_get(&a, "kinds")))
         return cli_fail(SWX_EINVAL);
     const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
     const char *input = cli_get(&a, "input");
@@ -261,22 +263,22 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    struct counting cnt = {w, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
+    struct counting cnt = {w, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else
-        rc = swx_storm_fetch(client, &q, count_and_write, &cnt, &pages);
+        rc = swx_storm_fetch(&pages, client, &q, count_and_write, &cnt);
     cli_progress(0, NULL);
     if (rc) {
-        exit_code = cli_fail(rc);
+        exit_code = cnt.write_rc ? write_fail(rc, output) : cli_fail(rc);
         goto done;
     }
     size_t counts[NKINDS];
-    swx_storm_geojson_counts(w, counts);
+    swx_storm_geojson_counts(counts, w);
     rc = swx_storm_geojson_finish(w);
     w = NULL;
     if (rc) {
-        exit_code = cli_fail(rc);
+        exit_code = write_fail(rc, output);
         goto done;
     }
     if (!cli_has(&a, "quiet"))

@@ -1,17 +1,16 @@
 /* kmz.c: the storm KMZ read back into the storm model (see seawx/kmz.h). */
-#include "seawx/kmz.h"
+#include "kmz_priv.h"
 
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "storm_priv.h"
+#include "xml.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
 #include <minizip/unzip.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -40,7 +39,7 @@ static int ends_with_kml(const char *name)
     return n > 4 && strcasecmp(name + n - 4, ".kml") == 0;
 }
 
-int swx_kmz_read_kml(const char *path, char **kml, size_t *len, char **entry)
+int swx_kmz_read_kml(char **kml, size_t *len, char **entry, const char *path)
 {
     unzFile z = NULL;
     unz_global_info64 gi;
@@ -197,19 +196,6 @@ done:
 
 /* ---- KML ---- */
 
-static int is_el(const xmlNode *n, const char *name)
-{
-    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-static const xmlNode *child(const xmlNode *n, const char *name)
-{
-    for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
-        if (is_el(c, name))
-            return c;
-    return NULL;
-}
-
 /* The Data/SimpleData items of an ExtendedData, looked up by name. */
 #define MAX_ITEMS 64
 struct items {
@@ -245,11 +231,11 @@ static void items_read(struct items *it, const xmlNode *ext)
 {
     it->n = 0;
     for (const xmlNode *d = ext ? ext->children : NULL; d; d = d->next) {
-        if (is_el(d, "Data"))
-            items_add(it, d, child(d, "value"));
-        else if (is_el(d, "SchemaData"))
+        if (swx_xml_is(d, "Data"))
+            items_add(it, d, swx_xml_child(d, "value"));
+        else if (swx_xml_is(d, "SchemaData"))
             for (const xmlNode *sd = d->children; sd; sd = sd->next)
-                if (is_el(sd, "SimpleData"))
+                if (swx_xml_is(sd, "SimpleData"))
                     items_add(it, sd, sd);
     }
 }
@@ -323,8 +309,8 @@ static int k_time(struct kctx *c, const struct items *it, const char *name, int6
 
 static int read_point(const xmlNode *pm, double *lon, double *lat)
 {
-    const xmlNode *pt = child(pm, "Point");
-    const xmlNode *co = child(pt, "coordinates");
+    const xmlNode *pt = swx_xml_child(pm, "Point");
+    const xmlNode *co = swx_xml_child(pt, "coordinates");
     char *t = co ? (char *)xmlNodeGetContent(co) : NULL;
     int ok = 0;
     if (t) {
@@ -349,7 +335,7 @@ static int read_position(struct kctx *c, const xmlNode *pm, const struct items *
     swx_storm_pos *p;
     if (!track || (!fc && strcmp(track, "observed") != 0))
         return 0; /* not a position */
-    if ((rc = swx_storm_add_pos(c->s, fc, &p)))
+    if ((rc = swx_storm_add_pos(&p, c->s, fc)))
         return rc;
     if (!read_point(pm, &p->lon, &p->lat))
         return swx_error_set(SWX_EPARSE, "storm KML: %s: a position has no Point coordinates",
@@ -392,11 +378,11 @@ static int read_positions(struct kctx *c, const xmlNode *n)
     struct items it;
     int rc = 0;
     for (const xmlNode *k = n->children; k && !rc; k = k->next) {
-        if (is_el(k, "Placemark")) {
-            items_read(&it, child(k, "ExtendedData"));
+        if (swx_xml_is(k, "Placemark")) {
+            items_read(&it, swx_xml_child(k, "ExtendedData"));
             rc = read_position(c, k, &it);
             items_free(&it);
-        } else if (is_el(k, "Folder") || is_el(k, "Document")) {
+        } else if (swx_xml_is(k, "Folder") || swx_xml_is(k, "Document")) {
             rc = read_positions(c, k);
         }
     }
@@ -447,10 +433,10 @@ static int walk(const xmlNode *n, swx_storm_fn fn, void *ud, size_t *count)
 {
     int rc = 0;
     for (const xmlNode *k = n->children; k && !rc; k = k->next) {
-        if (!is_el(k, "Folder") && !is_el(k, "Document"))
+        if (!swx_xml_is(k, "Folder") && !swx_xml_is(k, "Document"))
             continue;
         struct items it;
-        items_read(&it, child(k, "ExtendedData"));
+        items_read(&it, swx_xml_child(k, "ExtendedData"));
         if (item(&it, "atcf_id")) {
             rc = read_storm(k, &it, fn, ud);
             (*count)++;
@@ -462,67 +448,17 @@ static int walk(const xmlNode *n, swx_storm_fn fn, void *ud, size_t *count)
     return rc;
 }
 
-/* Whether the n bytes at s hold needle. */
-static int contains(const char *s, size_t n, const char *needle)
-{
-    size_t k = strlen(needle);
-    for (const char *p = s; n >= k && (p = memchr(p, needle[0], n - k + 1)); p++) {
-        if (memcmp(p, needle, k) == 0)
-            return 1;
-        n -= (size_t)(p - s) + 1;
-        s = p + 1;
-    }
-    return 0;
-}
-
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-
-static void xml_init(void)
-{
-    xmlInitParser();
-}
-
-static void xml_quiet(void *ctx, const char *msg, ...)
-{
-    (void)ctx;
-    (void)msg;
-}
-
 int swx_kml_parse_storms(const char *kml, size_t len, swx_storm_fn fn, void *ud)
 {
+    xmlDoc *doc = NULL;
     size_t count = 0;
     int rc = 0;
     if (len > SWX_KMZ_MAX_KML)
         return swx_error_set(SWX_ETOOBIG, "storm KML larger than %u MiB", SWX_KMZ_MAX_KML >> 20);
-    /* KML has no DTD; one here could only be used to expand entities. */
-    if (contains(kml, len, "<!DOCTYPE") || contains(kml, len, "<!ENTITY"))
-        return swx_error_set(SWX_EPARSE, "storm KML: DOCTYPE and entity declarations are not "
-                                         "allowed; refused");
-    pthread_once(&xml_once, xml_init);
-    /* libxml2 reports some errors (encodings) through its thread's generic
-     * handler, which prints: silence it for this parse, as the library never
-     * prints. */
-    xmlGenericErrorFunc old_err = xmlGenericError;
-    void *old_ctx = xmlGenericErrorContext;
-    xmlSetGenericErrorFunc(NULL, xml_quiet);
-    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt) {
-        xmlSetGenericErrorFunc(old_ctx, old_err);
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    }
-    ctxt->sax->warning = NULL;
-    ctxt->sax->error = xml_quiet;
-    ctxt->sax->serror = NULL;
-    int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA |
-               XML_PARSE_COMPACT;
-    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, kml, (int)len, NULL, NULL, opts);
-    if (!doc || !ctxt->wellFormed) {
-        rc = swx_error_set(SWX_EPARSE, "storm KML: not well-formed XML (line %d)",
-                           ctxt->input ? ctxt->input->line : 0);
+    if ((rc = swx_xml_read(&doc, kml, len, "storm KML")))
         goto done;
-    }
     xmlNode *root = xmlDocGetRootElement(doc);
-    if (!is_el(root, "kml")) {
+    if (!swx_xml_is(root, "kml")) {
         rc = swx_error_set(SWX_EPARSE, "storm KML: the document is not KML (root <%s>)",
                            root ? (const char *)root->name : "none");
         goto done;
@@ -531,8 +467,6 @@ int swx_kml_parse_storms(const char *kml, size_t len, swx_storm_fn fn, void *ud)
         goto done;
 done:
     xmlFreeDoc(doc);
-    xmlFreeParserCtxt(ctxt);
-    xmlSetGenericErrorFunc(old_ctx, old_err);
     return rc;
 }
 
@@ -540,7 +474,7 @@ int swx_kmz_read_storms(const char *path, swx_storm_fn fn, void *ud)
 {
     char *kml = NULL, *entry = NULL;
     size_t len = 0;
-    int rc = swx_kmz_read_kml(path, &kml, &len, &entry);
+    int rc = swx_kmz_read_kml(&kml, &len, &entry, path);
     if (!rc && (rc = swx_kml_parse_storms(kml, len, fn, ud)) && rc != SWX_ECANCEL)
         swx_error_prefix(rc, "%s (%s)", path, entry);
     free(kml);

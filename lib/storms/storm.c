@@ -2,6 +2,7 @@
  * positions in one arena, copies and lists (see seawx/storm.h). */
 #include "seawx/storm.h"
 
+#include "arena.h"
 #include "seawx/error.h"
 #include "storm_priv.h"
 
@@ -92,7 +93,7 @@ int swx_storm_subbasin_known(const char *code)
     return in_list(code, subbasins, sizeof subbasins / sizeof subbasins[0]);
 }
 
-int swx_storm_atcf_parse(const char *id, char basin[3], int *number, int *year)
+int swx_storm_atcf_parse(char basin[3], int *number, int *year, const char *id)
 {
     if (!id || strlen(id) != 8 || !isalpha((unsigned char)id[0]) || !isalpha((unsigned char)id[1]))
         goto bad;
@@ -122,13 +123,16 @@ int swx_storm_radii_kt(int threshold)
 
 /* ---- the model ---- */
 
-/* String storage of one storm: blocks of at least ARENA_BLOCK bytes. */
-#define ARENA_BLOCK 4096
-struct arena_blk {
-    struct arena_blk *next;
-    size_t used, cap;
-    char data[];
-};
+/* A storm and the arena of its strings, in one allocation; priv_ points to
+ * the arena. The storm comes first, so freeing it frees both. */
+typedef struct storm_box {
+    swx_storm s;
+    swx_arena strings;
+} storm_box;
+
+/* Chunks of the string arena; no limit of its own, as the JSON or KML a storm
+ * is read from is already bounded. */
+#define STRINGS_CHUNK 4096
 
 void swx_storm_pos_init(swx_storm_pos *p)
 {
@@ -147,10 +151,13 @@ void swx_storm_pos_init(swx_storm_pos *p)
 
 int swx_storm_new_empty(swx_storm **out)
 {
-    swx_storm *s = calloc(1, sizeof *s);
+    storm_box *b = calloc(1, sizeof *b);
     *out = NULL;
-    if (!s)
+    if (!b)
         return swx_error_set(SWX_ENOMEM, "out of memory");
+    swx_storm *s = &b->s;
+    swx_arena_init(&b->strings, STRINGS_CHUNK, 0);
+    s->priv_ = &b->strings;
     s->season = s->advisory_number = s->advisory_issuance_time = SWX_STORM_NULL;
     s->is_active = -1;
     s->max_category = -1;
@@ -163,10 +170,7 @@ void swx_storm_free(swx_storm *s)
 {
     if (!s)
         return;
-    for (struct arena_blk *b = s->priv_, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
+    swx_arena_free(s->priv_);
     free(s->observed);
     free(s->forecast);
     free(s);
@@ -174,27 +178,10 @@ void swx_storm_free(swx_storm *s)
 
 const char *swx_storm_str(swx_storm *s, const char *str, size_t n)
 {
-    if (!str)
-        return NULL;
-    struct arena_blk *b = s->priv_;
-    if (!b || b->cap - b->used < n + 1) {
-        size_t cap = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
-        b = malloc(sizeof *b + cap);
-        if (!b)
-            return NULL;
-        b->used = 0;
-        b->cap = cap;
-        b->next = s->priv_;
-        s->priv_ = b;
-    }
-    char *p = b->data + b->used;
-    memcpy(p, str, n);
-    p[n] = '\0';
-    b->used += n + 1;
-    return p;
+    return str ? swx_arena_strndup(s->priv_, str, n) : NULL;
 }
 
-int swx_storm_add_pos(swx_storm *s, int forecast, swx_storm_pos **out)
+int swx_storm_add_pos(swx_storm_pos **out, swx_storm *s, int forecast)
 {
     swx_storm_pos **arr = forecast ? &s->forecast : &s->observed;
     size_t *n = forecast ? &s->nforecast : &s->nobserved;
@@ -242,7 +229,7 @@ int swx_storm_finish(swx_storm *s)
     int rc;
     if (!s->atcf_id)
         return swx_error_set(SWX_EPARSE, "a storm has no atcf_id");
-    if (swx_storm_atcf_parse(s->atcf_id, s->atcf_basin, &s->atcf_number, &s->atcf_year) != 0) {
+    if (swx_storm_atcf_parse(s->atcf_basin, &s->atcf_number, &s->atcf_year, s->atcf_id) != 0) {
         swx_error_clear();
         s->atcf_basin[0] = '\0';
         s->atcf_number = s->atcf_year = 0;
@@ -290,7 +277,7 @@ int swx_storm_copy(swx_storm **out, const swx_storm *src)
         size_t n = fc ? src->nforecast : src->nobserved;
         for (size_t i = 0; i < n; i++) {
             swx_storm_pos *p;
-            if ((rc = swx_storm_add_pos(s, fc, &p)))
+            if ((rc = swx_storm_add_pos(&p, s, fc)))
                 goto fail;
             *p = from[i];
             p->category_code = p->basin = p->subbasin = NULL;

@@ -36,7 +36,7 @@ int swx_storm_kind_parse(const char *name)
     return -1;
 }
 
-int swx_storm_kinds_parse(const char *list, unsigned *mask)
+int swx_storm_kinds_parse(unsigned *mask, const char *list)
 {
     *mask = 0;
     const char *p = list ? list : "";
@@ -228,7 +228,7 @@ _Static_assert(NF(storm_fields) <= SWX_STORM_MAX_FIELDS &&
                    NF(radii_fields) <= SWX_STORM_MAX_FIELDS,
                "a property table is longer than SWX_STORM_MAX_FIELDS");
 
-size_t swx_storm_fields(int kind, const swx_storm_field **out)
+size_t swx_storm_fields(const swx_storm_field **out, int kind)
 {
     switch (kind) {
     case SWX_SK_STORM:
@@ -322,7 +322,7 @@ static void line_summary(const swx_storm *s, int id, swx_storm_value *v)
     }
 }
 
-void swx_storm_value_of(const swx_storm_feature *f, int id, swx_storm_value *v)
+void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
 {
     const swx_storm *s = f->storm;
     const swx_storm_pos *p = f->pos;
@@ -478,14 +478,14 @@ void swx_storm_value_of(const swx_storm_feature *f, int id, swx_storm_value *v)
     }
 }
 
-void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v)
+void swx_storm_feature_value(swx_storm_value *v, const swx_storm_feature *f, size_t field)
 {
     const swx_storm_field *tab;
-    size_t n = swx_storm_fields(f->kind, &tab);
+    size_t n = swx_storm_fields(&tab, f->kind);
     if (field >= n) {
         memset(v, 0, sizeof *v);
         v->null = 1;
         return;
     }
-    swx_storm_value_of(f, tab[field].id_, v);
+    swx_storm_value_of(v, f, tab[field].id_);
 }

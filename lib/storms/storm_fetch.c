@@ -2,10 +2,13 @@
  * they arrive; the KMZ of a selection downloaded to a file (see seawx/storm.h). */
 #include "seawx/storm.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
+#include "http_int.h"
 #include "storm_priv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +60,8 @@ static int page_restart(void *ud)
     return 0;
 }
 
-int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
-                         int *pages, size_t *held_max)
+int swx_storm_fetch_held(int *pages, size_t *held_max, swx_client *c, const swx_storm_query *q,
+                         swx_storm_fn fn, void *ud)
 {
     int limit = q->limit ? q->limit : SWX_STORM_LIMIT_MAX;
     long offset = q->offset;
@@ -78,7 +81,7 @@ int swx_storm_fetch_held(swx_client *c, const swx_storm_query *q, swx_storm_fn f
         return rc;
     for (;;) {
         swx_request req;
-        if ((rc = swx_storm_request(q, 0, offset, &req, &qs)))
+        if ((rc = swx_storm_request(&req, &qs, q, 0, offset)))
             goto done;
         swx_storm_reader_reset(pc.r);
         pc.seen = pc.handled = 0;
@@ -123,66 +126,84 @@ done:
     return rc;
 }
 
-int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud, int *pages)
+int swx_storm_fetch(int *pages, swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud)
 {
-    return swx_storm_fetch_held(c, q, fn, ud, pages, NULL);
+    return swx_storm_fetch_held(pages, NULL, c, q, fn, ud);
 }
 
+/* Whether the first bytes of the file at fd are a zip's local header. */
+static int starts_as_zip(int fd)
+{
+    char magic[4];
+    return pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+           memcmp(magic, "PK\x03\x04", 4) == 0;
+}
+
+/* Copies the whole of file `from` to the device or pipe `path`. */
+static int copy_to(FILE *from, const char *path)
+{
+    char buf[65536];
+    size_t n;
+    int rc = 0;
+    FILE *to = fopen(path, "wb");
+    if (!to)
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
+    rewind(from);
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            break;
+    if (ferror(from) || ferror(to) || fflush(to) != 0)
+        rc = swx_error_set(SWX_EIO, "writing %s failed: %s", path, strerror(errno));
+    fclose(to);
+    return rc;
+}
+
+/* The KMZ goes through the download path into a file, never whole in memory:
+ * an atomic file beside a regular (or new) path, so that a failure leaves the
+ * old file or none; a device or a pipe (/dev/stdout) gets an unnamed
+ * temporary first, copied once the answer is known to be a KMZ. */
 int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *path)
 {
     swx_request req;
     swx_query *qs = NULL;
     swx_response *resp = NULL;
-    char *tmp = NULL;
-    FILE *f = NULL;
-    int rc = swx_storm_request(q, 1, q->offset, &req, &qs);
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    FILE *anon = NULL;
+    int rc = swx_storm_request(&req, &qs, q, 1, q->offset), rd = -1;
     if (rc)
         return rc;
-    if ((rc = swx_http_get(&resp, c, &req)))
+    struct stat st;
+    int device = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    if (device) {
+        if (!(anon = tmpfile())) {
+            rc = swx_error_set(SWX_EIO, "cannot create a temporary file for %s: %s", path,
+                               strerror(errno));
+            goto done;
+        }
+        rd = fileno(anon);
+    } else {
+        if ((rc = swx_atomicfile_open(&af, path, 0666, 0)))
+            goto done;
+        if ((rd = open(af.tmp, O_RDONLY | O_CLOEXEC)) < 0) {
+            rc = swx_error_set(SWX_EIO, "cannot read %s: %s", af.tmp, strerror(errno));
+            goto done;
+        }
+    }
+    swx_download_opts dopts = {0};
+    dopts.file = path; /* a write that fails names the file asked for */
+    if ((rc = swx_http_download(&resp, c, &req, device ? rd : fileno(af.f), &dopts)))
         goto done;
-    if (resp->len < 4 || memcmp(resp->body, "PK\x03\x04", 4) != 0) {
+    if (!starts_as_zip(rd)) {
         rc = swx_error_set(SWX_ESERVICE, "%s: the answer is not a KMZ (zip) file", resp->url);
         goto done;
     }
-    /* A device or a pipe (/dev/stdout) is written directly, never replaced. */
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (!(f = fopen(path, "wb"))) {
-            rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
-            goto done;
-        }
-        if (fwrite(resp->body, 1, resp->len, f) != resp->len || fflush(f) != 0)
-            rc = swx_error_set(SWX_EIO, "writing %s failed: %s", path, strerror(errno));
-        goto done;
-    }
-    size_t tl = strlen(path) + 32;
-    if (!(tmp = malloc(tl))) {
-        rc = swx_error_set(SWX_ENOMEM, "out of memory");
-        goto done;
-    }
-    snprintf(tmp, tl, "%s.part%ld", path, (long)getpid());
-    if (!(f = fopen(tmp, "wb"))) {
-        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    if (fwrite(resp->body, 1, resp->len, f) != resp->len || fflush(f) != 0) {
-        rc = swx_error_set(SWX_EIO, "writing %s failed: %s", tmp, strerror(errno));
-        goto done;
-    }
-    if (fclose(f) != 0) {
-        f = NULL;
-        rc = swx_error_set(SWX_EIO, "writing %s failed: %s", tmp, strerror(errno));
-        goto done;
-    }
-    f = NULL;
-    if (rename(tmp, path) != 0)
-        rc = swx_error_set(SWX_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+    rc = device ? copy_to(anon, path) : swx_atomicfile_commit(&af);
 done:
-    if (f)
-        fclose(f);
-    if (rc && tmp)
-        unlink(tmp);
-    free(tmp);
+    if (!device && rd >= 0)
+        close(rd);
+    if (anon)
+        fclose(anon);
+    swx_atomicfile_abort(&af);
     swx_query_free(qs);
     swx_response_free(resp);
     return rc;

@@ -2,6 +2,7 @@
  * simplestyle colours (see seawx/storm_geojson.h). */
 #include "seawx/storm_geojson.h"
 
+#include "jsonfmt.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "storm_feature.h"
@@ -30,12 +31,13 @@ static const char *const radii_color[SWX_STORM_NRADII] = {"#ffd700", "#ff8c00", 
  * jsonw: coordinates are most of the bytes of a storm archive, and writing
  * them straight into the buffer with integer arithmetic instead of printf
  * makes the conversion several times faster. Strings are escaped as in
- * jsonw. Every write first makes sure the buffer has room for what it may
- * put (flushing when not), then stores without further checks. */
+ * jsonw, by the same swx_json_escape(). Every write first makes sure the buffer has room for what
+ * it may put (flushing when not), then stores without further checks. */
 
 #define OUT_BUF (64 * 1024)
 /* The longest number put_num writes: "-1.7976931348623157e+308" and a NUL. */
 #define NUM_MAX 32
+_Static_assert(NUM_MAX >= SWX_DOUBLE_TEXT_MAX, "put_big writes swx_double_shortest");
 /* Room for "[x,y]". */
 #define PAIR_MAX (2 * NUM_MAX + 3)
 #define MAX_FIELDS SWX_STORM_MAX_FIELDS
@@ -92,88 +94,23 @@ static inline void out_raw(struct out *o, const char *s, size_t n)
 
 #define OUT_LIT(o, lit) out_raw(o, lit, sizeof(lit) - 1)
 
-/* Bytes a JSON string cannot hold as they are: controls, '"', '\\', DEL. */
-/* clang-format off */
-static const unsigned char needs_escape[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    ['"'] = 1, ['\\'] = 1, [0x7f] = 1};
-/* clang-format on */
-
+/* A JSON string: its bytes escaped by swx_json_escape() (jsonfmt.h), in
+ * place when the escaped text is sure to fit the buffer, else a run at a time. */
 static void out_str(struct out *o, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
     size_t n = strlen(s);
-    if (n > (OUT_BUF - 2) / 6) {
-        /* Too long to escape in place: a run at a time. */
-        char tmp[6 * 256 + 2];
-        size_t i = 0;
+    if (n > (OUT_BUF - 2) / SWX_JSON_ESC_MAX) {
+        char tmp[SWX_JSON_ESC_MAX * 256];
         out_raw(o, "\"", 1);
-        while (i < n) {
-            size_t k = 0;
-            for (size_t end = i + 256 < n ? i + 256 : n; i < end; i++) {
-                unsigned char c = (unsigned char)s[i];
-                if (!needs_escape[c]) {
-                    tmp[k++] = (char)c;
-                    continue;
-                }
-                tmp[k++] = '\\';
-                switch (c) {
-                case '"':
-                case '\\':
-                    tmp[k++] = (char)c;
-                    break;
-                case '\n':
-                    tmp[k++] = 'n';
-                    break;
-                case '\r':
-                    tmp[k++] = 'r';
-                    break;
-                case '\t':
-                    tmp[k++] = 't';
-                    break;
-                default:
-                    memcpy(tmp + k, "u00", 3);
-                    tmp[k + 3] = hex[c >> 4];
-                    tmp[k + 4] = hex[c & 15];
-                    k += 5;
-                }
-            }
-            out_raw(o, tmp, k);
-        }
+        for (size_t i = 0; i < n; i += 256)
+            out_raw(o, tmp, swx_json_escape(tmp, s + i, n - i < 256 ? n - i : 256));
         out_raw(o, "\"", 1);
         return;
     }
-    out_room(o, 6 * n + 2);
+    out_room(o, SWX_JSON_ESC_MAX * n + 2);
     char *p = o->buf + o->len;
     *p++ = '"';
-    for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
-        unsigned char c = *q;
-        if (!needs_escape[c]) {
-            *p++ = (char)c;
-            continue;
-        }
-        *p++ = '\\';
-        switch (c) {
-        case '"':
-        case '\\':
-            *p++ = (char)c;
-            break;
-        case '\n':
-            *p++ = 'n';
-            break;
-        case '\r':
-            *p++ = 'r';
-            break;
-        case '\t':
-            *p++ = 't';
-            break;
-        default:
-            memcpy(p, "u00", 3);
-            p[3] = hex[c >> 4];
-            p[4] = hex[c & 15];
-            p += 5;
-        }
-    }
+    p += swx_json_escape(p, s, n);
     *p++ = '"';
     o->len = (size_t)(p - o->buf);
 }
@@ -264,18 +201,12 @@ static inline char *put_frac6(char *p, uint32_t frac)
 }
 
 /* Magnitudes from 9e12 up, where millionths no longer fit in the integer of
- * put_num: the shortest of %.15g, %.16g, %.17g that reads back as v. From
- * 1e17 on that has an exponent, so that readers that take digits without a
- * point for a 64-bit integer still read a double. */
+ * put_num: the shortest of %.15g, %.16g, %.17g that reads back as v
+ * (swx_double_shortest). From 1e17 on that has an exponent, so that readers
+ * that take digits without a point for a 64-bit integer still read a double. */
 __attribute__((noinline, cold)) static char *put_big(char *p, double v)
 {
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(p, NUM_MAX, "%.*g", prec, v);
-        if (strtod(p, NULL) == v)
-            break;
-    }
-    return p + n;
+    return p + swx_double_shortest(p, v);
 }
 
 /* A finite number at p, with at most 6 decimals and trailing zeros cut:
@@ -476,13 +407,13 @@ static int write_feature(void *ud, const swx_storm_feature *f)
     swx_storm_geojson *w = ud;
     struct out *o = &w->outs[w->split ? f->kind : 0];
     const swx_storm_field *tab;
-    size_t n = swx_storm_fields(f->kind, &tab);
+    size_t n = swx_storm_fields(&tab, f->kind);
     if (o->features++)
         OUT_LIT(o, ",\n");
     out_raw(o, head[f->kind], strlen(head[f->kind]));
     for (size_t i = 0; i < n; i++) {
         swx_storm_value v;
-        swx_storm_value_of(f, tab[i].id_, &v);
+        swx_storm_value_of(&v, f, tab[i].id_);
         /* Every key is copied as KEY_MAX bytes (keytext is padded) and the
          * end moved by its length: a fixed-size copy is a few moves. */
         out_room(o, KEY_MAX);
@@ -531,7 +462,7 @@ static int build_keys(swx_storm_geojson *w)
     size_t total = 0;
     for (int k = 0; k < SWX_SK_COUNT; k++) {
         const swx_storm_field *tab;
-        size_t n = swx_storm_fields(k, &tab);
+        size_t n = swx_storm_fields(&tab, k);
         for (size_t i = 0; i < n; i++)
             total += strlen(tab[i].name) + 4;
     }
@@ -540,7 +471,7 @@ static int build_keys(swx_storm_geojson *w)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     for (int k = 0; k < SWX_SK_COUNT; k++) {
         const swx_storm_field *tab;
-        size_t n = swx_storm_fields(k, &tab);
+        size_t n = swx_storm_fields(&tab, k);
         for (size_t i = 0; i < n; i++) {
             size_t len = strlen(tab[i].name);
             if (len + 4 > KEY_MAX)
@@ -623,7 +554,7 @@ int swx_storm_geojson_add(void *ud, const swx_storm *s)
     return swx_storm_features(w->geo, s, w->mask, write_feature, w);
 }
 
-void swx_storm_geojson_counts(const swx_storm_geojson *w, size_t counts[SWX_SK_COUNT])
+void swx_storm_geojson_counts(size_t counts[SWX_SK_COUNT], const swx_storm_geojson *w)
 {
     memcpy(counts, w->counts, sizeof w->counts);
 }

@@ -478,7 +478,7 @@ static int read_track(struct jctx *c, int slot, const char *member, int forecast
                 return SYNTAX;
             continue;
         }
-        if ((rc = swx_storm_add_pos(c->s, forecast, &p)) || (rc = read_position(c, p)))
+        if ((rc = swx_storm_add_pos(&p, c->s, forecast)) || (rc = read_position(c, p)))
             return rc;
         if (c->pos.noted) {
             int k = lowest(c->pos.noted);
@@ -612,8 +612,8 @@ static int report(const struct jctx *c)
     return swx_error_set(SWX_EPARSE, "storm %s: '%s' is not %s", id, sl->member[k], sl->want[k]);
 }
 
-int swx_storm_json_parse(swx_jsonscan *js, swx_storm **out, const char *text, size_t len,
-                         size_t *used)
+int swx_storm_json_parse(swx_storm **out, size_t *used, swx_jsonscan *js, const char *text,
+                         size_t len)
 {
     struct jctx *c = NULL;
     swx_storm *s = NULL;
@@ -664,7 +664,7 @@ int swx_storm_parse_json(swx_storm **out, const char *json, size_t len)
     if (len > SWX_STORM_MAX_BYTES)
         return swx_error_set(SWX_ETOOBIG, "a storm object of %zu bytes is larger than %u MiB", len,
                              SWX_STORM_MAX_BYTES >> 20);
-    int rc = swx_storm_json_parse(&js, out, json, len, NULL);
+    int rc = swx_storm_json_parse(out, NULL, &js, json, len);
     if (rc == SYNTAX && js.nomem) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
     } else if (rc == SYNTAX) {

@@ -17,7 +17,7 @@
 /* Parses the JSON text of one storm with js: the whole text, or when used is
  * not NULL the object at its start (*used receives its length). Returns 0,
  * SWX_STORM_SYNTAX (the error is in js), or a negative code with its line set. */
-int swx_storm_json_parse(swx_jsonscan *js, swx_storm **out, const char *text, size_t len,
-                         size_t *used);
+int swx_storm_json_parse(swx_storm **out, size_t *used, swx_jsonscan *js, const char *text,
+                         size_t len);
 
 #endif

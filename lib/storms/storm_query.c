@@ -5,6 +5,7 @@
 #include "seawx/error.h"
 #include "params.h"
 #include "seawx/iso8601.h"
+#include "storm_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -148,7 +149,7 @@ int swx_storm_query_check(const swx_storm_query *q)
     if (q->data_filter &&
         (rc = one_of(q->data_filter, "data filter", "all", "analysis", "forecast")))
         return rc;
-    if (q->id && swx_storm_atcf_parse(q->id, basin, &n, &y) != 0)
+    if (q->id && swx_storm_atcf_parse(basin, &n, &y, q->id) != 0)
         return SWX_EINVAL;
     if (q->name && (!*q->name || strlen(q->name) > 64))
         return swx_error_set(SWX_EINVAL, "a storm name must have 1 to 64 characters");
@@ -186,8 +187,8 @@ int swx_storm_query_check(const swx_storm_query *q)
     return 0;
 }
 
-int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_request *req,
-                      swx_query **qs)
+int swx_storm_request(swx_request *req, swx_query **qs, const swx_storm_query *q, int kmz,
+                      long offset)
 {
     int rc = swx_storm_query_check(q);
     *qs = NULL;

@@ -80,7 +80,7 @@ static int element_done(swx_storm_reader *r, const char *text, size_t len)
     if (len > SWX_STORM_MAX_BYTES)
         return swx_error_set(SWX_ETOOBIG, "a storm object is larger than %u MiB",
                              SWX_STORM_MAX_BYTES >> 20);
-    int rc = swx_storm_json_parse(&r->js, &s, text, len, NULL);
+    int rc = swx_storm_json_parse(&s, NULL, &r->js, text, len);
     if (rc == SWX_STORM_SYNTAX && r->js.nomem)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     if (rc == SWX_STORM_SYNTAX) {
@@ -232,9 +232,8 @@ int swx_storm_reader_feed(swx_storm_reader *r, const char *data, size_t len)
             {
                 swx_storm *s = NULL;
                 size_t left = len - (i - 1), used = 0;
-                rc = swx_storm_json_parse(&r->js, &s, data + i - 1,
-                                          left < SWX_STORM_MAX_BYTES ? left : SWX_STORM_MAX_BYTES,
-                                          &used);
+                rc = swx_storm_json_parse(&s, &used, &r->js, data + i - 1,
+                                          left < SWX_STORM_MAX_BYTES ? left : SWX_STORM_MAX_BYTES);
                 if (rc == 0) {
                     r->offset += used - 1;
                     i += used - 1;

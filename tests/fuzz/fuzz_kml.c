@@ -1,6 +1,7 @@
 /* fuzz_kml.c: the storm KML reader (the document inside a storm KMZ). */
 #include "fuzz.h"
 
+#include "kmz_priv.h"
 #include "seawx/kmz.h"
 #include "seawx/storm.h"
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "fuzz.h"
 
+#include "kmz_priv.h"
 #include "seawx/kmz.h"
 
 #include <stdio.h>

@@ -9,6 +9,8 @@
 
 #include "seawx/storm.h"
 #include "seawx/storm_geojson.h"
+#include "storm_feature.h"
+#include "storm_priv.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -233,7 +233,8 @@ bad_cli() {
   local rc=$?
   after=$(wc -l <"$T/access.log")
   [ "$rc" -eq "$want" ] && [ "$(wc -l <"$T/bad.err")" -eq 1 ] && [ ! -e "$T/$out" ] &&
-    ! ls "$T/$out".part* >/dev/null 2>&1 && [ "$before" = "$after" ]
+    ! ls "$T/$out".part* >/dev/null 2>&1 && ! ls "$T/$out".*.tmp >/dev/null 2>&1 &&
+    [ "$before" = "$after" ]
 }
 check "unknown status: exit 2, nothing sent, no file" bad_cli 2 b1.geojson --status closed
 check "unknown category: exit 2" bad_cli 2 b2.geojson --category H5

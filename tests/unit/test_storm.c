@@ -4,6 +4,7 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/storm.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -38,18 +39,18 @@ static void test_atcf(void)
 {
     char basin[3];
     int num = 0, year = 0;
-    CU_ASSERT_EQUAL(swx_storm_atcf_parse("AL022024", basin, &num, &year), 0);
+    CU_ASSERT_EQUAL(swx_storm_atcf_parse(basin, &num, &year, "AL022024"), 0);
     CU_ASSERT_STRING_EQUAL(basin, "AL");
     CU_ASSERT_EQUAL(num, 2);
     CU_ASSERT_EQUAL(year, 2024);
-    CU_ASSERT_EQUAL(swx_storm_atcf_parse("wp311990", basin, &num, &year), 0);
+    CU_ASSERT_EQUAL(swx_storm_atcf_parse(basin, &num, &year, "wp311990"), 0);
     CU_ASSERT_STRING_EQUAL(basin, "WP");
     CU_ASSERT_EQUAL(num, 31);
-    CU_ASSERT_EQUAL(swx_storm_atcf_parse("AL2024", basin, &num, &year), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_storm_atcf_parse(basin, &num, &year, "AL2024"), SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "AL2024"));
-    CU_ASSERT_EQUAL(swx_storm_atcf_parse("A1022024", basin, &num, &year), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_storm_atcf_parse("AL02202X", basin, &num, &year), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_storm_atcf_parse(NULL, basin, &num, &year), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_storm_atcf_parse(basin, &num, &year, "A1022024"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_storm_atcf_parse(basin, &num, &year, "AL02202X"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_storm_atcf_parse(basin, &num, &year, NULL), SWX_EINVAL);
 }
 
 int main(void)

@@ -37,11 +37,11 @@ static void test_fetch_paging(void)
     q.period = "1995-01-01T00:00:00Z/1996-12-31T23:59:59Z";
     size_t all = 0, paged = 0;
     int pages = 0;
-    CU_ASSERT_EQUAL(swx_storm_fetch(c, &q, count_ids, &all, &pages), 0);
+    CU_ASSERT_EQUAL(swx_storm_fetch(&pages, c, &q, count_ids, &all), 0);
     CU_ASSERT_EQUAL(pages, 1);
     CU_ASSERT_TRUE(all > 20);
     q.limit = 7;
-    CU_ASSERT_EQUAL(swx_storm_fetch(c, &q, count_ids, &paged, &pages), 0);
+    CU_ASSERT_EQUAL(swx_storm_fetch(&pages, c, &q, count_ids, &paged), 0);
     CU_ASSERT_EQUAL(paged, all);
     CU_ASSERT_EQUAL(pages, (int)(all / 7 + 1));
     /* More than 100 storms: several pages of 100. */
@@ -49,13 +49,13 @@ static void test_fetch_paging(void)
     q.status = "inactive";
     q.region = "WP";
     size_t wp = 0;
-    CU_ASSERT_EQUAL(swx_storm_fetch(c, &q, count_ids, &wp, &pages), 0);
+    CU_ASSERT_EQUAL(swx_storm_fetch(&pages, c, &q, count_ids, &wp), 0);
     CU_ASSERT_TRUE(wp > 1000);
     CU_ASSERT_EQUAL(pages, (int)(wp / 100 + 1));
     /* max_storms stops early. */
     q.max_storms = 150;
     wp = 0;
-    CU_ASSERT_EQUAL(swx_storm_fetch(c, &q, count_ids, &wp, &pages), 0);
+    CU_ASSERT_EQUAL(swx_storm_fetch(&pages, c, &q, count_ids, &wp), 0);
     CU_ASSERT_EQUAL(wp, 150);
     CU_ASSERT_EQUAL(pages, 2);
     swx_client_free(c);
@@ -141,7 +141,7 @@ static void test_fetch_held_by_storm(void)
     struct ids got = {0};
     int pages = 0;
     size_t held = 0;
-    CU_ASSERT_EQUAL(swx_storm_fetch_held(c, &q, keep_id, &got, &pages, &held), 0);
+    CU_ASSERT_EQUAL(swx_storm_fetch_held(&pages, &held, c, &q, keep_id, &got), 0);
     CU_ASSERT_TRUE(got.n > 1000);
     CU_ASSERT_EQUAL(pages, (int)(got.n / 100 + 1));
 
@@ -152,7 +152,7 @@ static void test_fetch_held_by_storm(void)
         swx_query *qs = NULL;
         swx_response *resp = NULL;
         swx_storm_reader *r = NULL;
-        CU_ASSERT_EQUAL_FATAL(swx_storm_request(&q, 0, off, &req, &qs), 0);
+        CU_ASSERT_EQUAL_FATAL(swx_storm_request(&req, &qs, &q, 0, off), 0);
         CU_ASSERT_EQUAL_FATAL(swx_http_get(&resp, c, &req), 0);
         size_t e = largest_element(resp->body, resp->len);
         largest = e > largest ? e : largest;
@@ -200,8 +200,8 @@ static void test_fetch_broken_pages(void)
     q.limit = 50;
     struct ids a = {0}, b = {0};
     int pa = 0, pb = 0;
-    CU_ASSERT_EQUAL(swx_storm_fetch(c, &q, keep_id, &a, &pa), 0);
-    int rc = swx_storm_fetch(cf, &q, keep_id, &b, &pb);
+    CU_ASSERT_EQUAL(swx_storm_fetch(&pa, c, &q, keep_id, &a), 0);
+    int rc = swx_storm_fetch(&pb, cf, &q, keep_id, &b);
     CU_ASSERT_EQUAL(rc, 0);
     if (rc)
         fprintf(stderr, "\n  %s\n", swx_error_last());

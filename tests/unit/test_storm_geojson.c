@@ -6,6 +6,8 @@
 #include "seawx/error.h"
 #include "seawx/storm.h"
 #include "seawx/storm_geojson.h"
+#include "storm_feature.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <json-c/json.h>
@@ -43,10 +45,10 @@ static int storm_values(void *ud, const swx_storm_feature *f)
 {
     struct values *v = ud;
     const swx_storm_field *tab;
-    size_t n = swx_storm_fields(f->kind, &tab);
+    size_t n = swx_storm_fields(&tab, f->kind);
     for (size_t i = 0; i < n; i++) {
         swx_storm_value x;
-        swx_storm_feature_value(f, i, &x);
+        swx_storm_feature_value(&x, f, i);
         if (strcmp(tab[i].name, "title") == 0) {
             v->title = x.s;
             v->title_null = x.null;
@@ -78,12 +80,12 @@ static void test_titles_and_nulls(void)
 static void test_kinds(void)
 {
     unsigned m;
-    CU_ASSERT_EQUAL(swx_storm_kinds_parse("storm,wind_radii", &m), 0);
+    CU_ASSERT_EQUAL(swx_storm_kinds_parse(&m, "storm,wind_radii"), 0);
     CU_ASSERT_EQUAL(m, (1u << SWX_SK_STORM) | (1u << SWX_SK_WIND_RADII));
-    CU_ASSERT_EQUAL(swx_storm_kinds_parse("track_points", &m), 0);
+    CU_ASSERT_EQUAL(swx_storm_kinds_parse(&m, "track_points"), 0);
     CU_ASSERT_EQUAL(m, 1u << SWX_SK_TRACK_POINT);
-    CU_ASSERT_EQUAL(swx_storm_kinds_parse("storm,,radii", &m), SWX_EINVAL);
-    CU_ASSERT_EQUAL(swx_storm_kinds_parse("", &m), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_storm_kinds_parse(&m, "storm,,radii"), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_storm_kinds_parse(&m, ""), SWX_EINVAL);
     CU_ASSERT_STRING_EQUAL(swx_storm_kind_layer(SWX_SK_FORECAST_LINE), "forecast_lines");
     CU_ASSERT_STRING_EQUAL(swx_storm_category_color(swx_storm_category_rank("TC3")), "#ffc140");
     CU_ASSERT_STRING_EQUAL(swx_storm_category_color(swx_storm_category_rank("TD")), "#5ebaff");

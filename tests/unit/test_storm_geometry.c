@@ -6,6 +6,8 @@
 #include "seawx/error.h"
 #include "seawx/storm.h"
 #include "seawx/storm_geojson.h"
+#include "storm_feature.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <json-c/json.h>
@@ -82,10 +84,10 @@ static int observe(void *ud, const swx_storm_feature *f)
         xy += 2 * n;
     }
     const swx_storm_field *tab;
-    size_t nf = swx_storm_fields(f->kind, &tab);
+    size_t nf = swx_storm_fields(&tab, f->kind);
     for (size_t i = 0; i < nf; i++) {
         swx_storm_value v;
-        swx_storm_feature_value(f, i, &v);
+        swx_storm_feature_value(&v, f, i);
         if (!v.null && tab[i].type == SWX_SF_REAL && !isfinite(v.d))
             s->nonfinite_value++;
     }

@@ -5,6 +5,7 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/storm.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>

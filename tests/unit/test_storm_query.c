@@ -5,6 +5,7 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/storm.h"
+#include "storm_priv.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -59,7 +60,7 @@ static void test_query(void)
     q.limit = 10;
     swx_request req;
     swx_query *qs = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_storm_request(&q, 0, 20, &req, &qs), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_storm_request(&req, &qs, &q, 0, 20), 0);
     CU_ASSERT_STRING_EQUAL(req.path, "/storm/json");
     swx_client_opts o = {0};
     swx_client *c = NULL;
@@ -76,7 +77,7 @@ static void test_query(void)
     CU_ASSERT_PTR_NULL(strstr(url, "secret"));
     free(url);
     swx_query_free(qs);
-    CU_ASSERT_EQUAL(swx_storm_request(&q, 1, 0, &req, &qs), 0);
+    CU_ASSERT_EQUAL(swx_storm_request(&req, &qs, &q, 1, 0), 0);
     CU_ASSERT_STRING_EQUAL(req.path, "/storm/kmz");
     swx_query_free(qs);
     swx_client_free(c);

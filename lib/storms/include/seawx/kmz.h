@@ -12,8 +12,8 @@
  * ratio of at most SWX_KMZ_MAX_RATIO; while inflating, the bytes actually
  * produced are counted against the same limits (declared sizes can lie).
  *
- * The KML is parsed with libxml2 without network access; a document with a
- * DOCTYPE or entity declarations is refused. Storms are Folders whose
+ * The KML is parsed by the core's one hardened XML reader (no network, no DTD,
+ * no entity expansion); a document with entity declarations is refused. Storms are Folders whose
  * ExtendedData holds the summary fields under their JSON names
  * (dates_active.start, dates_active.end); their positions are Placemarks with
  * a Point and ExtendedData fields (track = observed or forecast; radii as
@@ -37,18 +37,7 @@ extern "C" {
 #define SWX_KMZ_MAX_TOTAL (512ull << 20)
 #define SWX_KMZ_MAX_RATIO 200
 
-/* Whether an entry name stays inside the archive's folder. */
-SWX_API int swx_kmz_name_safe(const char *name);
-
-/* Checks the archive and reads its main KML document whole (NUL-terminated,
- * *len bytes; caller frees). entry (may be NULL) receives its name (caller
- * frees). */
-SWX_API int swx_kmz_read_kml(const char *path, char **kml, size_t *len, char **entry);
-
-/* Parses a storm KML document and hands each storm to fn, in document order. */
-SWX_API int swx_kml_parse_storms(const char *kml, size_t len, swx_storm_fn fn, void *ud);
-
-/* Both: every storm of a KMZ file. */
+/* Every storm of a KMZ file, in document order. */
 SWX_API int swx_kmz_read_storms(const char *path, swx_storm_fn fn, void *ud);
 
 #ifdef __cplusplus

@@ -36,22 +36,15 @@ extern "C" {
  * the index (XX = 0 ... TC5 = 12); -1 is null or an unknown code. */
 enum { SWX_STORM_NCATEGORIES = 13 };
 SWX_API const char *swx_storm_category_code(int rank); /* "TC3"; NULL out of range */
-SWX_API const char *swx_storm_category_name(int rank); /* "Category 3 Hurricane / Typhoon" */
 /* The rank of a code (case-insensitive), or -1. */
 SWX_API int swx_storm_category_rank(const char *code);
 
-/* Basin and sub-basin codes of the interface (NA, SA, EP, WP, NI, SI, SP;
- * CS, GM, MM, CP, AS, BB, WA, EA). Return 1 when known. */
-SWX_API int swx_storm_basin_known(const char *code);
-SWX_API int swx_storm_subbasin_known(const char *code);
-
 /* ATCF id "BBXXYYYY": basin letters, storm number, season year. Returns 0, or
  * SWX_EINVAL naming the id; basin receives two upper-case letters. */
-SWX_API int swx_storm_atcf_parse(const char *id, char basin[3], int *number, int *year);
+SWX_API int swx_storm_atcf_parse(char basin[3], int *number, int *year, const char *id);
 
 /* Wind radii thresholds, in the order of the arrays below. */
 enum { SWX_STORM_R34 = 0, SWX_STORM_R50 = 1, SWX_STORM_R64 = 2, SWX_STORM_NRADII = 3 };
-SWX_API int swx_storm_radii_kt(int threshold); /* 34, 50, 64 */
 
 /* Quadrants in ring order: ne, se, sw, nw. */
 typedef struct swx_storm_radii {
@@ -75,8 +68,10 @@ typedef struct swx_storm_pos {
     int64_t forecast_hour; /* or SWX_STORM_NULL */
 } swx_storm_pos;
 
-/* One storm summary with its tracks. Read-only for users; built by the
- * parsers of this module and of kmz.h, freed with swx_storm_free(). */
+/* One storm summary with its tracks. Read-only for users: the readers of this
+ * module and of kmz.h build each storm and hand it to an swx_storm_fn, and
+ * free it after the call (swx_storm_list_add keeps copies, freed by
+ * swx_storm_list_clear). */
 typedef struct swx_storm {
     const char *atcf_id;
     const char *storm_name; /* "" until named, NULL when null */
@@ -98,30 +93,13 @@ typedef struct swx_storm {
     void *priv_; /* string storage */
 } swx_storm;
 
-/* Parses one storm object (JSON text of len bytes). */
-SWX_API int swx_storm_parse_json(swx_storm **out, const char *json, size_t len);
-SWX_API void swx_storm_free(swx_storm *s);
-/* Title for maps: the name, or the ATCF id when the storm is unnamed. */
-SWX_API const char *swx_storm_title(const swx_storm *s);
-/* Status "active" / "inactive" / NULL. */
-SWX_API const char *swx_storm_status(const swx_storm *s);
-
 /* Called once per storm, in document order. The storm is only valid during the
  * call. Return 0 to go on, a negative code to stop (it is returned). */
 typedef int (*swx_storm_fn)(void *ud, const swx_storm *s);
 
-/* Incremental reader of a JSON array of storms: feed bytes as they come, each
- * complete element is parsed and handed to fn. Memory stays bounded by the
- * largest element. */
-typedef struct swx_storm_reader swx_storm_reader;
-SWX_API int swx_storm_reader_new(swx_storm_reader **out, swx_storm_fn fn, void *ud);
-SWX_API int swx_storm_reader_feed(swx_storm_reader *r, const char *data, size_t len);
-/* Checks that the array was complete. */
-SWX_API int swx_storm_reader_finish(swx_storm_reader *r);
-/* Storms read so far. */
-SWX_API size_t swx_storm_reader_count(const swx_storm_reader *r);
-SWX_API void swx_storm_reader_free(swx_storm_reader *r);
-/* Reads a whole file ("-" for stdin) through a reader. */
+/* Reads a whole file ("-" for stdin) holding a JSON array of storms (a saved
+ * /storm/json answer) with the streaming reader, handing each storm to fn:
+ * memory stays bounded by the largest storm. */
 SWX_API int swx_storm_read_file(const char *path, swx_storm_fn fn, void *ud);
 
 /* A selection of storms: every filter of /storm/json and /storm/kmz. NULL and
@@ -156,9 +134,6 @@ SWX_API const char *const *swx_storm_query_keys(void);
 SWX_API int swx_storm_query_set(swx_storm_query *q, const char *key, const char *value);
 /* Checks every filter; SWX_EINVAL naming the first bad value. */
 SWX_API int swx_storm_query_check(const swx_storm_query *q);
-/* The request for one page (kmz: /storm/kmz). *qs is the caller's. */
-SWX_API int swx_storm_request(const swx_storm_query *q, int kmz, long offset, swx_request *req,
-                              swx_query **qs);
 
 /* Fetches every storm the query selects, page after page (limit/offset)
  * until a page comes back short, and hands each to fn. Each page is read as
@@ -168,11 +143,14 @@ SWX_API int swx_storm_request(const swx_storm_query *q, int kmz, long offset, sw
  * skipped by their place in the page, never handed on twice (paging by offset
  * already takes the service's answer to be stable). pages receives the number
  * of pages read (may be NULL). */
-SWX_API int swx_storm_fetch(swx_client *c, const swx_storm_query *q, swx_storm_fn fn, void *ud,
-                            int *pages);
+SWX_API int swx_storm_fetch(int *pages, swx_client *c, const swx_storm_query *q, swx_storm_fn fn,
+                            void *ud);
 
 /* Downloads the KMZ of the query's selection (one request: limit/offset as
- * given) into path, written to a temporary name and renamed when complete. */
+ * given) into path through the HTTP engine's download path, never whole in
+ * memory: into an atomic file beside a regular path (a failure leaves the old
+ * file or none), through an unnamed temporary for a device or a pipe. An
+ * answer that is not a zip is SWX_ESERVICE and writes nothing. */
 SWX_API int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *path);
 
 /* A growable list of storms, for readers that keep what they read. */
@@ -183,8 +161,6 @@ typedef struct swx_storm_list {
 /* An swx_storm_fn that appends a copy of each storm to a list (ud). */
 SWX_API int swx_storm_list_add(void *list, const swx_storm *s);
 SWX_API void swx_storm_list_clear(swx_storm_list *l);
-/* A deep copy. */
-SWX_API int swx_storm_copy(swx_storm **out, const swx_storm *s);
 
 #ifdef __cplusplus
 }

@@ -43,14 +43,10 @@ typedef enum swx_storm_kind {
 } swx_storm_kind;
 #define SWX_SK_ALL ((1u << SWX_SK_COUNT) - 1)
 
-/* "storm", "track_point", ... (the GeoJSON "kind" property). */
-SWX_API const char *swx_storm_kind_name(int kind);
 /* "storms", "track_points", ... (layer and file names). */
 SWX_API const char *swx_storm_kind_layer(int kind);
-/* The kind of a kind or layer name, or -1. */
-SWX_API int swx_storm_kind_parse(const char *name);
 /* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
-SWX_API int swx_storm_kinds_parse(const char *list, unsigned *mask);
+SWX_API int swx_storm_kinds_parse(unsigned *mask, const char *list);
 
 typedef enum swx_storm_ftype {
     SWX_SF_STRING,
@@ -68,7 +64,7 @@ typedef struct swx_storm_field {
 } swx_storm_field;
 
 /* The property table of a kind; returns the number of fields. */
-SWX_API size_t swx_storm_fields(int kind, const swx_storm_field **out);
+SWX_API size_t swx_storm_fields(const swx_storm_field **out, int kind);
 
 typedef struct swx_storm_value {
     int null;
@@ -102,7 +98,7 @@ typedef struct swx_storm_feature {
     const double *xy;
 } swx_storm_feature;
 
-SWX_API void swx_storm_feature_value(const swx_storm_feature *f, size_t field, swx_storm_value *v);
+SWX_API void swx_storm_feature_value(swx_storm_value *v, const swx_storm_feature *f, size_t field);
 
 /* Reusable geometry buffers: one per thread of work. */
 typedef struct swx_storm_geo swx_storm_geo;
@@ -117,9 +113,6 @@ SWX_API int swx_storm_features(swx_storm_geo *g, const swx_storm *s, unsigned ma
 /* How many features of a kind a storm gives, without building them. */
 SWX_API size_t swx_storm_feature_count(const swx_storm *s, int kind);
 
-/* The simplestyle colour of a category rank ("#ffc140"); rank -1 gives grey. */
-SWX_API const char *swx_storm_category_color(int rank);
-
 /* Streaming RFC 7946 writer: a FeatureCollection per file, features added
  * storm by storm, every feature with a "kind" property and simplestyle
  * properties (stroke, fill, marker-color...) for geojson.io and GitHub. */
@@ -131,7 +124,7 @@ SWX_API int swx_storm_geojson_new_split(swx_storm_geojson **out, FILE *const *fi
 /* An swx_storm_fn: writes the features of one storm. */
 SWX_API int swx_storm_geojson_add(void *w, const swx_storm *s);
 /* Features written so far of each kind. */
-SWX_API void swx_storm_geojson_counts(const swx_storm_geojson *w, size_t counts[SWX_SK_COUNT]);
+SWX_API void swx_storm_geojson_counts(size_t counts[SWX_SK_COUNT], const swx_storm_geojson *w);
 /* Closes every collection and flushes; reports the first write error; frees w.
  * The files stay open (the caller closes them). */
 SWX_API int swx_storm_geojson_finish(swx_storm_geojson *w);
