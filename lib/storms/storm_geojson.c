@@ -7,6 +7,7 @@
 #include "seawx/iso8601.h"
 #include "storm_feature.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ struct out {
     char *buf;
     size_t len;
     int failed;
+    int err;         /* errno of the write that failed */
     size_t features; /* written to this file */
 };
 
@@ -64,10 +66,22 @@ struct swx_storm_geojson {
     unsigned char key_len[SWX_SK_COUNT][MAX_FIELDS];
 };
 
+/* SWX_EIO naming the output (its kind when split) and the cause. */
+static int write_failed(const swx_storm_geojson *w, const struct out *o)
+{
+    const char *cause = o->err ? strerror(o->err) : "write error";
+    if (w->split)
+        return swx_error_set(SWX_EIO, "cannot write the %s GeoJSON: %s",
+                             swx_storm_kind_layer((int)(o - w->outs)), cause);
+    return swx_error_set(SWX_EIO, "cannot write the GeoJSON: %s", cause);
+}
+
 static void out_flush(struct out *o)
 {
-    if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->f) != o->len)
+    if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->f) != o->len) {
         o->failed = 1;
+        o->err = errno;
+    }
     o->len = 0;
 }
 
@@ -83,8 +97,10 @@ static inline void out_raw(struct out *o, const char *s, size_t n)
     if (o->len + n > OUT_BUF) {
         out_flush(o);
         if (n > OUT_BUF) {
-            if (!o->failed && fwrite(s, 1, n, o->f) != n)
+            if (!o->failed && fwrite(s, 1, n, o->f) != n) {
                 o->failed = 1;
+                o->err = errno;
+            }
             return;
         }
     }
@@ -450,7 +466,7 @@ static int write_feature(void *ud, const swx_storm_feature *f)
     out_geometry(o, f);
     out_raw(o, "}", 1);
     w->counts[f->kind]++;
-    return o->failed ? swx_error_set(SWX_EIO, "writing GeoJSON output failed") : 0;
+    return o->failed ? write_failed(w, o) : 0;
 }
 
 static const char collection_head[] = "{\"type\":\"FeatureCollection\",\"features\":[\n";
@@ -568,8 +584,12 @@ int swx_storm_geojson_finish(swx_storm_geojson *w)
             continue;
         OUT_LIT(o, "\n]}\n");
         out_flush(o);
-        if (o->failed || fflush(o->f) != 0 || ferror(o->f))
-            rc = rc ? rc : swx_error_set(SWX_EIO, "writing GeoJSON output failed");
+        if (!o->failed && (fflush(o->f) != 0 || ferror(o->f))) {
+            o->failed = 1;
+            o->err = errno;
+        }
+        if (o->failed && !rc)
+            rc = write_failed(w, o);
     }
     swx_storm_geojson_free(w);
     return rc;
