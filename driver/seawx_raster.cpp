@@ -45,8 +45,8 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
         /* The core names what is valid; GDAL users list the layers this way. */
         if (rc == SWX_ENOTFOUND && (mo.layer || mo.variable))
             CPLError(CE_Failure, CPLE_AppDefined,
-                     "SEAWX: %s (list the layers with: gdalinfo SEAWX:bundle=%s)",
-                     swx_error_last(), mo.bundle);
+                     "SEAWX: %s (list the layers with: gdalinfo SEAWX:bundle=%s)", swx_error_last(),
+                     mo.bundle);
         else
             SEAWXReportError(CE_Failure, "cannot open the layer");
         return nullptr;

@@ -5,11 +5,12 @@
 #      into build-asan/ and runs the suite there; GDAL's own programs in those
 #      tests load the plugin of step 1 (an uninstrumented gdalinfo cannot load an
 #      instrumented plugin), so the tests that only exercise the plugin are left
-#      to step 3;
+#      to step 5;
 #   3. builds with ThreadSanitizer into build-tsan/ and runs the unit tests
 #      (the seeder's checker threads, the HTTP engine, the disk cache) and the
 #      threaded plugin reader (it.test_threads: 8 threads through GDAL);
-#   4. runs every test in build/, the core's unit tests once more under
+#   4. checks that the sources are formatted as .clang-format says;
+#   5. runs every test in build/, the core's unit tests once more under
 #      valgrind, ending on ctest's summary.
 # Any finding of a sanitizer or of valgrind fails the run.
 set -euo pipefail
@@ -43,6 +44,9 @@ SEAWX_BUILD_DIR="$root/build-tsan" bash "$root/scripts/build.sh" \
   ctest --output-on-failure -j2 --timeout 900 -R '^unit\.|^it\.test_threads$'
 )
 unset TSAN_OPTIONS
+
+echo "== formatting"
+bash "$root/scripts/check-format.sh"
 
 echo "== every test, and the unit tests under valgrind: $build"
 cd "$build"

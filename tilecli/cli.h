@@ -12,15 +12,15 @@
 
 /* Exit codes, the same for every subcommand (README: "Exit codes"). */
 enum cli_exit {
-    EXIT_OK = 0,          /* everything asked for was done */
-    EXIT_PARTIAL = 1,     /* done, but some items failed (they are listed) */
-    EXIT_USAGE = 2,       /* bad option or argument; nothing was sent */
-    EXIT_CONFIG = 3,      /* missing or bad configuration: key, service address */
-    EXIT_AUTH = 4,        /* the key was rejected (401) or lacks access (403) */
-    EXIT_NOTFOUND = 5,    /* unknown bundle, layer, time, file or id */
-    EXIT_NETWORK = 6,     /* service unreachable, timed out, 5xx or rate limited */
-    EXIT_SERVICE = 7,     /* the service answered with something unusable */
-    EXIT_IO = 8,          /* a local file could not be read or written */
+    EXIT_OK = 0,       /* everything asked for was done */
+    EXIT_PARTIAL = 1,  /* done, but some items failed (they are listed) */
+    EXIT_USAGE = 2,    /* bad option or argument; nothing was sent */
+    EXIT_CONFIG = 3,   /* missing or bad configuration: key, service address */
+    EXIT_AUTH = 4,     /* the key was rejected (401) or lacks access (403) */
+    EXIT_NOTFOUND = 5, /* unknown bundle, layer, time, file or id */
+    EXIT_NETWORK = 6,  /* service unreachable, timed out, 5xx or rate limited */
+    EXIT_SERVICE = 7,  /* the service answered with something unusable */
+    EXIT_IO = 8,       /* a local file could not be read or written */
     EXIT_INTERRUPTED = 130,
 };
 

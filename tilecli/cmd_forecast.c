@@ -33,8 +33,8 @@ int cmd_forecast(const cli_cmd *cmd, int argc, char **argv)
             cli_error("--regions applies to 'seawx forecast files' only");
             return EXIT_USAGE;
         }
-        return data_point_run(&a, action[0] == 'l' ? SWX_POINT_FORECAST_LATEST
-                                                   : SWX_POINT_FORECAST);
+        return data_point_run(&a,
+                              action[0] == 'l' ? SWX_POINT_FORECAST_LATEST : SWX_POINT_FORECAST);
     }
     if (strcmp(action, "files") == 0) {
         if (cli_get(&a, "lat") || cli_get(&a, "lon") || cli_get(&a, "units")) {

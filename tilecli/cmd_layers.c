@@ -51,8 +51,7 @@ static void fmt_time(int64_t t, char *out)
     swx_iso8601_format(out, t);
 }
 
-static void json_layer(swx_jsonw *w, const char *bundle, const swx_caps *caps,
-                       const swx_layer *l)
+static void json_layer(swx_jsonw *w, const char *bundle, const swx_caps *caps, const swx_layer *l)
 {
     char ts[SWX_ISO8601_LEN];
     int64_t run;
@@ -130,10 +129,10 @@ static void table_run(const swx_caps *caps, const swx_layer *l)
         fmt_time(swx_timedim_first(td), first);
         fmt_time(swx_timedim_last(td), last);
     }
-    const char *state = !td                                ? "no time dimension"
-                        : is_latest(caps, l)               ? "latest"
+    const char *state = !td                                  ? "no time dimension"
+                        : is_latest(caps, l)                 ? "latest"
                         : !swx_caps_run_is_complete(caps, l) ? "in production"
-                                                           : "";
+                                                             : "";
     printf("    %-21s %5zu  %-21s %-21s %s\n", run_s, n, first, last, state);
 }
 
@@ -189,8 +188,7 @@ static size_t table_bundle(const char *bundle, const swx_caps *caps, const char 
     return shown;
 }
 
-static int check_variable(const char *const *bundles, swx_caps **caps, size_t n,
-                          const char *filter)
+static int check_variable(const char *const *bundles, swx_caps **caps, size_t n, const char *filter)
 {
     for (size_t b = 0; b < n; b++)
         for (size_t i = 0; caps[b] && i < swx_caps_layer_count(caps[b]); i++)

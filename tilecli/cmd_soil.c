@@ -18,8 +18,10 @@ const cli_opt cmd_soil_opts[] = {
     {"end", 0, "TIME", "end of the period, ISO 8601, after --start (history, job start)", 0},
     {"region", 'r', "ID", "region identifier of a job (job start)", 0},
     {"no-wait", 0, NULL, "job start: print the job's uuid and return without waiting", 0},
-    {"poll", 0, "SECONDS", "first wait between job status checks, growing by half each time "
-                           "(default 1)", 0},
+    {"poll", 0, "SECONDS",
+     "first wait between job status checks, growing by half each time "
+     "(default 1)",
+     0},
     {"max-poll", 0, "SECONDS", "longest wait between job status checks (default 30)", 0},
     {"wait-timeout", 0, "SECONDS", "give up watching a job after this long (default: never)", 0},
     {"dir", 0, "DIR", "folder for a download (default: the current one)", 0},
@@ -31,8 +33,8 @@ static void on_status(void *ud, const char *status, int polls, double elapsed, d
 {
     const char *uuid = ud;
     if (next > 0)
-        cli_progress(0, "job %s: %s after %.0f s (%d check%s), next check in %.1f s", uuid,
-                     status, elapsed, polls, polls == 1 ? "" : "s", next);
+        cli_progress(0, "job %s: %s after %.0f s (%d check%s), next check in %.1f s", uuid, status,
+                     elapsed, polls, polls == 1 ? "" : "s", next);
     else
         cli_progress(1, "job %s: %s after %.0f s (%d check%s)", uuid, status, elapsed, polls,
                      polls == 1 ? "" : "s");

@@ -18,11 +18,13 @@
 /* The option table entries every data command has. */
 #define DATA_OUTPUT_OPTS                                                                           \
     {"format", 'f', "FMT",                                                                         \
-     "json, csv, geojson or table (default: table on a terminal, else from the -o "               \
+     "json, csv, geojson or table (default: table on a terminal, else from the -o "                \
      "file's extension, else json)",                                                               \
      0},                                                                                           \
-        {"output", 'o', "FILE", "write to FILE (complete or not at all) instead of stdout", 0},   \
-        {"quiet", 'q', NULL, "no progress lines", 0}
+        {"output", 'o', "FILE", "write to FILE (complete or not at all) instead of stdout", 0},    \
+    {                                                                                              \
+        "quiet", 'q', NULL, "no progress lines", 0                                                 \
+    }
 
 /* Set by SIGINT/SIGTERM once data_signals() ran. */
 extern volatile sig_atomic_t data_cancel;

@@ -86,9 +86,8 @@ static const cli_cmd commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "Usage: seawx <command> [options]\n\n"
-            "Tools for the Weather, Ocean and Vessel Data Service.\n\nCommands:\n");
+    fprintf(f, "Usage: seawx <command> [options]\n\n"
+               "Tools for the Weather, Ocean and Vessel Data Service.\n\nCommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nConfiguration: SEAWX_BASE_URL (service address), SEAWX_API_KEY or\n"

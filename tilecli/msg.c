@@ -91,21 +91,31 @@ void cli_progress(int final, const char *fmt, ...)
 int cli_exit_code(int code)
 {
     switch (code) {
-    case SWX_OK: return EXIT_OK;
-    case SWX_EINVAL: return EXIT_USAGE;
-    case SWX_ECONFIG: return EXIT_CONFIG;
+    case SWX_OK:
+        return EXIT_OK;
+    case SWX_EINVAL:
+        return EXIT_USAGE;
+    case SWX_ECONFIG:
+        return EXIT_CONFIG;
     case SWX_EAUTH:
-    case SWX_EFORBIDDEN: return EXIT_AUTH;
-    case SWX_ENOTFOUND: return EXIT_NOTFOUND;
+    case SWX_EFORBIDDEN:
+        return EXIT_AUTH;
+    case SWX_ENOTFOUND:
+        return EXIT_NOTFOUND;
     case SWX_ENET:
     case SWX_EHTTP:
-    case SWX_ERATE: return EXIT_NETWORK;
+    case SWX_ERATE:
+        return EXIT_NETWORK;
     case SWX_ESERVICE:
     case SWX_EPARSE:
-    case SWX_ETOOBIG: return EXIT_SERVICE;
-    case SWX_EIO: return EXIT_IO;
-    case SWX_ECANCEL: return EXIT_INTERRUPTED;
-    default: return EXIT_PARTIAL;
+    case SWX_ETOOBIG:
+        return EXIT_SERVICE;
+    case SWX_EIO:
+        return EXIT_IO;
+    case SWX_ECANCEL:
+        return EXIT_INTERRUPTED;
+    default:
+        return EXIT_PARTIAL;
     }
 }
 

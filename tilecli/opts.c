@@ -41,8 +41,8 @@ static void print_opts(const cli_opt *t)
     for (; t->name; t++) {
         char head[64];
         if (t->short_name)
-            snprintf(head, sizeof head, "-%c, --%s%s%s", t->short_name, t->name,
-                     t->arg ? " " : "", t->arg ? t->arg : "");
+            snprintf(head, sizeof head, "-%c, --%s%s%s", t->short_name, t->name, t->arg ? " " : "",
+                     t->arg ? t->arg : "");
         else
             snprintf(head, sizeof head, "    --%s%s%s", t->name, t->arg ? " " : "",
                      t->arg ? t->arg : "");

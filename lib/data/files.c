@@ -128,7 +128,9 @@ static int describe(swx_table *t, size_t row, const char *name, const size_t *co
     }
     const char *ext = np > 1 ? parts[np - 1] : "";
     int rc = swx_table_set_string(t, row, col[C_FORMAT],
-                                  strcmp(ext, "nc") == 0 ? "netcdf" : ext[0] ? ext : NULL);
+                                  strcmp(ext, "nc") == 0 ? "netcdf"
+                                  : ext[0]               ? ext
+                                                         : NULL);
     int64_t when = 0;
     if (rc || np < 4 || !read_date(parts[1], strlen(parts[1]), &when))
         return rc;
@@ -313,8 +315,7 @@ int swx_files_download_path(swx_download_result *res, swx_client *c, const char 
     }
     fd = -1;
     if (rename(part.data, dest) != 0) {
-        rc = swx_error_set(SWX_EIO, "cannot rename %s to %s: %s", part.data, dest,
-                           strerror(errno));
+        rc = swx_error_set(SWX_EIO, "cannot rename %s to %s: %s", part.data, dest, strerror(errno));
         goto done;
     }
 done:

@@ -181,7 +181,8 @@ int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts)
         if (o.timeout_ms > 0 && state == 0 && elapsed * 1000 + (double)wait > (double)o.timeout_ms)
             wait = (long)((double)o.timeout_ms - elapsed * 1000);
         if (o.on_status)
-            o.on_status(o.ud, status, polls, elapsed, state ? 0 : (double)(wait > 0 ? wait : 0) / 1000);
+            o.on_status(o.ud, status, polls, elapsed,
+                        state ? 0 : (double)(wait > 0 ? wait : 0) / 1000);
         if (state == 1) {
             free(status);
             return 0;
@@ -193,8 +194,9 @@ int swx_job_wait(swx_client *c, const char *uuid, const swx_job_wait_opts *opts)
         }
         free(status);
         if (o.timeout_ms > 0 && wait <= 0)
-            return swx_error_set(SWX_ENET, "job %s was not complete after %.0f s; watch it again "
-                                           "later by its uuid",
+            return swx_error_set(SWX_ENET,
+                                 "job %s was not complete after %.0f s; watch it again "
+                                 "later by its uuid",
                                  uuid, elapsed);
         if ((rc = nap(wait, o.cancel)))
             return swx_error_set(rc, "stopped watching job %s; watch it again by its uuid", uuid);

@@ -46,13 +46,13 @@ typedef struct kind_info {
 
 static const kind_info kinds[] = {
     [SWX_POINT_SOIL] = {"soil", "/soil-moisture/point", P_TIME, 0},
-    [SWX_POINT_SOIL_HISTORY] = {"soil-history", "/soil-moisture/historical/point",
-                                P_START | P_END, P_START | P_END},
-    [SWX_POINT_WEATHER] = {"weather", "/current/weather/point",
-                           P_TIME | P_UNITS | P_TZ | P_FIELDS, 0},
+    [SWX_POINT_SOIL_HISTORY] = {"soil-history", "/soil-moisture/historical/point", P_START | P_END,
+                                P_START | P_END},
+    [SWX_POINT_WEATHER] = {"weather", "/current/weather/point", P_TIME | P_UNITS | P_TZ | P_FIELDS,
+                           0},
     [SWX_POINT_TIDES] = {"tides", "/tides/point", P_START | P_HOURS | P_UNITS, 0},
-    [SWX_POINT_TIDE_EXTREMA] = {"tide-extrema", "/tides/point/extrema",
-                                P_START | P_END | P_UNITS, P_START | P_END},
+    [SWX_POINT_TIDE_EXTREMA] = {"tide-extrema", "/tides/point/extrema", P_START | P_END | P_UNITS,
+                                P_START | P_END},
     [SWX_POINT_FORECAST] = {"forecast", "/forecast/point", P_BUNDLES | P_UNITS, P_BUNDLES},
     [SWX_POINT_FORECAST_LATEST] = {"forecast-latest", "/forecast/latest/point", P_BUNDLES,
                                    P_BUNDLES},
@@ -125,9 +125,9 @@ static int check(const swx_point_query *q, checked *c)
         unsigned bit;
         const char *name;
         const char *value;
-    } given[] = {{P_TIME, "time", q->time},    {P_START, "start", q->start},
-                 {P_END, "end", q->end},       {P_HOURS, "hours", q->hours},
-                 {P_UNITS, "units", q->units}, {P_TZ, "tz", q->tz},
+    } given[] = {{P_TIME, "time", q->time},       {P_START, "start", q->start},
+                 {P_END, "end", q->end},          {P_HOURS, "hours", q->hours},
+                 {P_UNITS, "units", q->units},    {P_TZ, "tz", q->tz},
                  {P_FIELDS, "fields", q->fields}, {P_BUNDLES, "bundles", q->bundles}};
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
@@ -169,9 +169,8 @@ static int check(const swx_point_query *q, checked *c)
     if (q->kind == SWX_POINT_TIDES && q->start &&
         (rc = tide_in_archive("start", c->start, c->start + (int64_t)(c->hours - 1) * 3600)))
         return rc;
-    if (q->kind == SWX_POINT_TIDE_EXTREMA &&
-        ((rc = tide_in_archive("start", c->start, c->start)) ||
-         (rc = tide_in_archive("end", c->end, c->end))))
+    if (q->kind == SWX_POINT_TIDE_EXTREMA && ((rc = tide_in_archive("start", c->start, c->start)) ||
+                                              (rc = tide_in_archive("end", c->end, c->end))))
         return rc;
     return 0;
 }
@@ -269,8 +268,8 @@ static int set_time(reader *r, size_t row, const char *colname, json_object *v)
     if ((rc = swx_table_add_column(&col, r->t, colname, SWX_COL_TIME)))
         return rc;
     if (!swx_jsonr_time(&t, v))
-        return swx_error_set(SWX_EPARSE, "the answer's %s '%.40s' is not an ISO 8601 time",
-                             colname, swx_jsonr_str(v) ? swx_jsonr_str(v) : "(not a string)");
+        return swx_error_set(SWX_EPARSE, "the answer's %s '%.40s' is not an ISO 8601 time", colname,
+                             swx_jsonr_str(v) ? swx_jsonr_str(v) : "(not a string)");
     return swx_table_set_time(r->t, row, col, t);
 }
 
@@ -333,7 +332,8 @@ static int read_records(reader *r, const swx_point_query *q, json_object *root)
         } else if (forecast) {
             if (!(rc = set_time(r, row, "issuance_time",
                                 swx_jsonr_path(rec, "times", "issuance_time", NULL))))
-                rc = set_time(r, row, "valid_time", swx_jsonr_path(rec, "times", "valid_time", NULL));
+                rc = set_time(r, row, "valid_time",
+                              swx_jsonr_path(rec, "times", "valid_time", NULL));
         } else {
             rc = set_time(r, row, "observation_time",
                           swx_jsonr_path(rec, "times", "observation_time", NULL));
@@ -363,10 +363,10 @@ static int read_tides(reader *r, json_object *root)
             (rc = set_time(r, row, "valid_time", swx_jsonr_path(rec, "times", "valid_time", NULL))))
             return rc;
         json_object *vals = swx_jsonr_path(rec, "values", NULL);
-        json_object *first = vals && json_object_is_type(vals, json_type_array) &&
-                                     json_object_array_length(vals) > 0
-                                 ? json_object_array_get_idx(vals, 0)
-                                 : vals;
+        json_object *first =
+            vals && json_object_is_type(vals, json_type_array) && json_object_array_length(vals) > 0
+                ? json_object_array_get_idx(vals, 0)
+                : vals;
         if (swx_jsonr_num(&h, swx_jsonr_path(first, "tide_height", NULL)) &&
             (rc = swx_table_set_real(r->t, row, hcol, h)))
             return rc;
@@ -405,7 +405,8 @@ static int read_extrema(reader *r, json_object *root)
         const char *which[2] = {"high", "low"};
         for (int k = 0; k < 2; k++) {
             json_object *e = swx_jsonr_path(rec, which[k], NULL);
-            if ((rc = set_time(r, row, k ? "low_time" : "high_time", swx_jsonr_path(e, "time", NULL))))
+            if ((rc = set_time(r, row, k ? "low_time" : "high_time",
+                               swx_jsonr_path(e, "time", NULL))))
                 return rc;
             if (swx_jsonr_num(&h, swx_jsonr_path(e, "values", "tide_height", NULL)) &&
                 (rc = swx_table_set_real(r->t, row, cols[k * 2 + 1], h)))

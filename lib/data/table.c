@@ -166,8 +166,7 @@ static cell *cell_for(swx_table *t, size_t r, size_t c, swx_col_type want, int *
         *rc = swx_error_set(SWX_EINVAL, "no cell %zu,%zu in the table", r, c);
         return NULL;
     }
-    int ok = t->cols[c].type == want ||
-             (want == SWX_COL_TIME && t->cols[c].type == SWX_COL_DATE);
+    int ok = t->cols[c].type == want || (want == SWX_COL_TIME && t->cols[c].type == SWX_COL_DATE);
     if (!ok) {
         *rc = swx_error_set(SWX_EINVAL, "column %s does not take this type", t->cols[c].name);
         return NULL;
@@ -354,8 +353,7 @@ const char *swx_table_get_string(const swx_table *t, size_t r, size_t c)
 int64_t swx_table_get_time(const swx_table *t, size_t r, size_t c)
 {
     const cell *ce = get(t, r, c);
-    return ce && (t->cols[c].type == SWX_COL_TIME || t->cols[c].type == SWX_COL_DATE) ? ce->v.i
-                                                                                       : 0;
+    return ce && (t->cols[c].type == SWX_COL_TIME || t->cols[c].type == SWX_COL_DATE) ? ce->v.i : 0;
 }
 
 int swx_table_get_bool(const swx_table *t, size_t r, size_t c)

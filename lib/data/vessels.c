@@ -14,7 +14,7 @@
 
 #define PAGE_MAX_BODY (64u * 1024u * 1024u)
 
-static const char *const categories[] = {"capacity",   "history",      "vessel_and_trading_type",
+static const char *const categories[] = {"capacity",    "history",      "vessel_and_trading_type",
                                          "propulsions", "registration", "design",
                                          "dimensions"};
 #define NCAT (sizeof categories / sizeof categories[0])

@@ -23,8 +23,8 @@ static void blanks(reader *r)
 
 static int name_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-' || c == '*';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '*';
 }
 
 /* Reads one braced level. When path is given, *hit is set to whether the
@@ -83,9 +83,8 @@ static int level(reader *r, int depth, const char *const *path, int n, int *hit)
 int swx_xfields_check(const char *mask)
 {
     if (!mask || !*mask)
-        return swx_error_set(SWX_EINVAL,
-                             "--fields: the field mask is empty; write it as "
-                             "{data{values{air_temperature,wind_speed}}}");
+        return swx_error_set(SWX_EINVAL, "--fields: the field mask is empty; write it as "
+                                         "{data{values{air_temperature,wind_speed}}}");
     if (strlen(mask) > SWX_XFIELDS_MAX_LEN)
         return swx_error_set(SWX_EINVAL, "--fields: the field mask is longer than %d characters",
                              SWX_XFIELDS_MAX_LEN);
@@ -96,10 +95,11 @@ int swx_xfields_check(const char *mask)
             return 0;
         r.err = "the end of the mask";
     }
-    return swx_error_set(SWX_EINVAL,
-                         "--fields: malformed field mask at character %zu: expected %s; the form "
-                         "is {name,name{name,...}}, e.g. {data{values{air_temperature,wind_speed}}}",
-                         r.at + 1, r.err);
+    return swx_error_set(
+        SWX_EINVAL,
+        "--fields: malformed field mask at character %zu: expected %s; the form "
+        "is {name,name{name,...}}, e.g. {data{values{air_temperature,wind_speed}}}",
+        r.at + 1, r.err);
 }
 
 int swx_xfields_selects(const char *mask, const char *const *path, int n)

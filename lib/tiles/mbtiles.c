@@ -119,11 +119,11 @@ static int check_existing(swx_mbtiles *m, const swx_mbtiles_kv *meta, size_t n,
         char *have = meta_get(m, identity[i]);
         int same = (!want && !have) || (want && have && strcmp(want, have) == 0);
         if (!same) {
-            int rc = swx_error_set(SWX_EINVAL,
-                                   "%s already holds %s '%s', not '%s'; remove it or choose "
-                                   "another output name",
-                                   m->path, identity[i], have ? have : "(none)",
-                                   want ? want : "(none)");
+            int rc =
+                swx_error_set(SWX_EINVAL,
+                              "%s already holds %s '%s', not '%s'; remove it or choose "
+                              "another output name",
+                              m->path, identity[i], have ? have : "(none)", want ? want : "(none)");
             free(have);
             return rc;
         }
@@ -176,8 +176,8 @@ int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const sw
         (rc = exec(m, pragma, "cannot set the application id")))
         goto done;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(m->db, "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)",
-                           -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(m->db, "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", -1,
+                           &st, NULL) != SQLITE_OK) {
         rc = db_fail(m, "cannot write metadata");
         goto done;
     }
@@ -201,9 +201,8 @@ int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const sw
                            "SELECT 1 FROM map WHERE zoom_level = ? AND tile_column = ? AND "
                            "tile_row = ?",
                            -1, &m->has, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(m->db,
-                           "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)", -1,
-                           &m->put_image, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(m->db, "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)",
+                           -1, &m->put_image, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(m->db,
                            "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, "
                            "tile_id) VALUES (?, ?, ?, ?)",
@@ -285,8 +284,9 @@ int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m)
 {
     sqlite3_stmt *st = NULL;
     int rc = 0;
-    if (sqlite3_prepare_v2(m->db, "SELECT (SELECT count(*) FROM map), (SELECT count(*) FROM images)",
-                           -1, &st, NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(m->db,
+                           "SELECT (SELECT count(*) FROM map), (SELECT count(*) FROM images)", -1,
+                           &st, NULL) != SQLITE_OK ||
         sqlite3_step(st) != SQLITE_ROW) {
         rc = db_fail(m, "cannot count tiles");
     } else {

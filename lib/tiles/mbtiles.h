@@ -53,8 +53,7 @@ int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
 /* Stores one tile (XYZ row); an image already stored under the same content is
  * not stored again. Commits every batch tiles, and at the first put half a
  * second or more after the transaction began. */
-int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data,
-                            size_t len);
+int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data, size_t len);
 /* Commits the tiles put so far. */
 int swx_mbtiles_commit(swx_mbtiles *m);
 /* Tiles in map and distinct images, committed or not. */

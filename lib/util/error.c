@@ -73,21 +73,37 @@ void swx_error_clear(void)
 const char *swx_error_name(int code)
 {
     switch (code) {
-    case SWX_OK: return "ok";
-    case SWX_EINVAL: return "invalid input";
-    case SWX_ENOMEM: return "out of memory";
-    case SWX_EIO: return "file error";
-    case SWX_ENET: return "network";
-    case SWX_EAUTH: return "authentication";
-    case SWX_EFORBIDDEN: return "forbidden";
-    case SWX_ENOTFOUND: return "not found";
-    case SWX_EHTTP: return "HTTP error";
-    case SWX_ESERVICE: return "service error";
-    case SWX_EPARSE: return "malformed document";
-    case SWX_ETOOBIG: return "too large";
-    case SWX_ERATE: return "rate limited";
-    case SWX_ECANCEL: return "cancelled";
-    case SWX_ECONFIG: return "configuration";
-    default: return "error";
+    case SWX_OK:
+        return "ok";
+    case SWX_EINVAL:
+        return "invalid input";
+    case SWX_ENOMEM:
+        return "out of memory";
+    case SWX_EIO:
+        return "file error";
+    case SWX_ENET:
+        return "network";
+    case SWX_EAUTH:
+        return "authentication";
+    case SWX_EFORBIDDEN:
+        return "forbidden";
+    case SWX_ENOTFOUND:
+        return "not found";
+    case SWX_EHTTP:
+        return "HTTP error";
+    case SWX_ESERVICE:
+        return "service error";
+    case SWX_EPARSE:
+        return "malformed document";
+    case SWX_ETOOBIG:
+        return "too large";
+    case SWX_ERATE:
+        return "rate limited";
+    case SWX_ECANCEL:
+        return "cancelled";
+    case SWX_ECONFIG:
+        return "configuration";
+    default:
+        return "error";
     }
 }

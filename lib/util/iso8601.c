@@ -74,8 +74,8 @@ int swx_iso8601_parse_n(int64_t *out, const char *s, size_t n)
 {
     int y, mo, d, h = 0, mi = 0, sec = 0;
     size_t i = 0;
-    if (digits(s, n, 0, 4, &y) || n < 10 || s[4] != '-' || digits(s, n, 5, 2, &mo) ||
-        s[7] != '-' || digits(s, n, 8, 2, &d))
+    if (digits(s, n, 0, 4, &y) || n < 10 || s[4] != '-' || digits(s, n, 5, 2, &mo) || s[7] != '-' ||
+        digits(s, n, 8, 2, &d))
         return bad_instant(s, n);
     i = 10;
     if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
@@ -130,8 +130,8 @@ int swx_iso8601_parse_n(int64_t *out, const char *s, size_t n)
     }
     if (i != n)
         return bad_instant(s, n);
-    *out = swx_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 +
-           sec - offset;
+    *out = swx_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec -
+           offset;
     return 0;
 }
 

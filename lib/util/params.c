@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const bundles[] = {"basic", "maritime", "agricultural", "aviation", "solar",
-                                      "wind"};
+static const char *const bundles[] = {"basic",    "maritime", "agricultural",
+                                      "aviation", "solar",    "wind"};
 
 int swx_param_number(double *out, const char *name, const char *s, double min, double max)
 {
@@ -118,8 +118,8 @@ static int list_items(const char *name, const char *s, const char *what,
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         if (!ok(p, n))
-            return swx_error_set(SWX_EINVAL, "%s: '%.*s' is not a valid %s", name, (int)(n > 60 ? 60 : n), p,
-                                 what);
+            return swx_error_set(SWX_EINVAL, "%s: '%.*s' is not a valid %s", name,
+                                 (int)(n > 60 ? 60 : n), p, what);
         /* no item twice */
         for (const char *q = s; q < p;) {
             const char *c2 = strchr(q, ',');
@@ -214,8 +214,7 @@ int swx_param_uuid(const char *name, const char *s)
     int ok = n >= 8 && n <= 64;
     for (size_t i = 0; ok && i < n; i++) {
         char c = s[i];
-        ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
-             c == '-';
+        ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '-';
     }
     if (!ok)
         return swx_error_set(SWX_EINVAL,

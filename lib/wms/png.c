@@ -56,13 +56,13 @@ typedef struct png_dec {
     png_infop info;
     png_mem src;
     int max_w, max_h;
-    int keep;             /* 1: decode into rgba; 0: row by row, for a check */
-    uint8_t *rgba;        /* when keep */
-    uint8_t *row;         /* when !keep */
-    png_bytep *rows;      /* row pointers into rgba */
+    int keep;        /* 1: decode into rgba; 0: row by row, for a check */
+    uint8_t *rgba;   /* when keep */
+    uint8_t *row;    /* when !keep */
+    png_bytep *rows; /* row pointers into rgba */
     int w, h;
     int all_transparent;
-    int too_big;          /* the size check failed (not a libpng error) */
+    int too_big; /* the size check failed (not a libpng error) */
     char msg[PNG_MSG_MAX];
 } png_dec;
 
@@ -360,8 +360,9 @@ static int fast_check(const uint8_t *b, size_t len, int max_w, int max_h, int *w
         }
         if (is_iend) {
             if (clen != 0 || idat_state == 0 || !zdone) {
-                *why = idat_state == 0 ? "no image data" : clen ? "a bad IEND chunk"
-                                                                : "not enough image data";
+                *why = idat_state == 0 ? "no image data"
+                       : clen          ? "a bad IEND chunk"
+                                       : "not enough image data";
                 goto done;
             }
             rc = 0;
@@ -460,9 +461,9 @@ int swx_png_check(int *w, int *h, int *all_transparent, const void *data, size_t
 {
     int fw = 0, fh = 0, fe = 0;
     const char *why = NULL;
-    int fr = data ? fast_check(data, len, PNG_DEFAULT_MAX_DIM, PNG_DEFAULT_MAX_DIM, &fw, &fh,
-                               &fe, &why)
-                  : FAST_OTHER;
+    int fr =
+        data ? fast_check(data, len, PNG_DEFAULT_MAX_DIM, PNG_DEFAULT_MAX_DIM, &fw, &fh, &fe, &why)
+             : FAST_OTHER;
     if (fr == 0) {
         if (w)
             *w = fw;
@@ -509,9 +510,8 @@ static int encode_run(png_enc *e)
     if (setjmp(png_jmpbuf(e->png)))
         return -1;
     png_set_write_fn(e->png, e, mem_write, mem_flush);
-    png_set_IHDR(e->png, e->info, (png_uint_32)e->w, (png_uint_32)e->h, 8,
-                 PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(e->png, e->info, (png_uint_32)e->w, (png_uint_32)e->h, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(e->png, e->level);
     if (e->level <= 1)
         png_set_filter(e->png, 0, PNG_FILTER_NONE);

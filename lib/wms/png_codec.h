@@ -1,6 +1,6 @@
 /*
- * png_codec.h (not png.h, which is libpng's): PNG images as the service sends them, checked and decoded
- * with libpng; and RGBA images encoded back (tiles cut from a metatile).
+ * png_codec.h (not png.h, which is libpng's): PNG images as the service sends them, checked and
+ * decoded with libpng; and RGBA images encoded back (tiles cut from a metatile).
  *
  * Decoding never trusts the file: dimensions are checked against the caller's
  * limits before anything is allocated, every row is read (a truncated or

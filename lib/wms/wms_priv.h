@@ -19,12 +19,12 @@ int swx_wms_caps_request(swx_request *req, swx_query **q, const char *bundle);
 typedef struct swx_getmap {
     const char *bundle;
     const char *layer;
-    const char *time;  /* ISO 8601 instant */
+    const char *time; /* ISO 8601 instant */
     const char *style;
-    const char *crs;   /* "EPSG:4326", "EPSG:3857" or "CRS:84" */
+    const char *crs; /* "EPSG:4326", "EPSG:3857" or "CRS:84" */
     double minx, miny, maxx, maxy;
     int width, height;
-    int transparent;   /* 1: TRANSPARENT=TRUE */
+    int transparent; /* 1: TRANSPARENT=TRUE */
 } swx_getmap;
 
 int swx_wms_getmap_request(swx_request *req, swx_query **q, const swx_getmap *g);

@@ -38,8 +38,7 @@ static double field(int v, double lat, double lon)
 }
 
 static int write_file(const char *dir, const char *name, const char *driver, const var *vars,
-                      int nvars, double west, double north, double res, int w, int h,
-                      char **copts)
+                      int nvars, double west, double north, double res, int w, int h, char **copts)
 {
     char path[4096], tmp[4200];
     int ok = 0;
@@ -102,8 +101,8 @@ static int str_attr(GDALMDArrayH a, const char *name, const char *value)
 
 /* NetCDF through GDAL's multidimensional API: one variable per entry of vars
  * on lat/lon coordinate variables, as CF readers expect. */
-static int write_netcdf(const char *dir, const char *name, const var *vars, int nvars,
-                        double west, double north, double res, int w, int h)
+static int write_netcdf(const char *dir, const char *name, const var *vars, int nvars, double west,
+                        double north, double res, int w, int h)
 {
     char path[4096], tmp[4200];
     int ok = 0;
@@ -116,10 +115,9 @@ static int write_netcdf(const char *dir, const char *name, const var *vars, int 
     if (!ds)
         return -1;
     GDALGroupH rg = GDALDatasetGetRootGroup(ds);
-    GDALDimensionH dims[2] = {GDALGroupCreateDimension(rg, "lat", GDAL_DIM_TYPE_HORIZONTAL_Y, NULL,
-                                                       (GUInt64)h, NULL),
-                              GDALGroupCreateDimension(rg, "lon", GDAL_DIM_TYPE_HORIZONTAL_X, NULL,
-                                                       (GUInt64)w, NULL)};
+    GDALDimensionH dims[2] = {
+        GDALGroupCreateDimension(rg, "lat", GDAL_DIM_TYPE_HORIZONTAL_Y, NULL, (GUInt64)h, NULL),
+        GDALGroupCreateDimension(rg, "lon", GDAL_DIM_TYPE_HORIZONTAL_X, NULL, (GUInt64)w, NULL)};
     GDALExtendedDataTypeH f64 = GDALExtendedDataTypeCreate(GDT_Float64);
     GDALExtendedDataTypeH f32 = GDALExtendedDataTypeCreate(GDT_Float32);
     double *coord = malloc(sizeof(double) * (size_t)(w > h ? w : h));
@@ -133,8 +131,9 @@ static int write_netcdf(const char *dir, const char *name, const var *vars, int 
         size_t count = (size_t)n;
         for (int i = 0; i < n; i++)
             coord[i] = k ? west + (i + 0.5) * res : north - (i + 0.5) * res;
-        int wr = a && GDALMDArrayWrite(a, &start, &count, NULL, NULL, f64, coord, coord,
-                                       sizeof(double) * (size_t)n) &&
+        int wr = a &&
+                 GDALMDArrayWrite(a, &start, &count, NULL, NULL, f64, coord, coord,
+                                  sizeof(double) * (size_t)n) &&
                  str_attr(a, "units", k ? "degrees_east" : "degrees_north") == 0 &&
                  str_attr(a, "standard_name", k ? "longitude" : "latitude") == 0;
         if (a)
@@ -152,8 +151,9 @@ static int write_netcdf(const char *dir, const char *name, const var *vars, int 
         GDALMDArrayH a = GDALGroupCreateMDArray(rg, vars[v].name, 2, dims, f32, NULL);
         GUInt64 start[2] = {0, 0};
         size_t count[2] = {(size_t)h, (size_t)w};
-        int wr = a && GDALMDArrayWrite(a, start, count, NULL, NULL, f32, buf, buf,
-                                       sizeof(float) * (size_t)w * (size_t)h) &&
+        int wr = a &&
+                 GDALMDArrayWrite(a, start, count, NULL, NULL, f32, buf, buf,
+                                  sizeof(float) * (size_t)w * (size_t)h) &&
                  str_attr(a, "units", vars[v].units) == 0 &&
                  str_attr(a, "long_name", vars[v].name) == 0;
         if (a)

@@ -27,7 +27,8 @@ int sim_data_path(const char *path);
 int sim_data_handle(struct sim_request *rq);
 
 /* Shared by the endpoint modules. */
-int sim_data_bad(struct sim_request *rq, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int sim_data_bad(struct sim_request *rq, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Reads lat and lon (required, in range); on a bad value answers 400 and returns 1. */
 int sim_data_latlon(struct sim_request *rq, double *lat, double *lon);
 /* Reads unit_system (si default, us); answers 400 and returns 1 when bad. */

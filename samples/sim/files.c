@@ -152,8 +152,8 @@ static void fc_region(struct sim_buf *b, const char *region, void *ud)
 
 static int bundles_ok(const char *list)
 {
-    static const char *const known[] = {"basic", "maritime", "agricultural", "aviation", "solar",
-                                        "wind"};
+    static const char *const known[] = {"basic",    "maritime", "agricultural",
+                                        "aviation", "solar",    "wind"};
     const char *p = list;
     if (list == NULL || *list == '\0')
         return 0;
@@ -265,12 +265,11 @@ int sim_files_redirect_to(struct sim_request *rq, const char *area, const char *
     for (const char *p = name; *p; p++)
         sig = sig * 33 + (unsigned char)*p;
     sig ^= (unsigned long)exp;
-    snprintf(loc, sizeof(loc), "%s/files/%s/%s?expires=%lld&signature=%016lx",
-             rq->app->storage_url, area, name, (long long)exp, sig);
+    snprintf(loc, sizeof(loc), "%s/files/%s/%s?expires=%lld&signature=%016lx", rq->app->storage_url,
+             area, name, (long long)exp, sig);
     h[0].name = "Location";
     h[0].value = loc;
-    return sim_http_reply(rq, 302, "text/plain; charset=utf-8", "redirect to storage\n", 20, h,
-                          1);
+    return sim_http_reply(rq, 302, "text/plain; charset=utf-8", "redirect to storage\n", 20, h, 1);
 }
 
 int sim_files_redirect(struct sim_request *rq)

@@ -70,8 +70,8 @@ static ssize_t trunc_read(void *cls, uint64_t pos, char *buf, size_t max)
             n = step;
         clock_gettime(CLOCK_MONOTONIC, &now);
         due_ms = (int64_t)(pos * 1000 / t->rate);
-        spent_ms = (int64_t)(now.tv_sec - t->t0.tv_sec) * 1000 +
-                   (now.tv_nsec - t->t0.tv_nsec) / 1000000;
+        spent_ms =
+            (int64_t)(now.tv_sec - t->t0.tv_sec) * 1000 + (now.tv_nsec - t->t0.tv_nsec) / 1000000;
         if (due_ms > spent_ms && sim_app_sleep_ms(t->app, (unsigned)(due_ms - spent_ms)) != 0)
             return MHD_CONTENT_READER_END_WITH_ERROR; /* shutting down */
         *t->bytes = pos + n;

@@ -52,8 +52,8 @@ struct sim_request {
 
     /* set by the handlers */
     int answered;
-    int drop;  /* close without an answer */
-    int trunc; /* send fewer body bytes than Content-Length, then close */
+    int drop;      /* close without an answer */
+    int trunc;     /* send fewer body bytes than Content-Length, then close */
     unsigned rate; /* body bytes per second at most, 0 = no limit (--storage-rate) */
     unsigned status;
     uint64_t bytes; /* body bytes sent or about to be sent (with rate: handed out so far) */

@@ -18,8 +18,8 @@ static void blanks(struct mreader *r)
 
 static int name_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-' || c == '*';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '*';
 }
 
 /* One braced level; with a path, *hit tells whether it selects path[0..n). */

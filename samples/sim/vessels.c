@@ -9,8 +9,12 @@
 #include "data.h"
 #include "jout.h"
 
-static const char *const cats[] = {"capacity",     "design",      "dimensions",
-                                   "history",      "propulsions", "registration",
+static const char *const cats[] = {"capacity",
+                                   "design",
+                                   "dimensions",
+                                   "history",
+                                   "propulsions",
+                                   "registration",
                                    "vessel_and_trading_type"};
 #define NCATS (sizeof(cats) / sizeof(cats[0]))
 #define CURSOR_XOR 0x5EA5u

@@ -6,8 +6,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char msg[300], code[64];
-    swx_service_message((const char *)data, size, "text/plain", msg, sizeof msg, code,
-                        sizeof code);
+    swx_service_message((const char *)data, size, "text/plain", msg, sizeof msg, code, sizeof code);
     swx_service_message((const char *)data, size, "application/json", msg, sizeof msg, code,
                         sizeof code);
     swx_is_exception_doc((const char *)data, size);

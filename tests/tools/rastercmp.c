@@ -49,10 +49,10 @@ int main(int argc, char **argv)
     int fx = -1, fy = -1, fb = -1, va = 0, vb = 0;
     for (int band = 1; band <= n; band++)
         for (int y = 0; y < h; y++) {
-            if (GDALRasterIO(GDALGetRasterBand(a, band), GF_Read, 0, y, w, 1, ra, w, 1, GDT_Byte,
-                             0, 0) != CE_None ||
-                GDALRasterIO(GDALGetRasterBand(b, band), GF_Read, 0, y, w, 1, rb, w, 1, GDT_Byte,
-                             0, 0) != CE_None) {
+            if (GDALRasterIO(GDALGetRasterBand(a, band), GF_Read, 0, y, w, 1, ra, w, 1, GDT_Byte, 0,
+                             0) != CE_None ||
+                GDALRasterIO(GDALGetRasterBand(b, band), GF_Read, 0, y, w, 1, rb, w, 1, GDT_Byte, 0,
+                             0) != CE_None) {
                 fprintf(stderr, "read failed: %s\n", CPLGetLastErrorMsg());
                 return 2;
             }

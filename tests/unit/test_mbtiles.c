@@ -67,10 +67,18 @@ static char *q_text(const char *file, const char *sql)
 }
 
 static const swx_mbtiles_kv META[] = {
-    {"name", "t2m"},         {"format", "png"},        {"bounds", "-10,40,5,55"},
-    {"center", "-2.5,47.5,3"}, {"minzoom", "0"},       {"maxzoom", "5"},
-    {"type", "overlay"},     {"version", "1"},         {"description", "test"},
-    {"attribution", "test"}, {"layer", "sof-d/x/00/t2m:K"}, {"time", "2024-10-01T00:00:00Z"},
+    {"name", "t2m"},
+    {"format", "png"},
+    {"bounds", "-10,40,5,55"},
+    {"center", "-2.5,47.5,3"},
+    {"minzoom", "0"},
+    {"maxzoom", "5"},
+    {"type", "overlay"},
+    {"version", "1"},
+    {"description", "test"},
+    {"attribution", "test"},
+    {"layer", "sof-d/x/00/t2m:K"},
+    {"time", "2024-10-01T00:00:00Z"},
 };
 static const char *const IDENTITY[] = {"layer", "time", NULL};
 #define NMETA (sizeof META / sizeof META[0])

@@ -163,7 +163,8 @@ static void test_time_or_range(void)
 
 static void test_order(void)
 {
-    CU_ASSERT_EQUAL(swx_param_order("start", cu_time("2024-10-01"), "end", cu_time("2024-10-02")), 0);
+    CU_ASSERT_EQUAL(swx_param_order("start", cu_time("2024-10-01"), "end", cu_time("2024-10-02")),
+                    0);
     CU_ASSERT_EQUAL(swx_param_order("start", 0, "end", 1), 0);
     fails(swx_param_order("start", cu_time("2024-10-02"), "end", cu_time("2024-10-01")),
           "end (2024-10-01T00:00:00Z) must be after start (2024-10-02T00:00:00Z)", NULL);

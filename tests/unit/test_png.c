@@ -48,9 +48,9 @@ typedef struct spec {
     const png_byte *trns;
     int ntrns;
     const png_color_16 *trns_color;
-    int filters;    /* PNG_FILTER_* mask; 0: libpng's default choice */
-    int idat_size;  /* bytes per IDAT chunk; 0: libpng's default */
-    int text;       /* 1: a tEXt chunk before and a zTXt-less tEXt after IDAT */
+    int filters;   /* PNG_FILTER_* mask; 0: libpng's default choice */
+    int idat_size; /* bytes per IDAT chunk; 0: libpng's default */
+    int text;      /* 1: a tEXt chunk before and a zTXt-less tEXt after IDAT */
 } spec;
 
 static uint32_t crc32_png(const uint8_t *p, size_t n)
@@ -67,11 +67,16 @@ static uint32_t crc32_png(const uint8_t *p, size_t n)
 static int channels(int type)
 {
     switch (type) {
-    case PNG_COLOR_TYPE_GRAY: return 1;
-    case PNG_COLOR_TYPE_GRAY_ALPHA: return 2;
-    case PNG_COLOR_TYPE_RGB: return 3;
-    case PNG_COLOR_TYPE_RGB_ALPHA: return 4;
-    default: return 1;
+    case PNG_COLOR_TYPE_GRAY:
+        return 1;
+    case PNG_COLOR_TYPE_GRAY_ALPHA:
+        return 2;
+    case PNG_COLOR_TYPE_RGB:
+        return 3;
+    case PNG_COLOR_TYPE_RGB_ALPHA:
+        return 4;
+    default:
+        return 1;
     }
 }
 
@@ -162,8 +167,8 @@ static void expect_rgba8(const uint8_t *px, int w, int h, int alpha_fixed)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int c = 0; c < 4; c++) {
-                unsigned want = (c == 3 && alpha_fixed >= 0) ? (unsigned)alpha_fixed
-                                                            : fill_rgba8(x, y, c);
+                unsigned want =
+                    (c == 3 && alpha_fixed >= 0) ? (unsigned)alpha_fixed : fill_rgba8(x, y, c);
                 if (px[((size_t)y * w + x) * 4 + c] != want)
                     bad++;
             }
@@ -175,7 +180,10 @@ static void test_rgba_and_rgb(void)
     int types[] = {PNG_COLOR_TYPE_RGB_ALPHA, PNG_COLOR_TYPE_RGB};
     for (int t = 0; t < 2; t++)
         for (int il = 0; il < 2; il++) {
-            spec s = {.w = 37, .h = 23, .type = types[t], .depth = 8,
+            spec s = {.w = 37,
+                      .h = 23,
+                      .type = types[t],
+                      .depth = 8,
                       .interlace = il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
                       .fill = fill_rgba8};
             wbuf b = {0};
@@ -231,8 +239,9 @@ static void test_grey_low_depth(void)
 
     /* Grey with a tRNS colour: value 0 becomes transparent. */
     png_color_16 key = {0};
-    spec s2 = {13, 5, PNG_COLOR_TYPE_GRAY, 2, PNG_INTERLACE_NONE, fill_grey2, NULL, 0, NULL, 0,
-               &key, 0, 0, 0};
+    spec s2 = {
+        13, 5, PNG_COLOR_TYPE_GRAY, 2, PNG_INTERLACE_NONE, fill_grey2, NULL, 0, NULL, 0, &key, 0,
+        0,  0};
     wbuf b2 = {0};
     CU_ASSERT_FATAL(write_png(&s2, &b2) == 0);
     CU_ASSERT_EQUAL(swx_png_decode_rgba(&px, &w, &h, b2.p, b2.len, 0, 0), 0);
@@ -248,8 +257,20 @@ static void test_palette_trns(void)
     png_color pal[3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
     png_byte trns[3] = {0, 128, 255};
     for (int il = 0; il < 2; il++) {
-        spec s = {10, 10, PNG_COLOR_TYPE_PALETTE, 4,
-                  il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, fill_pal, pal, 3, trns, 3, NULL, 0, 0, 0};
+        spec s = {10,
+                  10,
+                  PNG_COLOR_TYPE_PALETTE,
+                  4,
+                  il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                  fill_pal,
+                  pal,
+                  3,
+                  trns,
+                  3,
+                  NULL,
+                  0,
+                  0,
+                  0};
         wbuf b = {0};
         CU_ASSERT_FATAL(write_png(&s, &b) == 0);
         uint8_t *px = NULL;
@@ -274,8 +295,12 @@ static void test_palette_trns(void)
 static void test_all_transparent(void)
 {
     for (int il = 0; il < 2; il++) {
-        spec s = {.w = 31, .h = 17, .type = PNG_COLOR_TYPE_RGB_ALPHA, .depth = 8,
-                  .interlace = il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, .fill = fill_zero};
+        spec s = {.w = 31,
+                  .h = 17,
+                  .type = PNG_COLOR_TYPE_RGB_ALPHA,
+                  .depth = 8,
+                  .interlace = il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                  .fill = fill_zero};
         wbuf b = {0};
         CU_ASSERT_FATAL(write_png(&s, &b) == 0);
         int w = 0, h = 0, at = -1;
@@ -345,9 +370,9 @@ static void test_limits(void)
     free(b.p);
 
     /* A header claiming 100000 x 100000 is refused before anything is allocated. */
-    uint8_t hdr[] = {0x89, 'P',  'N',  'G',  0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 'I', 'H',
-                     'D',  'R',  0,    1,    0x86, 0xa0, 0,    1,    0x86, 0xa0, 8, 6, 0, 0,
-                     0,    0,    0,    0,    0};
+    uint8_t hdr[] = {0x89, 'P',  'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a, 0,    0, 0,
+                     13,   'I',  'H', 'D', 'R',  0,    1,    0x86, 0xa0, 0, 1,
+                     0x86, 0xa0, 8,   6,   0,    0,    0,    0,    0,    0, 0};
     /* CRC of the IHDR chunk (type + data). */
     uint32_t crc = crc32_png(hdr + 12, 17);
     hdr[29] = (uint8_t)(crc >> 24);
@@ -409,13 +434,18 @@ static int disagree(const uint8_t *p, size_t n, int *accepted)
 
 static void test_direct_path(void)
 {
-    int filters[] = {PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_AVG,
-                     PNG_FILTER_PAETH, PNG_ALL_FILTERS};
+    int filters[] = {PNG_FILTER_NONE, PNG_FILTER_SUB,   PNG_FILTER_UP,
+                     PNG_FILTER_AVG,  PNG_FILTER_PAETH, PNG_ALL_FILTERS};
     fill_fn fills[] = {fill_rgba8, fill_zero};
     for (int f = 0; f < 6; f++)
         for (int k = 0; k < 2; k++) {
-            spec s = {.w = 40, .h = 24, .type = PNG_COLOR_TYPE_RGB_ALPHA, .depth = 8,
-                      .fill = fills[k], .filters = filters[f], .idat_size = f == 5 ? 100 : 0,
+            spec s = {.w = 40,
+                      .h = 24,
+                      .type = PNG_COLOR_TYPE_RGB_ALPHA,
+                      .depth = 8,
+                      .fill = fills[k],
+                      .filters = filters[f],
+                      .idat_size = f == 5 ? 100 : 0,
                       .text = f >= 4};
             wbuf b = {0};
             CU_ASSERT_FATAL(write_png(&s, &b) == 0);

@@ -170,7 +170,11 @@ static void test_tides(void)
     CU_ASSERT_DOUBLE_EQUAL(swx_table_get_real(t, 1, (size_t)col(t, "tide_height")), -0.125, 1e-9);
     swx_table_free(t);
 
-    swx_point_query e = {.kind = SWX_POINT_TIDE_EXTREMA, .lat = "1", .lon = "2", .start = "2024-03-01", .end = "2024-03-02"};
+    swx_point_query e = {.kind = SWX_POINT_TIDE_EXTREMA,
+                         .lat = "1",
+                         .lon = "2",
+                         .start = "2024-03-01",
+                         .end = "2024-03-02"};
     t = parse_fixture(&e, "points/extrema.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL(swx_table_rows(t), 2);
@@ -178,8 +182,7 @@ static void test_tides(void)
     CU_ASSERT_STRING_EQUAL(swx_table_meta(t, "message"), "heights relative to MSL");
     CU_ASSERT_EQUAL(swx_table_column_type(t, (size_t)col(t, "date")), SWX_COL_DATE);
     CU_ASSERT_EQUAL(swx_table_get_time(t, 1, (size_t)col(t, "date")), iso("2024-03-02"));
-    CU_ASSERT_DOUBLE_EQUAL(swx_table_get_real(t, 1, (size_t)col(t, "low_tide_height")), -2.4,
-                           1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(swx_table_get_real(t, 1, (size_t)col(t, "low_tide_height")), -2.4, 1e-9);
     CU_ASSERT_EQUAL(swx_table_get_time(t, 0, (size_t)col(t, "high_time")),
                     iso("2024-03-01T05:10:00Z"));
     swx_table_free(t);
@@ -195,7 +198,11 @@ static void test_soil_forecast(void)
                            276.4, 1e-9);
     swx_table_free(t);
 
-    swx_point_query h = {.kind = SWX_POINT_SOIL_HISTORY, .lat = "52.5", .lon = "13.4", .start = "2024-01-01", .end = "2024-01-03"};
+    swx_point_query h = {.kind = SWX_POINT_SOIL_HISTORY,
+                         .lat = "52.5",
+                         .lon = "13.4",
+                         .start = "2024-01-01",
+                         .end = "2024-01-03"};
     t = parse_fixture(&h, "points/soil_history.json");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL(swx_table_rows(t), 2);

@@ -66,9 +66,10 @@ static void test_formats(void)
 {
     swx_table *t = sample();
     char *csv = render(t, SWX_TABLE_CSV);
-    CU_ASSERT_STRING_EQUAL(csv, "lat,lon,name,n,when,flag\r\n"
-                                "59.5,-10.25,\"Fjord \"\"Star\"\", Oslo\",42,2024-01-15T16:00:00Z,\r\n"
-                                ",,,,,true\r\n");
+    CU_ASSERT_STRING_EQUAL(csv,
+                           "lat,lon,name,n,when,flag\r\n"
+                           "59.5,-10.25,\"Fjord \"\"Star\"\", Oslo\",42,2024-01-15T16:00:00Z,\r\n"
+                           ",,,,,true\r\n");
     char *json = render(t, SWX_TABLE_JSON);
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"unit_system\": \"us\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"when\": \"2024-01-15T16:00:00Z\""));

@@ -81,7 +81,8 @@ static uint64_t iterate(const swx_area *a, int z, int meta, int check_each)
             for (int i = 0; i < n; i++) {
                 int in = (b.mask >> (j * n + i)) & 1;
                 total += (uint64_t)in;
-                if (check_each && in != swx_area_has_tile(a, z, b.x0 + (uint32_t)i, b.y0 + (uint32_t)j))
+                if (check_each &&
+                    in != swx_area_has_tile(a, z, b.x0 + (uint32_t)i, b.y0 + (uint32_t)j))
                     bad++;
             }
     }
@@ -97,9 +98,9 @@ static uint64_t iterate(const swx_area *a, int z, int meta, int check_each)
 static void test_bbox(void)
 {
     const double boxes[][4] = {
-        {-10, 40, 5, 55}, {0, 0, 90, 45}, {-180, -85, 180, 85}, {12.3, -33.3, 12.4, -33.2},
-        {170, -20, -170, 10}, /* across 180 */
-        {179.9, 60, -179.9, 61}, {-179.5, -5, 179.5, 5}, {100, -50, 99, 50},
+        {-10, 40, 5, 55},           {0, 0, 90, 45},         {-180, -85, 180, 85},
+        {12.3, -33.3, 12.4, -33.2}, {170, -20, -170, 10}, /* across 180 */
+        {179.9, 60, -179.9, 61},    {-179.5, -5, 179.5, 5}, {100, -50, 99, 50},
     };
     for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
         const double *b = boxes[i];
@@ -138,8 +139,9 @@ static void test_bbox_text(void)
     swx_area *a = NULL;
     CU_ASSERT_EQUAL(swx_area_from_bbox_text(&a, "170,-20,-170,10"), 0);
     swx_area_free(a);
-    const char *bad[] = {"", "1,2,3", "1,2,3,4,5", "a,b,c,d", "0,10,5,5", "0,-91,5,5",
-                         "0,0,181,5", "5,0,5,10", "1,2,3,4x", "0,86,10,89", NULL};
+    const char *bad[] = {"",         "1,2,3",      "1,2,3,4,5", "a,b,c,d",
+                         "0,10,5,5", "0,-91,5,5",  "0,0,181,5", "5,0,5,10",
+                         "1,2,3,4x", "0,86,10,89", NULL};
     for (int i = 0; bad[i]; i++) {
         a = (swx_area *)1;
         CU_ASSERT_EQUAL(swx_area_from_bbox_text(&a, bad[i]), SWX_EINVAL);
@@ -244,12 +246,17 @@ static void test_polygons(void)
     swx_area_free(p);
 
     const char *bad_docs[] = {
-        "", "{", "[]", "{\"type\":\"Point\",\"coordinates\":[1,2]}",
+        "",
+        "{",
+        "[]",
+        "{\"type\":\"Point\",\"coordinates\":[1,2]}",
         "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[1,1]]]}",
         "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[10,0],[10,\"x\"],[0,0]]]}",
         "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[10,0],[10,95],[0,0]]]}",
-        "{\"type\":\"Polygon\",\"coordinates\":[[[0,80],[120,80],[-120,80],[0,80]]]}", /* round the pole */
-        "{\"type\":\"Polygon\",\"coordinates\":[]} x", NULL};
+        "{\"type\":\"Polygon\",\"coordinates\":[[[0,80],[120,80],[-120,80],[0,80]]]}", /* round the
+                                                                                          pole */
+        "{\"type\":\"Polygon\",\"coordinates\":[]} x",
+        NULL};
     for (int i = 0; bad_docs[i]; i++) {
         swx_area *q = (swx_area *)1;
         int rc = swx_area_from_geojson_polygons(&q, bad_docs[i], strlen(bad_docs[i]));
@@ -264,8 +271,8 @@ static void test_polygons(void)
 static double hav(double lon1, double lat1, double lon2, double lat2)
 {
     double dl = (lon2 - lon1) * D2R, dp = (lat2 - lat1) * D2R;
-    double h = sin(dp / 2) * sin(dp / 2) +
-               cos(lat1 * D2R) * cos(lat2 * D2R) * sin(dl / 2) * sin(dl / 2);
+    double h =
+        sin(dp / 2) * sin(dp / 2) + cos(lat1 * D2R) * cos(lat2 * D2R) * sin(dl / 2) * sin(dl / 2);
     return 2 * asin(sqrt(h > 1 ? 1 : h));
 }
 
@@ -293,7 +300,8 @@ static sample *densify(const double *lon, const double *lat, size_t n, double st
         double len = hav(lon[i], lat[i], lon[i + 1], lat[i + 1]);
         int m = (int)(len / step) + 1;
         for (int j = 0; j <= m; j++) {
-            double t = (double)j / m, s0 = sin((1 - t) * len) / sin(len), s1 = sin(t * len) / sin(len);
+            double t = (double)j / m, s0 = sin((1 - t) * len) / sin(len),
+                   s1 = sin(t * len) / sin(len);
             double p[3] = {s0 * a[0] + s1 * b[0], s0 * a[1] + s1 * b[1], s0 * a[2] + s1 * b[2]};
             if (k == cap)
                 out = realloc(out, (cap *= 2) * sizeof *out);
@@ -395,8 +403,8 @@ static void route_vs_brute(const double *lon, const double *lat, size_t n, doubl
                 }
                 if (want != swx_area_has_tile(a, z, x, y)) {
                     wrong++;
-                    fprintf(stderr, "zoom %d tile %u,%u: brute force %d (%.3f km vs %.3f)\n", z,
-                            x, y, want, b * 6371.0088, d * 6371.0088);
+                    fprintf(stderr, "zoom %d tile %u,%u: brute force %d (%.3f km vs %.3f)\n", z, x,
+                            y, want, b * 6371.0088, d * 6371.0088);
                 }
             }
         free(best);
@@ -468,9 +476,14 @@ static void test_route_formats(void)
     swx_area_free(c1);
     swx_area_free(c2);
 
-    const char *bad[] = {"", "40,165\n47\n", "95,10\n", "lat,lon\nx,y\n", "foo,bar\n1,2\n",
+    const char *bad[] = {"",
+                         "40,165\n47\n",
+                         "95,10\n",
+                         "lat,lon\nx,y\n",
+                         "foo,bar\n1,2\n",
                          "{\"type\":\"Polygon\",\"coordinates\":[]}",
-                         "{\"type\":\"LineString\",\"coordinates\":[[0,0],[180,0]]}", NULL};
+                         "{\"type\":\"LineString\",\"coordinates\":[[0,0],[180,0]]}",
+                         NULL};
     for (int i = 0; bad[i]; i++) {
         swx_area *a = (swx_area *)1;
         CU_ASSERT(swx_area_from_route(&a, bad[i], strlen(bad[i]), 1000) < 0);

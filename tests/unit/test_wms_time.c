@@ -151,7 +151,8 @@ static void test_contains_and_lower_bound(void)
     CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-16T12:00:00Z")), n - 1);
     CU_ASSERT_EQUAL(swx_timedim_lower_bound(d, cu_time("2024-10-16T12:00:01Z")), n);
     /* lower_bound agrees with a linear scan everywhere on a 30-minute grid. */
-    for (int64_t t = cu_time("2024-09-30T22:00:00Z"); t <= cu_time("2024-10-17T00:00:00Z"); t += 1800) {
+    for (int64_t t = cu_time("2024-09-30T22:00:00Z"); t <= cu_time("2024-10-17T00:00:00Z");
+         t += 1800) {
         size_t want = 0;
         while (want < n && swx_timedim_get(d, want) < t)
             want++;

@@ -12,9 +12,8 @@ static void test_check(void)
     CU_ASSERT_EQUAL(swx_xfields_check("{data{values{air_temperature,wind_speed}}}"), 0);
     CU_ASSERT_EQUAL(swx_xfields_check("{data{times,values{air_temperature}}}"), 0);
     CU_ASSERT_EQUAL(swx_xfields_check(" { meta , data { * } } "), 0);
-    const char *bad[] = {"",        "data",          "{}",          "{data",
-                         "{data{}}", "{a,,b}",        "{a}}",        "{a b}",
-                         "{a{b}c}",  "{a;b}",         "[a]",         "{data{values{x}}}x",
+    const char *bad[] = {"",     "data",  "{}",      "{data", "{data{}}", "{a,,b}",
+                         "{a}}", "{a b}", "{a{b}c}", "{a;b}", "[a]",      "{data{values{x}}}x",
                          NULL};
     for (int i = 0; bad[i]; i++) {
         CU_ASSERT_EQUAL(swx_xfields_check(bad[i]), SWX_EINVAL);

@@ -49,7 +49,7 @@ typedef struct swx_download_result {
     int64_t bytes;        /* size of the finished file */
     int64_t resumed_from; /* bytes a previous attempt had left in DEST.part */
     int attempts;
-    char *url;            /* final address (storage), without query; caller frees */
+    char *url; /* final address (storage), without query; caller frees */
 } swx_download_result;
 
 SWX_API int swx_files_check(const swx_files_query *q);

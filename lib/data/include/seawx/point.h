@@ -56,16 +56,16 @@ typedef enum swx_point_kind {
 
 typedef struct swx_point_query {
     swx_point_kind kind;
-    const char *lat, *lon;  /* required */
-    const char *time;       /* soil: instant; weather: instant or START/END */
-    const char *start;      /* soil-history start_time (required); tides start_datetime;
-                               tide-extrema start_datetime (required) */
-    const char *end;        /* soil-history end_time, tide-extrema end_datetime (required) */
-    const char *hours;      /* tides forecast_hours, 1..240 (default 240) */
-    const char *units;      /* unit_system si|us: weather, tides, extrema, forecast */
-    const char *tz;         /* weather */
-    const char *fields;     /* weather: X-Fields mask */
-    const char *bundles;    /* forecast, forecast-latest: comma list (required) */
+    const char *lat, *lon; /* required */
+    const char *time;      /* soil: instant; weather: instant or START/END */
+    const char *start;     /* soil-history start_time (required); tides start_datetime;
+                              tide-extrema start_datetime (required) */
+    const char *end;       /* soil-history end_time, tide-extrema end_datetime (required) */
+    const char *hours;     /* tides forecast_hours, 1..240 (default 240) */
+    const char *units;     /* unit_system si|us: weather, tides, extrema, forecast */
+    const char *tz;        /* weather */
+    const char *fields;    /* weather: X-Fields mask */
+    const char *bundles;   /* forecast, forecast-latest: comma list (required) */
 } swx_point_query;
 
 SWX_API int swx_point_kind_parse(swx_point_kind *out, const char *s);

@@ -26,9 +26,9 @@ extern "C" {
 #define SWX_VESSELS_MAX_PAGES 100000
 
 typedef struct swx_vessels_query {
-    const char *categories; /* comma list of EVD categories; NULL: all seven */
-    const char *limit;      /* vessels per page, 1..1000; NULL: the service's default */
-    const char *max_pages;  /* stop after this many pages; NULL: all */
+    const char *categories;     /* comma list of EVD categories; NULL: all seven */
+    const char *limit;          /* vessels per page, 1..1000; NULL: the service's default */
+    const char *max_pages;      /* stop after this many pages; NULL: all */
     const char *const *filters; /* further "name=value" query parameters, NULL-terminated */
 } swx_vessels_query;
 

@@ -41,12 +41,10 @@ SWX_API int swx_error_last_code(void);
 
 /* Sets this thread's error line (printf format) and returns code, so that a
  * failure can be reported in one statement: return swx_error_set(SWX_EINVAL, ...). */
-SWX_API int swx_error_set(int code, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+SWX_API int swx_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prefixes the current error line with more context: "context: previous line". */
-SWX_API int swx_error_prefix(int code, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+SWX_API int swx_error_prefix(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 SWX_API void swx_error_clear(void);
 

@@ -36,7 +36,7 @@ typedef struct swx_caps swx_caps;   /* a parsed document; owns its layers */
 typedef struct swx_layer swx_layer; /* a leaf layer; lives as long as its swx_caps */
 
 typedef struct swx_bbox {
-    char crs[32];  /* "EPSG:4326", "EPSG:3857", "CRS:84", ... */
+    char crs[32];                  /* "EPSG:4326", "EPSG:3857", "CRS:84", ... */
     double minx, miny, maxx, maxy; /* as written in the document (1.3.0 EPSG:4326: x = lat) */
 } swx_bbox;
 
