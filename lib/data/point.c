@@ -17,6 +17,7 @@
 #include "seawx/iso8601.h"
 #include "table_build.h"
 #include "xfields.h"
+#include "http_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /*
- * http_int.h: the HTTP engine's calls that only the core makes (downloads, concurrent
- * fetching, the client's settings read back). Front ends reach the service
+ * http_int.h: the HTTP engine's calls that only the core makes (requests and
+ * their answers, bodies handed to a callback, downloads, concurrent fetching,
+ * the client's settings read back). Front ends reach the service
  * through the domain calls (swx_wms_*, swx_files_*, ...), never through these.
  */
 #ifndef SEAWX_HTTP_INT_H
@@ -10,6 +11,77 @@
 
 #include <signal.h>
 #include <stdint.h>
+
+/* An ordered list of query parameters, percent-encoded when the URL is built. */
+int swx_query_new(swx_query **out);
+int swx_query_add(swx_query *q, const char *key, const char *value);
+int swx_query_addf(swx_query *q, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void swx_query_free(swx_query *q);
+
+typedef struct swx_request {
+    swx_service service;
+    const char *path;           /* appended to the base address: "/ows/wms" */
+    const swx_query *query;     /* may be NULL */
+    int wms;                    /* 1: the WMS auth mode applies */
+    const char *accept;         /* expected Content-Type prefixes, '|'-separated
+                                   ("image/png", "application/json"); NULL: any */
+    const char *const *headers; /* extra "Name: value" lines, NULL-terminated; may be NULL */
+    size_t max_body;            /* 0: the client's limit */
+} swx_request;
+
+typedef struct swx_response {
+    long status;        /* final HTTP status */
+    char *content_type; /* may be NULL */
+    char *body;         /* len bytes, always followed by a NUL */
+    size_t len;
+    int attempts; /* 1 + retries taken */
+    char *url;    /* the final URL, with any key removed */
+} swx_response;
+
+/* Sends one GET. *out is set only on success (2xx with an acceptable body). */
+int swx_http_get(swx_response **out, swx_client *c, const swx_request *req);
+void swx_response_free(swx_response *r);
+
+/* The URL a request goes to, without the key: for messages and cache keys. */
+char *swx_request_display_url(const swx_client *c, const swx_request *req);
+
+/* Callback path: one GET whose body is handed to write() as it arrives
+ * instead of being kept in memory, so that a caller that reads as it goes
+ * (a streaming parser) holds one network chunk at a time, not the whole
+ * answer. Only a 2xx answer whose Content-Type the request accepts (any, when
+ * accept is NULL) goes to the callback; every other body (redirects, 4xx/5xx
+ * error bodies, a WMS exception with status 200, a body of an unexpected type)
+ * is buffered as usual, so its message and the retry decision are those of
+ * swx_http_get. The client's (or the request's) body limit caps the bytes
+ * delivered.
+ *
+ * write() returns 0 to go on, or a negative SWX_E* code (with its line in
+ * swx_error_last()) to stop: the transfer ends at once, is not retried, and
+ * swx_http_get_sink() returns that code with the callback's line untouched.
+ *
+ * A retry never delivers data twice. When an attempt breaks off (or fails in
+ * any retriable way) after some of its body was delivered:
+ *   - with restart set, restart() is called before the next attempt, which
+ *     delivers the answer again from its first byte: the callback starts over
+ *     (it may return a negative code to give up instead);
+ *   - with restart NULL, the request is not retried: it fails with the error
+ *     line of the broken attempt.
+ * Attempts that delivered nothing are retried as any other request, without
+ * a call to restart().
+ *
+ * The response carries status, content type, attempts and final URL; its body
+ * is empty (len 0). */
+typedef int (*swx_body_fn)(void *ud, const char *data, size_t len);
+typedef int (*swx_body_restart_fn)(void *ud);
+typedef struct swx_body_sink {
+    swx_body_fn write;           /* required */
+    swx_body_restart_fn restart; /* may be NULL: see above */
+    void *ud;
+} swx_body_sink;
+
+int swx_http_get_sink(swx_response **out, swx_client *c, const swx_request *req,
+                      const swx_body_sink *sink);
 
 /* The client's base address and how the key reaches the WMS endpoint. */
 const char *swx_client_base_url(const swx_client *c);

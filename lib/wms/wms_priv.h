@@ -4,6 +4,7 @@
 
 #include "seawx/http.h"
 #include "seawx/wms_map.h"
+#include "http_int.h"
 
 /* The bundles the interface lists as WMS layers, in its order, then NULL. */
 extern const char *const swx__wms_bundles[];

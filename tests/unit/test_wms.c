@@ -11,6 +11,7 @@
 #include "wms_priv.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
+#include "http_int.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>

@@ -14,6 +14,7 @@
 #include "seawx/wms_caps.h"
 #include "seawx/diskcache.h"
 #include "seawx/wms_map.h"
+#include "http_int.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>
