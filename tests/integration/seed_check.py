@@ -8,6 +8,7 @@ apart from lib/, so that the tests compare two computations.
   route FILE GEOJSON NM Z0 Z1    the stored set equals the buffered route's
   dups ACCESSLOG                 no GetMap asked twice
   differ FILE1 FILE2             two files whose tiles differ
+  sample FILE URL KEY N [SEED]   N tiles drawn at random equal GetMap of their bounds
   warp FILE URL KEY Z0 Z1 [exact|near]
                                  tiles of a layer without EPSG:3857 equal an
                                  EPSG:4326 GetMap resampled here, row by row
@@ -325,6 +326,30 @@ def cmd_differ(a, b):
     if not ok:
         print(f"{len(ta)} and {len(tb)} tiles, {sum(ta[k] != tb.get(k) for k in ta)} differ")
     return ok
+
+
+def cmd_sample(path, url, key, n, seed="1"):
+    """N stored tiles drawn at random (every zoom weighted by its tiles) each
+    equal the service's GetMap of the tile's bounds, pixel for pixel."""
+    import random
+    rnd = random.Random(int(seed))
+    db = sqlite3.connect(path)
+    meta = dict(db.execute("SELECT name, value FROM metadata"))
+    total = db.execute("SELECT count(*) FROM tiles").fetchone()[0]
+    half = 20037508.342789244
+    bad = 0
+    for _ in range(int(n)):
+        z, x, tms, data = db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles "
+                                     "LIMIT 1 OFFSET ?", (rnd.randrange(total),)).fetchone()
+        y = 2 ** z - 1 - tms
+        size = 2 * half / 2 ** z
+        bbox = (-half + x * size, half - (y + 1) * size, -half + (x + 1) * size, half - y * size)
+        ref = getmap(url, key, meta["layer"], meta["bundle"], meta["time"], bbox, 256, 256)
+        if png_rgba(data) != png_rgba(ref):
+            print(f"tile {z}/{x}/{y} differs from GetMap of its bounds")
+            bad += 1
+    print(f"{n} tiles of {total} drawn at random: {bad} differ from GetMap of their bounds")
+    return bad == 0 and total > 0
 
 
 if __name__ == "__main__":
