@@ -9,6 +9,7 @@
 #include "seawx/http.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit codes, the same for every subcommand (README: "Exit codes"). */
 enum cli_exit {
@@ -104,5 +105,10 @@ int cmd_weather(const cli_cmd *cmd, int argc, char **argv);
 int cmd_tides(const cli_cmd *cmd, int argc, char **argv);
 int cmd_forecast(const cli_cmd *cmd, int argc, char **argv);
 int cmd_vessels(const cli_cmd *cmd, int argc, char **argv);
+
+/* docgen.c: one manual page per command (and seawx.1) written into dir, and
+ * the bash completion, from the command and option tables. Return exit codes. */
+int cli_man_dir(const char *dir, const cli_cmd *cmds, size_t n);
+int cli_completion_bash(FILE *f, const cli_cmd *cmds, size_t n);
 
 #endif

@@ -111,6 +111,12 @@ int main(int argc, char **argv)
         printf("seawx %s\n", SEAWX_VERSION);
         return EXIT_OK;
     }
+    /* The manual pages and the bash completion, from the same tables (the
+     * build installs them; docgen.c). */
+    if (strcmp(name, "--man-dir") == 0 && argc == 3)
+        return cli_man_dir(argv[2], commands, NCOMMANDS);
+    if (strcmp(name, "--completion") == 0 && argc == 3 && strcmp(argv[2], "bash") == 0)
+        return cli_completion_bash(stdout, commands, NCOMMANDS);
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return commands[i].run(&commands[i], argc - 1, argv + 1);
