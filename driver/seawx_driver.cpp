@@ -208,8 +208,11 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenLayers(const SEAWXOptions &oO
         aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_NAME", n), osName.c_str());
         aosSub.SetNameValue(CPLSPrintf("SUBDATASET_%d_DESC", n), osDesc.c_str());
     };
-    /* First one "latest" entry per variable (and unit): it always resolves to
-     * the newest complete run, so a saved project keeps showing fresh data. */
+    /* One "latest" entry per variable (and unit): it always resolves to the
+     * newest complete run, so a saved project keeps showing fresh data. With
+     * runs=all, every run follows. QGIS names a layer after the text before
+     * " - " in the description, so that text tells the entries apart:
+     * "t2m:K latest", "t2m:K run 2024-10-01T00Z". */
     std::vector<CPLString> aosSeen;
     for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++) {
         const swx_layer *l = swx_caps_layer(psCaps, i);
@@ -224,22 +227,31 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenLayers(const SEAWXOptions &oO
         if (swx_caps_latest(&latest, psCaps, swx_layer_variable(l), unit ? unit : "") != 0)
             continue;
         const char *title = swx_layer_title(latest);
+        int64_t run = 0;
+        CPLString osRun = swx_layer_run_time(&run, latest) == 0
+                              ? TimeString(run).substr(0, 13) + "Z"
+                              : CPLString("-");
         add(oOpts.With("variable", osVar.c_str(), "run", "latest"),
-            CPLSPrintf("%s%s%s, latest complete run", osVar.c_str(), title ? " - " : "",
-                       title ? title : ""));
+            CPLSPrintf("%s latest - %s%slatest complete run (now %s)", osVar.c_str(),
+                       title ? title : "", title ? ", " : "", osRun.c_str()));
+    }
+    if (!oOpts.Map().all_runs) {
+        poDS->SetMetadata(aosSub.List(), "SUBDATASETS");
+        return poDS;
     }
     for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++) {
         const swx_layer *l = swx_caps_layer(psCaps, i);
         const char *unit = swx_layer_unit(l);
         const swx_timedim *td = swx_layer_time(l);
         int64_t run = 0;
-        CPLString osRun = swx_layer_run_time(&run, l) == 0 ? TimeString(run) : CPLString("-");
+        CPLString osRun =
+            swx_layer_run_time(&run, l) == 0 ? TimeString(run).substr(0, 13) + "Z" : CPLString("-");
         CPLString osTimes =
             td ? CPLSPrintf("%d valid times", int(swx_timedim_count(td))) : "no time dimension";
         const char *title = swx_layer_title(l);
         add(oOpts.With("layer", swx_layer_name(l)),
-            CPLSPrintf("%s%s%s%s%s, run %s, %s%s", swx_layer_variable(l), unit ? ":" : "",
-                       unit ? unit : "", title ? " - " : "", title ? title : "", osRun.c_str(),
+            CPLSPrintf("%s%s%s run %s - %s%s%s%s", swx_layer_variable(l), unit ? ":" : "",
+                       unit ? unit : "", osRun.c_str(), title ? title : "", title ? ", " : "",
                        osTimes.c_str(),
                        td && !swx_caps_run_is_complete(psCaps, l) ? " (in production)" : ""));
     }

@@ -8,6 +8,7 @@
 
 static const char *const crs_choices[] = {"EPSG:4326", "EPSG:3857", NULL};
 static const char *const auth_choices[] = {"header", "query", "basic", NULL};
+static const char *const runs_choices[] = {"latest", "all", NULL};
 
 /* Front ends list them in this order. Ranges here are what a value must be to
  * be read; what depends on the service (the block sizes it serves, the largest
@@ -21,6 +22,10 @@ static const swx_opt map_opts[] = {
      "Variable (t2m) or variable and unit (t2m:K), instead of LAYER", NULL},
     {"run", SWX_OPT_STRING, 0, 0, "latest", NULL, NULL,
      "With VARIABLE: latest (newest complete run) or YYYYMMDDHH", NULL},
+    {"runs", SWX_OPT_CHOICE, 0, 0, "latest", runs_choices, NULL,
+     "With BUNDLE alone: list the newest complete run of each variable (latest) or every run "
+     "(all)",
+     NULL},
     {"time", SWX_OPT_STRING, 0, 0, NULL, NULL, NULL,
      "Valid time, ISO 8601 (default: the layer default)", NULL},
     {"style", SWX_OPT_STRING, 0, 0, NULL, NULL, NULL,
@@ -91,6 +96,8 @@ int swx_map_opts_parse(swx_map_opts *o, const swx_connstr *cs)
             o->variable = v;
         else if (strcmp(d->key, "run") == 0)
             o->run = v;
+        else if (strcmp(d->key, "runs") == 0)
+            o->all_runs = strcmp(v, "all") == 0;
         else if (strcmp(d->key, "time") == 0)
             o->time = v;
         else if (strcmp(d->key, "style") == 0)

@@ -33,11 +33,20 @@ check "SEAWX:bundle=basic opens" test $? -eq 0
 leaves=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$T/basic.json")
 vars=$(python3 -c "import json,sys; print(len({(o['variable'],o['unit']) for o in json.load(open(sys.argv[1]))}))" "$T/basic.json")
 subs=$(grep -c 'SUBDATASET_[0-9]*_NAME=' "$T/basic.txt")
-check "one subdataset per leaf and one latest per variable ($subs = $leaves + $vars)" test "$subs" -eq $((leaves + vars))
-check "subdataset descriptions are readable" grep -q 'SUBDATASET_[0-9]*_DESC=t2m:K - .*run .*valid times' "$T/basic.txt"
+check "by default one subdataset per variable, its latest run ($subs = $vars)" test "$subs" -eq "$vars"
+check "each named 'VARIABLE latest' before ' - ' (QGIS's layer name)" grep -q 'SUBDATASET_[0-9]*_DESC=t2m:K latest - .*latest complete run (now 20' "$T/basic.txt"
+gdalinfo SEAWX:bundle=basic,runs=all >"$T/basic_all.txt" 2>"$T/basic_all.err"
+subs=$(grep -c 'SUBDATASET_[0-9]*_NAME=' "$T/basic_all.txt")
+check "runs=all: one subdataset per leaf and one latest per variable ($subs = $leaves + $vars)" test "$subs" -eq $((leaves + vars))
+check "runs=all: descriptions are readable" grep -q 'SUBDATASET_[0-9]*_DESC=t2m:K run 20[0-9-]*T[0-9][0-9]Z - .*valid times' "$T/basic_all.txt"
+distinct() { # every layer name QGIS would show (the text before " - ") differs
+  grep -o 'SUBDATASET_[0-9]*_DESC=.*' "$1" | sed 's/^SUBDATASET_[0-9]*_DESC=//; s/ - .*//' | sort | uniq -d | grep -q . && return 1
+  return 0
+}
+check "the names QGIS shows are distinct, by default and with runs=all" sh -c "$(declare -f distinct); distinct '$T/basic.txt' && distinct '$T/basic_all.txt'"
 
 # A layer, by the name GDAL listed.
-sub=$(grep -m1 'SUBDATASET_[0-9]*_NAME=SEAWX:bundle=basic,layer=.*t2m:K' "$T/basic.txt" | sed 's/^ *SUBDATASET_[0-9]*_NAME=//')
+sub=$(grep -m1 'SUBDATASET_[0-9]*_NAME=SEAWX:bundle=basic,.*layer=.*t2m:K' "$T/basic_all.txt" | sed 's/^ *SUBDATASET_[0-9]*_NAME=//')
 gdalinfo -json "$sub" >"$T/layer.json" 2>"$T/layer.err"
 check "a listed layer opens" test $? -eq 0
 layer_ok() {

@@ -60,7 +60,7 @@ check "the reopened layer renders the same" "$SEAWX_RASTERCMP" "$T/latest.png" "
 
 # 2. One leaf layer by its full name (with '/' and ':'), at one time, in Web
 # Mercator, and the service's address in the string: SEAWX_BASE_URL unset.
-gdalinfo SEAWX:bundle=maritime >"$T/maritime.txt"
+gdalinfo SEAWX:bundle=maritime,runs=all >"$T/maritime.txt"
 layer=$(grep -m1 -o 'layer=[^,]*swh[^,]*' "$T/maritime.txt" | sed 's/^layer=//')
 gdalinfo -json "SEAWX:bundle=maritime,layer=$layer" >"$T/leaf.json"
 time=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['TIMES'].split(',')[2])" "$T/leaf.json")

@@ -23,9 +23,10 @@ static void test_list(void)
 {
     size_t n = 0;
     const swx_opt *opts = swx_map_opt_list(&n);
-    const char *keys[] = {"bundle",    "layer", "variable",        "run",     "time",
-                          "style",     "crs",   "width",           "height",  "res",
-                          "blocksize", "cache", "max_connections", "wms_auth"};
+    const char *keys[] = {
+        "bundle",  "layer", "variable", "run", "runs",      "time",  "style",
+        "crs",     "width", "height",   "res", "blocksize", "cache", "max_connections",
+        "wms_auth"};
     CU_ASSERT_EQUAL_FATAL(n, sizeof keys / sizeof *keys);
     for (size_t i = 0; i < n; i++) {
         CU_ASSERT_STRING_EQUAL(opts[i].key, keys[i]);
@@ -96,7 +97,8 @@ static void test_refused(void)
         const char *in, *msg;
     } bad[] = {
         {"SEAWX:bundle=basic,colour=red",
-         "unknown option 'colour'; options are bundle, layer, variable, run, time, style, crs, "
+         "unknown option 'colour'; options are bundle, layer, variable, run, runs, time, style, "
+         "crs, "
          "width, height, res, blocksize, cache, max_connections, wms_auth, timeout, retries, url"},
         {"SEAWX:bundle=basic,timeout=abc",
          "timeout must be a whole number from 1 to 86400, not 'abc'"},

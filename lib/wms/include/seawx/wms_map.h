@@ -57,6 +57,7 @@ typedef struct swx_map_opts {
     swx_diskcache *cache; /* NULL: no disk cache; the front end's, outlives the map */
     /* Read by swx_map_opts_parse for the front end; swx_map_open leaves them: */
     int use_cache;            /* cache=: 1 (default) or 0 */
+    int all_runs;             /* runs=all: a bundle's listing names every run */
     int max_connections;      /* GetMaps in flight at once: 32 by default */
     const char *wms_auth;     /* NULL: the front end's default */
     swx_service_opts service; /* url, timeout, retries */
