@@ -124,7 +124,7 @@ static void test_plan_counts(void)
     for (int z = 0; z <= 5; z++) {
         uint64_t n = 0, blocks = 0, r = 0;
         CU_ASSERT_EQUAL(swx_area_count(&n, a, z), 0);
-        CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, z), n);
+        CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 0, z), n);
         sum += n;
         swx_tile_iter *it = NULL;
         swx_tile_block b;
@@ -132,15 +132,15 @@ static void test_plan_counts(void)
         while (swx_tile_iter_next(&b, it) == 1)
             blocks++;
         swx_tile_iter_free(it);
-        CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, z), 0);
+        CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, 0, z), 0);
         CU_ASSERT_EQUAL(r, blocks);
         CU_ASSERT(r <= n);
     }
     CU_ASSERT_EQUAL(sum, 19); /* the integration test's figure for this box */
-    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, -1), sum);
-    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 9), 0); /* a zoom not asked for */
+    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 0, -1), sum);
+    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 0, 9), 0); /* a zoom not asked for */
     uint64_t r = 1;
-    CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, 9), 0);
+    CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, 0, 9), 0);
     CU_ASSERT_EQUAL(r, 0);
     /* The default: the layer's default time, one file, no warping. */
     CU_ASSERT_EQUAL(swx_seed_plan_time_count(p), 1);
@@ -391,7 +391,7 @@ static void test_run_failures(void)
     seen s;
     swx_seed_run_opts ro = run_opts(&s);
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, caps, &o), 0);
-    uint64_t n = swx_seed_plan_tiles(p, -1);
+    uint64_t n = swx_seed_plan_tiles(p, 0, -1);
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
     swx_seed_file_result r;
     CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("failed.mbtiles")), 0);
