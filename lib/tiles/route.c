@@ -94,6 +94,8 @@ static int line(reader *rd, json_object *arr, json_object *times)
         return swx_error_set(SWX_EINVAL,
                              "%s: %zu times for %zu positions; give one time per position", what,
                              json_object_array_length(times), len);
+    if ((times || r->t) && r->nlines > 0)
+        return swx_error_set(SWX_EINVAL, "%s: times go with a route of one LineString", what);
     if ((rc = new_line(r, &rd->lines_cap)))
         return rc;
     for (size_t i = 0; i < len; i++) {

@@ -120,6 +120,12 @@ static void test_geojson_times(void)
              "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[1,2],[3,4]]}}]}",
              feature);
     read_bad(two, "times go with a route of one LineString");
+    /* The line with times after one without. */
+    snprintf(two, sizeof two,
+             "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\","
+             "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[1,2],[3,4]]}},%s]}",
+             feature);
+    read_bad(two, "times go with a route of one LineString");
     read_bad("{\"type\":\"Feature\",\"properties\":{\"times\":[\"2026-01-01T00:00:00Z\"]},"
              "\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[[[1,2]]]}}",
              "not a MultiLineString");
