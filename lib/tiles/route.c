@@ -228,6 +228,10 @@ static int read_geojson(swx_route *r, const char *text, size_t len)
                            r->nlines);
         goto done;
     }
+    if (r->n == 0) {
+        rc = swx_error_set(SWX_EINVAL, "route file: no waypoints");
+        goto done;
+    }
     if (rd.has_times && !r->t) {
         rc = swx_error_set(SWX_EINVAL, "route file: times given for no LineString");
         goto done;
