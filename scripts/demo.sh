@@ -99,6 +99,20 @@ step "7. A voyage across the date line, 50 nm corridor: what would be fetched" \
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"
 "$seawx" seed --bundle basic --variable t2m:K --route "$work/route.csv" --buffer 50 --zoom 3-8 --dry-run
 
+step "7b. A voyage, Lisbon to the Canaries and on (997 nm at 6-8 kn): each valid time gets only the stretch the ship can be on" \
+  "seawx seed --bundle maritime --variable swh --route voyage.csv --buffer 50 --depart TIME --speed 6-8 --time all --zoom 3-8 --dry-run"
+printf 'lat,lon\n38.5,-9.5\n36,-14\n33,-20\n30.5,-27\n' >"$work/voyage.csv"
+depart=$("$seawx" layers --bundle maritime --variable swh --latest --json |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["times"][0])')
+"$seawx" seed --bundle maritime --variable swh --route "$work/voyage.csv" --buffer 50 \
+  --depart "$depart" --speed 6-8 --time all --zoom 3-8 --dry-run |
+  awk 'NR <= 9 || /^all|corridor|estimated/ {print} NR == 10 {print "..."}'
+echo "\$ seawx seed ... --zoom 3-6 -o 'voyage/swh-{time}.mbtiles'   # the same voyage, seeded"
+mkdir -p "$work/voyage"
+"$seawx" seed --bundle maritime --variable swh --route "$work/voyage.csv" --buffer 50 \
+  --depart "$depart" --speed 6-8 --time all --zoom 3-6 -o "$work/voyage/swh-{time}.mbtiles"
+echo "$(ls "$work/voyage" | wc -l) files, $(du -sh "$work/voyage" | cut -f1)"
+
 export SEAWX_VESSELS_URL=$SEAWX_BASE_URL
 step "8. Active storms as GeoJSON: tracks, forecasts, wind radii, cut at 180 degrees" \
   "seawx storms -o storms.geojson"

@@ -1,6 +1,7 @@
 /*
  * area_int.h: what the area modules share (area.c builds and enumerates
- * areas, area_read.c reads them from GeoJSON and route files); not public.
+ * areas, area_read.c reads them from GeoJSON, route.c from route files);
+ * not public.
  */
 #ifndef SEAWX_AREA_INT_H
 #define SEAWX_AREA_INT_H
@@ -61,6 +62,10 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
 int swx__area_check_position(double lon, double lat, const char *what);
 /* Sets the area's bounds from what was sampled, widened by pad_deg. */
 int swx__area_finish_bounds(builder *b, double pad_deg);
+/* Parses a file a user gave (at most AREA_MAX_JSON bytes; NULs and blanks at
+ * the end ignored); text that is not JSON is SWX_EINVAL naming what. */
+struct json_object;
+int swx__area_parse_json(struct json_object **out, const char *text, size_t len, const char *what);
 
 /* Building and testing areas beyond what front ends need (routes from
  * coordinates, one tile's membership): the seeding engine's and the tests'. */

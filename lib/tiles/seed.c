@@ -16,6 +16,7 @@
 #include "png_codec.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/voyage.h"
 #include "seawx/wms.h"
 #include "seawx/wms_select.h"
 #include "warp.h"
@@ -40,6 +41,14 @@
 
 /* ---- the plan ---- */
 
+/* One file of a plan: its area and tile counts. */
+typedef struct plan_file {
+    const swx_area *area; /* the plan's area, or own */
+    swx_area *own;        /* a voyage's area for this file's valid time */
+    uint64_t per_zoom[SWX_TILE_MAX_ZOOM + 1];
+    uint64_t tiles;
+} plan_file;
+
 struct swx_seed_plan {
     swx_seed_opts o;
     const swx_layer *layer;
@@ -48,8 +57,8 @@ struct swx_seed_plan {
     size_t ntimes;
     int warp;
     char run[16];
-    uint64_t per_zoom[SWX_TILE_MAX_ZOOM + 1];
-    uint64_t per_file;
+    plan_file *files; /* one per file: ntimes, or 1 without times */
+    size_t nfiles;
 };
 
 int swx_seed_opts_check(const swx_seed_opts *o)
@@ -57,8 +66,10 @@ int swx_seed_opts_check(const swx_seed_opts *o)
     int ts = o->tile_size ? o->tile_size : 256, mt = o->metatile ? o->metatile : 1;
     if (!o->bundle)
         return swx_error_set(SWX_EINVAL, "no bundle given");
-    if (!o->area)
+    if (!o->area && !o->voyage)
         return swx_error_set(SWX_EINVAL, "no area given");
+    if (o->voyage && !(o->buffer_m >= 0 && o->buffer_m <= 2000.0 * SWX_NM_M))
+        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
     if (!o->zooms || (o->zooms >> (SWX_TILE_MAX_ZOOM + 1)))
         return swx_error_set(SWX_EINVAL, "zoom levels must be within 0 to %d", SWX_TILE_MAX_ZOOM);
     if (ts != 256 && ts != 512)
@@ -84,6 +95,79 @@ int swx_seed_opts_check(const swx_seed_opts *o)
         swx_timedim_free(td);
     }
     return rc;
+}
+
+static int count_file(plan_file *f, uint32_t zooms)
+{
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
+        if (zooms & (1u << z)) {
+            int rc = swx_area_count(&f->per_zoom[z], f->area, z);
+            if (rc)
+                return rc;
+            f->tiles += f->per_zoom[z];
+        }
+    return 0;
+}
+
+/* Without a voyage, every file has the plan's area: counted once. */
+static int static_files(swx_seed_plan *p)
+{
+    size_t n = p->ntimes ? p->ntimes : 1;
+    p->files = calloc(n, sizeof *p->files);
+    if (!p->files)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    p->nfiles = n;
+    p->files[0].area = p->o.area;
+    int rc = count_file(&p->files[0], p->o.zooms);
+    for (size_t i = 1; i < n; i++)
+        p->files[i] = p->files[0];
+    return rc;
+}
+
+/* With a voyage, each valid time has the area of its stretch; the times whose
+ * window starts after the latest arrival are left out of the plan. */
+static int voyage_files(swx_seed_plan *p)
+{
+    const swx_voyage *v = p->o.voyage;
+    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN], c[SWX_ISO8601_LEN], d[SWX_ISO8601_LEN];
+    int64_t depart;
+    double arrival;
+    int rc = swx_voyage_span(&depart, &arrival, v);
+    if (rc)
+        return rc;
+    if (!p->ntimes)
+        return swx_error_set(SWX_EINVAL, "layer %s has no valid times; a voyage needs them",
+                             swx_layer_name(p->layer));
+    if ((double)depart > (double)p->times[p->ntimes - 1] || arrival < (double)p->times[0]) {
+        swx_iso8601_format(a, depart);
+        swx_iso8601_format(b, (int64_t)arrival);
+        swx_iso8601_format(c, p->times[0]);
+        swx_iso8601_format(d, p->times[p->ntimes - 1]);
+        return swx_error_set(SWX_ENOTFOUND,
+                             "the voyage (%s to %s) is outside the valid times of layer %s "
+                             "(%s to %s)",
+                             a, b, swx_layer_name(p->layer), c, d);
+    }
+    p->files = calloc(p->ntimes, sizeof *p->files);
+    if (!p->files)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    size_t kept = 0;
+    for (size_t i = 0; i < p->ntimes; i++) {
+        plan_file *f = &p->files[kept];
+        if ((rc = swx_voyage_area(&f->own, v, p->times, p->ntimes, i, p->o.buffer_m)))
+            return rc;
+        if (!f->own)
+            continue;
+        f->area = f->own;
+        p->nfiles = kept + 1;
+        if ((rc = count_file(f, p->o.zooms)))
+            return rc;
+        /* Skipped times are a tail (windows only move later), so this
+         * never overwrites a time still to be read. */
+        p->times[kept++] = p->times[i];
+    }
+    p->ntimes = kept;
+    return 0;
 }
 
 int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_opts *o)
@@ -121,12 +205,8 @@ int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_
     const char *d = swx_layer_run_date(p->layer), *h = swx_layer_run_hour(p->layer);
     if (d && h)
         snprintf(p->run, sizeof p->run, "%s%s", d, h);
-    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
-        if (o->zooms & (1u << z)) {
-            if ((rc = swx_area_count(&p->per_zoom[z], o->area, z)))
-                goto done;
-            p->per_file += p->per_zoom[z];
-        }
+    if ((rc = o->voyage ? voyage_files(p) : static_files(p)))
+        goto done;
 done:
     if (rc) {
         swx_seed_plan_free(p);
@@ -140,6 +220,9 @@ void swx_seed_plan_free(swx_seed_plan *p)
 {
     if (!p)
         return;
+    for (size_t i = 0; i < p->nfiles; i++)
+        swx_area_free(p->files[i].own);
+    free(p->files);
     free(p->times);
     free(p);
 }
@@ -161,7 +244,7 @@ size_t swx_seed_plan_time_count(const swx_seed_plan *p)
 
 size_t swx_seed_plan_file_count(const swx_seed_plan *p)
 {
-    return p->ntimes ? p->ntimes : 1;
+    return p->nfiles;
 }
 
 int64_t swx_seed_plan_time(const swx_seed_plan *p, size_t file)
@@ -174,23 +257,33 @@ int swx_seed_plan_warped(const swx_seed_plan *p)
     return p->warp;
 }
 
-uint64_t swx_seed_plan_tiles(const swx_seed_plan *p, int z)
+uint64_t swx_seed_plan_tiles(const swx_seed_plan *p, size_t file, int z)
 {
+    if (file >= p->nfiles)
+        return 0;
     if (z < 0)
-        return p->per_file;
-    return z <= SWX_TILE_MAX_ZOOM ? p->per_zoom[z] : 0;
+        return p->files[file].tiles;
+    return z <= SWX_TILE_MAX_ZOOM ? p->files[file].per_zoom[z] : 0;
 }
 
-int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, int z)
+uint64_t swx_seed_plan_total(const swx_seed_plan *p)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < p->nfiles; i++)
+        n += p->files[i].tiles;
+    return n;
+}
+
+int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, size_t file, int z)
 {
     swx_tile_iter *it = NULL;
     swx_tile_block b;
     uint64_t n = 0;
     int rc;
     *out = 0;
-    if (z < 0 || z > SWX_TILE_MAX_ZOOM || !(p->o.zooms & (1u << z)))
+    if (file >= p->nfiles || z < 0 || z > SWX_TILE_MAX_ZOOM || !(p->o.zooms & (1u << z)))
         return 0;
-    if ((rc = swx_tile_iter_new(&it, p->o.area, z, p->o.metatile)))
+    if ((rc = swx_tile_iter_new(&it, p->files[file].area, z, p->o.metatile)))
         return rc;
     while ((rc = swx_tile_iter_next(&b, it)) == 1)
         n++;
@@ -866,13 +959,12 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
     s->bundle = p->o.bundle;
     s->layer = swx_layer_name(p->layer);
     s->style = p->style;
-    s->area = p->o.area;
     s->zooms = p->o.zooms;
     s->tile_size = p->o.tile_size;
     s->metatile = p->o.metatile;
     s->warp = p->warp;
     s->skip_empty = p->o.skip_empty;
-    s->c.total = p->per_file * swx_seed_plan_file_count(p);
+    s->c.total = swx_seed_plan_total(p);
     /* The canonical fully transparent tile. */
     size_t px = (size_t)s->tile_size * (size_t)s->tile_size * 4;
     clear = calloc(1, px);
@@ -932,7 +1024,8 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
     if (file >= swx_seed_plan_file_count(p))
         return swx_error_set(SWX_EINVAL, "file %zu of a plan of %zu", file,
                              swx_seed_plan_file_count(p));
-    res->tiles = p->per_file;
+    res->tiles = p->files[file].tiles;
+    s->area = p->files[file].area;
     if (stopping(s))
         return 0;
     s->time_s[0] = '\0';
@@ -1036,7 +1129,7 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
         }
     }
     res->complete = !s->stopping && !s->stop_rc && res->failed == 0 &&
-                    (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->per_file;
+                    (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->files[file].tiles;
     /* A file this seed created and stored nothing in is removed; one whose
      * count failed is left alone: it may hold tiles. */
     if (created && !crc && tiles_in == 0 && (s->stop_rc || s->stopping))

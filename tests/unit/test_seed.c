@@ -124,7 +124,7 @@ static void test_plan_counts(void)
     for (int z = 0; z <= 5; z++) {
         uint64_t n = 0, blocks = 0, r = 0;
         CU_ASSERT_EQUAL(swx_area_count(&n, a, z), 0);
-        CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, z), n);
+        CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 0, z), n);
         sum += n;
         swx_tile_iter *it = NULL;
         swx_tile_block b;
@@ -132,15 +132,15 @@ static void test_plan_counts(void)
         while (swx_tile_iter_next(&b, it) == 1)
             blocks++;
         swx_tile_iter_free(it);
-        CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, z), 0);
+        CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, 0, z), 0);
         CU_ASSERT_EQUAL(r, blocks);
         CU_ASSERT(r <= n);
     }
     CU_ASSERT_EQUAL(sum, 19); /* the integration test's figure for this box */
-    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, -1), sum);
-    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 9), 0); /* a zoom not asked for */
+    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 0, -1), sum);
+    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, 0, 9), 0); /* a zoom not asked for */
     uint64_t r = 1;
-    CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, 9), 0);
+    CU_ASSERT_EQUAL(swx_seed_plan_requests(&r, p, 0, 9), 0);
     CU_ASSERT_EQUAL(r, 0);
     /* The default: the layer's default time, one file, no warping. */
     CU_ASSERT_EQUAL(swx_seed_plan_time_count(p), 1);
@@ -391,7 +391,7 @@ static void test_run_failures(void)
     seen s;
     swx_seed_run_opts ro = run_opts(&s);
     CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, caps, &o), 0);
-    uint64_t n = swx_seed_plan_tiles(p, -1);
+    uint64_t n = swx_seed_plan_tiles(p, 0, -1);
     CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
     swx_seed_file_result r;
     CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("failed.mbtiles")), 0);
@@ -438,6 +438,94 @@ static void test_run_permanent_error(void)
     swx_client_free(c);
 }
 
+/* ---- voyages ---- */
+
+/* A voyage's plan: each file has the area of its valid time's stretch, the
+ * times after arrival are left out, and a seeded file holds exactly its
+ * area's tiles. */
+static void test_voyage_plan(void)
+{
+    swx_area *a = bbox("-10,40,5,55");
+    swx_seed_opts o = opts(a, 0x1f8); /* zooms 3-8 */
+    o.times = "all";
+    swx_seed_plan *all = NULL, *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&all, basic, &o), 0);
+    size_t n = swx_seed_plan_time_count(all);
+    CU_ASSERT_FATAL(n >= 4);
+    int64_t *t = malloc(n * sizeof *t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    for (size_t i = 0; i < n; i++)
+        t[i] = swx_seed_plan_time(all, i);
+    const char *route = "lat,lon\n45,-8\n46,-4\n47,0\n";
+    swx_voyage *v = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_from_route(&v, route, strlen(route)), 0);
+    /* Arriving, at the latest, before valid time k, the first reachable at
+     * 20 knots or less. */
+    double len = swx_voyage_length(v), kn = 0;
+    for (size_t k = 2; k + 1 < n && !(kn > 0 && kn <= 20); k++)
+        kn = len / ((double)(t[k] - t[0]) * 0.9) / SWX_KNOT_MPS;
+    CU_ASSERT_FATAL(kn > 0 && kn <= 20);
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_set_speed(v, t[0], kn, kn * 1.5), 0);
+    o.voyage = v;
+    o.area = NULL;
+    o.buffer_m = 20 * SWX_NM_M;
+    CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, basic, &o), 0);
+    size_t kept = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        swx_area *va = NULL;
+        CU_ASSERT_EQUAL_FATAL(swx_voyage_area(&va, v, t, n, i, o.buffer_m), 0);
+        if (!va)
+            continue;
+        CU_ASSERT_EQUAL(swx_seed_plan_time(p, kept), t[i]);
+        for (int z = 3; z <= 8; z++) {
+            uint64_t c = 0;
+            CU_ASSERT_EQUAL(swx_area_count(&c, va, z), 0);
+            CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, kept, z), c);
+            total += c;
+        }
+        swx_area_free(va);
+        kept++;
+    }
+    CU_ASSERT(kept >= 2 && kept < n); /* the last times are after arrival */
+    CU_ASSERT_EQUAL(swx_seed_plan_file_count(p), kept);
+    CU_ASSERT_EQUAL(swx_seed_plan_time_count(p), kept);
+    CU_ASSERT_EQUAL(swx_seed_plan_total(p), total);
+    CU_ASSERT(swx_seed_plan_tiles(p, 0, -1) < swx_seed_plan_tiles(all, 0, -1));
+    CU_ASSERT_EQUAL(swx_seed_plan_tiles(p, kept, -1), 0);
+
+    /* The second file, seeded: exactly its plan's tiles. */
+    swx_client *c = client_for(&sim, KEY);
+    swx_seed *sd = NULL;
+    seen s;
+    swx_seed_run_opts ro = run_opts(&s);
+    CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
+    swx_seed_counts k;
+    swx_seed_get_counts(&k, sd);
+    CU_ASSERT_EQUAL(k.total, total);
+    swx_seed_file_result r;
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 1, path("voyage.mbtiles")), 0);
+    CU_ASSERT(r.complete);
+    CU_ASSERT_EQUAL(r.tiles, swx_seed_plan_tiles(p, 1, -1));
+    CU_ASSERT_EQUAL((uint64_t)tiles_in(path("voyage.mbtiles")), swx_seed_plan_tiles(p, 1, -1));
+    swx_seed_free(sd);
+    swx_client_free(c);
+    swx_seed_plan_free(p);
+    p = NULL;
+
+    /* A voyage after the last valid time is not found. */
+    CU_ASSERT_EQUAL(swx_voyage_set_speed(v, t[n - 1] + 3600, kn, kn), 0);
+    CU_ASSERT_EQUAL(swx_seed_plan_new(&p, basic, &o), SWX_ENOTFOUND);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "is outside the valid times of layer"));
+    CU_ASSERT_PTR_NULL(p);
+    o.buffer_m = -1;
+    CU_ASSERT_EQUAL(swx_seed_opts_check(&o), SWX_EINVAL);
+    swx_voyage_free(v);
+    swx_seed_plan_free(all);
+    swx_area_free(a);
+    free(t);
+}
+
 int main(void)
 {
     const char *args[] = {"--key", KEY, NULL};
@@ -471,6 +559,7 @@ int main(void)
     CU_add_test(s, "run: stopped, then finished", test_run_stopped);
     CU_add_test(s, "run: failed tiles reported, the seed goes on", test_run_failures);
     CU_add_test(s, "run: a permanent error stops the seed", test_run_permanent_error);
+    CU_add_test(s, "voyage: one area per valid time, late times left out", test_voyage_plan);
     int rc = cu_run();
     swx_caps_free(basic);
     swx_caps_free(upper);

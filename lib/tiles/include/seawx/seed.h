@@ -34,6 +34,7 @@
 #include "seawx/http.h"
 #include "seawx/tiles.h"
 #include "seawx/visibility.h"
+#include "seawx/voyage.h"
 #include "seawx/wms_caps.h"
 
 #include <signal.h>
@@ -47,19 +48,29 @@ extern "C" {
 /* The largest GetMap side the engine asks for. */
 #define SWX_SEED_MAX_IMAGE 4096
 
-/* What to seed. Strings and the area are borrowed for the plan's life. */
+/* What to seed. Strings, the area and the voyage are borrowed for the plan's
+ * life.
+ *
+ * Voyages: with a voyage (seawx/voyage.h, with its departure and speed or
+ * waypoint times), each valid time's file gets its own area, the stretch of
+ * route the ship can be on in that time's window buffered by buffer_m, and
+ * area is not used (may be NULL). Valid times whose window starts after the
+ * latest arrival are left out of the plan; a voyage that ends before the
+ * first valid time or starts after the last is SWX_ENOTFOUND. */
 typedef struct swx_seed_opts {
-    const char *bundle;   /* required */
-    const char *layer;    /* a leaf's full name; or NULL and variable (and run) */
-    const char *variable; /* "t2m" or "t2m:K" */
-    const char *run;      /* NULL or "latest", YYYYMMDDHH or an ISO 8601 instant */
-    const char *times;    /* NULL: the layer's default time; "all"; a list or intervals */
-    const char *style;    /* NULL: the service's default style (none is sent) */
-    const swx_area *area; /* required */
-    uint32_t zooms;       /* bit z set: zoom z (swx_zoom_list_parse) */
-    int tile_size;        /* 256 or 512; 0: 256 */
-    int metatile;         /* tiles per GetMap side: 1, 2, 4 or 8; 0: 1 */
-    int skip_empty;       /* leave fully transparent tiles out */
+    const char *bundle;       /* required */
+    const char *layer;        /* a leaf's full name; or NULL and variable (and run) */
+    const char *variable;     /* "t2m" or "t2m:K" */
+    const char *run;          /* NULL or "latest", YYYYMMDDHH or an ISO 8601 instant */
+    const char *times;        /* NULL: the layer's default time; "all"; a list or intervals */
+    const char *style;        /* NULL: the service's default style (none is sent) */
+    const swx_area *area;     /* required */
+    uint32_t zooms;           /* bit z set: zoom z (swx_zoom_list_parse) */
+    int tile_size;            /* 256 or 512; 0: 256 */
+    int metatile;             /* tiles per GetMap side: 1, 2, 4 or 8; 0: 1 */
+    int skip_empty;           /* leave fully transparent tiles out */
+    const swx_voyage *voyage; /* NULL: every file has area */
+    double buffer_m;          /* with a voyage: metres around its stretches, 0 to 2000 nm */
 } swx_seed_opts;
 
 typedef struct swx_seed_plan swx_seed_plan;
@@ -76,17 +87,20 @@ SWX_API const swx_layer *swx_seed_plan_layer(const swx_seed_plan *p);
 /* The run as "YYYYMMDDHH", or NULL when the layer name carries none. */
 SWX_API const char *swx_seed_plan_run(const swx_seed_plan *p);
 /* The valid times, one file each; a layer without a time dimension has
- * none and still makes one file (time INT64_MIN). */
+ * none and still makes one file (time INT64_MIN). With a voyage, the times
+ * it needs (those after its arrival are left out). */
 SWX_API size_t swx_seed_plan_time_count(const swx_seed_plan *p);
 SWX_API size_t swx_seed_plan_file_count(const swx_seed_plan *p);
 SWX_API int64_t swx_seed_plan_time(const swx_seed_plan *p, size_t file);
 /* 1 when tiles are warped from EPSG:4326. */
 SWX_API int swx_seed_plan_warped(const swx_seed_plan *p);
-/* Tiles of the area at zoom z of one file; z < 0: all zooms of one file. */
-SWX_API uint64_t swx_seed_plan_tiles(const swx_seed_plan *p, int z);
-/* GetMaps of zoom z of one file when nothing is stored yet (metatile blocks
- * holding tiles of the area). */
-SWX_API int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, int z);
+/* Tiles of file `file`'s area at zoom z; z < 0: all its zooms. */
+SWX_API uint64_t swx_seed_plan_tiles(const swx_seed_plan *p, size_t file, int z);
+/* Tiles of every file. */
+SWX_API uint64_t swx_seed_plan_total(const swx_seed_plan *p);
+/* GetMaps of zoom z of file `file` when nothing is stored yet (metatile
+ * blocks holding tiles of its area). */
+SWX_API int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, size_t file, int z);
 
 /* The counts of a seed, over every file run so far. */
 typedef struct swx_seed_counts {
