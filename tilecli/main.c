@@ -27,7 +27,8 @@ static const cli_cmd commands[] = {
      cmd_layers_opts},
     {"seed", cmd_seed, "pre-seed a layer's map tiles into MBTiles files for offline use",
      "seawx seed --bundle NAME (--layer NAME | --variable VAR) (--bbox W,S,E,N | --area FILE |\n"
-     "       --route FILE [--buffer NM]) --zoom LEVELS [options]",
+     "       --route FILE [--buffer NM] [--depart TIME --speed KN|MIN-MAX]) --zoom LEVELS\n"
+     "       [options]",
      "Fetches the Web Mercator tiles of one layer over an area, a route or a bbox at the\n"
      "given zoom levels, and writes one MBTiles file per valid time. Exactly the tiles the\n"
      "area touches are stored; identical tiles are stored once. Interrupted (Ctrl-C, kill,\n"
