@@ -659,7 +659,7 @@ static answer *answer_new(swx_seed *s, job *j, const swx_response *r, int copy)
 static int store_answer(swx_seed *s, answer *a)
 {
     if (a->rc)
-        return swx_error_set(a->rc, "%s", a->why);
+        return swx_error_set(a->rc, "tile %d/%u/%u: %s", a->z, a->j->x0, a->y0, a->why);
     if (a->bad)
         return 1;
     s->c.bytes_received += a->len;
