@@ -1078,6 +1078,7 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
         {"minzoom", fm.minz},
         {"maxzoom", fm.maxz},
         {"type", "overlay"},
+        {"scheme", "tms"}, /* OpenCPN reads it; rows are TMS, as MBTiles says */
         {"version", "1"},
         {"description", fm.desc},
         {"attribution", "Weather, Ocean and Vessel Data Service"},

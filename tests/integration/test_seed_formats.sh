@@ -27,6 +27,7 @@ check "format rows: png, png, webp, jpg, webp" test \
   "$(meta t-png.mbtiles format) $(meta t-png8.mbtiles format) $(meta t-webp.mbtiles format) $(meta t-jpeg.mbtiles format) $(meta t-webpq.mbtiles format)" = "png png webp jpg webp"
 check "tiles: PNG, PNG, RIFF, JPEG" test \
   "$(magic t-png8.mbtiles) $(magic t-webp.mbtiles) $(magic t-jpeg.mbtiles)" = "89504E47 52494646 FFD8FFE0"
+check "scheme row for OpenCPN: tms" test "$(meta t-png8.mbtiles scheme)" = tms
 check "png8 tiles are palette PNGs" test "$(sqlite3 t-png8.mbtiles "select count(*) from images where hex(substr(tile_data,26,1))<>'03'")" = 0
 check "encoding rows" test "$(meta t-png8.mbtiles encoding)|$(meta t-webp.mbtiles encoding)|$(meta t-webpq.mbtiles encoding)|$(meta t-jpeg.mbtiles encoding)|$(meta t-png.mbtiles encoding)" = "png8|webp lossless|webp quality 75|jpeg quality 85|"
 check "summary: bytes stored below bytes received" python3 -c "
