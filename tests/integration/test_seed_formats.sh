@@ -15,7 +15,7 @@ meta() { sqlite3 "$1" "select value from metadata where name='$2'"; }
 magic() { sqlite3 "$1" "select hex(substr(tile_data,1,4)) from tiles limit 1"; }
 
 smooth=(seed -b basic -v t2m:K --bbox -10,45,10,60 -z 3-5 -q)
-sea=(seed -b maritime -v swh:m --bbox -10,45,10,60 -z 3-5 -q)
+sea=(seed -b maritime -v swh:m --bbox -5,42,20,55 -z 4-6 -q)
 
 for f in png png8 webp jpeg; do
   check "$f: seeds" "$SEAWX_CLI" "${smooth[@]}" --format "$f" -o "$T/t-$f.mbtiles" \
@@ -50,6 +50,10 @@ check "sea layer: webp seeds" "$SEAWX_CLI" "${sea[@]}" --format webp -o "$T/s-we
 gdal_translate -q s-png.mbtiles s-png.tif
 gdal_translate -q s-png8.mbtiles s-png8.tif
 gdal_translate -q s-webp.mbtiles s-webp.tif
+check "sea layer: png8 tiles deduplicated (land tiles stored once)" test \
+  "$(sqlite3 s-png8.mbtiles 'select count(*) from images')" -lt "$(sqlite3 s-png8.mbtiles 'select count(*) from map')"
+check "sea layer: png8 keeps the service's distinct images apart, no more" test \
+  "$(sqlite3 s-png8.mbtiles 'select count(*) from images')" -le "$(sqlite3 s-png.mbtiles 'select count(*) from images')"
 check "sea layer: png8 close, land still transparent" "$R" --psnr 38 s-png.tif s-png8.tif
 check "sea layer: webp exact, land still transparent" "$R" --psnr 99 s-png.tif s-webp.tif
 "$SEAWX_CLI" "${sea[@]}" --format jpeg -o "$T/s-jpeg.mbtiles" 2>"$T/jpeg.err"
