@@ -67,6 +67,13 @@ const cli_opt cmd_seed_opts[] = {
     {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
     {"rate", 0, "PER_S", "at most this many requests started per second", 0},
     {"skip-empty", 0, NULL, "leave fully transparent tiles out (default: stored once)", 0},
+    {"format", 'f', "FMT",
+     "png (the service's tiles, default), png8 (256 colours), webp, or jpeg (layers without "
+     "transparency): README \"Encodings\"",
+     0},
+    {"quality", 0, "N", "1-100: lossy webp (default: lossless), jpeg (default 85)", 0},
+    {"viewer", 0, "NAME",
+     "opencpn, qgis, maplibre or any: refuse what it cannot show; default format png8", 0},
     {"dry-run", 'n', NULL, "print tiles per zoom and an estimated size; fetch no map", 0},
     {"summary-json", 0, "FILE", "write a JSON summary of the run to FILE", 0},
     {"quiet", 'q', NULL, "no progress, only errors", 0},
@@ -212,6 +219,43 @@ static void compact_time(int64_t t, char *out, size_t n)
     snprintf(out, n, "%04d%02d%02dT%02d%02d%02dZ", y, mo, d, h, mi, sec);
 }
 
+/* What each viewer on board decodes (bit f: swx_tile_format f), and why not
+ * the others. */
+typedef struct viewer {
+    const char *name;
+    unsigned formats;
+    const char *why;
+} viewer;
+
+#define FMT_BIT(f) (1u << (f))
+#define FMT_NOT_WEBP (FMT_BIT(SWX_FORMAT_PNG) | FMT_BIT(SWX_FORMAT_PNG8) | FMT_BIT(SWX_FORMAT_JPEG))
+
+static const viewer viewers[] = {
+    {"opencpn", FMT_NOT_WEBP, "OpenCPN decodes PNG and JPEG tiles, not WebP"},
+    {"qgis", FMT_NOT_WEBP,
+     "QGIS 3.22 and GDAL 3.6 read PNG and JPEG tiles in MBTiles; WebP needs GDAL 3.8"},
+    {"maplibre", FMT_NOT_WEBP | FMT_BIT(SWX_FORMAT_WEBP), ""},
+    {"any", FMT_NOT_WEBP, "not every viewer decodes WebP (OpenCPN and GDAL before 3.8 do not)"},
+};
+
+/* Bytes stored per tile against the service's PNG, by format: the largest
+ * share measured by bench/encode/run.sh over the ramps and the sea layer of
+ * seawx-sim (README "Encodings"), for the dry run's estimate. Stepped classes
+ * do better in png8 and lossless webp, worse in lossy webp (31 %). */
+static double format_factor(swx_tile_format f, int quality)
+{
+    switch (f) {
+    case SWX_FORMAT_PNG8:
+        return 0.27;
+    case SWX_FORMAT_WEBP:
+        return quality ? 0.12 : 0.21;
+    case SWX_FORMAT_JPEG:
+        return 0.25;
+    default:
+        return 1.0;
+    }
+}
+
 typedef struct file_result {
     char path[4096];
     char time_s[SWX_ISO8601_LEN];
@@ -224,8 +268,8 @@ typedef struct file_result {
  * absent; returns 0, or -1 after an error line. */
 static int write_summary(const char *path, const char *bundle, const char *layer,
                          const file_result *files, size_t nfiles, uint64_t total,
-                         const swx_fetch_stats *st, double seconds, int exit_code, int interrupted,
-                         const char *error)
+                         const swx_fetch_stats *st, const swx_seed_counts *c, const char *format,
+                         double seconds, int exit_code, int interrupted, const char *error)
 {
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
     int bad = 0;
@@ -263,6 +307,12 @@ static int write_summary(const char *path, const char *bundle, const char *layer
         swx_jsonw_int(w, st->retries);
         swx_jsonw_key(w, "bytes_received");
         swx_jsonw_number(w, st->bytes, 0);
+        swx_jsonw_key(w, "format");
+        swx_jsonw_string(w, format);
+        swx_jsonw_key(w, "bytes_of_tiles_received");
+        swx_jsonw_int(w, (int64_t)c->bytes_received);
+        swx_jsonw_key(w, "bytes_of_tiles_stored");
+        swx_jsonw_int(w, (int64_t)c->bytes_stored);
         swx_jsonw_key(w, "seconds");
         swx_jsonw_number(w, seconds, 3);
         swx_jsonw_key(w, "tiles_per_second");
@@ -320,8 +370,18 @@ typedef struct ui {
     double t0, last_progress;
     const char *label; /* the file being seeded */
     int failures_shown;
+    int encoded; /* a format other than png: show the bytes saved */
     swx_seed_counts c;
 } ui;
+
+/* "62% smaller" once tiles were stored in another format, else "". */
+static void saved_text(char *out, size_t n, const swx_seed_counts *c, int encoded)
+{
+    out[0] = '\0';
+    if (encoded && c->bytes_received > 0)
+        snprintf(out, n, ", %.0f%% smaller",
+                 100.0 * (1.0 - (double)c->bytes_stored / (double)c->bytes_received));
+}
 
 static int ui_stop(void *ud)
 {
@@ -349,11 +409,13 @@ static void ui_progress_line(ui *u, int final)
     } else if (!left) {
         snprintf(eta, sizeof eta, "0:00:00");
     }
+    char saved[32];
+    saved_text(saved, sizeof saved, c, u->encoded);
     /* The figures first: on a narrow terminal the line is cut at its end. */
-    cli_progress(final, "%llu/%llu tiles (%.0f%%), %.0f tiles/s, ETA %s, %llu failed: %s",
+    cli_progress(final, "%llu/%llu tiles (%.0f%%), %.0f tiles/s, ETA %s, %llu failed%s: %s",
                  (unsigned long long)c->done, (unsigned long long)c->total,
                  c->total ? 100.0 * (double)c->done / (double)c->total : 100.0, rate, eta,
-                 (unsigned long long)c->failed, u->label ? u->label : "");
+                 (unsigned long long)c->failed, saved, u->label ? u->label : "");
 }
 
 static void ui_progress(void *ud, const swx_seed_counts *c)
@@ -547,6 +609,37 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                   metatile, tile_size, SWX_SEED_MAX_IMAGE);
         return EXIT_USAGE;
     }
+    /* The encoding, checked against the viewer before any request. */
+    const char *fmt_arg = cli_get(&a, "format"), *viewer_arg = cli_get(&a, "viewer");
+    const viewer *vw = NULL;
+    if (viewer_arg) {
+        for (size_t i = 0; i < sizeof viewers / sizeof viewers[0]; i++)
+            if (strcmp(viewer_arg, viewers[i].name) == 0)
+                vw = &viewers[i];
+        if (!vw) {
+            cli_error("unknown --viewer '%s': use opencpn, qgis, maplibre or any", viewer_arg);
+            return EXIT_USAGE;
+        }
+    }
+    so.format = vw ? SWX_FORMAT_PNG8 : SWX_FORMAT_PNG;
+    if (fmt_arg && swx_tile_format_parse(&so.format, fmt_arg)) {
+        swx_error_prefix(SWX_EINVAL, "--format");
+        return cli_fail(SWX_EINVAL);
+    }
+    if (vw && !(vw->formats & FMT_BIT(so.format))) {
+        cli_error("--format %s cannot be shown with --viewer %s: %s; use png8 or jpeg", fmt_arg,
+                  vw->name, vw->why);
+        return EXIT_USAGE;
+    }
+    long quality;
+    if (cli_get_int(&quality, &a, "quality", 0, 1, 100))
+        return EXIT_USAGE;
+    if (quality && so.format != SWX_FORMAT_WEBP && so.format != SWX_FORMAT_JPEG) {
+        cli_error("--quality goes with --format webp or jpeg, not %s",
+                  swx_tile_format_name(so.format));
+        return EXIT_USAGE;
+    }
+    so.quality = (int)quality;
     double rate, buffer_nm;
     if (cli_get_double(&rate, &a, "rate", 0, 0.01, 100000) ||
         cli_get_double(&buffer_nm, &a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
@@ -663,13 +756,15 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
             printf("%5d %12llu %12llu\n", z, (unsigned long long)swx_seed_plan_tiles(plan, 0, z),
                    (unsigned long long)r);
         }
-        /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512. */
-        double est = (double)per_time * nt * (tile_size == 512 ? 48.0 : 12.0) / 1024.0;
+        /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512,
+         * times the format's measured factor. */
+        double est = (double)per_time * nt * (tile_size == 512 ? 48.0 : 12.0) / 1024.0 *
+                     format_factor(so.format, so.quality);
         printf("%5s %12llu %12llu\n", "all", (unsigned long long)(per_time * nt),
                (unsigned long long)(reqs * nt));
-        printf(
-            "estimated size: %.1f MiB in %zu file%s (at most; identical tiles are stored once)\n",
-            est, nt, nt == 1 ? "" : "s");
+        printf("estimated size: %.1f MiB in %zu file%s as %s (at most; identical tiles are stored "
+               "once)\n",
+               est, nt, nt == 1 ? "" : "s", swx_tile_format_name(so.format));
         if (fflush(stdout) != 0)
             exit_code = EXIT_IO;
         goto done;
@@ -714,6 +809,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     stop_soft = stop_hard = 0;
 
     u.tty = isatty(STDERR_FILENO);
+    u.encoded = so.format != SWX_FORMAT_PNG;
     swx_seed_run_opts ro = {(int)in_flight, rate, ui_stop, &stop_hard, ui_progress, ui_failed, &u};
     if ((rc = swx_seed_new(&seed, client, plan, &ro))) {
         exit_code = cli_fail(rc);
@@ -766,11 +862,15 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         exit_code = EXIT_PARTIAL;
     } else {
         double el = now_s() - u.t0;
+        char saved[32];
+        saved_text(saved, sizeof saved, c, u.encoded);
         cli_info("%llu tiles in %zu file%s (%llu fetched, %llu already there, %llu empty) in "
-                 "%.1f s, %llu requests",
+                 "%.1f s, %llu requests; %.1f MiB received, %.1f MiB of %s tiles stored%s",
                  (unsigned long long)c->total, nfiles, nfiles == 1 ? "" : "s",
                  (unsigned long long)c->stored, (unsigned long long)c->present,
-                 (unsigned long long)c->empty, el, (unsigned long long)stats.requests);
+                 (unsigned long long)c->empty, el, (unsigned long long)stats.requests,
+                 (double)c->bytes_received / 1048576.0, (double)c->bytes_stored / 1048576.0,
+                 swx_tile_format_name(so.format), saved);
     }
 
 done:
@@ -782,7 +882,8 @@ done:
     if (cli_get(&a, "summary-json") && !dry &&
         write_summary(cli_get(&a, "summary-json"), bundle,
                       plan ? swx_layer_name(swx_seed_plan_layer(plan)) : NULL, files, nfiles,
-                      u.c.total, &stats, now_s() - t_start, exit_code, interrupted, error_line) &&
+                      u.c.total, &stats, &u.c, swx_tile_format_name(so.format), now_s() - t_start,
+                      exit_code, interrupted, error_line) &&
         exit_code == EXIT_OK)
         exit_code = EXIT_IO;
     free(files);

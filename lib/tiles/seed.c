@@ -3,14 +3,16 @@
  * tiles into MBTiles files.
  *
  * Threads: the calling thread runs the fetch engine's loop, builds every
- * request, decodes and cuts metatiles and owns the file, the counts and the
- * job lists; checker threads only check one-tile answers with libpng, which
- * is most of the seeder's CPU (README "Benchmarks"), and hand them back.
+ * request and owns the file, the counts and the job lists; checker threads
+ * turn each answer into the tiles to store (check it with libpng, which is
+ * most of the seeder's CPU with png (README "Benchmarks"); or decode, warp,
+ * cut and encode it) and hand them back.
  */
 #include "seawx/seed.h"
 
 #include "tile.h"
 
+#include "encode.h"
 #include "http_int.h"
 #include "mbtiles.h"
 #include "png_codec.h"
@@ -76,6 +78,13 @@ int swx_seed_opts_check(const swx_seed_opts *o)
         return swx_error_set(SWX_EINVAL, "tile size must be 256 or 512, not %d", ts);
     if (mt != 1 && mt != 2 && mt != 4 && mt != 8)
         return swx_error_set(SWX_EINVAL, "metatile must be 1, 2, 4 or 8, not %d", mt);
+    if ((unsigned)o->format > SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL, "unknown tile format %d", (int)o->format);
+    if (o->quality < 0 || o->quality > 100)
+        return swx_error_set(SWX_EINVAL, "quality must be from 1 to 100, not %d", o->quality);
+    if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL, "a quality goes with webp or jpeg, not %s",
+                             swx_tile_format_name(o->format));
     if (mt * ts > SWX_SEED_MAX_IMAGE)
         return swx_error_set(SWX_EINVAL,
                              "metatile %d with tile size %d asks for images wider than %d pixels",
@@ -308,22 +317,41 @@ typedef struct job {
     int src_h;
 } job;
 
-/* One tile's answer, handed to a checker thread and back. */
+/* One tile made from an answer: its bytes (the answer's own when the
+ * service's PNG is stored as it is) or fully transparent. */
+typedef struct out_tile {
+    int i, j; /* within the job's rectangle */
+    int empty;
+    void *data;
+    size_t len;
+} out_tile;
+
+/* One answer, handed to a checker thread and back. What the checker needs of
+ * the job is copied here: the job itself stays the calling thread's. */
 typedef struct answer {
     struct answer *next;
     job *j;
     void *body;
     size_t len;
-    int want; /* the expected width and height */
-    int bad;  /* 1: not a whole PNG of that size (why says why) */
-    int empty;
+    int owned; /* body is malloc'd (a copy); else borrowed from the response */
+    /* the job and the seed, copied */
+    int z, nx, ny, src_h, ts, warp, quality;
+    swx_tile_format format;
+    uint32_t y0;
+    uint64_t mask;
+    double south, north;
+    /* the result */
+    int bad; /* 1: not a whole PNG of the size asked for (why says why) */
+    int rc;  /* a local failure (memory, an encoder's refusal) that stops the run */
+    out_tile tiles[64];
+    int ntiles;
     char why[512];
 } answer;
 
-/* The checkers: answers of one tile are checked on up to SEED_MAX_CHECKERS
- * threads. Only the check runs there; the calling thread takes the answers
- * back and stores them, so the file, the counts and the job lists stay on one
- * thread. */
+/* The checkers: answers are checked, and decoded, cut and encoded where need
+ * be, on up to SEED_MAX_CHECKERS threads; the calling thread takes the
+ * answers back and stores their tiles, so the file, the counts and the job
+ * lists stay on one thread. */
 typedef struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work; /* signalled when todo grows or quit is set */
@@ -347,6 +375,8 @@ struct swx_seed {
     const swx_area *area;
     uint32_t zooms;
     int tile_size, metatile, warp, skip_empty;
+    swx_tile_format format;
+    int quality;
     /* where */
     swx_mbtiles *mb;
     /* enumeration */
@@ -564,12 +594,19 @@ static int store(swx_seed *s, int z, uint32_t x, uint32_t y, const void *png, si
         s->c.empty++;
         if (s->skip_empty)
             return 0;
+        if (!s->empty_png)
+            return swx_error_set(SWX_EINVAL,
+                                 "tile %d/%u/%u is fully transparent and JPEG has no "
+                                 "transparency: add --skip-empty, or use png8 or webp",
+                                 z, x, y);
         png = s->empty_png;
         len = s->empty_len;
     }
     int rc = swx_mbtiles_put(s->mb, z, x, y, png, len);
-    if (!rc)
+    if (!rc) {
         s->c.stored++;
+        s->c.bytes_stored += len;
+    }
     return rc;
 }
 
@@ -582,73 +619,151 @@ static int all_clear(const uint8_t *px, int w, int h, size_t stride)
     return 1;
 }
 
-/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts) and stores them. */
-static int cut_and_store(swx_seed *s, job *j, const uint8_t *px)
+static void answer_free(answer *a)
 {
-    int ts = s->tile_size;
-    size_t stride = (size_t)j->nx * ts * 4;
-    for (int jj = 0; jj < j->ny; jj++)
-        for (int ii = 0; ii < j->nx; ii++) {
-            if (!((j->mask >> (jj * j->nx + ii)) & 1))
+    if (!a)
+        return;
+    for (int k = 0; k < a->ntiles; k++)
+        if (a->tiles[k].data != a->body)
+            free(a->tiles[k].data);
+    if (a->owned)
+        free(a->body);
+    free(a);
+}
+
+/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts) and encodes
+ * them. Returns 0 or a negative code. */
+static int cut_and_encode(answer *a, const uint8_t *px)
+{
+    int ts = a->ts;
+    size_t stride = (size_t)a->nx * ts * 4;
+    for (int jj = 0; jj < a->ny; jj++)
+        for (int ii = 0; ii < a->nx; ii++) {
+            if (!((a->mask >> (jj * a->nx + ii)) & 1))
                 continue;
             const uint8_t *t = px + stride * (size_t)(jj * ts) + (size_t)ii * ts * 4;
-            int empty = all_clear(t, ts, ts, stride);
-            void *png = NULL;
-            size_t len = 0;
-            int rc = 0;
-            if (!empty && (rc = swx_png_encode_rgba(&png, &len, t, ts, ts, stride, SEED_PNG_LEVEL)))
-                return rc;
-            rc = store(s, j->z, j->x0 + (uint32_t)ii, j->y0 + (uint32_t)jj, png, len, empty);
-            free(png);
+            out_tile *o = &a->tiles[a->ntiles++];
+            o->i = ii;
+            o->j = jj;
+            o->empty = all_clear(t, ts, ts, stride);
+            if (o->empty)
+                continue;
+            int rc =
+                a->format == SWX_FORMAT_PNG
+                    ? swx_png_encode_rgba(&o->data, &o->len, t, ts, ts, stride, SEED_PNG_LEVEL)
+                    : swx_tile_encode(&o->data, &o->len, t, ts, ts, stride, a->format, a->quality);
             if (rc)
                 return rc;
         }
     return 0;
 }
 
-/* Stores the answer of a job. Returns 0, a negative code for a local failure
- * that must stop the run, or 1 when the image was unusable (retry). */
-static int take_answer(swx_seed *s, job *j, const swx_response *r, char *why, size_t whylen)
+/* Turns an answer into the tiles to store (on a checker thread, or on the
+ * calling thread when there are none): a one-tile png answer is only checked
+ * and kept as it is; anything else is decoded, warped if need be, cut and
+ * encoded. Sets bad for an unusable image, rc for a local failure. */
+static void process_answer(answer *a)
 {
-    int ts = s->tile_size;
-    int want_w = j->nx * ts, want_h = s->warp ? j->src_h : j->ny * ts;
-    uint8_t *px = NULL, *warped = NULL;
+    int want_w = a->nx * a->ts, want_h = a->warp ? a->src_h : a->ny * a->ts;
+    uint8_t *px = NULL;
     int w = 0, h = 0, rc;
-    if (j->nx == 1 && j->ny == 1 && !s->warp) {
+    if (a->nx == 1 && a->ny == 1 && !a->warp && a->format == SWX_FORMAT_PNG) {
         int empty = 0;
-        rc = swx_png_check(&w, &h, &empty, r->body, r->len);
+        rc = swx_png_check(&w, &h, &empty, a->body, a->len);
         if (!rc && (w != want_w || h != want_h))
             rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w,
                                want_h);
         if (rc) {
-            snprintf(why, whylen, "%s", swx_error_last());
-            return 1;
+            a->bad = 1;
+            snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+            return;
         }
-        return store(s, j->z, j->x0, j->y0, r->body, r->len, empty);
+        a->tiles[0] = (out_tile){0, 0, empty, a->body, a->len};
+        a->ntiles = 1;
+        return;
     }
-    rc = swx_png_decode_rgba(&px, &w, &h, r->body, r->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE);
+    rc = swx_png_decode_rgba(&px, &w, &h, a->body, a->len, SWX_SEED_MAX_IMAGE, SWX_SEED_MAX_IMAGE);
     if (!rc && (w != want_w || h != want_h))
         rc =
             swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, want_w, want_h);
     if (rc) {
-        snprintf(why, whylen, "%s", swx_error_last());
+        a->bad = 1;
+        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
         free(px);
-        return 1;
+        return;
     }
-    if (s->warp) {
+    if (a->warp) {
         size_t stride = (size_t)want_w * 4;
-        warped = malloc(stride * (size_t)j->ny * ts);
+        uint8_t *warped = malloc(stride * (size_t)a->ny * a->ts);
         if (!warped) {
             free(px);
-            return swx_error_set(SWX_ENOMEM, "out of memory");
+            a->rc = swx_error_set(SWX_ENOMEM, "out of memory");
+            snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+            return;
         }
-        swx_warp_4326_rows(warped, px, h, j->south, j->north, stride, j->z, j->y0, j->ny, ts);
+        swx_warp_4326_rows(warped, px, h, a->south, a->north, stride, a->z, a->y0, a->ny, a->ts);
         free(px);
         px = warped;
     }
-    rc = cut_and_store(s, j, px);
+    if ((rc = cut_and_encode(a, px))) {
+        a->rc = rc;
+        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+    }
     free(px);
-    return rc;
+}
+
+/* A new answer to the response of job j; the body is copied when it goes to
+ * a checker thread (copy), else borrowed. NULL when out of memory. */
+static answer *answer_new(swx_seed *s, job *j, const swx_response *r, int copy)
+{
+    answer *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    if (copy) {
+        a->body = malloc(r->len ? r->len : 1);
+        if (!a->body) {
+            free(a);
+            return NULL;
+        }
+        memcpy(a->body, r->body, r->len);
+        a->owned = 1;
+    } else {
+        a->body = r->body;
+    }
+    a->len = r->len;
+    a->j = j;
+    a->z = j->z;
+    a->nx = j->nx;
+    a->ny = j->ny;
+    a->src_h = j->src_h;
+    a->y0 = j->y0;
+    a->mask = j->mask;
+    a->south = j->south;
+    a->north = j->north;
+    a->ts = s->tile_size;
+    a->warp = s->warp;
+    a->format = s->format;
+    a->quality = s->quality;
+    return a;
+}
+
+/* Stores the tiles of a processed answer: 0, 1 when the image was unusable
+ * (retry), or a negative code that must stop the run. */
+static int store_answer(swx_seed *s, answer *a)
+{
+    if (a->rc)
+        return swx_error_set(a->rc, "tile %d/%u/%u: %s", a->z, a->j->x0, a->y0, a->why);
+    if (a->bad)
+        return 1;
+    s->c.bytes_received += a->len;
+    for (int k = 0; k < a->ntiles; k++) {
+        const out_tile *o = &a->tiles[k];
+        int rc = store(s, a->z, a->j->x0 + (uint32_t)o->i, a->y0 + (uint32_t)o->j, o->data, o->len,
+                       o->empty);
+        if (rc)
+            return rc;
+    }
+    return 0;
 }
 
 /* What follows a job's answer: t is 0 (stored), 1 (unusable: ask again or
@@ -690,18 +805,6 @@ static int settle(swx_seed *s, job *j, int t, const char *why)
 
 /* ---- the checker threads ---- */
 
-static void check_answer(answer *a)
-{
-    int w = 0, h = 0;
-    int rc = swx_png_check(&w, &h, &a->empty, a->body, a->len);
-    if (!rc && (w != a->want || h != a->want))
-        rc = swx_error_set(SWX_ESERVICE, "a %d x %d image instead of %d x %d", w, h, a->want,
-                           a->want);
-    a->bad = rc != 0;
-    if (rc)
-        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
-}
-
 static void *checker(void *arg)
 {
     pool *p = arg;
@@ -716,7 +819,7 @@ static void *checker(void *arg)
         if (!p->todo)
             p->todo_tail = NULL;
         pthread_mutex_unlock(&p->mu);
-        check_answer(a);
+        process_answer(a);
         pthread_mutex_lock(&p->mu);
         a->next = NULL;
         if (p->done_tail)
@@ -763,14 +866,6 @@ static pool *pool_start(void)
         return NULL;
     }
     return p;
-}
-
-static void answer_free(answer *a)
-{
-    if (a) {
-        free(a->body);
-        free(a);
-    }
 }
 
 /* Stops the threads; answers still queued are dropped (their jobs are on
@@ -825,11 +920,8 @@ static int pool_collect(swx_seed *s, int limit)
         while (list) {
             answer *a = list;
             list = a->next;
-            if (!rc) {
-                int t =
-                    a->bad ? 1 : store(s, a->j->z, a->j->x0, a->j->y0, a->body, a->len, a->empty);
-                rc = settle(s, a->j, t, a->why);
-            }
+            if (!rc)
+                rc = settle(s, a->j, store_answer(s, a), a->why);
             answer_free(a);
         }
         if (rc || !more)
@@ -837,7 +929,7 @@ static int pool_collect(swx_seed *s, int limit)
     }
 }
 
-/* Hands a one-tile answer to the checkers, after making room. Returns 0, or a
+/* Hands an answer to the checkers, after making room. Returns 0, or a
  * negative code that stops the run. */
 static int pool_submit(swx_seed *s, job *j, const swx_response *r)
 {
@@ -845,18 +937,9 @@ static int pool_submit(swx_seed *s, job *j, const swx_response *r)
     int rc = pool_collect(s, p->cap - 1);
     if (rc)
         return rc;
-    answer *a = calloc(1, sizeof *a);
-    void *body = malloc(r->len ? r->len : 1);
-    if (!a || !body) {
-        free(a);
-        free(body);
+    answer *a = answer_new(s, j, r, 1);
+    if (!a)
         return settle(s, j, swx_error_set(SWX_ENOMEM, "out of memory"), "");
-    }
-    memcpy(body, r->body, r->len);
-    a->j = j;
-    a->body = body;
-    a->len = r->len;
-    a->want = s->tile_size;
     pthread_mutex_lock(&p->mu);
     if (p->todo_tail)
         p->todo_tail->next = a;
@@ -928,9 +1011,15 @@ static int fetched(void *ud, void *user, int rc, const swx_response *r)
         notify(s);
         return 0;
     }
-    if (s->checkers && j->nx == 1 && j->ny == 1 && !s->warp)
+    if (s->checkers)
         return pool_submit(s, j, r);
-    int t = take_answer(s, j, r, why, sizeof why);
+    answer *a = answer_new(s, j, r, 0);
+    if (!a)
+        return settle(s, j, swx_error_set(SWX_ENOMEM, "out of memory"), "");
+    process_answer(a);
+    int t = store_answer(s, a);
+    snprintf(why, sizeof why, "%s", a->why);
+    answer_free(a);
     return settle(s, j, t, why);
 }
 
@@ -964,6 +1053,8 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
     s->metatile = p->o.metatile;
     s->warp = p->warp;
     s->skip_empty = p->o.skip_empty;
+    s->format = p->o.format;
+    s->quality = p->o.quality;
     s->c.total = swx_seed_plan_total(p);
     /* The canonical fully transparent tile. */
     size_t px = (size_t)s->tile_size * (size_t)s->tile_size * 4;
@@ -972,8 +1063,14 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = swx_png_encode_rgba(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
-                                  (size_t)s->tile_size * 4, 9)))
+    /* In the file's format; JPEG has none (store() refuses empty tiles). */
+    if (s->format == SWX_FORMAT_PNG)
+        rc = swx_png_encode_rgba(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
+                                 (size_t)s->tile_size * 4, 9);
+    else if (s->format != SWX_FORMAT_JPEG)
+        rc = swx_tile_encode(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
+                             (size_t)s->tile_size * 4, s->format, s->quality);
+    if (rc)
         goto done;
     s->checkers = pool_start();
 done:
@@ -1009,7 +1106,7 @@ void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
  * center, zooms, type) and what identifies the file's content for a resume
  * (layer, time, style, tile size). */
 typedef struct file_meta {
-    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16];
+    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32];
 } file_meta;
 
 int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
@@ -1057,14 +1154,24 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
              s->has_time ? s->time_s : "(no time)", s->bundle, s->style ? ", style " : "",
              s->style ? s->style : "");
     snprintf(fm.tsz, sizeof fm.tsz, "%d", s->tile_size);
+    /* The encoding row: none for png (files written before encodings existed
+     * continue), else the format and its quality. */
+    if (s->format == SWX_FORMAT_WEBP && s->quality == 0)
+        snprintf(fm.enc, sizeof fm.enc, "webp lossless");
+    else if (s->format == SWX_FORMAT_WEBP || s->format == SWX_FORMAT_JPEG)
+        snprintf(fm.enc, sizeof fm.enc, "%s quality %d", swx_tile_format_name(s->format),
+                 s->quality ? s->quality : SWX_JPEG_DEFAULT_QUALITY);
+    else
+        snprintf(fm.enc, sizeof fm.enc, "%s", swx_tile_format_name(s->format));
     swx_mbtiles_kv meta[] = {
         {"name", fm.name},
-        {"format", "png"},
+        {"format", swx_tile_format_mbtiles(s->format)},
         {"bounds", fm.bounds},
         {"center", fm.center},
         {"minzoom", fm.minz},
         {"maxzoom", fm.maxz},
         {"type", "overlay"},
+        {"scheme", "tms"}, /* OpenCPN reads it; rows are TMS, as MBTiles says */
         {"version", "1"},
         {"description", fm.desc},
         {"attribution", "Weather, Ocean and Vessel Data Service"},
@@ -1074,8 +1181,9 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
         {"time", s->has_time ? s->time_s : NULL},
         {"style", s->style},
         {"tile_size", fm.tsz},
+        {"encoding", s->format == SWX_FORMAT_PNG ? NULL : fm.enc},
     };
-    static const char *const identity[] = {"layer", "time", "style", "tile_size", NULL};
+    static const char *const identity[] = {"layer", "time", "style", "tile_size", "encoding", NULL};
     int created = 0;
     if ((rc = swx_mbtiles_open(&s->mb, &created, path, meta, sizeof meta / sizeof meta[0], identity,
                                0)))

@@ -5,9 +5,15 @@
  *
  * usage: rastercmp A B
  *        rastercmp --open-update NAME   (tries update mode; prints GDAL's error)
+ *        rastercmp --psnr MIN A B       (lossy encodings: prints the PSNR over the
+ *                                        pixels visible in A and the largest
+ *                                        per-channel error; exits 0 when the PSNR is
+ *                                        at least MIN and every pixel transparent in
+ *                                        A is transparent in B)
  */
 #include <gdal.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +30,75 @@ static int open_update(const char *name)
     return 0;
 }
 
+/* Reads band b (1-based) of row y into row; 0 on success. */
+static int read_row(GDALDatasetH ds, int b, int y, int w, unsigned char *row)
+{
+    return GDALRasterIO(GDALGetRasterBand(ds, b), GF_Read, 0, y, w, 1, row, w, 1, GDT_Byte, 0, 0) !=
+           CE_None;
+}
+
+static int psnr(double min, const char *pa, const char *pb)
+{
+    GDALDatasetH a = GDALOpen(pa, GA_ReadOnly), b = GDALOpen(pb, GA_ReadOnly);
+    if (!a || !b) {
+        fprintf(stderr, "cannot open %s\n", a ? pb : pa);
+        return 2;
+    }
+    int w = GDALGetRasterXSize(a), h = GDALGetRasterYSize(a);
+    int na = GDALGetRasterCount(a), nb = GDALGetRasterCount(b);
+    if (w != GDALGetRasterXSize(b) || h != GDALGetRasterYSize(b) || na < 3 || nb < 3) {
+        printf("different shapes: %dx%dx%d and %dx%dx%d\n", w, h, na, GDALGetRasterXSize(b),
+               GDALGetRasterYSize(b), nb);
+        return 1;
+    }
+    unsigned char *ra = malloc((size_t)w * 4), *rb = malloc((size_t)w * 4);
+    double se = 0, n = 0;
+    int maxerr = 0;
+    long lost_clear = 0;
+    for (int y = 0; y < h; y++) {
+        for (int k = 0; k < 4; k++) {
+            int bad = k < na ? read_row(a, k + 1, y, w, ra + (size_t)k * w) : 0;
+            bad |= k < nb ? read_row(b, k + 1, y, w, rb + (size_t)k * w) : 0;
+            if (bad) {
+                fprintf(stderr, "read failed: %s\n", CPLGetLastErrorMsg());
+                return 2;
+            }
+            if (k >= na)
+                memset(ra + (size_t)k * w, 255, (size_t)w);
+            if (k >= nb)
+                memset(rb + (size_t)k * w, 255, (size_t)w);
+        }
+        for (int x = 0; x < w; x++) {
+            if (ra[3 * w + x] == 0) {
+                lost_clear += rb[3 * w + x] != 0;
+                continue;
+            }
+            for (int k = 0; k < 4; k++) {
+                int d = abs((int)ra[k * w + x] - (int)rb[k * w + x]);
+                se += (double)d * d;
+                maxerr = d > maxerr ? d : maxerr;
+                n++;
+            }
+        }
+    }
+    free(ra);
+    free(rb);
+    GDALClose(a);
+    GDALClose(b);
+    double p = se > 0 ? 10 * log10(255.0 * 255.0 * n / se) : 99;
+    printf("psnr %.2f dB over %.0f visible pixels, largest error %d, %ld transparent pixels "
+           "made visible\n",
+           p, n / 4, maxerr, lost_clear);
+    return p >= min && lost_clear == 0 && n > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     GDALAllRegister();
     if (argc == 3 && strcmp(argv[1], "--open-update") == 0)
         return open_update(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "--psnr") == 0)
+        return psnr(atof(argv[2]), argv[3], argv[4]);
     if (argc != 3) {
         fprintf(stderr, "usage: rastercmp A B\n");
         return 2;

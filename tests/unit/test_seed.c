@@ -329,6 +329,130 @@ static void test_run_and_resume(void)
     swx_client_free(c);
 }
 
+/* A metadata value of an MBTiles file ("" when missing), and the first bytes
+ * of one of its images. */
+static void meta_and_magic(const char *file, const char *name, char *value, size_t vcap,
+                           uint8_t *magic, size_t mcap)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    value[0] = '\0';
+    memset(magic, 0, mcap);
+    if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        goto done;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+            snprintf(value, vcap, "%s", (const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT tile_data FROM tiles LIMIT 1", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        size_t n = (size_t)sqlite3_column_bytes(st, 0);
+        memcpy(magic, sqlite3_column_blob(st, 0), n < mcap ? n : mcap);
+    }
+done:
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static void test_run_formats(void)
+{
+    swx_client *c = client_for(&sim, KEY);
+    swx_area *a = bbox("-10,40,5,55");
+    struct {
+        swx_tile_format f;
+        int q;
+        const char *meta;
+        const char *magic;
+    } cases[] = {{SWX_FORMAT_PNG8, 0, "png", "\x89PNG"},
+                 {SWX_FORMAT_WEBP, 0, "webp", "RIFF"},
+                 {SWX_FORMAT_WEBP, 70, "webp", "RIFF"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int metatile = 1; metatile <= 2; metatile++) {
+            swx_seed_opts o = opts(a, 0x3f);
+            o.metatile = metatile;
+            o.format = cases[k].f;
+            o.quality = cases[k].q;
+            swx_seed_plan *p = NULL;
+            swx_seed *sd = NULL;
+            seen s;
+            swx_seed_run_opts ro = run_opts(&s);
+            CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, basic, &o), 0);
+            CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
+            char name[64];
+            snprintf(name, sizeof name, "f%zu-m%d.mbtiles", k, metatile);
+            char f[128];
+            snprintf(f, sizeof f, "%s", path(name));
+            swx_seed_file_result r;
+            CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, f), 0);
+            CU_ASSERT_EQUAL(r.stored, 19);
+            CU_ASSERT_EQUAL(r.failed, 0);
+            CU_ASSERT_TRUE(r.complete);
+            CU_ASSERT_EQUAL(tiles_in(f), 19);
+            swx_seed_counts kc;
+            swx_seed_get_counts(&kc, sd);
+            CU_ASSERT(kc.bytes_received > 0 && kc.bytes_stored > 0);
+            swx_seed_free(sd);
+            char v[64];
+            uint8_t magic[8];
+            meta_and_magic(f, "format", v, sizeof v, magic, sizeof magic);
+            CU_ASSERT_STRING_EQUAL(v, cases[k].meta);
+            CU_ASSERT(memcmp(magic, cases[k].magic, 4) == 0);
+            /* The same encoding continues the file; another is refused. */
+            sd = NULL;
+            ro = run_opts(&s);
+            CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
+            CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, f), 0);
+            CU_ASSERT_EQUAL(r.present, 19);
+            swx_seed_free(sd);
+            swx_seed_plan_free(p);
+            o.format = cases[k].f == SWX_FORMAT_PNG8 ? SWX_FORMAT_WEBP : SWX_FORMAT_PNG8;
+            o.quality = 0;
+            CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, basic, &o), 0);
+            sd = NULL;
+            ro = run_opts(&s);
+            CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
+            CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, f), SWX_EINVAL);
+            CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "encoding"));
+            swx_seed_get_counts(&kc, sd);
+            CU_ASSERT_EQUAL(kc.requests, 0);
+            swx_seed_free(sd);
+            swx_seed_plan_free(p);
+        }
+    /* A file of the service's PNG is never continued as png8, nor png8 as png. */
+    swx_seed_opts o = opts(a, 0x3f);
+    o.format = SWX_FORMAT_PNG8;
+    swx_seed_plan *p = NULL;
+    swx_seed *sd = NULL;
+    seen s;
+    swx_seed_run_opts ro = run_opts(&s);
+    swx_seed_file_result r;
+    CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, basic, &o), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("m1.mbtiles")), SWX_EINVAL);
+    swx_seed_free(sd);
+    swx_seed_plan_free(p);
+    o.format = SWX_FORMAT_PNG;
+    CU_ASSERT_EQUAL_FATAL(swx_seed_plan_new(&p, basic, &o), 0);
+    sd = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_seed_new(&sd, c, p, &ro), 0);
+    CU_ASSERT_EQUAL(swx_seed_file(&r, sd, 0, path("f0-m1.mbtiles")), SWX_EINVAL);
+    swx_seed_free(sd);
+    swx_seed_plan_free(p);
+    /* Qualities only where they apply. */
+    o.format = SWX_FORMAT_PNG8;
+    o.quality = 80;
+    CU_ASSERT_EQUAL(swx_seed_opts_check(&o), SWX_EINVAL);
+    o.format = SWX_FORMAT_WEBP;
+    o.quality = 101;
+    CU_ASSERT_EQUAL(swx_seed_opts_check(&o), SWX_EINVAL);
+    swx_area_free(a);
+    swx_client_free(c);
+}
+
 static void test_run_stopped(void)
 {
     swx_client *c = client_for(&sim, KEY);
@@ -556,6 +680,7 @@ int main(void)
     CU_add_test(s, "plan: runs in both forms, times, what is valid", test_plan_runs_and_times);
     CU_add_test(s, "plan: a layer without EPSG:3857 is warped", test_plan_warped);
     CU_add_test(s, "run: counts, callbacks, resume", test_run_and_resume);
+    CU_add_test(s, "run: png8 and webp, metatiles, one encoding per file", test_run_formats);
     CU_add_test(s, "run: stopped, then finished", test_run_stopped);
     CU_add_test(s, "run: failed tiles reported, the seed goes on", test_run_failures);
     CU_add_test(s, "run: a permanent error stops the seed", test_run_permanent_error);

@@ -12,10 +12,11 @@
  *   plan into the same file again fetches only what is missing;
  * - each GetMap covers the smallest rectangle of tiles of its block that are
  *   still needed, and only the tiles of the area are stored;
- * - an answer of one tile is checked (seawx/png.h) on checker threads (one
- *   per core, at most four, started with SIGINT and SIGTERM blocked, so a
- *   front end's handlers run on its own thread); anything larger is decoded,
- *   warped if need be and cut on the calling thread, which also owns the file;
+ * - every answer is checked (and for a metatile, a warp or a format other
+ *   than png decoded, warped, cut and encoded) on checker threads (one per
+ *   core, at most four, started with SIGINT and SIGTERM blocked, so a front
+ *   end's handlers run on its own thread; on one core, on the calling
+ *   thread); the calling thread owns the file and stores what they return;
  * - a fully transparent tile is stored as one canonical empty tile, or left
  *   out (skip_empty);
  * - failures: an answer that is not a whole PNG of the size asked for is
@@ -48,6 +49,22 @@ extern "C" {
 /* The largest GetMap side the engine asks for. */
 #define SWX_SEED_MAX_IMAGE 4096
 
+/* How tiles are stored. PNG keeps the service's bytes (a tile cut from a
+ * metatile is encoded as RGBA PNG); the others decode each answer and encode
+ * it again on the checker threads (see lib/tiles/encode.h): png8 a 256-colour
+ * palette PNG, webp lossless (quality 0) or lossy, jpeg for layers without
+ * transparency only. */
+typedef enum swx_tile_format {
+    SWX_FORMAT_PNG = 0,
+    SWX_FORMAT_PNG8,
+    SWX_FORMAT_WEBP,
+    SWX_FORMAT_JPEG
+} swx_tile_format;
+
+/* "png", "png8", "webp" or "jpeg"; SWX_EINVAL names the choices. */
+SWX_API int swx_tile_format_parse(swx_tile_format *out, const char *name);
+SWX_API const char *swx_tile_format_name(swx_tile_format f);
+
 /* What to seed. Strings, the area and the voyage are borrowed for the plan's
  * life.
  *
@@ -69,6 +86,8 @@ typedef struct swx_seed_opts {
     int tile_size;            /* 256 or 512; 0: 256 */
     int metatile;             /* tiles per GetMap side: 1, 2, 4 or 8; 0: 1 */
     int skip_empty;           /* leave fully transparent tiles out */
+    swx_tile_format format;   /* how tiles are stored; 0: png, the service's bytes */
+    int quality;              /* webp: 0 lossless, 1-100 lossy; jpeg: 1-100, 0: 85; else 0 */
     const swx_voyage *voyage; /* NULL: every file has area */
     double buffer_m;          /* with a voyage: metres around its stretches, 0 to 2000 nm */
 } swx_seed_opts;
@@ -109,9 +128,11 @@ typedef struct swx_seed_counts {
     uint64_t present; /* already in the file */
     uint64_t stored;  /* written by this seed (empty tiles included) */
     uint64_t failed;
-    uint64_t empty;    /* fully transparent (stored once, or skipped) */
-    uint64_t run_done; /* settled by this seed (present ones excluded) */
-    uint64_t requests; /* GetMaps started */
+    uint64_t empty;          /* fully transparent (stored once, or skipped) */
+    uint64_t run_done;       /* settled by this seed (present ones excluded) */
+    uint64_t requests;       /* GetMaps started */
+    uint64_t bytes_received; /* the images of the answers stored */
+    uint64_t bytes_stored;   /* the tiles stored from them (before deduplication) */
 } swx_seed_counts;
 
 /* The result of one file. */
@@ -144,7 +165,8 @@ SWX_API int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p,
 SWX_API void swx_seed_free(swx_seed *s);
 
 /* Seeds file number `file` of the plan into path (created, or resumed when it
- * holds the same layer, time, style and tile size). Returns 0 when the file
+ * holds the same layer, time, style, tile size and encoding: a file begun in
+ * one format is never continued in another). Returns 0 when the file
  * was run (res says whether it is complete: stopped, failed tiles), or a
  * negative code that stops the seed, with its line in swx_error_last(). */
 SWX_API int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path);
