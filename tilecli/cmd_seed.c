@@ -687,8 +687,11 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
     free(text);
     text = NULL;
-    if (rc)
+    if (rc) {
+        swx_voyage_free(voyage);
+        swx_area_free(area);
         return cli_fail(rc);
+    }
     so.bundle = bundle;
     so.layer = layer_name;
     so.variable = var;
