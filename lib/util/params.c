@@ -9,6 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A number as users write it: digits with an optional sign, point and exponent. strtod and
+ * strtol alone would also take leading blanks, hexadecimal ("0x1p3") and "infinity". */
+static int plain_number(const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!strchr("0123456789+-.eE", *p))
+            return 0;
+    return 1;
+}
+
 static const char *const bundles[] = {"basic",    "maritime", "agricultural",
                                       "aviation", "solar",    "wind"};
 
@@ -16,11 +28,11 @@ int swx_param_number(double *out, const char *name, const char *s, double min, d
 {
     char *end = NULL;
     double v = 0;
-    if (s && *s) {
+    if (plain_number(s)) {
         errno = 0;
         v = strtod(s, &end);
     }
-    if (!s || !*s || errno || !end || *end || !isfinite(v) || v < min || v > max)
+    if (!plain_number(s) || errno || !end || *end || !isfinite(v) || v < min || v > max)
         return swx_error_set(SWX_EINVAL, "%s must be a number from %g to %g, not '%.40s'", name,
                              min, max, s ? s : "");
     *out = v;
@@ -31,11 +43,11 @@ int swx_param_int(long *out, const char *name, const char *s, long min, long max
 {
     char *end = NULL;
     long v = 0;
-    if (s && *s) {
+    if (plain_number(s)) {
         errno = 0;
         v = strtol(s, &end, 10);
     }
-    if (!s || !*s || errno || !end || *end || v < min || v > max)
+    if (!plain_number(s) || errno || !end || *end || v < min || v > max)
         return swx_error_set(SWX_EINVAL, "%s must be a whole number from %ld to %ld, not '%.40s'",
                              name, min, max, s ? s : "");
     *out = v;

@@ -62,6 +62,9 @@ static void test_number(void)
     fails(swx_param_number(&v, "scale", "3x", 0, 10), "not '3x'", NULL);
     fails(swx_param_number(&v, "scale", "3 ", 0, 10), "not '3 '", NULL);
     fails(swx_param_number(&v, "scale", "abc", 0, 10), "not 'abc'", NULL);
+    fails(swx_param_number(&v, "scale", " 3", 0, 10), "not ' 3'", NULL);
+    fails(swx_param_number(&v, "scale", "0x3", 0, 10), "not '0x3'", NULL);
+    fails(swx_param_number(&v, "scale", "0x1p1", 0, 10), "not '0x1p1'", NULL);
     /* Not finite, even when the range is the whole line. */
     fails(swx_param_number(&v, "scale", "nan", -1e308, 1e308), "not 'nan'", NULL);
     fails(swx_param_number(&v, "scale", "inf", -1e308, 1e308), "not 'inf'", NULL);
@@ -88,6 +91,8 @@ static void test_int(void)
     fails(swx_param_int(&v, "days", "17", 1, 16), "days must be a whole number from 1 to 16",
           "not '17'", NULL);
     fails(swx_param_int(&v, "days", "0", 1, 16), "not '0'", NULL);
+    fails(swx_param_int(&v, "days", " 7", 1, 16), "not ' 7'", NULL);
+    fails(swx_param_int(&v, "days", "\t7", 1, 16), "days must be a whole number", NULL);
     fails(swx_param_int(&v, "days", "2.5", 1, 16), "whole number", "not '2.5'", NULL);
     fails(swx_param_int(&v, "days", "1e1", 1, 16), "not '1e1'", NULL);
     fails(swx_param_int(&v, "days", "", 1, 16), "not ''", NULL);
