@@ -53,12 +53,12 @@ layer_ok() {
   python3 - "$T/layer.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["size"] == [1440, 720], d["size"]
+assert d["size"] == [46080, 23040], d["size"]
 assert [b["colorInterpretation"] for b in d["bands"]] == ["Red", "Green", "Blue", "Alpha"]
 assert all(b["block"] == [256, 256] for b in d["bands"])
-assert [o["size"] for o in d["bands"][0]["overviews"]] == [[720, 360], [360, 180]]
+assert [o["size"] for o in d["bands"][0]["overviews"]] == [[46080 >> k, 23040 >> k] for k in range(1, 8)]
 gt = d["geoTransform"]
-assert gt == [-180.0, 0.25, 0.0, 90.0, 0.0, -0.25], gt
+assert gt == [-180.0, 1 / 128, 0.0, 90.0, 0.0, -1 / 128], gt
 assert "4326" in d["coordinateSystem"]["wkt"]
 md = d["metadata"][""]
 for k in ("PRODUCT", "BUNDLE", "RUN", "VARIABLE", "UNIT", "TIME", "TIMES", "STYLE", "STYLES", "LAYER"):
@@ -67,8 +67,8 @@ assert md["VARIABLE"] == "t2m" and md["UNIT"] == "K" and md["BUNDLE"] == "basic"
 assert md["TIME"] in md["TIMES"].split(",")
 PY
 }
-check "layer: 1440x720 RGBA, 256 blocks, overviews, geotransform, metadata" layer_ok
-check "latest entry resolves" sh -c "gdalinfo 'SEAWX:bundle=basic,variable=t2m:K,run=latest' | grep -q 'Size is 1440, 720'"
+check "layer: 46080x23040 RGBA (1/128 degree), 256 blocks, 7 overviews, geotransform, metadata" layer_ok
+check "latest entry resolves" sh -c "gdalinfo 'SEAWX:bundle=basic,variable=t2m:K,run=latest' | grep -q 'Size is 46080, 23040'"
 check "open options work like connection string keys" sh -c \
   "gdalinfo SEAWX: -oo BUNDLE=basic -oo VARIABLE=t2m:K -oo WIDTH=720 | grep -q 'Size is 720, 360'"
 
@@ -79,7 +79,7 @@ getmap() { # CRS BBOX W H OUT  (BBOX in the request's axis order)
 }
 layer=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['LAYER'])" "$T/layer.json")
 time=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['TIME'])" "$T/layer.json")
-# Window: columns 300..1000, rows 100..500 of the 0.25-degree grid.
+# Window: columns 300..1000, rows 100..500 of the 0.25-degree grid (overview level 5).
 gdal_translate -q -projwin -105 65 70 -35 -outsize 700 400 "$sub" "$T/win4326.tif" 2>"$T/tr.err"
 check "gdal_translate -projwin -outsize to GeoTIFF (EPSG:4326)" test -s "$T/win4326.tif"
 getmap EPSG:4326 "-35,-105,65,70" 700 400 "$T/ref4326.png"
@@ -100,8 +100,8 @@ check "EPSG:4326 geotransform" gt_ok "$T/win4326.tif" 4326 -105 0.25 65 -0.25
 sub3857="SEAWX:bundle=basic,layer=$layer,time=$time,crs=EPSG:3857"
 R=20037508.342789244
 gdalinfo "$sub3857" >"$T/3857.txt" 2>&1
-check "EPSG:3857 layer: 1440x1440" grep -q 'Size is 1440, 1440' "$T/3857.txt"
-# Columns 256..767, rows 512..1023 of the 1440-pixel square.
+check "EPSG:3857 layer: 46080x46080" grep -q 'Size is 46080, 46080' "$T/3857.txt"
+# Columns 256..767, rows 512..1023 of the 1440-pixel square (overview level 5).
 read x0 y0 x1 y1 < <(python3 -c "
 R=$R; r=2*R/1440
 print(-R+256*r, R-512*r, -R+768*r, R-1024*r)")

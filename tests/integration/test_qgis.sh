@@ -45,8 +45,8 @@ no_key_in_project() { project_text "$1" >"$T/project.txt" && no_key_in "$T/proje
 conn="SEAWX:bundle=basic,variable=t2m:K,run=latest"
 qgis render "$conn" "$T/latest.png" "$T/latest.qgz" >"$T/render1.txt" 2>"$T/render1.err"
 check "QGIS loads $conn and renders it" test $? -eq 0 -a -s "$T/latest.png"
-check "the layer is 4 bands, 1440x720, EPSG:4326, through GDAL" \
-  grep -q 'provider=gdal bands=4 size=1440x720 crs=EPSG:4326' "$T/render1.txt"
+check "the layer is 4 bands, 46080x23040, EPSG:4326, through GDAL" \
+  grep -q 'provider=gdal bands=4 size=46080x23040 crs=EPSG:4326' "$T/render1.txt"
 check "the rendered PNG is not empty" qgis pixels "$T/latest.png" 0.95 200
 gdal_translate -q -of PNG -outsize 720 360 "$conn" "$T/latest_gdal.png"
 check "QGIS shows the pixels GDAL reads" "$SEAWX_RASTERCMP" "$T/latest.png" "$T/latest_gdal.png"
