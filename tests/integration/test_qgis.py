@@ -9,11 +9,16 @@ exits non-zero with one line on stderr when something is wrong.
                                                the image is not empty: at least
                                                MIN_SHARE of its pixels are opaque
                                                and they have MIN_COLOURS colours
+  test_qgis.py sublayers CONNECTION            what QGIS's chooser offers: one
+                                               line per entry, name TAB uri
+  test_qgis.py view CONNECTION XMIN YMIN XMAX YMAX WIDTH HEIGHT PNG
+                                               render that extent (layer CRS) at
+                                               that size, as a map canvas does
 """
 import sys
 
 from qgis.core import (QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings,
-                       QgsProject, QgsRasterLayer)
+                       QgsProject, QgsProviderRegistry, QgsRasterLayer, QgsRectangle)
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor, QImage
 
@@ -25,14 +30,17 @@ def fail(msg):
     sys.exit(1)
 
 
-def render(layer, png):
-    """Renders the layer's full extent in its own CRS to png."""
-    e = layer.extent()
+def render(layer, png, e=None, size=None):
+    """Renders the layer in its own CRS to png: its full extent WIDTH pixels
+    wide, or extent e at size (width, height)."""
+    if e is None:
+        e = layer.extent()
+        size = (WIDTH, round(WIDTH * e.height() / e.width()))
     ms = QgsMapSettings()
     ms.setLayers([layer])
     ms.setDestinationCrs(layer.crs())
     ms.setExtent(e)
-    ms.setOutputSize(QSize(WIDTH, round(WIDTH * e.height() / e.width())))
+    ms.setOutputSize(QSize(*size))
     ms.setBackgroundColor(QColor(0, 0, 0, 0))
     job = QgsMapRendererSequentialJob(ms)
     job.start()
@@ -76,6 +84,23 @@ def cmd_reopen(project, png):
     render(layer, png)
 
 
+def cmd_sublayers(conn):
+    subs = QgsProviderRegistry.instance().querySublayers(conn)
+    if not subs:
+        fail(f"QGIS finds no sublayers in {conn}")
+    for d in subs:
+        print(f"{d.name()}\t{d.uri()}")
+
+
+def cmd_view(conn, xmin, ymin, xmax, ymax, width, height, png):
+    layer = QgsRasterLayer(conn, "seawx", "gdal")
+    if not layer.isValid():
+        fail(f"the layer did not load: {layer.error().summary()}")
+    describe(layer)
+    render(layer, png, QgsRectangle(float(xmin), float(ymin), float(xmax), float(ymax)),
+           (int(width), int(height)))
+
+
 def cmd_pixels(png, min_share, min_colours):
     img = QImage(png)
     if img.isNull():
@@ -96,7 +121,8 @@ def cmd_pixels(png, min_share, min_colours):
 
 
 def main():
-    commands = {"render": (cmd_render, 3), "reopen": (cmd_reopen, 2), "pixels": (cmd_pixels, 3)}
+    commands = {"render": (cmd_render, 3), "reopen": (cmd_reopen, 2), "pixels": (cmd_pixels, 3),
+                "sublayers": (cmd_sublayers, 1), "view": (cmd_view, 8)}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or \
             len(sys.argv) != 2 + commands[sys.argv[1]][1]:
         print(__doc__, file=sys.stderr)

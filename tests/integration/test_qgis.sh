@@ -82,7 +82,53 @@ check "the .qgs project holds no key" no_key_in_project "$T/leaf.qgs"
 check "that project reopens from the string alone" test $? -eq 0
 check "and renders the same" "$SEAWX_RASTERCMP" "$T/leaf.png" "$T/leaf2.png"
 
-# 3. Without a key QGIS gets GDAL's error, not a crash.
+# 3. QGIS's chooser (the sublayers it offers for a bundle): one entry per
+# variable, its latest run, with distinct names; with runs=all every run too.
+"$SEAWX_CLI" layers --bundle basic --json >"$T/basic.json"
+read -r leaves vars < <("$py" -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d), len({(o['variable'],o['unit']) for o in d}))" "$T/basic.json")
+qgis sublayers SEAWX:bundle=basic >"$T/subs.txt" 2>"$T/subs.err"
+check "the chooser offers one entry per variable for SEAWX:bundle=basic ($(wc -l <"$T/subs.txt") = $vars)" \
+  test "$(wc -l <"$T/subs.txt")" -eq "$vars"
+check "each named 'VARIABLE latest', all distinct" sh -c \
+  "grep -q '^t2m:K latest	SEAWX:bundle=basic,variable=t2m:K,run=latest\$' '$T/subs.txt' && [ -z \"\$(cut -f1 '$T/subs.txt' | sort | uniq -d)\" ]"
+qgis sublayers SEAWX:bundle=basic,runs=all >"$T/subs_all.txt" 2>"$T/subs_all.err"
+check "runs=all: every run too ($(wc -l <"$T/subs_all.txt") = $leaves + $vars), names still distinct" sh -c \
+  "[ $(wc -l <"$T/subs_all.txt") -eq $((leaves + vars)) ] && [ -z \"\$(cut -f1 '$T/subs_all.txt' | sort | uniq -d)\" ]"
+
+# 4. The fine default grid (1/128 degree, 256-pixel blocks of 2 degrees) as a
+# map canvas meets it. Each view starts from an empty cache, so that the
+# service's access log shows every block the view needed.
+getmaps_since() { tail -n +$(($1 + 1)) "$T/access.log" | grep 'request=GetMap' | grep -o 'bbox=[^&]*&width=[0-9]*&height=[0-9]*'; }
+# Opening the layer reads the coarsest overview (360 x 180: two blocks).
+coarsest='^bbox=-90,-180,90,76&width=256&height=180$|^bbox=-90,76,90,180&width=104&height=180$'
+seen=$(wc -l <"$T/access.log")
+SEAWX_CACHE_DIR=$T/cache-view qgis view "$conn" 1 47 5 50 512 384 "$T/view.png" >"$T/view.txt" 2>"$T/view.err"
+check "a 4 x 3 degree view at full resolution (512 x 384 pixels) renders" test $? -eq 0 -a -s "$T/view.png"
+getmaps_since "$seen" | grep -v -E "$coarsest" | sort >"$T/view.getmaps"
+# Lon 1..5, lat 47..50 lies in the blocks of lon 0..6 and lat 46..50: six.
+printf 'bbox=%s&width=256&height=256\n' 46,0,48,2 46,2,48,4 46,4,48,6 48,0,50,2 48,2,50,4 48,4,50,6 |
+  sort >"$T/view.want"
+check "it fetched only its own six full-resolution blocks ($(wc -l <"$T/view.getmaps") GetMaps)" \
+  cmp -s "$T/view.getmaps" "$T/view.want"
+layer_name=$(grep -m1 -o 'layers=[^&]*' "$T/access.log" | tail -1 | cut -d= -f2)
+view_time=$(tail -n 1 "$T/access.log" | grep -o 'time=[^ &]*' | cut -d= -f2)
+curl -sf -H "service-api-key: $KEY" -o "$T/view_ref.png" \
+  "$SIM_URL/ows/wms?service=WMS&request=GetMap&version=1.3.0&product=sof-d&bundle=basic&layers=$layer_name&styles=&crs=EPSG:4326&bbox=47,1,50,5&width=512&height=384&format=image/png&transparent=TRUE&time=$view_time"
+check "and the view is pixel-equal to the service's GetMap of it" "$SEAWX_RASTERCMP" "$T/view.png" "$T/view_ref.png"
+seen=$(wc -l <"$T/access.log")
+SEAWX_CACHE_DIR=$T/cache-world qgis view "$conn" -180 -90 180 90 1000 500 "$T/world.png" >"$T/world.txt" 2>"$T/world.err"
+check "a world view 1000 pixels wide renders" test $? -eq 0 -a -s "$T/world.png"
+getmaps_since "$seen" | grep -v -E "$coarsest" >"$T/world.getmaps"
+res_of() { # the pixel sizes (degrees) of the GetMaps in a file, one per line, distinct
+  "$py" -c 'import re, sys
+for l in open(sys.argv[1]):
+    s, w, n, e, W, H = map(float, re.match(r"bbox=([-\d.]+),([-\d.]+),([-\d.]+),([-\d.]+)&width=(\d+)&height=(\d+)", l).groups())
+    print((e - w) / W, (n - s) / H)' "$1" | sort -u
+}
+check "it fetched 18 blocks besides the opening two, all of the 0.25 degree overview" sh -c \
+  "[ $(wc -l <"$T/world.getmaps") -eq 18 ] && [ '$(res_of "$T/world.getmaps")' = '0.25 0.25' ]"
+
+# 5. Without a key QGIS gets GDAL's error, not a crash.
 (
   unset SEAWX_API_KEY
   qgis render "$conn" "$T/nokey.png" "$T/nokey.qgz" >"$T/nokey.txt" 2>"$T/nokey.err"
