@@ -162,6 +162,22 @@ check "key in the connection string is refused" bad keyincs "does not belong in 
 check "unknown option" bad option "unknown option 'colour'" "SEAWX:bundle=basic,colour=red"
 check "update mode refused" sh -c "'$cmp' --open-update 'SEAWX:bundle=basic,layer=$layer' | grep -q 'read-only'"
 
+# The value legend: LEGEND_URL (no key) in the metadata; `seawx legend` checks
+# what it is given before sending anything, and names what is wrong.
+check "LEGEND_URL names GetLegendGraphic of the layer's style, without the key" sh -c \
+  "grep -q 'LEGEND_URL=.*request=GetLegendGraphic.*&style=' '$T/3857.txt' && ! grep -q -F '$KEY' '$T/3857.txt'"
+legend_rc() { "$SEAWX_CLI" legend "$@" >"$T/lg.out" 2>"$T/lg.err"; echo $?; }
+check "seawx legend: a 300 x 20 PNG when asked" sh -c \
+  "[ $(legend_rc -b basic -l "$layer" --width 300 --height 20 -o "$T/lg.png") -eq 0 ] && python3 -c 'import struct,sys; d=open(sys.argv[1],\"rb\").read(24); assert d[:8]==b\"\\x89PNG\\r\\n\\x1a\\n\" and struct.unpack(\">II\",d[16:24])==(300,20)' '$T/lg.png'"
+check "seawx legend: no output is a usage error (2)" test "$(legend_rc -b basic -v t2m:K)" -eq 2
+check "seawx legend: width over 1024 is a usage error (2)" test "$(legend_rc -b basic -v t2m:K --width 2000 -o "$T/lg2.png")" -eq 2
+check "seawx legend: unknown variable (5), naming the variables" sh -c \
+  "[ $(legend_rc -b basic -v nope -o "$T/lg2.png") -eq 5 ] && grep -q 'its variables are' '$T/lg.err' && [ ! -e '$T/lg2.png' ]"
+check "seawx legend: unknown style (5), naming the styles" sh -c \
+  "[ $(legend_rc -b basic -v t2m:K -s nope -o "$T/lg2.png") -eq 5 ] && grep -q 'styles are' '$T/lg.err'"
+check "seawx legend: a rejected key (4), not in the message" sh -c \
+  "[ \$(SEAWX_API_KEY=wrong-key '$SEAWX_CLI' legend -b basic -v t2m:K -o '$T/lg2.png' 2>'$T/lg.err'; echo \$?) -eq 4 ] && ! grep -q wrong-key '$T/lg.err'"
+
 # The names are connection strings, not files: with PAM on (GDAL's default),
 # listing, reading and computing statistics leave no SEAWX:*.aux.xml behind.
 mkdir -p "$T/pam"

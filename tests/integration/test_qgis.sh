@@ -128,7 +128,18 @@ for l in open(sys.argv[1]):
 check "it fetched 18 blocks besides the opening two, all of the 0.25 degree overview" sh -c \
   "[ $(wc -l <"$T/world.getmaps") -eq 18 ] && [ '$(res_of "$T/world.getmaps")' = '0.25 0.25' ]"
 
-# 5. Without a key QGIS gets GDAL's error, not a crash.
+# 5. The value legend: the plugin fetches the style's legend graphic into the
+# cache folder (metadata domain LEGEND, item FILE); QGIS shows it as the
+# layer's legend image; `seawx legend` writes the same PNG.
+qgis legend "$conn" "$T/legend.png" >"$T/legend.txt" 2>"$T/legend.err"
+check "QGIS's legend shows the service's legend graphic ($(grep -o 'a row of.*' "$T/legend.txt"))" \
+  test $? -eq 0 -a -s "$T/legend.png"
+legend_file=$(sed -n 's/^legend_file=//p' "$T/legend.txt")
+check "the legend file is in the cache folder" sh -c "case '$legend_file' in '$T/cache/legends/'*.png) test -s '$legend_file' ;; *) false ;; esac"
+"$SEAWX_CLI" legend -b basic -v t2m:K -o "$T/legend_cli.png" 2>"$T/legend_cli.err"
+check "seawx legend writes the same PNG" cmp -s "$T/legend_cli.png" "$legend_file"
+
+# 6. Without a key QGIS gets GDAL's error, not a crash.
 (
   unset SEAWX_API_KEY
   qgis render "$conn" "$T/nokey.png" "$T/nokey.qgz" >"$T/nokey.txt" 2>"$T/nokey.err"
