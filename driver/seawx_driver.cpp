@@ -15,6 +15,8 @@ extern "C" {
 #include "seawx/wms.h"
 }
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -392,6 +394,32 @@ static CPLString OpenOptionList()
 
 extern "C" __attribute__((visibility("default"))) void GDALRegister_SEAWX();
 
+/* The address of seawx's documentation, for the driver's help topic: the
+ * build's SEAWX_DOC_URL when set, else the README installed under the
+ * plugin's own prefix (.../lib/<arch>/gdalplugins/gdal_SEAWX.so ->
+ * .../share/doc/seawx/README.md, as cmake --install and the package put it),
+ * else the source tree's README (a build tree used through GDAL_DRIVER_PATH);
+ * "" when there is none. */
+static CPLString DocURL()
+{
+    if (*SEAWX_DOC_URL)
+        return SEAWX_DOC_URL;
+    VSIStatBufL sStat;
+    Dl_info sInfo;
+    if (dladdr(reinterpret_cast<void *>(&GDALRegister_SEAWX), &sInfo) && sInfo.dli_fname) {
+        CPLString osDir = CPLGetPath(sInfo.dli_fname);
+        for (int i = 0; i < 4 && osDir.size() > 1; i++) {
+            osDir = CPLGetPath(osDir);
+            CPLString osDoc = CPLFormFilename(osDir, "share/doc/seawx/README.md", nullptr);
+            if (VSIStatL(osDoc, &sStat) == 0)
+                return "file://" + osDoc + "#qgis";
+        }
+    }
+    if (VSIStatL(SEAWX_SOURCE_README, &sStat) == 0)
+        return CPLString("file://") + SEAWX_SOURCE_README + "#qgis";
+    return "";
+}
+
 void GDALRegister_SEAWX()
 {
     if (!GDAL_CHECK_VERSION("SEAWX"))
@@ -403,7 +431,15 @@ void GDALRegister_SEAWX()
     poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");
     poDriver->SetMetadataItem(GDAL_DCAP_VECTOR, "YES");
     poDriver->SetMetadataItem(GDAL_DMD_LONGNAME, "Weather, Ocean and Vessel Data Service (seawx)");
-    poDriver->SetMetadataItem(GDAL_DMD_HELPTOPIC, "README.md#gdal-plugin");
+    /* QGIS (3.22 and later) writes the help topic into its Options box as
+     * <a href="https://gdal.org/TOPIC">, unescaped: a topic that closes the
+     * attribute and gives a second href makes the link open seawx's
+     * documentation, since Qt keeps the last href. Should QGIS ever escape the
+     * topic, the link still lands on gdal.org's home page ("#..."), not on a
+     * missing page. No documentation found: no topic, and QGIS shows no link. */
+    const CPLString osDoc = DocURL();
+    if (!osDoc.empty())
+        poDriver->SetMetadataItem(GDAL_DMD_HELPTOPIC, ("#\" href=\"" + osDoc).c_str());
     poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, SWX_CONNSTR_PREFIX);
     poDriver->SetMetadataItem(GDAL_DMD_SUBDATASETS, "YES");
     poDriver->SetMetadataItem(GDAL_DCAP_VIRTUALIO, "NO");

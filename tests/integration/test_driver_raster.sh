@@ -11,6 +11,29 @@ cmp=$SEAWX_RASTERCMP
 check "gdalinfo --formats lists SEAWX" sh -c "gdalinfo --formats | grep -q 'SEAWX -raster,vector-'"
 check "driver metadata: connection prefix, open options" sh -c \
   "gdalinfo --format SEAWX | grep -q 'Connection prefix: SEAWX:' && gdalinfo --format SEAWX | grep -q 'alt_config_option=.SEAWX_BASE_URL'"
+# The help link: QGIS writes the help topic into its Options box as
+# <a href="https://gdal.org/TOPIC">; parsed as Qt parses that label, the link
+# must open seawx's README at its QGIS section, not a page of gdal.org.
+help_link() {
+  QT_QPA_PLATFORM=offscreen /usr/bin/python3 - "$(gdalinfo --format SEAWX | sed -n 's/^ *Help Topic: //p')" <<'PY'
+import sys
+from qgis.PyQt.QtGui import QGuiApplication, QTextDocument
+app = QGuiApplication([])
+d = QTextDocument()
+d.setHtml('Consult <a href="https://gdal.org/%s">SEAWX driver help page</a> for detailed '
+          'explanations on options' % sys.argv[1])
+it = d.begin().begin()
+while not it.atEnd():
+    f = it.fragment()
+    if f.charFormat().isAnchor():
+        print(f.charFormat().anchorHref())
+    it += 1
+PY
+}
+link=$(help_link 2>/dev/null)
+check "QGIS's help link opens seawx's README at its QGIS section ($link)" sh -c \
+  "case '$link' in file://*/README.md#qgis) grep -q '^### QGIS' '$(echo "$link" | sed 's|^file://||; s|#qgis$||')' ;; *) false ;; esac"
+
 # The open options come from the core's descriptions, by scope: the raster
 # side (gdalinfo, QGIS's raster source) lists the WMS layers' and the service's
 # options with the twelve bundles, the vector side the storms' and the service's.
