@@ -397,9 +397,9 @@ extern "C" __attribute__((visibility("default"))) void GDALRegister_SEAWX();
 /* The address of seawx's documentation, for the driver's help topic: the
  * build's SEAWX_DOC_URL when set, else the README installed under the
  * plugin's own prefix (.../lib/<arch>/gdalplugins/gdal_SEAWX.so ->
- * .../share/doc/seawx/README.md, as cmake --install and the package put it),
- * else the source tree's README (a build tree used through GDAL_DRIVER_PATH);
- * "" when there is none. */
+ * .../share/doc/seawx/README.md, as the package puts it), else the one
+ * cmake --install put under its prefix, else the source tree's (a build tree
+ * used through GDAL_DRIVER_PATH); "" when there is none. */
 static CPLString DocURL()
 {
     if (*SEAWX_DOC_URL)
@@ -415,8 +415,9 @@ static CPLString DocURL()
                 return "file://" + osDoc + "#qgis";
         }
     }
-    if (VSIStatL(SEAWX_SOURCE_README, &sStat) == 0)
-        return CPLString("file://") + SEAWX_SOURCE_README + "#qgis";
+    for (const char *pszDoc : {SEAWX_INSTALLED_README, SEAWX_SOURCE_README})
+        if (VSIStatL(pszDoc, &sStat) == 0)
+            return CPLString("file://") + pszDoc + "#qgis";
     return "";
 }
 
