@@ -73,6 +73,11 @@ SEAWXClientPtr SEAWXMakeClient(const SEAWXOptions &oOpts);
 /* The same, owned by the caller (swx_client_free). */
 swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts);
 
+/* The capabilities of a bundle, fetched or (within SEAWX_CAPS_TTL seconds of
+ * the last fetch with the same service, auth and key) parsed again from the
+ * document kept then; nullptr after a reported error. Caller frees. */
+swx_caps *SEAWXGetCaps(const SEAWXOptions &oOpts, swx_client *psClient, const char *pszBundle);
+
 /* Reports the core's last error as a GDAL error. */
 void SEAWXReportError(CPLErr eClass, const char *pszContext);
 

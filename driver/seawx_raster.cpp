@@ -395,6 +395,25 @@ CPLErr SEAWXRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
     std::vector<int> anBlocks{nBlockXOff, nBlockYOff};
+    /* The coarsest level (at most 2 x 2 blocks) is read whole: what asks for
+     * one of its blocks (QGIS opening a layer, a thumbnail) asks for the
+     * others next, and one round trip is cheaper than several. */
+    if (poGDS->m_nLevel + 1 == swx_map_level_count(poGDS->m_psMap)) {
+        const int nBX = (nRasterXSize + nBlockXSize - 1) / nBlockXSize;
+        const int nBY = (nRasterYSize + nBlockYSize - 1) / nBlockYSize;
+        for (int by = 0; by < nBY && nBX * nBY <= 4; by++)
+            for (int bx = 0; bx < nBX; bx++) {
+                if (bx == nBlockXOff && by == nBlockYOff)
+                    continue;
+                GDALRasterBlock *poBlock = TryGetLockedBlockRef(bx, by);
+                if (poBlock) {
+                    poBlock->DropLock();
+                    continue;
+                }
+                anBlocks.push_back(bx);
+                anBlocks.push_back(by);
+            }
+    }
     return poGDS->FetchBlocks(anBlocks, nBand, nBlockXOff, nBlockYOff, pImage);
 }
 

@@ -143,6 +143,29 @@ int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle)
     return rc;
 }
 
+int swx_wms_get_caps_doc(swx_caps **out, char **xml, size_t *len, swx_client *c, const char *bundle)
+{
+    swx_request req;
+    swx_query *q = NULL;
+    swx_response *r = NULL;
+    *out = NULL;
+    *xml = NULL;
+    *len = 0;
+    int rc = swx_wms_caps_request(&req, &q, bundle);
+    if (!rc)
+        rc = swx_http_get(&r, c, &req);
+    if (!rc)
+        rc = parse_answer(bundle, r, out);
+    if (!rc) {
+        *xml = r->body;
+        *len = r->len;
+        r->body = NULL;
+    }
+    swx_response_free(r);
+    swx_query_free(q);
+    return rc;
+}
+
 typedef struct many {
     const char *const *bundles;
     size_t n, next;

@@ -119,6 +119,10 @@ seen=$(wc -l <"$T/access.log")
 SEAWX_CACHE_DIR=$T/cache-world qgis view "$conn" -180 -90 180 90 1000 500 "$T/world.png" >"$T/world.txt" 2>"$T/world.err"
 check "a world view 1000 pixels wide renders" test $? -eq 0 -a -s "$T/world.png"
 getmaps_since "$seen" | grep -v -E "$coarsest" >"$T/world.getmaps"
+# QGIS opens the dataset again in its rendering thread: the capabilities are
+# fetched once and reused (SEAWX_CAPS_TTL).
+caps_n=$(tail -n +$((seen + 1)) "$T/access.log" | grep -c 'request=GetCapabilities')
+check "one GetCapabilities for the QGIS that opened and rendered the layer ($caps_n)" test "$caps_n" -eq 1
 res_of() { # the pixel sizes (degrees) of the GetMaps in a file, one per line, distinct
   "$py" -c 'import re, sys
 for l in open(sys.argv[1]):

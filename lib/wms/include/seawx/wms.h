@@ -32,6 +32,14 @@ SWX_API int swx_wms_bundle_check(const char *name);
 /* Fetches and parses the capabilities of one bundle. */
 SWX_API int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle);
 
+/* The same, also handing over the document as received (*xml, *len bytes
+ * followed by a NUL; caller frees), which swx_caps_parse reads again: front
+ * ends that open the same bundle often (QGIS opens a dataset again for every
+ * render) keep it for a while instead of asking again. On failure *out and
+ * *xml are NULL. */
+SWX_API int swx_wms_get_caps_doc(swx_caps **out, char **xml, size_t *len, swx_client *c,
+                                 const char *bundle);
+
 /* Fetches the capabilities of n bundles at once (at most max_in_flight
  * requests together) and parses them. out[i] and rc[i] receive each bundle's
  * document or error code; errors[i], if errors is not NULL, a copy of its error
