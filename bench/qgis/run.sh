@@ -49,10 +49,12 @@ layer=$(gdalinfo -json "SEAWX:bundle=basic,variable=t2m:K,run=latest" |
 style=$(gdalinfo "SEAWX:bundle=basic,layer=$layer" | sed -n 's/^ *STYLE=//p')
 seawx="SEAWX:bundle=basic,layer=$layer"
 wms_url="http://127.0.0.1:$port/ows/wms?product=sof-d&bundle=basic"
+# Canvas sizes on the grid's levels (1/4, 1/16 and 1/128 degree a pixel), so
+# that both pictures are the service's GetMap of the view, pixel for pixel.
 views=(
-  "world -180,-90,180,90,1000,500"
-  "region -60,20,0,60,900,600"
-  "coast 1,47,5,50,1024,768"
+  "world -180,-90,180,90,1440,720"
+  "region -60,20,0,60,960,640"
+  "coast 1,47,5,50,512,384"
 )
 
 one() { # KIND VIEW PNG: a new QGIS with a new home and empty caches
