@@ -16,6 +16,7 @@ extern "C" {
 #include "cpl_hash_set.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
