@@ -439,6 +439,28 @@ static void test_get_caps_errors(void)
     swx_client_free(c);
 }
 
+static void test_get_caps_doc(void)
+{
+    swx_client *c = client_at(sim.base_url, NULL);
+    swx_caps *caps = NULL, *again = NULL;
+    char *xml = (char *)1;
+    size_t len = 0;
+    /* The document as received parses to the same capabilities. */
+    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps_doc(&caps, &xml, &len, c, "basic"), 0);
+    CU_ASSERT(len > 100 && xml[len] == '\0' && strstr(xml, "<WMS_Capabilities"));
+    CU_ASSERT_EQUAL_FATAL(swx_caps_parse(&again, xml, len), 0);
+    CU_ASSERT_EQUAL(swx_caps_layer_count(again), swx_caps_layer_count(caps));
+    swx_caps_free(again);
+    swx_caps_free(caps);
+    free(xml);
+    /* A failure hands over nothing. */
+    xml = (char *)1;
+    CU_ASSERT_EQUAL(swx_wms_get_caps_doc(&caps, &xml, &len, c, "thunderstorm"), SWX_EFORBIDDEN);
+    CU_ASSERT_PTR_NULL(caps);
+    CU_ASSERT_PTR_NULL(xml);
+    swx_client_free(c);
+}
+
 static void test_get_legend(void)
 {
     swx_client *c = client_at(sim.base_url, "header");
@@ -555,6 +577,7 @@ int main(void)
     CU_add_test(s, "capabilities with query auth", test_get_caps_query_auth);
     CU_add_test(s, "capabilities errors", test_get_caps_errors);
     CU_add_test(s, "capabilities of many bundles", test_get_caps_many);
+    CU_add_test(s, "capabilities with the document as received", test_get_caps_doc);
     CU_add_test(s, "legend graphics", test_get_legend);
     int rc = cu_run();
     cu_sim_stop(&sim);
