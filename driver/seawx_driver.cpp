@@ -15,7 +15,12 @@ extern "C" {
 #include "seawx/wms.h"
 }
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <ctime>
+#include <functional>
+#include <iterator>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -134,6 +139,61 @@ SEAWXClientPtr SEAWXMakeClient(const SEAWXOptions &oOpts)
 swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts)
 {
     return SEAWXMakeClient(oOpts).release();
+}
+
+/* ---- capabilities, kept a minute ---- */
+
+/* QGIS opens a raster dataset again for every render job (each pan or zoom,
+ * in the rendering thread), and each open needs the bundle's capabilities: the
+ * documents fetched in the last SEAWX_CAPS_TTL seconds (a configuration
+ * option too; default 60, 0 to fetch every time) are parsed again instead of
+ * fetched again. A new run then shows up at most that long after the service
+ * lists it. Keyed by the service's address, the bundle, the WMS auth mode and
+ * a hash of the key settings, so a different key never gets another's answer;
+ * only documents that parsed are kept. */
+swx_caps *SEAWXGetCaps(const SEAWXOptions &oOpts, swx_client *psClient, const char *pszBundle)
+{
+    struct Doc {
+        std::string osXML;
+        double dfAt = 0;
+    };
+    static std::mutex oMutex;
+    static std::map<std::string, Doc> oDocs;
+    const double dfTTL = CPLAtof(CPLGetConfigOption("SEAWX_CAPS_TTL", "60"));
+    const char *pszURL =
+        oOpts.Service().url ? oOpts.Service().url : CPLGetConfigOption("SEAWX_BASE_URL", "");
+    const char *pszAuth =
+        oOpts.Get("wms_auth") ? oOpts.Get("wms_auth") : CPLGetConfigOption("SEAWX_WMS_AUTH", "");
+    const std::string osKeys = std::string(CPLGetConfigOption("SEAWX_API_KEY", "")) + "\n" +
+                               CPLGetConfigOption("SEAWX_API_KEY_FILE", "") + "\n" +
+                               CPLGetConfigOption("SEAWX_WMS_PASSWORD", "");
+    const std::string osKey = std::string(pszURL) + "\n" + pszBundle + "\n" + pszAuth + "\n" +
+                              std::to_string(std::hash<std::string>()(osKeys));
+    const double dfNow = double(time(nullptr));
+    swx_caps *psCaps = nullptr;
+    if (dfTTL > 0) {
+        std::lock_guard<std::mutex> oLock(oMutex);
+        auto oIt = oDocs.find(osKey);
+        if (oIt != oDocs.end() && dfNow - oIt->second.dfAt < dfTTL &&
+            swx_caps_parse(&psCaps, oIt->second.osXML.data(), oIt->second.osXML.size()) == 0)
+            return psCaps;
+    }
+    char *pszXML = nullptr;
+    size_t nLen = 0;
+    if (swx_wms_get_caps_doc(&psCaps, &pszXML, &nLen, psClient, pszBundle) != 0) {
+        SEAWXReportError(CE_Failure, "cannot read the capabilities");
+        return nullptr;
+    }
+    if (dfTTL > 0) {
+        std::lock_guard<std::mutex> oLock(oMutex);
+        /* A handful of bundles and services: drop what is stale first. */
+        for (auto oIt = oDocs.begin(); oIt != oDocs.end();)
+            oIt = dfNow - oIt->second.dfAt >= dfTTL ? oDocs.erase(oIt) : std::next(oIt);
+        if (oDocs.size() < 64)
+            oDocs[osKey] = Doc{std::string(pszXML, nLen), dfNow};
+    }
+    free(pszXML);
+    return psCaps;
 }
 
 /* ---- the disk cache ---- */
@@ -300,11 +360,9 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
     SEAWXClientPtr poClient = SEAWXMakeClient(oOpts);
     if (!poClient)
         return nullptr;
-    swx_caps *psCaps = nullptr;
-    if (swx_wms_get_caps(&psCaps, poClient.get(), pszBundle) != 0) {
-        SEAWXReportError(CE_Failure, "cannot read the capabilities");
+    swx_caps *psCaps = SEAWXGetCaps(oOpts, poClient.get(), pszBundle);
+    if (!psCaps)
         return nullptr;
-    }
     SEAWXCapsPtr poCaps(psCaps);
     if (!oOpts.Map().layer && !oOpts.Map().variable)
         return SEAWXListDataset::OpenLayers(oOpts, psCaps).release();
@@ -392,6 +450,33 @@ static CPLString OpenOptionList()
 
 extern "C" __attribute__((visibility("default"))) void GDALRegister_SEAWX();
 
+/* The address of seawx's documentation, for the driver's help topic: the
+ * build's SEAWX_DOC_URL when set, else the README installed under the
+ * plugin's own prefix (.../lib/<arch>/gdalplugins/gdal_SEAWX.so ->
+ * .../share/doc/seawx/README.md, as the package puts it), else the one
+ * cmake --install put under its prefix, else the source tree's (a build tree
+ * used through GDAL_DRIVER_PATH); "" when there is none. */
+static CPLString DocURL()
+{
+    if (*SEAWX_DOC_URL)
+        return SEAWX_DOC_URL;
+    VSIStatBufL sStat;
+    Dl_info sInfo;
+    if (dladdr(reinterpret_cast<void *>(&GDALRegister_SEAWX), &sInfo) && sInfo.dli_fname) {
+        CPLString osDir = CPLGetPath(sInfo.dli_fname);
+        for (int i = 0; i < 4 && osDir.size() > 1; i++) {
+            osDir = CPLGetPath(osDir);
+            CPLString osDoc = CPLFormFilename(osDir, "share/doc/seawx/README.md", nullptr);
+            if (VSIStatL(osDoc, &sStat) == 0)
+                return "file://" + osDoc + "#qgis";
+        }
+    }
+    for (const char *pszDoc : {SEAWX_INSTALLED_README, SEAWX_SOURCE_README})
+        if (VSIStatL(pszDoc, &sStat) == 0)
+            return CPLString("file://") + pszDoc + "#qgis";
+    return "";
+}
+
 void GDALRegister_SEAWX()
 {
     if (!GDAL_CHECK_VERSION("SEAWX"))
@@ -403,7 +488,15 @@ void GDALRegister_SEAWX()
     poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");
     poDriver->SetMetadataItem(GDAL_DCAP_VECTOR, "YES");
     poDriver->SetMetadataItem(GDAL_DMD_LONGNAME, "Weather, Ocean and Vessel Data Service (seawx)");
-    poDriver->SetMetadataItem(GDAL_DMD_HELPTOPIC, "README.md#gdal-plugin");
+    /* QGIS (3.22 and later) writes the help topic into its Options box as
+     * <a href="https://gdal.org/TOPIC">, unescaped: a topic that closes the
+     * attribute and gives a second href makes the link open seawx's
+     * documentation, since Qt keeps the last href. Should QGIS ever escape the
+     * topic, the link still lands on gdal.org's home page ("#..."), not on a
+     * missing page. No documentation found: no topic, and QGIS shows no link. */
+    const CPLString osDoc = DocURL();
+    if (!osDoc.empty())
+        poDriver->SetMetadataItem(GDAL_DMD_HELPTOPIC, ("#\" href=\"" + osDoc).c_str());
     poDriver->SetMetadataItem(GDAL_DMD_CONNECTION_PREFIX, SWX_CONNSTR_PREFIX);
     poDriver->SetMetadataItem(GDAL_DMD_SUBDATASETS, "YES");
     poDriver->SetMetadataItem(GDAL_DCAP_VIRTUALIO, "NO");

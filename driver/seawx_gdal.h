@@ -73,6 +73,11 @@ SEAWXClientPtr SEAWXMakeClient(const SEAWXOptions &oOpts);
 /* The same, owned by the caller (swx_client_free). */
 swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts);
 
+/* The capabilities of a bundle, fetched or (within SEAWX_CAPS_TTL seconds of
+ * the last fetch with the same service, auth and key) parsed again from the
+ * document kept then; nullptr after a reported error. Caller frees. */
+swx_caps *SEAWXGetCaps(const SEAWXOptions &oOpts, swx_client *psClient, const char *pszBundle);
+
 /* Reports the core's last error as a GDAL error. */
 void SEAWXReportError(CPLErr eClass, const char *pszContext);
 
@@ -100,6 +105,12 @@ class SEAWXRasterDataset final : public GDALPamDataset
 
     CPLErr GetGeoTransform(double *padfTransform) override;
     const OGRSpatialReference *GetSpatialRef() const override;
+    /* The "LEGEND" domain: FILE, the path of the layer style's legend PNG,
+     * fetched from the service on the first ask and kept in the cache folder
+     * (SEAWXCacheFolder("legends")), for QGIS's legend image and layouts. */
+    const char *GetMetadataItem(const char *pszName, const char *pszDomain = "") override;
+    char **GetMetadata(const char *pszDomain = "") override;
+    char **GetMetadataDomainList() override;
 
   protected:
     CPLErr IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
@@ -109,6 +120,8 @@ class SEAWXRasterDataset final : public GDALPamDataset
 
   private:
     SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel);
+    /* Fetches the legend into the cache folder once; "" after a reported error. */
+    const CPLString &LegendFile();
     /* Fetches the blocks of this level that cover the window and are not yet
      * in GDAL's block cache, in parallel, into the cache of all four bands. */
     CPLErr Prefetch(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize, int nBufYSize);
@@ -140,6 +153,12 @@ class SEAWXRasterDataset final : public GDALPamDataset
     /* Where a sequential scan (gdal_translate's swaths) would read next: its
      * columns and first row. Reads that continue it fetch ahead. */
     int m_nScanXOff = -1, m_nScanXSize = 0, m_nScanNextY = -1;
+
+    /* The legend's file once fetched (level 0 only), and the domain's list. */
+    CPLString m_osServiceURL{}; /* names the legend's file */
+    bool m_bLegendTried = false;
+    CPLString m_osLegendFile{};
+    CPLStringList m_aosLegendMD{};
 };
 
 class SEAWXRasterBand final : public GDALPamRasterBand

@@ -6,12 +6,18 @@
 #include "seawx_gdal.h"
 
 extern "C" {
+#include "seawx/atomicfile.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/wms.h"
 }
 
+#include "cpl_hash_set.h"
+
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 /* The size limit of the disk cache: SEAWX_CACHE_MAX_MB (a configuration
@@ -61,6 +67,8 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     poDS->m_psClient = poDS->m_poClientOwned.get();
     poDS->m_poMutex = poDS->m_poMutexOwned.get();
     poDS->m_nMaxConnections = mo.max_connections;
+    poDS->m_osServiceURL =
+        oOpts.Service().url ? oOpts.Service().url : CPLGetConfigOption("SEAWX_BASE_URL", "");
     poDS->nRasterXSize = swx_map_width(psMap);
     poDS->nRasterYSize = swx_map_height(psMap);
     poDS->m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
@@ -109,6 +117,11 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
         osStyles += swx_layer_style(l, i)->name;
     }
     poDS->SetMetadataItem("STYLES", osStyles.c_str());
+    for (size_t i = 0; i < swx_layer_style_count(l); i++) {
+        const swx_style *st = swx_layer_style(l, i);
+        if (strcmp(st->name, swx_map_style(psMap)) == 0 && st->legend_url)
+            poDS->SetMetadataItem("LEGEND_URL", st->legend_url); /* without the key */
+    }
     poDS->SetMetadataItem("INTERLEAVE", "PIXEL", "IMAGE_STRUCTURE");
     poDS->SetDescription(poOpenInfo->pszFilename);
     /* No .aux.xml: the name is a connection string, not a file, and GDAL would
@@ -153,6 +166,90 @@ CPLErr SEAWXRasterDataset::GetGeoTransform(double *gt)
 const OGRSpatialReference *SEAWXRasterDataset::GetSpatialRef() const
 {
     return &m_poBase->m_oSRS;
+}
+
+/* ---- the legend ---- */
+
+const CPLString &SEAWXRasterDataset::LegendFile()
+{
+    if (m_bLegendTried)
+        return m_osLegendFile;
+    m_bLegendTried = true;
+    const swx_layer *l = swx_map_layer(m_psMap);
+    CPLString osDir = SEAWXCacheFolder("legends");
+    if (osDir.empty()) {
+        CPLError(CE_Warning, CPLE_AppDefined,
+                 "SEAWX: no folder for the legend: set SEAWX_CACHE_DIR or HOME");
+        return m_osLegendFile;
+    }
+    /* Named by what it shows: bundle, layer, style, and the service's address
+     * (hashed: two services never share a file). */
+    CPLString osName;
+    osName.Printf("%s %s %s", swx_map_bundle(m_psMap), swx_layer_name(l), swx_map_style(m_psMap));
+    for (char &ch : osName)
+        if (!isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.')
+            ch = '_';
+    osName += CPLSPrintf("_%08lx.png", CPLHashSetHashStr(m_osServiceURL.c_str()) & 0xffffffffUL);
+    CPLString osPath = CPLFormFilename(osDir, osName, nullptr);
+    VSIStatBufL sStat;
+    if (VSIStatL(osPath, &sStat) == 0 && sStat.st_size > 0) {
+        m_osLegendFile = osPath;
+        return m_osLegendFile;
+    }
+    void *pPNG = nullptr;
+    size_t nLen = 0;
+    int rc;
+    {
+        std::lock_guard<std::mutex> oLock(*m_poMutex);
+        rc = swx_wms_get_legend(&pPNG, &nLen, nullptr, nullptr, m_psClient, swx_map_bundle(m_psMap),
+                                swx_layer_name(l), swx_map_style(m_psMap), 0, 0);
+    }
+    if (rc == 0) {
+        VSIMkdirRecursive(osDir, 0700);
+        swx_atomicfile af = SWX_ATOMICFILE_INIT;
+        rc = swx_atomicfile_open(&af, osPath, 0666, 0);
+        if (rc == 0 && fwrite(pPNG, 1, nLen, af.f) != nLen) {
+            swx_atomicfile_abort(&af);
+            rc = swx_error_set(SWX_EIO, "cannot write %s", osPath.c_str());
+        } else if (rc == 0)
+            rc = swx_atomicfile_commit(&af);
+    }
+    free(pPNG);
+    if (rc != 0) {
+        SEAWXReportError(CE_Warning, "cannot get the legend");
+        return m_osLegendFile;
+    }
+    m_osLegendFile = osPath;
+    return m_osLegendFile;
+}
+
+const char *SEAWXRasterDataset::GetMetadataItem(const char *pszName, const char *pszDomain)
+{
+    if (m_nLevel == 0 && pszName && pszDomain && EQUAL(pszDomain, "LEGEND")) {
+        if (!EQUAL(pszName, "FILE"))
+            return nullptr;
+        const CPLString &osFile = LegendFile();
+        return osFile.empty() ? nullptr : osFile.c_str();
+    }
+    return GDALPamDataset::GetMetadataItem(pszName, pszDomain);
+}
+
+char **SEAWXRasterDataset::GetMetadata(const char *pszDomain)
+{
+    if (m_nLevel == 0 && pszDomain && EQUAL(pszDomain, "LEGEND")) {
+        if (m_aosLegendMD.empty() && !LegendFile().empty())
+            m_aosLegendMD.SetNameValue("FILE", LegendFile());
+        return m_aosLegendMD.List();
+    }
+    return GDALPamDataset::GetMetadata(pszDomain);
+}
+
+char **SEAWXRasterDataset::GetMetadataDomainList()
+{
+    char **papszList = GDALPamDataset::GetMetadataDomainList();
+    if (m_nLevel == 0)
+        papszList = CSLAddString(papszList, "LEGEND");
+    return papszList;
 }
 
 /* ---- reading ---- */
@@ -299,6 +396,25 @@ CPLErr SEAWXRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
     std::vector<int> anBlocks{nBlockXOff, nBlockYOff};
+    /* The coarsest level (at most 2 x 2 blocks) is read whole: what asks for
+     * one of its blocks (QGIS opening a layer, a thumbnail) asks for the
+     * others next, and one round trip is cheaper than several. */
+    if (poGDS->m_nLevel + 1 == swx_map_level_count(poGDS->m_psMap)) {
+        const int nBX = (nRasterXSize + nBlockXSize - 1) / nBlockXSize;
+        const int nBY = (nRasterYSize + nBlockYSize - 1) / nBlockYSize;
+        for (int by = 0; by < nBY && nBX * nBY <= 4; by++)
+            for (int bx = 0; bx < nBX; bx++) {
+                if (bx == nBlockXOff && by == nBlockYOff)
+                    continue;
+                GDALRasterBlock *poBlock = TryGetLockedBlockRef(bx, by);
+                if (poBlock) {
+                    poBlock->DropLock();
+                    continue;
+                }
+                anBlocks.push_back(bx);
+                anBlocks.push_back(by);
+            }
+    }
     return poGDS->FetchBlocks(anBlocks, nBand, nBlockXOff, nBlockYOff, pImage);
 }
 

@@ -11,7 +11,8 @@ sim=$build/samples/seawx-sim
 
 work=$(mktemp -d /tmp/seawx-demo.XXXXXX)
 key=demo-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
-"$sim" --port 0 --port-file "$work/port" --key "$key" 2>"$work/sim.log" &
+"$sim" --port 0 --port-file "$work/port" --key "$key" --access-log "$work/sim-access.log" \
+  2>"$work/sim.log" &
 sim_pid=$!
 trap 'kill $sim_pid 2>/dev/null; wait $sim_pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
@@ -58,6 +59,25 @@ print("project datasource:", ", ".join(sorted(set(re.findall(r"<datasource>(SEAW
 print("key in the project:", "yes" if sys.argv[2] in text else "no")
 PY
 echo "rendered map: t2m.png, $(stat -c %s "$work/t2m.png") bytes"
+
+step "5c. QGIS zoomed in on the fine default grid (1/128 degree): only that view's blocks are fetched" \
+  "QgsRasterLayer('SEAWX:bundle=basic,variable=t2m:K', ...) -> a 4 x 3 degree view at 512 x 384 pixels"
+getmaps() { grep -c 'request=GetMap' "$work/sim-access.log" 2>/dev/null || true; }
+before=$(getmaps)
+(cd "$work/q" && HOME=$work/q XDG_RUNTIME_DIR=$work/q QT_QPA_PLATFORM=offscreen SEAWX_CACHE_DIR=$work/cache-view \
+  /usr/bin/python3 "$root/tests/integration/test_qgis.py" view "SEAWX:bundle=basic,variable=t2m:K" \
+  1 47 5 50 512 384 "$work/t2m-coast.png" 2>/dev/null | sed 's/^/  /')
+sleep 0.3 # seawx-sim logs a request once it has answered
+echo "rendered view: t2m-coast.png, $(stat -c %s "$work/t2m-coast.png") bytes;" \
+  "GetMaps sent: $(($(getmaps) - before)) (2 of the coarsest overview at open, 6 full-resolution blocks)"
+
+step "5d. The value legend: seawx legend, and the plugin's LEGEND metadata for QGIS's legend image" \
+  "seawx legend --bundle basic --variable t2m:K -o t2m-legend.png; gdalinfo -mdd LEGEND SEAWX:bundle=basic,variable=t2m:K"
+"$seawx" legend --bundle basic --variable t2m:K -o "$work/t2m-legend.png"
+gdalinfo -mdd LEGEND "SEAWX:bundle=basic,variable=t2m:K" | grep -A1 -E '^Metadata \(LEGEND\)|LEGEND_URL' | cut -c1-110
+(cd "$work/q" && HOME=$work/q XDG_RUNTIME_DIR=$work/q QT_QPA_PLATFORM=offscreen \
+  /usr/bin/python3 "$root/tests/integration/test_qgis.py" legend "SEAWX:bundle=basic,variable=t2m:K" \
+  "$work/t2m-qgis-legend.png" 2>/dev/null | sed 's/^/  QGIS: /')
 
 step "6. Tiles for a ship going offline: the North Sea, zooms 2-7, into MBTiles" \
   "seawx seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 -o swh-{time}.mbtiles"

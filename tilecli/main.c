@@ -9,6 +9,7 @@
 #endif
 
 extern const cli_opt cmd_layers_opts[];
+extern const cli_opt cmd_legend_opts[];
 extern const cli_opt cmd_seed_opts[];
 extern const cli_opt cmd_storms_opts[];
 extern const cli_opt cmd_soil_opts[];
@@ -25,6 +26,14 @@ static const cli_cmd commands[] = {
      "is marked 'latest'; a run still being produced is marked 'in production'. With\n"
      "--json, prints every leaf layer as a JSON array of objects.",
      cmd_layers_opts},
+    {"legend", cmd_legend, "the value legend of a map layer as a PNG (for QGIS, layouts, pages)",
+     "seawx legend --bundle NAME (--layer NAME | --variable VAR [--run RUN]) [--style NAME]\n"
+     "       [--width PX] [--height PX] -o FILE.png",
+     "Fetches the legend graphic of one layer's style from the service (GetLegendGraphic,\n"
+     "with your key) and writes it as a PNG: the colour ramp the layer's map images use,\n"
+     "low values on the left. The file is written whole or not at all. In QGIS, set it as\n"
+     "the layer's legend image (Layer Properties > Legend > Legend placeholder image).",
+     cmd_legend_opts},
     {"seed", cmd_seed, "pre-seed a layer's map tiles into MBTiles files for offline use",
      "seawx seed --bundle NAME (--layer NAME | --variable VAR) (--bbox W,S,E,N | --area FILE |\n"
      "       --route FILE [--buffer NM] [--depart TIME --speed KN|MIN-MAX]) --zoom LEVELS\n"

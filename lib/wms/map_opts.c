@@ -32,7 +32,7 @@ static const swx_opt map_opts[] = {
      "Style name (default: the first style of the layer)", NULL},
     {"crs", SWX_OPT_CHOICE, 0, 0, "EPSG:4326", crs_choices, NULL, NULL, NULL},
     {"width", SWX_OPT_INT, 1, 1L << 30, NULL, NULL, NULL,
-     "Raster width in pixels (default: the 0.25 degree model grid)", NULL},
+     "Raster width in pixels (default: 1/128 degree pixels, with overviews)", NULL},
     {"height", SWX_OPT_INT, 1, 1L << 30, NULL, NULL, NULL, "Raster height in pixels", NULL},
     {"res", SWX_OPT_REAL, 0, 0, NULL, NULL, NULL, "Pixel size in CRS units",
      "a positive pixel size in CRS units"},

@@ -1,9 +1,10 @@
-/* wms.c: bundles and capabilities requests of the WMS endpoint. */
+/* wms.c: bundles, capabilities and legend requests of the WMS endpoint. */
 #include "seawx/wms.h"
 
 #include "buf.h"
 #include "http_int.h"
 #include "jsonfmt.h"
+#include "png_codec.h"
 #include "seawx/error.h"
 #include "wms_priv.h"
 
@@ -142,6 +143,29 @@ int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle)
     return rc;
 }
 
+int swx_wms_get_caps_doc(swx_caps **out, char **xml, size_t *len, swx_client *c, const char *bundle)
+{
+    swx_request req;
+    swx_query *q = NULL;
+    swx_response *r = NULL;
+    *out = NULL;
+    *xml = NULL;
+    *len = 0;
+    int rc = swx_wms_caps_request(&req, &q, bundle);
+    if (!rc)
+        rc = swx_http_get(&r, c, &req);
+    if (!rc)
+        rc = parse_answer(bundle, r, out);
+    if (!rc) {
+        *xml = r->body;
+        *len = r->len;
+        r->body = NULL;
+    }
+    swx_response_free(r);
+    swx_query_free(q);
+    return rc;
+}
+
 typedef struct many {
     const char *const *bundles;
     size_t n, next;
@@ -208,4 +232,51 @@ int swx_wms_get_caps_many(swx_caps **out, int *rc, char **errors, swx_client *c,
     int r = swx_fetch_run(NULL, c, &o, many_next, many_done, &m);
     swx_query_free(m.q);
     return r ? r : m.first_rc;
+}
+
+int swx_wms_get_legend(void **out, size_t *len, int *w, int *h, swx_client *c, const char *bundle,
+                       const char *layer, const char *style, int width, int height)
+{
+    swx_request req;
+    swx_query *q = NULL;
+    swx_response *r = NULL;
+    int pw = 0, ph = 0, rc;
+    *out = NULL;
+    *len = 0;
+    if (!layer || !*layer)
+        return swx_error_set(SWX_EINVAL, "a legend needs a layer");
+    if (width < 0 || height < 0 || width > SWX_LEGEND_MAX_SIDE || height > SWX_LEGEND_MAX_SIDE)
+        return swx_error_set(SWX_EINVAL, "a legend's width and height are 1 to %d pixels",
+                             SWX_LEGEND_MAX_SIDE);
+    if ((rc = wms_request_start("GetLegendGraphic", bundle, "image/png", &req, &q)))
+        goto done;
+    req.max_body = SWX_LEGEND_MAX_BYTES;
+    if ((rc = swx_query_add(q, "layer", layer)) ||
+        (style && *style && (rc = swx_query_add(q, "style", style))) ||
+        (rc = swx_query_add(q, "format", "image/png")) ||
+        (width && (rc = swx_query_addf(q, "width", "%d", width))) ||
+        (height && (rc = swx_query_addf(q, "height", "%d", height))))
+        goto done;
+    if ((rc = swx_http_get(&r, c, &req)))
+        goto done;
+    if ((rc = swx_png_check(&pw, &ph, NULL, r->body, r->len))) {
+        rc = swx_error_prefix(rc, "bad legend image from %s", r->url);
+        goto done;
+    }
+    if ((width && pw != width) || (height && ph != height)) {
+        rc = swx_error_set(SWX_ESERVICE, "legend from %s is %d x %d, not the %d x %d asked for",
+                           r->url, pw, ph, width ? width : pw, height ? height : ph);
+        goto done;
+    }
+    *out = r->body;
+    *len = r->len;
+    r->body = NULL;
+    if (w)
+        *w = pw;
+    if (h)
+        *h = ph;
+done:
+    swx_response_free(r);
+    swx_query_free(q);
+    return rc;
 }

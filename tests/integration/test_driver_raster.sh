@@ -11,6 +11,29 @@ cmp=$SEAWX_RASTERCMP
 check "gdalinfo --formats lists SEAWX" sh -c "gdalinfo --formats | grep -q 'SEAWX -raster,vector-'"
 check "driver metadata: connection prefix, open options" sh -c \
   "gdalinfo --format SEAWX | grep -q 'Connection prefix: SEAWX:' && gdalinfo --format SEAWX | grep -q 'alt_config_option=.SEAWX_BASE_URL'"
+# The help link: QGIS writes the help topic into its Options box as
+# <a href="https://gdal.org/TOPIC">; parsed as Qt parses that label, the link
+# must open seawx's README at its QGIS section, not a page of gdal.org.
+help_link() {
+  QT_QPA_PLATFORM=offscreen /usr/bin/python3 - "$(gdalinfo --format SEAWX | sed -n 's/^ *Help Topic: //p')" <<'PY'
+import sys
+from qgis.PyQt.QtGui import QGuiApplication, QTextDocument
+app = QGuiApplication([])
+d = QTextDocument()
+d.setHtml('Consult <a href="https://gdal.org/%s">SEAWX driver help page</a> for detailed '
+          'explanations on options' % sys.argv[1])
+it = d.begin().begin()
+while not it.atEnd():
+    f = it.fragment()
+    if f.charFormat().isAnchor():
+        print(f.charFormat().anchorHref())
+    it += 1
+PY
+}
+link=$(help_link 2>/dev/null)
+check "QGIS's help link opens seawx's README at its QGIS section ($link)" sh -c \
+  "case '$link' in file://*/README.md#qgis) grep -q '^### QGIS' '$(echo "$link" | sed 's|^file://||; s|#qgis$||')' ;; *) false ;; esac"
+
 # The open options come from the core's descriptions, by scope: the raster
 # side (gdalinfo, QGIS's raster source) lists the WMS layers' and the service's
 # options with the twelve bundles, the vector side the storms' and the service's.
@@ -53,12 +76,12 @@ layer_ok() {
   python3 - "$T/layer.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["size"] == [1440, 720], d["size"]
+assert d["size"] == [46080, 23040], d["size"]
 assert [b["colorInterpretation"] for b in d["bands"]] == ["Red", "Green", "Blue", "Alpha"]
 assert all(b["block"] == [256, 256] for b in d["bands"])
-assert [o["size"] for o in d["bands"][0]["overviews"]] == [[720, 360], [360, 180]]
+assert [o["size"] for o in d["bands"][0]["overviews"]] == [[46080 >> k, 23040 >> k] for k in range(1, 8)]
 gt = d["geoTransform"]
-assert gt == [-180.0, 0.25, 0.0, 90.0, 0.0, -0.25], gt
+assert gt == [-180.0, 1 / 128, 0.0, 90.0, 0.0, -1 / 128], gt
 assert "4326" in d["coordinateSystem"]["wkt"]
 md = d["metadata"][""]
 for k in ("PRODUCT", "BUNDLE", "RUN", "VARIABLE", "UNIT", "TIME", "TIMES", "STYLE", "STYLES", "LAYER"):
@@ -67,8 +90,8 @@ assert md["VARIABLE"] == "t2m" and md["UNIT"] == "K" and md["BUNDLE"] == "basic"
 assert md["TIME"] in md["TIMES"].split(",")
 PY
 }
-check "layer: 1440x720 RGBA, 256 blocks, overviews, geotransform, metadata" layer_ok
-check "latest entry resolves" sh -c "gdalinfo 'SEAWX:bundle=basic,variable=t2m:K,run=latest' | grep -q 'Size is 1440, 720'"
+check "layer: 46080x23040 RGBA (1/128 degree), 256 blocks, 7 overviews, geotransform, metadata" layer_ok
+check "latest entry resolves" sh -c "gdalinfo 'SEAWX:bundle=basic,variable=t2m:K,run=latest' | grep -q 'Size is 46080, 23040'"
 check "open options work like connection string keys" sh -c \
   "gdalinfo SEAWX: -oo BUNDLE=basic -oo VARIABLE=t2m:K -oo WIDTH=720 | grep -q 'Size is 720, 360'"
 
@@ -79,7 +102,7 @@ getmap() { # CRS BBOX W H OUT  (BBOX in the request's axis order)
 }
 layer=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['LAYER'])" "$T/layer.json")
 time=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['TIME'])" "$T/layer.json")
-# Window: columns 300..1000, rows 100..500 of the 0.25-degree grid.
+# Window: columns 300..1000, rows 100..500 of the 0.25-degree grid (overview level 5).
 gdal_translate -q -projwin -105 65 70 -35 -outsize 700 400 "$sub" "$T/win4326.tif" 2>"$T/tr.err"
 check "gdal_translate -projwin -outsize to GeoTIFF (EPSG:4326)" test -s "$T/win4326.tif"
 getmap EPSG:4326 "-35,-105,65,70" 700 400 "$T/ref4326.png"
@@ -100,8 +123,8 @@ check "EPSG:4326 geotransform" gt_ok "$T/win4326.tif" 4326 -105 0.25 65 -0.25
 sub3857="SEAWX:bundle=basic,layer=$layer,time=$time,crs=EPSG:3857"
 R=20037508.342789244
 gdalinfo "$sub3857" >"$T/3857.txt" 2>&1
-check "EPSG:3857 layer: 1440x1440" grep -q 'Size is 1440, 1440' "$T/3857.txt"
-# Columns 256..767, rows 512..1023 of the 1440-pixel square.
+check "EPSG:3857 layer: 46080x46080" grep -q 'Size is 46080, 46080' "$T/3857.txt"
+# Columns 256..767, rows 512..1023 of the 1440-pixel square (overview level 5).
 read x0 y0 x1 y1 < <(python3 -c "
 R=$R; r=2*R/1440
 print(-R+256*r, R-512*r, -R+768*r, R-1024*r)")
@@ -161,6 +184,22 @@ check "wrong key" bad wrongkey "HTTP 401.*SEAWX_API_KEY" "SEAWX:bundle=basic,lay
 check "key in the connection string is refused" bad keyincs "does not belong in a connection string" "SEAWX:bundle=basic,key=abc"
 check "unknown option" bad option "unknown option 'colour'" "SEAWX:bundle=basic,colour=red"
 check "update mode refused" sh -c "'$cmp' --open-update 'SEAWX:bundle=basic,layer=$layer' | grep -q 'read-only'"
+
+# The value legend: LEGEND_URL (no key) in the metadata; `seawx legend` checks
+# what it is given before sending anything, and names what is wrong.
+check "LEGEND_URL names GetLegendGraphic of the layer's style, without the key" sh -c \
+  "grep -q 'LEGEND_URL=.*request=GetLegendGraphic.*&style=' '$T/3857.txt' && ! grep -q -F '$KEY' '$T/3857.txt'"
+legend_rc() { "$SEAWX_CLI" legend "$@" >"$T/lg.out" 2>"$T/lg.err"; echo $?; }
+check "seawx legend: a 300 x 20 PNG when asked" sh -c \
+  "[ $(legend_rc -b basic -l "$layer" --width 300 --height 20 -o "$T/lg.png") -eq 0 ] && python3 -c 'import struct,sys; d=open(sys.argv[1],\"rb\").read(24); assert d[:8]==b\"\\x89PNG\\r\\n\\x1a\\n\" and struct.unpack(\">II\",d[16:24])==(300,20)' '$T/lg.png'"
+check "seawx legend: no output is a usage error (2)" test "$(legend_rc -b basic -v t2m:K)" -eq 2
+check "seawx legend: width over 1024 is a usage error (2)" test "$(legend_rc -b basic -v t2m:K --width 2000 -o "$T/lg2.png")" -eq 2
+check "seawx legend: unknown variable (5), naming the variables" sh -c \
+  "[ $(legend_rc -b basic -v nope -o "$T/lg2.png") -eq 5 ] && grep -q 'its variables are' '$T/lg.err' && [ ! -e '$T/lg2.png' ]"
+check "seawx legend: unknown style (5), naming the styles" sh -c \
+  "[ $(legend_rc -b basic -v t2m:K -s nope -o "$T/lg2.png") -eq 5 ] && grep -q 'styles are' '$T/lg.err'"
+check "seawx legend: a rejected key (4), not in the message" sh -c \
+  "[ \$(SEAWX_API_KEY=wrong-key '$SEAWX_CLI' legend -b basic -v t2m:K -o '$T/lg2.png' 2>'$T/lg.err'; echo \$?) -eq 4 ] && ! grep -q wrong-key '$T/lg.err'"
 
 # The names are connection strings, not files: with PAM on (GDAL's default),
 # listing, reading and computing statistics leave no SEAWX:*.aux.xml behind.

@@ -9,11 +9,20 @@ exits non-zero with one line on stderr when something is wrong.
                                                the image is not empty: at least
                                                MIN_SHARE of its pixels are opaque
                                                and they have MIN_COLOURS colours
+  test_qgis.py sublayers CONNECTION            what QGIS's chooser offers: one
+                                               line per entry, name TAB uri
+  test_qgis.py view CONNECTION XMIN YMIN XMAX YMAX WIDTH HEIGHT PNG
+                                               render that extent (layer CRS) at
+                                               that size, as a map canvas does
+  test_qgis.py legend CONNECTION PNG           the layer with the plugin's legend
+                                               (LEGEND domain, FILE) as its legend
+                                               image: QGIS's legend drawn to PNG,
+                                               checked to show the legend's colours
 """
 import sys
 
 from qgis.core import (QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings,
-                       QgsProject, QgsRasterLayer)
+                       QgsProject, QgsProviderRegistry, QgsRasterLayer, QgsRectangle)
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor, QImage
 
@@ -25,14 +34,17 @@ def fail(msg):
     sys.exit(1)
 
 
-def render(layer, png):
-    """Renders the layer's full extent in its own CRS to png."""
-    e = layer.extent()
+def render(layer, png, e=None, size=None):
+    """Renders the layer in its own CRS to png: its full extent WIDTH pixels
+    wide, or extent e at size (width, height)."""
+    if e is None:
+        e = layer.extent()
+        size = (WIDTH, round(WIDTH * e.height() / e.width()))
     ms = QgsMapSettings()
     ms.setLayers([layer])
     ms.setDestinationCrs(layer.crs())
     ms.setExtent(e)
-    ms.setOutputSize(QSize(WIDTH, round(WIDTH * e.height() / e.width())))
+    ms.setOutputSize(QSize(*size))
     ms.setBackgroundColor(QColor(0, 0, 0, 0))
     job = QgsMapRendererSequentialJob(ms)
     job.start()
@@ -76,6 +88,74 @@ def cmd_reopen(project, png):
     render(layer, png)
 
 
+def cmd_sublayers(conn):
+    subs = QgsProviderRegistry.instance().querySublayers(conn)
+    if not subs:
+        fail(f"QGIS finds no sublayers in {conn}")
+    for d in subs:
+        print(f"{d.name()}\t{d.uri()}")
+
+
+def cmd_view(conn, xmin, ymin, xmax, ymax, width, height, png):
+    layer = QgsRasterLayer(conn, "seawx", "gdal")
+    if not layer.isValid():
+        fail(f"the layer did not load: {layer.error().summary()}")
+    describe(layer)
+    render(layer, png, QgsRectangle(float(xmin), float(ymin), float(xmax), float(ymax)),
+           (int(width), int(height)))
+
+
+def cmd_legend(conn, png):
+    from osgeo import gdal
+    from qgis.core import (QgsLayerTree, QgsLayerTreeModel, QgsLegendRenderer,
+                           QgsLegendSettings, QgsRenderContext)
+    from qgis.PyQt.QtGui import QPainter
+    layer = QgsRasterLayer(conn, "seawx", "gdal")
+    if not layer.isValid():
+        fail(f"the layer did not load: {layer.error().summary()}")
+    ds = gdal.Open(conn)
+    legend_file = ds.GetMetadataItem("FILE", "LEGEND") if ds else None
+    if not legend_file:
+        fail(f"the plugin gives no legend file for {conn}")
+    print(f"legend_file={legend_file}")
+    layer.setLegendPlaceholderImage(legend_file)
+    root = QgsLayerTree()
+    root.addLayer(layer)
+    model = QgsLayerTreeModel(root)
+    renderer = QgsLegendRenderer(model, QgsLegendSettings())
+    dpmm = 96 / 25.4
+    size_mm = renderer.minimumSize()
+    img = QImage(round(size_mm.width() * dpmm), round(size_mm.height() * dpmm),
+                 QImage.Format_ARGB32)
+    img.fill(QColor(255, 255, 255, 255))
+    painter = QPainter(img)
+    ctx = QgsRenderContext.fromQPainter(painter)
+    ctx.setScaleFactor(dpmm)
+    renderer.drawLegend(ctx)
+    painter.end()
+    if not img.save(png, "PNG"):
+        fail(f"cannot write {png}")
+    del renderer, model, root  # before the layer they point to
+    # QGIS draws the legend image scaled: find the row with the most colours,
+    # and check that it shows a ramp of the legend's own colours.
+    src = QImage(legend_file).convertToFormat(QImage.Format_ARGB32)
+    ramp = [QColor(src.pixel(x, src.height() // 2)) for x in range(src.width())]
+
+    def near(c):
+        return min(max(abs(c.red() - r.red()), abs(c.green() - r.green()),
+                       abs(c.blue() - r.blue())) for r in ramp) <= 16
+    best = max(range(img.height()), key=lambda y: len({img.pixel(x, y) for x in range(img.width())}))
+    row = [QColor(img.pixel(x, best)) for x in range(img.width())]
+    shown = [c for c in row if (c.red(), c.green(), c.blue()) != (255, 255, 255)]
+    colours = {c.rgb() for c in shown}
+    close = sum(near(c) for c in shown) / max(1, len(shown))
+    print(f"legend {img.width()}x{img.height()}: a row of {len(colours)} colours, "
+          f"{close:.2f} of them the legend's")
+    if len(colours) < 20 or close < 0.9:
+        fail(f"QGIS's legend does not show the legend image ({len(colours)} colours, "
+             f"{close:.2f} of them the legend's)")
+
+
 def cmd_pixels(png, min_share, min_colours):
     img = QImage(png)
     if img.isNull():
@@ -96,7 +176,8 @@ def cmd_pixels(png, min_share, min_colours):
 
 
 def main():
-    commands = {"render": (cmd_render, 3), "reopen": (cmd_reopen, 2), "pixels": (cmd_pixels, 3)}
+    commands = {"render": (cmd_render, 3), "reopen": (cmd_reopen, 2), "pixels": (cmd_pixels, 3),
+                "sublayers": (cmd_sublayers, 1), "view": (cmd_view, 8), "legend": (cmd_legend, 2)}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or \
             len(sys.argv) != 2 + commands[sys.argv[1]][1]:
         print(__doc__, file=sys.stderr)

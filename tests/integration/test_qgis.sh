@@ -45,8 +45,8 @@ no_key_in_project() { project_text "$1" >"$T/project.txt" && no_key_in "$T/proje
 conn="SEAWX:bundle=basic,variable=t2m:K,run=latest"
 qgis render "$conn" "$T/latest.png" "$T/latest.qgz" >"$T/render1.txt" 2>"$T/render1.err"
 check "QGIS loads $conn and renders it" test $? -eq 0 -a -s "$T/latest.png"
-check "the layer is 4 bands, 1440x720, EPSG:4326, through GDAL" \
-  grep -q 'provider=gdal bands=4 size=1440x720 crs=EPSG:4326' "$T/render1.txt"
+check "the layer is 4 bands, 46080x23040, EPSG:4326, through GDAL" \
+  grep -q 'provider=gdal bands=4 size=46080x23040 crs=EPSG:4326' "$T/render1.txt"
 check "the rendered PNG is not empty" qgis pixels "$T/latest.png" 0.95 200
 gdal_translate -q -of PNG -outsize 720 360 "$conn" "$T/latest_gdal.png"
 check "QGIS shows the pixels GDAL reads" "$SEAWX_RASTERCMP" "$T/latest.png" "$T/latest_gdal.png"
@@ -82,7 +82,68 @@ check "the .qgs project holds no key" no_key_in_project "$T/leaf.qgs"
 check "that project reopens from the string alone" test $? -eq 0
 check "and renders the same" "$SEAWX_RASTERCMP" "$T/leaf.png" "$T/leaf2.png"
 
-# 3. Without a key QGIS gets GDAL's error, not a crash.
+# 3. QGIS's chooser (the sublayers it offers for a bundle): one entry per
+# variable, its latest run, with distinct names; with runs=all every run too.
+"$SEAWX_CLI" layers --bundle basic --json >"$T/basic.json"
+read -r leaves vars < <("$py" -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d), len({(o['variable'],o['unit']) for o in d}))" "$T/basic.json")
+qgis sublayers SEAWX:bundle=basic >"$T/subs.txt" 2>"$T/subs.err"
+check "the chooser offers one entry per variable for SEAWX:bundle=basic ($(wc -l <"$T/subs.txt") = $vars)" \
+  test "$(wc -l <"$T/subs.txt")" -eq "$vars"
+check "each named 'VARIABLE latest', all distinct" sh -c \
+  "grep -q '^t2m:K latest	SEAWX:bundle=basic,variable=t2m:K,run=latest\$' '$T/subs.txt' && [ -z \"\$(cut -f1 '$T/subs.txt' | sort | uniq -d)\" ]"
+qgis sublayers SEAWX:bundle=basic,runs=all >"$T/subs_all.txt" 2>"$T/subs_all.err"
+check "runs=all: every run too ($(wc -l <"$T/subs_all.txt") = $leaves + $vars), names still distinct" sh -c \
+  "[ $(wc -l <"$T/subs_all.txt") -eq $((leaves + vars)) ] && [ -z \"\$(cut -f1 '$T/subs_all.txt' | sort | uniq -d)\" ]"
+
+# 4. The fine default grid (1/128 degree, 256-pixel blocks of 2 degrees) as a
+# map canvas meets it. Each view starts from an empty cache, so that the
+# service's access log shows every block the view needed.
+getmaps_since() { tail -n +$(($1 + 1)) "$T/access.log" | grep 'request=GetMap' | grep -o 'bbox=[^&]*&width=[0-9]*&height=[0-9]*'; }
+# Opening the layer reads the coarsest overview (360 x 180: two blocks).
+coarsest='^bbox=-90,-180,90,76&width=256&height=180$|^bbox=-90,76,90,180&width=104&height=180$'
+seen=$(wc -l <"$T/access.log")
+SEAWX_CACHE_DIR=$T/cache-view qgis view "$conn" 1 47 5 50 512 384 "$T/view.png" >"$T/view.txt" 2>"$T/view.err"
+check "a 4 x 3 degree view at full resolution (512 x 384 pixels) renders" test $? -eq 0 -a -s "$T/view.png"
+getmaps_since "$seen" | grep -v -E "$coarsest" | sort >"$T/view.getmaps"
+# Lon 1..5, lat 47..50 lies in the blocks of lon 0..6 and lat 46..50: six.
+printf 'bbox=%s&width=256&height=256\n' 46,0,48,2 46,2,48,4 46,4,48,6 48,0,50,2 48,2,50,4 48,4,50,6 |
+  sort >"$T/view.want"
+check "it fetched only its own six full-resolution blocks ($(wc -l <"$T/view.getmaps") GetMaps)" \
+  cmp -s "$T/view.getmaps" "$T/view.want"
+layer_name=$(grep -m1 -o 'layers=[^&]*' "$T/access.log" | tail -1 | cut -d= -f2)
+view_time=$(tail -n 1 "$T/access.log" | grep -o 'time=[^ &]*' | cut -d= -f2)
+curl -sf -H "service-api-key: $KEY" -o "$T/view_ref.png" \
+  "$SIM_URL/ows/wms?service=WMS&request=GetMap&version=1.3.0&product=sof-d&bundle=basic&layers=$layer_name&styles=&crs=EPSG:4326&bbox=47,1,50,5&width=512&height=384&format=image/png&transparent=TRUE&time=$view_time"
+check "and the view is pixel-equal to the service's GetMap of it" "$SEAWX_RASTERCMP" "$T/view.png" "$T/view_ref.png"
+seen=$(wc -l <"$T/access.log")
+SEAWX_CACHE_DIR=$T/cache-world qgis view "$conn" -180 -90 180 90 1000 500 "$T/world.png" >"$T/world.txt" 2>"$T/world.err"
+check "a world view 1000 pixels wide renders" test $? -eq 0 -a -s "$T/world.png"
+getmaps_since "$seen" | grep -v -E "$coarsest" >"$T/world.getmaps"
+# QGIS opens the dataset again in its rendering thread: the capabilities are
+# fetched once and reused (SEAWX_CAPS_TTL).
+caps_n=$(tail -n +$((seen + 1)) "$T/access.log" | grep -c 'request=GetCapabilities')
+check "one GetCapabilities for the QGIS that opened and rendered the layer ($caps_n)" test "$caps_n" -eq 1
+res_of() { # the pixel sizes (degrees) of the GetMaps in a file, one per line, distinct
+  "$py" -c 'import re, sys
+for l in open(sys.argv[1]):
+    s, w, n, e, W, H = map(float, re.match(r"bbox=([-\d.]+),([-\d.]+),([-\d.]+),([-\d.]+)&width=(\d+)&height=(\d+)", l).groups())
+    print((e - w) / W, (n - s) / H)' "$1" | sort -u
+}
+check "it fetched 18 blocks besides the opening two, all of the 0.25 degree overview" sh -c \
+  "[ $(wc -l <"$T/world.getmaps") -eq 18 ] && [ '$(res_of "$T/world.getmaps")' = '0.25 0.25' ]"
+
+# 5. The value legend: the plugin fetches the style's legend graphic into the
+# cache folder (metadata domain LEGEND, item FILE); QGIS shows it as the
+# layer's legend image; `seawx legend` writes the same PNG.
+qgis legend "$conn" "$T/legend.png" >"$T/legend.txt" 2>"$T/legend.err"
+check "QGIS's legend shows the service's legend graphic ($(grep -o 'a row of.*' "$T/legend.txt"))" \
+  test $? -eq 0 -a -s "$T/legend.png"
+legend_file=$(sed -n 's/^legend_file=//p' "$T/legend.txt")
+check "the legend file is in the cache folder" sh -c "case '$legend_file' in '$T/cache/legends/'*.png) test -s '$legend_file' ;; *) false ;; esac"
+"$SEAWX_CLI" legend -b basic -v t2m:K -o "$T/legend_cli.png" 2>"$T/legend_cli.err"
+check "seawx legend writes the same PNG" cmp -s "$T/legend_cli.png" "$legend_file"
+
+# 6. Without a key QGIS gets GDAL's error, not a crash.
 (
   unset SEAWX_API_KEY
   qgis render "$conn" "$T/nokey.png" "$T/nokey.qgz" >"$T/nokey.txt" 2>"$T/nokey.err"

@@ -26,13 +26,15 @@
 #define WIN 256
 
 /* The rasters read: two layers, each with the cache off and on, and one of
- * them in a second CRS (another grid of the same layer). */
+ * them in a second CRS (another grid of the same layer). Each is read whole
+ * once for the reference, so they are 1440 pixels wide (the model's 0.25
+ * degree grid; the default grid is 32 times finer). */
 static const char *const sources[] = {
-    "SEAWX:bundle=basic,variable=t2m:K,cache=no",
-    "SEAWX:bundle=basic,variable=t2m:K,cache=yes",
-    "SEAWX:bundle=maritime,variable=swh,cache=no",
-    "SEAWX:bundle=maritime,variable=swh,cache=yes",
-    "SEAWX:bundle=basic,variable=t2m:K,crs=EPSG:3857,cache=yes",
+    "SEAWX:bundle=basic,variable=t2m:K,width=1440,cache=no",
+    "SEAWX:bundle=basic,variable=t2m:K,width=1440,cache=yes",
+    "SEAWX:bundle=maritime,variable=swh,width=1440,cache=no",
+    "SEAWX:bundle=maritime,variable=swh,width=1440,cache=yes",
+    "SEAWX:bundle=basic,variable=t2m:K,crs=EPSG:3857,width=1440,cache=yes",
 };
 #define NSOURCES (sizeof sources / sizeof sources[0])
 

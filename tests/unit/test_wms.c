@@ -439,6 +439,74 @@ static void test_get_caps_errors(void)
     swx_client_free(c);
 }
 
+static void test_get_caps_doc(void)
+{
+    swx_client *c = client_at(sim.base_url, NULL);
+    swx_caps *caps = NULL, *again = NULL;
+    char *xml = (char *)1;
+    size_t len = 0;
+    /* The document as received parses to the same capabilities. */
+    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps_doc(&caps, &xml, &len, c, "basic"), 0);
+    CU_ASSERT(len > 100 && xml[len] == '\0' && strstr(xml, "<WMS_Capabilities"));
+    CU_ASSERT_EQUAL_FATAL(swx_caps_parse(&again, xml, len), 0);
+    CU_ASSERT_EQUAL(swx_caps_layer_count(again), swx_caps_layer_count(caps));
+    swx_caps_free(again);
+    swx_caps_free(caps);
+    free(xml);
+    /* A failure hands over nothing. */
+    xml = (char *)1;
+    CU_ASSERT_EQUAL(swx_wms_get_caps_doc(&caps, &xml, &len, c, "thunderstorm"), SWX_EFORBIDDEN);
+    CU_ASSERT_PTR_NULL(caps);
+    CU_ASSERT_PTR_NULL(xml);
+    swx_client_free(c);
+}
+
+static void test_get_legend(void)
+{
+    swx_client *c = client_at(sim.base_url, "header");
+    swx_caps *caps = NULL;
+    void *png = (void *)1;
+    size_t len = 1;
+    int w = 0, h = 0;
+    CU_ASSERT_EQUAL_FATAL(swx_wms_get_caps(&caps, c, "basic"), 0);
+    const char *layer = swx_layer_name(swx_caps_layer(caps, 0));
+    const char *style = swx_layer_style(swx_caps_layer(caps, 0), 0)->name;
+    /* The service's size, then one asked for. */
+    int rc = swx_wms_get_legend(&png, &len, &w, &h, c, "basic", layer, style, 0, 0);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", swx_error_last());
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT(len > 8 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
+    CU_ASSERT(w == 256 && h == 16);
+    free(png);
+    CU_ASSERT_EQUAL(swx_wms_get_legend(&png, &len, &w, &h, c, "basic", layer, NULL, 100, 10), 0);
+    CU_ASSERT(w == 100 && h == 10);
+    free(png);
+    char line[1024];
+    /* The sim logs a request once answered: wait for the second one's line. */
+    CU_ASSERT_FATAL(last_line_with("&width=100&height=10", line, sizeof line));
+    has(line, "request=GetLegendGraphic&version=1.3.0&product=sof-d&bundle=basic&layer=");
+    has(line, "&format=image/png&width=100&height=10 200 ");
+    lacks(line, KEY);
+    /* Refused before anything is sent, and by the service. */
+    png = (void *)1;
+    CU_ASSERT_EQUAL(swx_wms_get_legend(&png, &len, NULL, NULL, c, "basic", layer, NULL, 2000, 0),
+                    SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(png);
+    has(swx_error_last(), "1 to 1024 pixels");
+    CU_ASSERT_EQUAL(swx_wms_get_legend(&png, &len, NULL, NULL, c, "basic", "", NULL, 0, 0),
+                    SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_wms_get_legend(&png, &len, NULL, NULL, c, "weather", layer, NULL, 0, 0),
+                    SWX_EINVAL);
+    rc = swx_wms_get_legend(&png, &len, NULL, NULL, c, "basic", "sof-d/19990101/00/t2m:K", NULL, 0,
+                            0);
+    CU_ASSERT(rc != 0);
+    CU_ASSERT_PTR_NULL(png);
+    lacks(swx_error_last(), KEY);
+    swx_caps_free(caps);
+    swx_client_free(c);
+}
+
 static void test_get_caps_many(void)
 {
     swx_client *c = client_at(sim.base_url, NULL);
@@ -509,6 +577,8 @@ int main(void)
     CU_add_test(s, "capabilities with query auth", test_get_caps_query_auth);
     CU_add_test(s, "capabilities errors", test_get_caps_errors);
     CU_add_test(s, "capabilities of many bundles", test_get_caps_many);
+    CU_add_test(s, "capabilities with the document as received", test_get_caps_doc);
+    CU_add_test(s, "legend graphics", test_get_legend);
     int rc = cu_run();
     cu_sim_stop(&sim);
     remove(access_log);

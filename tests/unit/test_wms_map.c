@@ -43,11 +43,16 @@ static swx_caps *load(const char *fixture)
     return caps;
 }
 
+/* The model's 0.25 degree grid, whose block edges are round numbers: most
+ * tests ask for it; the default grid's own tests clear it. */
+#define MODEL_RES 0.25
+
 static swx_map_opts opts_layer(const char *layer)
 {
     swx_map_opts o = {0};
     o.bundle = "basic";
     o.layer = layer;
+    o.res = MODEL_RES;
     return o;
 }
 
@@ -111,35 +116,56 @@ static void assert_size(const swx_map *m, int w, int h)
 
 static void test_default_grid_4326(void)
 {
+    /* 1/128 degree: a 32nd of the model's grid, which is level 5 exactly. */
     swx_map_opts o = opts_layer("sof-d/20241001/00/t2m:K");
+    o.res = 0;
     swx_map *m = open_map(&o);
-    assert_size(m, 1440, 720);
+    assert_size(m, 46080, 23040);
     CU_ASSERT_EQUAL(swx_map_epsg(m), 4326);
     CU_ASSERT_STRING_EQUAL(swx_map_crs(m), "EPSG:4326");
     CU_ASSERT_STRING_EQUAL(swx_map_bundle(m), "basic");
     CU_ASSERT_STRING_EQUAL(swx_layer_name(swx_map_layer(m)), "sof-d/20241001/00/t2m:K");
     CU_ASSERT_EQUAL(swx_map_block_size(m), 256);
+    assert_gt(m, -180, 1.0 / 128, 90, -1.0 / 128);
+    /* Overviews down to 360 x 180; a world view reads a few dozen blocks. */
+    CU_ASSERT_EQUAL(swx_map_level_count(m), 8);
+    int w = -1, h = -1;
+    swx_map_level_size(&w, &h, m, 5);
+    CU_ASSERT(w == 1440 && h == 720);
+    swx_map_level_size(&w, &h, m, 7);
+    CU_ASSERT(w == 360 && h == 180);
+    swx_map_free(m);
+
+    /* The model's grid, asked for. */
+    o.res = MODEL_RES;
+    m = open_map(&o);
+    assert_size(m, 1440, 720);
     assert_gt(m, -180, 0.25, 90, -0.25);
     swx_map_free(m);
 }
 
 static void test_default_grid_3857(void)
 {
-    /* The Web Mercator square at 0.25 degree of the equator. */
+    /* The Web Mercator square at 1/128 degree of the equator. */
     swx_map_opts o = opts_layer("sof-d/20241001/00/t2m:K");
     o.crs = "EPSG:3857";
+    o.res = 0;
     swx_map *m = open_map(&o);
-    assert_size(m, 1440, 1440);
+    assert_size(m, 46080, 46080);
     CU_ASSERT_EQUAL(swx_map_epsg(m), 3857);
     CU_ASSERT_STRING_EQUAL(swx_map_crs(m), "EPSG:3857");
-    assert_gt(m, -MERC_MAX, 2 * MERC_MAX / 1440, MERC_MAX, -2 * MERC_MAX / 1440);
+    assert_gt(m, -MERC_MAX, 2 * MERC_MAX / 46080, MERC_MAX, -2 * MERC_MAX / 46080);
+    int w = -1, h = -1;
+    swx_map_level_size(&w, &h, m, 5);
+    CU_ASSERT(w == 1440 && h == 1440);
     swx_map_free(m);
 
     /* The same from a server that calls it EPSG:900913. */
     o = opts_layer("google");
     o.crs = "EPSG:3857";
+    o.res = 0;
     m = open_map(&o);
-    assert_size(m, 1440, 1440);
+    assert_size(m, 46080, 46080);
     CU_ASSERT_EQUAL(swx_map_epsg(m), 3857);
     CU_ASSERT_STRING_EQUAL(swx_map_crs(m), "EPSG:900913");
     swx_map_free(m);
@@ -208,8 +234,13 @@ static void test_size_from_res(void)
 
     o = opts_layer("europe");
     m = open_map(&o);
-    assert_size(m, 160, 140); /* the default 0.25 degree over 40 x 35 degrees */
+    assert_size(m, 160, 140); /* the model's 0.25 degree over 40 x 35 degrees */
     assert_gt(m, -10, 0.25, 70, -0.25);
+    swx_map_free(m);
+    o.res = 0;
+    m = open_map(&o);
+    assert_size(m, 5120, 4480); /* the default 1/128 degree over it */
+    assert_gt(m, -10, 1.0 / 128, 70, -1.0 / 128);
     swx_map_free(m);
 
     o = opts_layer("sof-d/20241001/00/t2m:K");
@@ -638,6 +669,7 @@ static void test_resolve_crs(void)
     for (size_t i = 0; i < sizeof merc / sizeof merc[0]; i++) {
         swx_map_opts o = opts_layer("sof-d/20241001/00/t2m:K");
         o.crs = merc[i];
+        o.res = 0;
         swx_map *m = open_map(&o);
         CU_ASSERT_EQUAL(swx_map_epsg(m), 3857);
         CU_ASSERT_STRING_EQUAL(swx_map_crs(m), "EPSG:3857");
@@ -870,8 +902,8 @@ int main(void)
         return 1;
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("wms_map", NULL, NULL);
-    CU_add_test(s, "default grid in EPSG:4326: 1440 x 720", test_default_grid_4326);
-    CU_add_test(s, "default grid in EPSG:3857: 1440 x 1440", test_default_grid_3857);
+    CU_add_test(s, "default grid in EPSG:4326: 46080 x 23040", test_default_grid_4326);
+    CU_add_test(s, "default grid in EPSG:3857: 46080 x 46080", test_default_grid_3857);
     CU_add_test(s, "width or height keeps square pixels", test_size_from_width_or_height);
     CU_add_test(s, "size from a resolution", test_size_from_res);
     CU_add_test(s, "size limits", test_size_limits);

@@ -11,9 +11,14 @@
  * ceil(width / 2^k) x ceil(height / 2^k) pixels over the same extent. Block
  * (bx, by) of a level covers pixels [bx*bs, min((bx+1)*bs, w)) and likewise in
  * y; edge blocks are fetched at their true, smaller size so that every pixel
- * centre is exactly where the grid says. The default size follows the model's
- * native 0.25 degree grid: 1440 x 720 for the globe in EPSG:4326, and 1440 x
- * 1440 for the Web Mercator square (0.25 degree at the equator, 27.83 km).
+ * centre is exactly where the grid says. The default pixel is 1/128 degree
+ * (0.0078125, 870 m at the equator), a 32nd of the model's 0.25 degree grid,
+ * which the service renders smoothly at any size: 46080 x 23040 for the globe
+ * in EPSG:4326, and 46080 x 46080 for the Web Mercator square. Viewers read
+ * the overviews: level 5 is the model's own 0.25 degree grid (1440 x 720), and
+ * a world view on a screen reads a few dozen blocks of a coarse level, a
+ * zoomed-in view only the blocks it shows. A full-resolution copy of the
+ * globe is 16200 GetMaps: copies ask for a size (width=, res=, or -outsize).
  *
  * Fetched blocks are kept in a disk cache (see swx_map_opts.cache): a run's
  * image for one time never changes, so cached blocks stay valid; cache entries
@@ -37,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SWX_MAP_DEFAULT_RES_DEG 0.25
+#define SWX_MAP_DEFAULT_RES_DEG 0.0078125
 #define SWX_MAP_MIN_OVERVIEW 256
 #define SWX_MAP_MAX_SIDE (1 << 20)
 

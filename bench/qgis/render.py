@@ -1,0 +1,76 @@
+"""bench/qgis/render.py: one QGIS (Debian's python3-qgis, offscreen) that opens one
+layer and renders one view twice, timing each step; run by bench/qgis/run.sh.
+
+  render.py seawx CONNECTION VIEW PNG
+  render.py wms URL LAYER STYLE TIME USER PASSWORD VIEW PNG
+
+VIEW is XMIN,YMIN,XMAX,YMAX,WIDTH,HEIGHT in EPSG:4326. Prints one line:
+"open SECONDS cold SECONDS warm SECONDS" (cold: the first render after opening,
+with empty caches; warm: the same view again in the same QGIS), and writes the
+cold render to PNG.
+"""
+import sys
+import time
+
+from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsDataSourceUri,
+                       QgsMapRendererSequentialJob, QgsMapSettings, QgsRasterLayer,
+                       QgsRectangle)
+from qgis.PyQt.QtCore import QSize
+from qgis.PyQt.QtGui import QColor
+
+
+def render(layer, view):
+    x0, y0, x1, y1, w, h = view
+    ms = QgsMapSettings()
+    ms.setLayers([layer])
+    ms.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+    ms.setExtent(QgsRectangle(x0, y0, x1, y1))
+    ms.setOutputSize(QSize(int(w), int(h)))
+    ms.setBackgroundColor(QColor(0, 0, 0, 0))
+    job = QgsMapRendererSequentialJob(ms)
+    t0 = time.monotonic()
+    job.start()
+    job.waitForFinished()
+    dt = time.monotonic() - t0
+    if job.errors():
+        sys.exit(f"render.py: {'; '.join(e.message for e in job.errors())}")
+    return dt, job.renderedImage()
+
+
+def main():
+    kind = sys.argv[1]
+    app = QgsApplication([], False)
+    app.initQgis()
+    t0 = time.monotonic()
+    if kind == "seawx":
+        conn, view, png = sys.argv[2:5]
+        layer = QgsRasterLayer(conn, "seawx", "gdal")
+    else:
+        url, name, style, when, user, password, view, png = sys.argv[2:10]
+        uri = QgsDataSourceUri()
+        # The service's bundle and the valid time ride in the endpoint's
+        # address: QGIS appends its own GetMap parameters to it.
+        uri.setParam("url", f"{url}&TIME={when}")
+        uri.setParam("layers", name)
+        uri.setParam("styles", style)
+        uri.setParam("format", "image/png")
+        uri.setParam("crs", "EPSG:4326")
+        uri.setParam("dpiMode", "7")
+        uri.setParam("contextualWMSLegend", "0")
+        uri.setUsername(user)
+        uri.setPassword(password)
+        layer = QgsRasterLayer(bytes(uri.encodedUri()).decode(), "wms", "wms")
+    if not layer.isValid():
+        sys.exit(f"render.py: the layer did not load: {layer.error().summary()}")
+    t_open = time.monotonic() - t0
+    v = [float(x) for x in view.split(",")]
+    cold, img = render(layer, v)
+    warm, _ = render(layer, v)
+    img.save(png, "PNG")
+    print(f"open {t_open:.3f} cold {cold:.3f} warm {warm:.3f}")
+    del layer
+    app.exitQgis()
+
+
+if __name__ == "__main__":
+    main()
