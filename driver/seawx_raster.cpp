@@ -16,20 +16,26 @@ extern "C" {
 #include "cpl_hash_set.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
 
 /* The size limit of the disk cache: SEAWX_CACHE_MAX_MB (a configuration
  * option too), else the default. A value that is not a number leaves the
- * default. */
+ * default, with a warning saying so: a dataset still opens. */
 static uint64_t CacheLimit()
 {
+    static std::atomic<bool> bWarned{false};
     uint64_t nBytes = uint64_t(SWX_DISKCACHE_DEFAULT_MAX_MB) * 1048576;
     if (const char *pszMax = CPLGetConfigOption("SEAWX_CACHE_MAX_MB", nullptr)) {
         uint64_t n = 0;
         if (swx_diskcache_parse_mb(&n, pszMax) == 0)
             nBytes = n;
+        else if (!bWarned.exchange(true)) /* once a process: QGIS opens per render */
+            CPLError(CE_Warning, CPLE_IllegalArg,
+                     "SEAWX_CACHE_MAX_MB: %s; the cache keeps its default of %d MB",
+                     swx_error_last(), SWX_DISKCACHE_DEFAULT_MAX_MB);
     }
     return nBytes;
 }

@@ -155,6 +155,10 @@ small_b=$(find "$T/small-cache" -name '*.swx' -printf '%s\n' | awk '{ s += $1 } 
 check "SEAWX_CACHE_MAX_MB=1 keeps the cache within 1 MiB ($small_b bytes; unlimited: $full_kb KiB)" \
   sh -c "[ $full_kb -gt 2048 ] && [ $small_b -gt 0 ] && [ $small_b -le $((1048576 + 65536 + 300000)) ]"
 check "a read through a small cache is identical" "$cmp" "$T/big.tif" "$T/big4.tif"
+gdalinfo --config SEAWX_CACHE_MAX_MB lots "SEAWX:bundle=basic,layer=$layer,width=64" \
+  >"$T/lots.txt" 2>&1
+check "a cache size that is not a number warns once, naming the variable, and the layer opens" \
+  sh -c "[ \$(grep -c 'Warning.*SEAWX_CACHE_MAX_MB: a cache size must be a whole number of megabytes, not .lots.; the cache keeps its default of 1024 MB' '$T/lots.txt') -eq 1 ] && grep -q '^Size is 64, 32' '$T/lots.txt'"
 check "overview read uses overview GetMaps" sh -c \
   "gdal_translate -q -outsize 512 256 'SEAWX:bundle=basic,layer=$layer,cache=no' '$T/small.tif' && tail -n 2 '$T/access.log' | grep -q 'width=[0-9]*&height='"
 
