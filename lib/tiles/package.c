@@ -562,7 +562,7 @@ int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_o
     }
     if (o->budget) {
         /* The least the first valid time at the lowest zoom can take. */
-        double least = swx_package_quote_extra(p);
+        double least = EXTRA_FIXED + p->route_bytes;
         int zlow = 99;
         for (size_t i = 0; i < p->n; i++) {
             pkg_layer *L = &p->layers[i];
@@ -570,8 +570,8 @@ int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_o
                 continue;
             int z = lowest_zoom(L->spec.zooms);
             zlow = z < zlow ? z : zlow;
-            least +=
-                FILE_BYTES + MIN_TILE_BYTES * (double)swx_seed_plan_tiles(L->plan, L->first, z);
+            least += FILE_BYTES + EXTRA_PER_FILE +
+                     MIN_TILE_BYTES * (double)swx_seed_plan_tiles(L->plan, L->first, z);
         }
         if (least > (double)o->budget) {
             rc = swx_error_set(SWX_EINVAL,
@@ -593,33 +593,70 @@ done:
 
 /* ---- the quote ---- */
 
-/* Small boxes around SAMPLE_POINTS points along the route, as GeoJSON. */
-static int sample_area(swx_area **out, const swx_voyage *v)
+/* A small box around a point, as GeoJSON. */
+static int sample_area(swx_area **out, double lon, double lat)
 {
-    char text[4096];
-    size_t at = (size_t)snprintf(text, sizeof text, "{\"type\":\"MultiPolygon\",\"coordinates\":[");
-    double L = swx_voyage_length(v);
-    for (int k = 0; k < SAMPLE_POINTS; k++) {
-        double lon, lat;
-        swx_voyage_point(&lon, &lat, v, L * (k + 0.5) / SAMPLE_POINTS);
-        double d = 0.001;
-        double w = lon - d < -180 ? lon : lon - d, e = lon + d > 180 ? lon : lon + d;
-        at += (size_t)snprintf(text + at, sizeof text - at,
-                               "%s[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f]]]",
-                               k ? "," : "", w, lat - d, e, lat - d, e, lat + d, w, lat + d, w,
-                               lat - d);
+    char text[512];
+    double d = 0.001;
+    double w = lon - d < -180 ? lon : lon - d, e = lon + d > 180 ? lon : lon + d;
+    int n = snprintf(text, sizeof text,
+                     "{\"type\":\"Polygon\",\"coordinates\":[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],"
+                     "[%.6f,%.6f],[%.6f,%.6f]]]}",
+                     w, lat - d, e, lat - d, e, lat + d, w, lat + d, w, lat - d);
+    return swx_area_from_geojson_polygons(out, text, (size_t)n);
+}
+
+/* Sample k of SAMPLE_POINTS: the tile at each zoom where the ship is half
+ * way along its stretch at a valid time spread over the layer's files, into
+ * its own file; adds the bytes each zoom added and its tiles. */
+static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer *L, swx_client *c,
+                      const int64_t *times, size_t nt, size_t f, const char *path)
+{
+    swx_area *area = NULL;
+    swx_seed_plan *sp = NULL;
+    swx_seed *seed = NULL;
+    double from, to, lon, lat;
+    char ts[SWX_ISO8601_LEN];
+    int rc = swx_voyage_stretch(&from, &to, p->o.voyage, times, nt, f);
+    if (rc < 0)
+        return rc;
+    swx_voyage_point(&lon, &lat, p->o.voyage, rc == 1 ? (from + to) / 2 : 0);
+    swx_iso8601_format(ts, times[f]);
+    swx_seed_opts so = L->so;
+    so.voyage = NULL;
+    so.times = ts;
+    if ((rc = sample_area(&area, lon, lat)))
+        goto done;
+    so.area = area;
+    swx_seed_run_opts ro = {8, 0, NULL, NULL, NULL, NULL, NULL};
+    if ((rc = swx_seed_plan_new(&sp, p->caps, &so)) || (rc = swx_seed_new(&seed, c, sp, &ro)))
+        goto done;
+    double before = FILE_BYTES;
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
+        if (!(L->spec.zooms & (1u << z)))
+            continue;
+        swx_seed_file_result r;
+        if ((rc = swx_seed_file_zoom(&r, seed, 0, z, path)))
+            goto done;
+        double size = (double)file_size(path);
+        bytes[z] += size - before;
+        tiles[z] += r.stored + r.present;
+        before = size;
     }
-    at += (size_t)snprintf(text + at, sizeof text - at, "]}");
-    return swx_area_from_geojson_polygons(out, text, at);
+done:
+    swx_seed_free(seed);
+    swx_seed_plan_free(sp);
+    swx_area_free(area);
+    return rc;
 }
 
 int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *c, size_t i)
 {
     pkg_layer *L = &p->layers[i];
-    swx_area *area = NULL;
-    swx_seed_plan *sp = NULL;
-    swx_seed *seed = NULL;
+    int64_t *times = NULL;
     char dir[] = "/tmp/seawx-quote.XXXXXX", path[64];
+    double bytes[SWX_TILE_MAX_ZOOM + 1] = {0};
+    uint64_t tiles[SWX_TILE_MAX_ZOOM + 1] = {0};
     int have_dir = 0, rc;
     memset(out, 0, sizeof *out);
     out->files = L->nfiles - L->first;
@@ -635,40 +672,29 @@ int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *
         }
     if (!out->files)
         return 0;
-    if ((rc = sample_area(&area, p->o.voyage)))
-        goto done;
-    char ts[SWX_ISO8601_LEN];
-    swx_iso8601_format(ts, swx_seed_plan_time(L->plan, (L->first + L->nfiles) / 2));
-    swx_seed_opts so = L->so;
-    so.voyage = NULL;
-    so.area = area;
-    so.times = ts;
-    if ((rc = swx_seed_plan_new(&sp, p->caps, &so)))
-        goto done;
+    if (!(times = malloc(L->nfiles * sizeof *times)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    for (size_t f = 0; f < L->nfiles; f++)
+        times[f] = swx_seed_plan_time(L->plan, f);
     if (!mkdtemp(dir)) {
         rc = swx_error_set(SWX_EIO, "cannot make a folder in /tmp: %s", strerror(errno));
         goto done;
     }
     have_dir = 1;
-    pathf(path, sizeof path, "%s/sample.mbtiles", dir);
-    swx_seed_run_opts ro = {8, 0, NULL, NULL, NULL, NULL, NULL};
-    if ((rc = swx_seed_new(&seed, c, sp, &ro)))
-        goto done;
-    double before = FILE_BYTES, last = 0;
+    for (int k = 0; k < SAMPLE_POINTS; k++) {
+        size_t f = L->first + (size_t)((k + 0.5) * (double)out->files / SAMPLE_POINTS);
+        pathf(path, sizeof path, "%s/sample%d.mbtiles", dir, k);
+        if ((rc = sample_one(bytes, tiles, p, L, c, times, L->nfiles, f, path)))
+            goto done;
+    }
+    double last = 0;
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
         if (!(L->spec.zooms & (1u << z)))
             continue;
-        swx_seed_file_result r;
-        if ((rc = swx_seed_file_zoom(&r, seed, 0, z, path)))
-            goto done;
-        double size = (double)file_size(path);
-        uint64_t n = r.stored + r.present;
-        if (n)
-            out->tile_bytes[z] = (size - before) / (double)n;
+        out->tile_bytes[z] = tiles[z] ? bytes[z] / (double)tiles[z] : 0;
         if (out->tile_bytes[z] < MIN_TILE_BYTES)
             out->tile_bytes[z] = last > 0 ? last : MIN_TILE_BYTES;
         last = out->tile_bytes[z];
-        before = size > before ? size : before;
     }
     out->bytes = FILE_BYTES * (double)out->files;
     for (size_t f = L->first; f < L->nfiles; f++)
@@ -677,9 +703,7 @@ int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *
                 out->bytes += out->tile_bytes[z] * (double)swx_seed_plan_tiles(L->plan, f, z);
     memcpy(L->bpt, out->tile_bytes, sizeof L->bpt);
 done:
-    swx_seed_free(seed);
-    swx_seed_plan_free(sp);
-    swx_area_free(area);
+    free(times);
     if (have_dir)
         rm_tree(dir);
     return rc;
