@@ -133,11 +133,14 @@ static void ui_progress(void *ud, const swx_package_progress *pr)
     char ts[SWX_ISO8601_LEN];
     swx_iso8601_format(ts, pr->time);
     double el = t - u->t0;
-    cli_progress(0, "%llu/%llu tiles (%.0f%%), %.0f tiles/s, %.2f MiB: %s %s zoom %d",
+    char zs[24] = "";
+    if (pr->zoom >= 0)
+        snprintf(zs, sizeof zs, " zoom %d", pr->zoom);
+    cli_progress(0, "%llu/%llu tiles (%.0f%%), %.0f tiles/s, %.2f MiB: %s %s%s",
                  (unsigned long long)pr->done, (unsigned long long)pr->total,
                  pr->total ? 100.0 * (double)pr->done / (double)pr->total : 100.0,
                  el > 0 ? (double)pr->fetched / el : 0.0, (double)pr->bytes / 1048576.0,
-                 pr->variable ? pr->variable : "", ts, pr->zoom);
+                 pr->variable ? pr->variable : "", ts, zs);
 }
 
 static void ui_failed(void *ud, int z, uint32_t x, uint32_t y, int n, const char *why)

@@ -1299,12 +1299,14 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
     for (size_t i = 0; i < p->n; i++) {
         pkg_layer *L = &p->layers[i];
         for (size_t f = L->first; f < L->nfiles; f++) {
+            /* Without a budget nothing is cut: a file's zooms in one step. */
             for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
-                if (L->spec.zooms & (1u << z)) {
-                    unit u = {swx_seed_plan_time(L->plan, f), z, i, f};
+                if ((L->spec.zooms & (1u << z)) &&
+                    (p->o.budget || z == lowest_zoom(L->spec.zooms))) {
+                    unit u = {swx_seed_plan_time(L->plan, f), p->o.budget ? z : -1, i, f};
                     units[nunits++] = u;
-                    b.pr.total += swx_seed_plan_tiles(L->plan, f, z);
                 }
+            b.pr.total += swx_seed_plan_tiles(L->plan, f, -1);
             if (L->files[f].present) {
                 pathf(fp, sizeof fp, "%s/%s", part, L->files[f].name);
                 L->files[f].size = file_size(fp);
@@ -1336,8 +1338,8 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         b.pr.zoom = u->z;
         pathf(fp, sizeof fp, "%s/%s", part, pf->name);
         pathf(bak, sizeof bak, "%s.before", fp);
-        uint64_t ntiles = swx_seed_plan_tiles(L->plan, u->file, u->z);
-        double per = L->bpt[u->z] > 0 ? L->bpt[u->z] : GUESS_TILE_BYTES;
+        uint64_t ntiles = swx_seed_plan_tiles(L->plan, u->file, u->z < 0 ? -1 : u->z);
+        double per = u->z >= 0 && L->bpt[u->z] > 0 ? L->bpt[u->z] : GUESS_TILE_BYTES;
         double est = per * (double)ntiles + (pf->present ? 0 : FILE_BYTES + EXTRA_PER_FILE);
         double now_bytes = package_bytes(p, NULL);
         b.pr.bytes = (uint64_t)now_bytes;
@@ -1365,7 +1367,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
             break;
         }
         double grew = (double)pf->size - (double)size_before - (was_present ? 0 : FILE_BYTES);
-        if (r.stored > 0 && grew > 0)
+        if (u->z >= 0 && r.stored > 0 && grew > 0)
             L->bpt[u->z] = grew / (double)r.stored;
         if (p->o.budget && package_bytes(p, NULL) > (double)p->o.budget) {
             /* Too large: this step is taken back, and the build ends here. */
@@ -1389,7 +1391,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         }
         if (backup)
             unlink(bak);
-        pf->zooms_done++;
+        pf->zooms_done = u->z < 0 ? L->nzooms : pf->zooms_done + 1;
         if (!r.complete)
             pf->failed = 1;
         done_units = k + 1;
