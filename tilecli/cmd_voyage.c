@@ -362,7 +362,9 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);
     if (rc == SWX_ECANCEL || res.interrupted) {
-        cli_error("interrupted: %s was left as it was; run the same command again", out);
+        cli_error("interrupted: %s was left as it was; run the same command again to continue "
+                  "(what was fetched is kept beside it)",
+                  out);
         exit_code = EXIT_INTERRUPTED;
         goto done;
     }

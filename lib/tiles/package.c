@@ -11,6 +11,7 @@
 #include "seawx/wms_select.h"
 #include "sha256.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -1221,6 +1222,103 @@ static int copy_unchanged(swx_package *p, const char *old_dir, const char *part,
     return rc;
 }
 
+/* resume.json in the folder of an interrupted build: its files and their
+ * identities, so that the next build continues them. */
+static int write_resume(const char *part, const swx_package *p)
+{
+    char path[PATH_MAX];
+    pathf(path, sizeof path, "%s/resume.json", part);
+    FILE *f = fopen(path, "w");
+    swx_jsonw *w = NULL;
+    if (!f)
+        return SWX_EIO;
+    if (swx_jsonw_new(&w, f, 0)) {
+        fclose(f);
+        unlink(path);
+        return SWX_ENOMEM;
+    }
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "files");
+    swx_jsonw_array_begin(w);
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t k = p->layers[i].first; k < p->layers[i].nfiles; k++) {
+            const pkg_file *pf = &p->layers[i].files[k];
+            if (!pf->present)
+                continue;
+            swx_jsonw_object_begin(w);
+            swx_jsonw_key(w, "path");
+            swx_jsonw_string(w, pf->name);
+            swx_jsonw_key(w, "identity");
+            swx_jsonw_string(w, pf->identity);
+            swx_jsonw_object_end(w);
+        }
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
+    int rc = swx_jsonw_finish(w);
+    int crc = fclose(f);
+    if (rc || crc) {
+        unlink(path);
+        return SWX_EIO;
+    }
+    return 0;
+}
+
+/* The folder of this build: made anew, or the one an interrupted build left
+ * (with its resume.json), keeping the files of the same identity (the
+ * engine continues them) and removing everything else in it. */
+static int resume_part(swx_package *p, const char *part)
+{
+    char rp[PATH_MAX], *text = NULL;
+    size_t len;
+    json_object *j = NULL;
+    pathf(rp, sizeof rp, "%s/resume.json", part);
+    if (read_small(&text, &len, rp, MAX_MANIFEST) || swx_jsonr_parse(&j, text, len, "resume")) {
+        free(text);
+        rm_tree(part); /* none, or what a build that was killed left */
+        if (mkdir(part, 0777) != 0)
+            return swx_error_set(SWX_EIO, "cannot make %s: %s", part, strerror(errno));
+        return 0;
+    }
+    free(text);
+    unlink(rp);
+    json_object *files = swx_jsonr_path(j, "files", NULL);
+    size_t nf =
+        files && json_object_is_type(files, json_type_array) ? json_object_array_length(files) : 0;
+    for (size_t k = 0; k < nf; k++) {
+        json_object *e = json_object_array_get_idx(files, k);
+        const char *name = swx_jsonr_str(swx_jsonr_path(e, "path", NULL));
+        const char *id = swx_jsonr_str(swx_jsonr_path(e, "identity", NULL));
+        for (size_t i = 0; name && id && i < p->n; i++)
+            for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++) {
+                pkg_file *pf = &p->layers[i].files[f];
+                if (strcmp(pf->name, name) == 0 && strcmp(pf->identity, id) == 0)
+                    pf->present = 1;
+            }
+    }
+    json_object_put(j);
+    /* Everything else goes. */
+    DIR *d = opendir(part);
+    if (!d)
+        return swx_error_set(SWX_EIO, "cannot read %s: %s", part, strerror(errno));
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        int keep = 0;
+        for (size_t i = 0; i < p->n && !keep; i++)
+            for (size_t f = p->layers[i].first; f < p->layers[i].nfiles && !keep; f++)
+                keep = p->layers[i].files[f].present &&
+                       strcmp(p->layers[i].files[f].name, de->d_name) == 0;
+        if (!keep) {
+            char q[PATH_MAX];
+            pathf(q, sizeof q, "%s/%s", part, de->d_name);
+            rm_tree(q);
+        }
+    }
+    closedir(d);
+    return 0;
+}
+
 /* The package's size: its files, and the room for route, manifest and project. */
 static double package_bytes(const swx_package *p, size_t *nfiles)
 {
@@ -1272,12 +1370,9 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
     res->version = (int)version;
     pathf(final_dir, sizeof final_dir, "%s/.%s.v%ld", dir, base, version);
     pathf(part, sizeof part, "%s.part", final_dir);
-    rm_tree(part); /* what a build that was killed left */
     rm_tree(final_dir);
-    if (mkdir(part, 0777) != 0) {
-        rc = swx_error_set(SWX_EIO, "cannot make %s: %s", part, strerror(errno));
+    if ((rc = resume_part(p, part)))
         goto done;
-    }
     made_part = 1;
     pathf(fp, sizeof fp, "%s/route.geojson", part);
     if ((rc = write_route(fp, p)))
@@ -1417,7 +1512,16 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         }
     }
     if (res->interrupted) {
-        rc = swx_error_set(SWX_ECANCEL, "stopped; the package was left as it was");
+        /* What was fetched stays for the next build, beside the package. */
+        if (write_resume(part, p) == 0) {
+            made_part = 0;
+            rc = swx_error_set(SWX_ECANCEL,
+                               "stopped; the package was left as it was, and what was fetched is "
+                               "kept in %s for the next build",
+                               part);
+        } else {
+            rc = swx_error_set(SWX_ECANCEL, "stopped; the package was left as it was");
+        }
         goto done;
     }
     if (res->cut) {

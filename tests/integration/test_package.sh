@@ -60,6 +60,23 @@ check "  and the package is whole, as the one built in one go" sh -c "$chk manif
 k = lambda m: [(f['path'], f['tiles'], f['complete']) for f in m['files']]
 assert k(a) == k(b) and a['cut'] is None\""
 
+# Interrupted (SIGINT): the package as it was, what was fetched kept for the next build.
+g0=$(getmaps)
+"${V[@]}" --in-flight 2 -o "$T/int" 2>"$T/int.err" &
+int_pid=$!
+for _ in $(seq 400); do [ "$(ls "$T"/.int.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 6 ] && break; sleep 0.025; done
+kill -INT "$int_pid"
+wait "$int_pid"
+int_rc=$?
+check "interrupted: exit 130, no package, the fetched files kept" sh -c "[ $int_rc -eq 130 ] && [ ! -e '$T/int' ] &&
+  [ -f '$T/.int.v1.part/resume.json' ] && grep -q 'run the same command again to continue' '$T/int.err'"
+g1=$(getmaps)
+check "the same command continues" "${V[@]}" -o "$T/int"
+check "  fetching only what the interrupted build had not" python3 -c "
+import json; m = json.load(open('$T/int/manifest.json')); n = sum(f['tiles'] for f in m['files'])
+assert $(getmaps) - $g1 < n and $(getmaps) - $g0 <= n + 2, ($g0, $g1, $(getmaps), n)"
+check "  to the same package" $chk manifest "$T/int"
+
 # 3. Refresh after a newer run: the stand-in restarted 6 hours later.
 run0=$(python3 -c "import json; print(json.load(open('$T/pkg/manifest.json'))['layers'][0]['run'])")
 kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null

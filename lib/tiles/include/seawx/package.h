@@ -31,8 +31,10 @@
  * identity, in the manifest) instead of fetching it, and then swaps the link
  * with rename(2): a reader that resolves PATH sees the old package or the new
  * one, whole. The version before is kept until the next build, so a reader
- * that began on it can finish; older ones are removed. A build that fails or
- * is interrupted removes its folder and leaves PATH as it was.
+ * that began on it can finish; older ones are removed. A build that fails
+ * removes its folder and leaves PATH as it was; one that is stopped leaves
+ * PATH as it was and keeps its folder (".NAME.vN.part", with resume.json
+ * naming its files' identities), which the next build continues.
  *
  * Nothing in a package holds the API key.
  */
@@ -168,7 +170,8 @@ typedef struct swx_package_result {
 
 /* Builds the package. 0 when a package was put in place (cut by the budget
  * or with failed tiles too: see res); SWX_ECANCEL when stopped (PATH as it
- * was); another negative code with its line otherwise (PATH as it was). */
+ * was, what was fetched kept for the next build); another negative code
+ * with its line otherwise (PATH as it was, nothing left). */
 SWX_API int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
                               const swx_package_run_opts *o);
 
