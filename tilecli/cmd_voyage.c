@@ -223,6 +223,20 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     }
     if (swx_wms_bundle_check(bundle))
         return cli_fail(SWX_EINVAL);
+    /* The package is a link: "pkg/" names it, not the folder it points to. */
+    char out_path[4096];
+    if (out) {
+        size_t n = strlen(out);
+        while (n > 1 && out[n - 1] == '/')
+            n--;
+        if (n >= sizeof out_path) {
+            cli_error("--output is too long");
+            return EXIT_USAGE;
+        }
+        memcpy(out_path, out, n);
+        out_path[n] = '\0';
+        out = out_path;
+    }
     if (cli_count(&a, "layer") > SWX_PACKAGE_MAX_LAYERS) {
         cli_error("at most %d layers in a package", SWX_PACKAGE_MAX_LAYERS);
         return EXIT_USAGE;

@@ -17,9 +17,10 @@
  *                                 time until one second before the next),
  *                                 grouped by variable, and the route on top
  *
- * Order of work: every (valid time, zoom, layer) in that order, earliest time
- * first, low zooms before high, so a package cut short (budget, interrupt)
- * is usable from departure on. A budget stops before the package would
+ * Order of work: with a budget, every (valid time, zoom, layer) in that
+ * order, earliest time first, low zooms before high, so a package cut short
+ * is usable from departure on; without one, each file's zooms in one step,
+ * earliest time first. A budget stops before the package would
  * exceed it: the last step that made it too large is rolled back and the
  * package holds every layer complete for a prefix of the valid times (and
  * the low zooms of the next time that fitted, marked incomplete).
