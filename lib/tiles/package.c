@@ -842,6 +842,41 @@ static void layer_id(char *out, size_t n, const pkg_layer *L, size_t f)
     snprintf(out, n, "%s_%s", L->safe, tc);
 }
 
+/* The route's extent in Web Mercator metres with a margin of a fifth; a
+ * route across 180 runs on east of it (x beyond the world's edge, as QGIS
+ * draws it). */
+static void view_extent(double *x0, double *y0, double *x1, double *y1, const swx_voyage *v)
+{
+    const double R = 6378137.0, D = M_PI / 180.0;
+    double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
+    for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
+        double lon, lat;
+        int64_t t;
+        swx_voyage_waypoint(&lon, &lat, &t, v, i);
+        if (i && lon + shift - prev < -180)
+            shift += 360;
+        else if (i && lon + shift - prev > 180)
+            shift -= 360;
+        lon += shift;
+        prev = lon;
+        w = lon < w ? lon : w;
+        e = lon > e ? lon : e;
+        s = lat < s ? lat : s;
+        n = lat > n ? lat : n;
+    }
+    s = s < -85 ? -85 : s;
+    n = n > 85 ? 85 : n;
+    *x0 = R * w * D;
+    *x1 = R * e * D;
+    *y0 = R * log(tan(M_PI / 4 + s * D / 2));
+    *y1 = R * log(tan(M_PI / 4 + n * D / 2));
+    double mx = (*x1 - *x0) / 5 + 50000, my = (*y1 - *y0) / 5 + 50000;
+    *x0 -= mx;
+    *x1 += mx;
+    *y0 -= my;
+    *y1 += my;
+}
+
 static int write_project(const char *path, const swx_package *p)
 {
     FILE *f = fopen(path, "w");
@@ -931,8 +966,19 @@ static int write_project(const char *path, const swx_package *p)
     }
     swx_iso8601_format(a, t0);
     swx_iso8601_format(b, t1);
+    double x0, y0, x1, y1;
+    view_extent(&x0, &y0, &x1, &y1, p->o.voyage);
     fprintf(f,
-            "  </projectlayers>\n  <properties>\n    <Paths><Absolute type=\"bool\">false"
+            "  </projectlayers>\n  <mapcanvas name=\"theMapCanvas\" annotationsVisible=\"1\">\n"
+            "    <units>meters</units>\n    <extent><xmin>%.1f</xmin><ymin>%.1f</ymin>"
+            "<xmax>%.1f</xmax><ymax>%.1f</ymax></extent>\n    <rotation>0</rotation>\n"
+            "    <destinationsrs>%s</destinationsrs>\n  </mapcanvas>\n"
+            "  <ProjectViewSettings UseProjectScales=\"0\" rotation=\"0\">\n"
+            "    <DefaultViewExtent xmin=\"%.1f\" ymin=\"%.1f\" xmax=\"%.1f\" ymax=\"%.1f\">%s"
+            "</DefaultViewExtent>\n  </ProjectViewSettings>\n",
+            x0, y0, x1, y1, merc_srs, x0, y0, x1, y1, merc_srs);
+    fprintf(f,
+            "  <properties>\n    <Paths><Absolute type=\"bool\">false"
             "</Absolute></Paths>\n  </properties>\n"
             "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"h\" frameRate=\"1\" "
             "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s</end>"

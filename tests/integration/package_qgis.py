@@ -3,8 +3,8 @@ tests/integration/test_qgis_package.sh runs in Debian's python3, python3-qgis).
 
   package_qgis.py PACKAGE VARIABLE OUT_DIR
 
-Reads PACKAGE/project.qgs; checks that every file of the manifest is a valid
-raster layer in the group of its variable with the fixed temporal range the
+Reads PACKAGE/project.qgs; checks that the default view holds the route,
+that every file of the manifest is a valid raster layer in the group of its variable with the fixed temporal range the
 manifest gives (its valid time until one second before the next), and the
 route is there; then renders the project at the first two valid times of
 VARIABLE through the temporal range of the map settings, as the Temporal
@@ -69,6 +69,15 @@ def main():
             by_source[os.path.basename(layer.source().split("|")[0])] = layer
         if "route.geojson" not in by_source:
             fail("the route is not in the project")
+        # The view opens on the route.
+        view = p.viewSettings().defaultViewExtent()
+        route_ext = by_source["route.geojson"].extent()  # degrees
+        if view.isEmpty() or view.crs().authid() != "EPSG:3857":
+            fail("the project has no default view in EPSG:3857")
+        c = route_ext.center()
+        x, y = c.x() * 20037508.34 / 180, view.center().y()
+        if not (view.xMinimum() < x < view.xMaximum()):
+            fail(f"the default view {view.toString()} misses the route at {c.x()}")
         root = p.layerTreeRoot()
         for f in manifest["files"]:
             layer = by_source.get(f["path"])
