@@ -908,7 +908,7 @@ static int write_project(const char *path, const swx_package *p)
             "  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n",
             merc_srs);
     fprintf(f, "    <layer-tree-layer checked=\"Qt::Checked\" name=\"route\" expanded=\"1\" "
-               "providerKey=\"ogr\" id=\"route\" source=\"./route.geojson\"/>\n");
+               "providerKey=\"ogr\" id=\"voyage_route\" source=\"./route.geojson\"/>\n");
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         fprintf(f, "    <layer-tree-group checked=\"Qt::Checked\" name=\"");
@@ -930,7 +930,7 @@ static int write_project(const char *path, const swx_package *p)
     fprintf(f, "  </layer-tree-group>\n  <projectlayers>\n");
     fprintf(f,
             "    <maplayer type=\"vector\" geometry=\"Line\" wkbType=\"LineString\">\n"
-            "      <id>route</id>\n      <datasource>./route.geojson</datasource>\n"
+            "      <id>voyage_route</id>\n      <datasource>./route.geojson</datasource>\n"
             "      <layername>route</layername>\n      <srs>%s</srs>\n"
             "      <provider encoding=\"UTF-8\">ogr</provider>\n"
             "      <renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"

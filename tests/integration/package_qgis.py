@@ -67,8 +67,9 @@ def main():
             if not layer.isValid():
                 fail(f"layer {layer.name()} did not load from {layer.source()}")
             by_source[os.path.basename(layer.source().split("|")[0])] = layer
-        if "route.geojson" not in by_source:
-            fail("the route is not in the project")
+        if "route.geojson" not in by_source or \
+                root.findLayer(by_source["route.geojson"].id()) is None:
+            fail("the route is not in the project's layer tree")
         # The view opens on the route.
         view = p.viewSettings().defaultViewExtent()
         route_ext = by_source["route.geojson"].extent()  # degrees
