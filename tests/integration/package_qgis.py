@@ -62,6 +62,7 @@ def main():
         p = QgsProject.instance()
         if not p.read(os.path.join(pkg, "project.qgs")):
             fail(f"cannot read the project: {p.error()}")
+        root = p.layerTreeRoot()
         by_source = {}
         for layer in p.mapLayers().values():
             if not layer.isValid():
@@ -79,7 +80,6 @@ def main():
         x, y = c.x() * 20037508.34 / 180, view.center().y()
         if not (view.xMinimum() < x < view.xMaximum()):
             fail(f"the default view {view.toString()} misses the route at {c.x()}")
-        root = p.layerTreeRoot()
         for f in manifest["files"]:
             layer = by_source.get(f["path"])
             if layer is None or not isinstance(layer, QgsRasterLayer):
