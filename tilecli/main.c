@@ -11,6 +11,7 @@
 extern const cli_opt cmd_layers_opts[];
 extern const cli_opt cmd_legend_opts[];
 extern const cli_opt cmd_seed_opts[];
+extern const cli_opt cmd_voyage_opts[];
 extern const cli_opt cmd_storms_opts[];
 extern const cli_opt cmd_soil_opts[];
 extern const cli_opt cmd_weather_opts[];
@@ -44,6 +45,16 @@ static const cli_cmd commands[] = {
      "power loss), the file stays valid: run the same command again to fetch only what is\n"
      "missing. Progress goes to stderr; --dry-run prints the tiles per zoom and fetches no map.",
      cmd_seed_opts},
+    {"voyage", cmd_voyage, "a voyage package: several layers along a voyage, for QGIS and offline",
+     "seawx voyage --bundle NAME --route FILE [--depart TIME --speed KN|MIN-MAX]\n"
+     "       --layer VAR[:style=S][:zoom=Z][:format=F]... --output PATH [--budget SIZE] [options]",
+     "Builds a voyage package into PATH: for each layer and valid time the tiles of the stretch\n"
+     "of route the ship can be on then (one MBTiles each), the route as GeoJSON, manifest.json\n"
+     "and project.qgs, whose layers QGIS's Temporal Controller steps through. Earliest valid\n"
+     "times and low zooms are fetched first; --budget stops before the package would exceed\n"
+     "it. Run it again after a newer run: past times are left out, unchanged files are kept,\n"
+     "and PATH (a link to a version folder) is replaced whole. --dry-run quotes the size.",
+     cmd_voyage_opts},
     {"storms", cmd_storms, "tropical cyclones as GeoJSON: tracks, forecasts and wind radii",
      "seawx storms [--status S] [--region CODE] [--period START/END] [filters] [-o PATH]",
      "Fetches storms from /storm/json, page after page, and writes them as RFC 7946 GeoJSON:\n"

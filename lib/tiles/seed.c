@@ -374,6 +374,7 @@ struct swx_seed {
     int has_time;
     const swx_area *area;
     uint32_t zooms;
+    uint32_t only; /* the zooms of the file being run: all, or one (swx_seed_file_zoom) */
     int tile_size, metatile, warp, skip_empty;
     swx_tile_format format;
     int quality;
@@ -476,7 +477,7 @@ static int next_block(swx_seed *s, job **out)
         if (!s->it) {
             do
                 s->zoom++;
-            while (s->zoom <= SWX_TILE_MAX_ZOOM && !(s->zooms & (1u << s->zoom)));
+            while (s->zoom <= SWX_TILE_MAX_ZOOM && !(s->zooms & s->only & (1u << s->zoom)));
             if (s->zoom > SWX_TILE_MAX_ZOOM)
                 return 0;
             int rc = swx_tile_iter_new(&s->it, s->area, s->zoom, s->metatile);
@@ -1111,6 +1112,11 @@ typedef struct file_meta {
 
 int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
 {
+    return swx_seed_file_zoom(res, s, file, -1, path);
+}
+
+int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int z, const char *path)
+{
     const swx_seed_plan *p = s->plan;
     const swx_layer *layer = p->layer;
     file_meta fm;
@@ -1121,7 +1127,10 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
     if (file >= swx_seed_plan_file_count(p))
         return swx_error_set(SWX_EINVAL, "file %zu of a plan of %zu", file,
                              swx_seed_plan_file_count(p));
-    res->tiles = p->files[file].tiles;
+    if (z > SWX_TILE_MAX_ZOOM || (z >= 0 && !(s->zooms & (1u << z))))
+        return swx_error_set(SWX_EINVAL, "zoom %d is not one of the plan's", z);
+    s->only = z < 0 ? ~0u : 1u << z;
+    res->tiles = z < 0 ? p->files[file].tiles : p->files[file].per_zoom[z];
     s->area = p->files[file].area;
     if (stopping(s))
         return 0;
@@ -1137,11 +1146,11 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
         e = 180;
     }
     int minz = -1, maxz = 0;
-    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
-        if (s->zooms & (1u << z)) {
+    for (int k = 0; k <= SWX_TILE_MAX_ZOOM; k++)
+        if (s->zooms & (1u << k)) {
             if (minz < 0)
-                minz = z;
-            maxz = z;
+                minz = k;
+            maxz = k;
         }
     snprintf(fm.bounds, sizeof fm.bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
     snprintf(fm.center, sizeof fm.center, "%.6f,%.6f,%d", (w + e) / 2, (so + n) / 2, minz);
@@ -1236,8 +1245,10 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
             snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
         }
     }
-    res->complete = !s->stopping && !s->stop_rc && res->failed == 0 &&
-                    (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->files[file].tiles;
+    res->complete =
+        !s->stopping && !s->stop_rc && res->failed == 0 &&
+        (z < 0 ? (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->files[file].tiles
+               : res->present + res->stored >= res->tiles);
     /* A file this seed created and stored nothing in is removed; one whose
      * count failed is left alone: it may hold tiles. */
     if (created && !crc && tiles_in == 0 && (s->stop_rc || s->stopping))

@@ -117,6 +117,24 @@ int swx_voyage_set_speed(swx_voyage *v, int64_t depart, double min_kn, double ma
     return 0;
 }
 
+void swx_voyage_speed(double *min_kn, double *max_kn, const swx_voyage *v)
+{
+    *min_kn = v->has_speed ? v->vmin / SWX_KNOT_MPS : 0;
+    *max_kn = v->has_speed ? v->vmax / SWX_KNOT_MPS : 0;
+}
+
+size_t swx_voyage_waypoint_count(const swx_voyage *v)
+{
+    return v->r->n;
+}
+
+void swx_voyage_waypoint(double *lon, double *lat, int64_t *t, const swx_voyage *v, size_t i)
+{
+    *lon = v->r->lon[i];
+    *lat = v->r->lat[i];
+    *t = v->r->t ? v->r->t[i] : INT64_MIN;
+}
+
 static int speed_number(double *out, const char *s, const char *end)
 {
     char buf[32];

@@ -170,6 +170,13 @@ SWX_API void swx_seed_free(swx_seed *s);
  * was run (res says whether it is complete: stopped, failed tiles), or a
  * negative code that stops the seed, with its line in swx_error_last(). */
 SWX_API int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path);
+/* The same for zoom z of the plan's alone (z < 0: every zoom), so that a
+ * front end can order the work by zoom across files (the voyage package:
+ * low zooms of early times first). The file's metadata names all the plan's
+ * zooms; res counts the tiles of zoom z, and complete says they are all
+ * there. */
+SWX_API int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int z,
+                               const char *path);
 
 SWX_API void swx_seed_get_counts(swx_seed_counts *out, const swx_seed *s);
 /* The HTTP engine's figures over every file run so far. */

@@ -53,6 +53,15 @@ SWX_API int swx_voyage_set_speed(swx_voyage *v, int64_t depart, double min_kn, d
 /* Parses "KN" or "MIN-MAX" (knots, decimals allowed): 0 < MIN <= MAX <= 100. */
 SWX_API int swx_speed_parse(double *min_kn, double *max_kn, const char *text);
 
+/* The speed band in knots; 0 and 0 for a voyage with waypoint times or
+ * no speed yet. */
+SWX_API void swx_voyage_speed(double *min_kn, double *max_kn, const swx_voyage *v);
+/* The waypoints: their count, and waypoint i's position and time (INT64_MIN
+ * when the route gives none). */
+SWX_API size_t swx_voyage_waypoint_count(const swx_voyage *v);
+SWX_API void swx_voyage_waypoint(double *lon, double *lat, int64_t *t, const swx_voyage *v,
+                                 size_t i);
+
 /* The route's length in metres. */
 SWX_API double swx_voyage_length(const swx_voyage *v);
 /* The departure and the latest arrival (seconds since 1970); SWX_EINVAL

@@ -1,0 +1,129 @@
+"""QGIS, headless, opens a voyage package's project (what
+tests/integration/test_qgis_package.sh runs in Debian's python3, python3-qgis).
+
+  package_qgis.py PACKAGE VARIABLE OUT_DIR
+
+Reads PACKAGE/project.qgs; checks that the default view holds the route,
+that every file of the manifest is a valid raster layer in the group of its variable with the fixed temporal range the
+manifest gives (its valid time until one second before the next), and the
+route is there; then renders the project at the first two valid times of
+VARIABLE through the temporal range of the map settings, as the Temporal
+Controller does, and each of those two files alone: each pair must be the
+same pixels, and the two times must differ. Prints what it found; exits
+non-zero with one line on stderr when something is wrong.
+"""
+import json
+import os
+import sys
+
+from qgis.core import (QgsApplication, QgsDateTimeRange, QgsMapRendererSequentialJob,
+                       QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
+                       QgsCoordinateReferenceSystem)
+from qgis.PyQt.QtCore import QDateTime, QSize, Qt
+from qgis.PyQt.QtGui import QColor
+
+
+def fail(msg):
+    print(f"package_qgis.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def qdt(s):
+    return QDateTime.fromString(s, Qt.ISODate)
+
+
+def render(layers, extent, at=None):
+    ms = QgsMapSettings()
+    ms.setLayers(layers)
+    ms.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
+    ms.setExtent(extent)
+    ms.setOutputSize(QSize(256, 256))
+    ms.setBackgroundColor(QColor(0, 0, 0, 0))
+    if at is not None:
+        ms.setIsTemporal(True)
+        ms.setTemporalRange(QgsDateTimeRange(at, at))
+    job = QgsMapRendererSequentialJob(ms)
+    job.start()
+    job.waitForFinished()
+    if job.errors():
+        fail("rendering failed: " + "; ".join(e.message for e in job.errors()))
+    return job.renderedImage()
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    pkg, var, out = sys.argv[1:]
+    manifest = json.load(open(os.path.join(pkg, "manifest.json")))
+    app = QgsApplication([], False)
+    app.initQgis()
+    try:
+        p = QgsProject.instance()
+        if not p.read(os.path.join(pkg, "project.qgs")):
+            fail(f"cannot read the project: {p.error()}")
+        root = p.layerTreeRoot()
+        by_source = {}
+        for layer in p.mapLayers().values():
+            if not layer.isValid():
+                fail(f"layer {layer.name()} did not load from {layer.source()}")
+            by_source[os.path.basename(layer.source().split("|")[0])] = layer
+        if "route.geojson" not in by_source or \
+                root.findLayer(by_source["route.geojson"].id()) is None:
+            fail("the route is not in the project's layer tree")
+        # The view opens on the route.
+        view = p.viewSettings().defaultViewExtent()
+        route_ext = by_source["route.geojson"].extent()  # degrees
+        if view.isEmpty() or view.crs().authid() != "EPSG:3857":
+            fail("the project has no default view in EPSG:3857")
+        c = route_ext.center()
+        x, y = c.x() * 20037508.34 / 180, view.center().y()
+        if not (view.xMinimum() < x < view.xMaximum()):
+            fail(f"the default view {view.toString()} misses the route at {c.x()}")
+        for f in manifest["files"]:
+            layer = by_source.get(f["path"])
+            if layer is None or not isinstance(layer, QgsRasterLayer):
+                fail(f"{f['path']} is not a raster layer of the project")
+            tp = layer.temporalProperties()
+            r = tp.fixedTemporalRange()
+            if not tp.isActive() or r.begin() != qdt(f["shown_from"]) or \
+                    r.end() != qdt(f["shown_until"]):
+                fail(f"{f['path']}: temporal range {r.begin().toString(Qt.ISODate)} to "
+                     f"{r.end().toString(Qt.ISODate)}, not {f['shown_from']} to {f['shown_until']}")
+            group = root.findLayer(layer.id()).parent()
+            if group.name() != f["variable"]:
+                fail(f"{f['path']} is in group '{group.name()}', not '{f['variable']}'")
+        files = [f for f in manifest["files"] if f["variable"] == var]
+        if len(files) < 2:
+            fail(f"fewer than two files of {var}")
+        # Every layer of the variable's group, as QGIS shows the group.
+        group = root.findGroup(var)
+        rasters = [t.layer() for t in group.findLayers()]
+        # A small extent on the first file's tiles, inside the second's too.
+        a, b = by_source[files[0]["path"]], by_source[files[1]["path"]]
+        e = a.extent().intersect(b.extent())
+        c = e.center()
+        half = min(e.width(), e.height()) / 4
+        ext = QgsRectangle(c.x() - half, c.y() - half, c.x() + half, c.y() + half)
+        shots = []
+        for f, layer in ((files[0], a), (files[1], b)):
+            at = qdt(f["shown_from"]).addSecs(60)
+            whole = render(rasters, ext, at)
+            alone = render([layer], ext)
+            whole.save(os.path.join(out, f"project-{f['time']}.png"))
+            alone.save(os.path.join(out, f"file-{f['time']}.png"))
+            if whole != alone:
+                fail(f"at {f['time']} the project does not show {f['path']} alone")
+            shots.append(whole)
+            print(f"{f['time']}: the project shows {f['path']}")
+        if shots[0] == shots[1]:
+            fail("the two valid times render the same pixels")
+        print(f"{len(manifest['files'])} files, each a layer with the manifest's temporal range; "
+              f"{len(rasters)} layers of {var}")
+    finally:
+        QgsProject.instance().clear()
+        app.exitQgis()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+/* test_package.c: what users type for voyage packages (lib/tiles/package.c):
+ * layer specs and sizes, and the package path check. Building packages is
+ * tested against seawx-sim in tests/integration/test_package.sh. */
+#include "cu_support.h"
+
+#include "seawx/error.h"
+#include "seawx/package.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void test_layer_spec(void)
+{
+    swx_package_layer l;
+    CU_ASSERT_EQUAL(swx_package_layer_parse(&l, "swh"), 0);
+    CU_ASSERT_STRING_EQUAL(l.variable, "swh");
+    CU_ASSERT(l.zooms == 0 && l.format == -1 && l.quality == -1 && l.style[0] == '\0');
+
+    CU_ASSERT_EQUAL(swx_package_layer_parse(&l, "swh:zoom=3-6:format=png8"), 0);
+    CU_ASSERT_STRING_EQUAL(l.variable, "swh");
+    CU_ASSERT_EQUAL(l.zooms, 0x78u);
+    CU_ASSERT_EQUAL(l.format, SWX_FORMAT_PNG8);
+
+    /* A unit stays with the variable; a style may hold ':' and '/'. */
+    CU_ASSERT_EQUAL(swx_package_layer_parse(&l, "t2m:K:style=temp:F/nearest:zoom=4"), 0);
+    CU_ASSERT_STRING_EQUAL(l.variable, "t2m:K");
+    CU_ASSERT_STRING_EQUAL(l.style, "temp:F/nearest");
+    CU_ASSERT_EQUAL(l.zooms, 0x10u);
+    CU_ASSERT_EQUAL(swx_package_layer_parse(&l, "10u:style=wind/barb"), 0);
+    CU_ASSERT_STRING_EQUAL(l.style, "wind/barb");
+    CU_ASSERT_EQUAL(swx_package_layer_parse(&l, "sst:format=jpeg:quality=70"), 0);
+    CU_ASSERT(l.format == SWX_FORMAT_JPEG && l.quality == 70);
+
+    const char *bad[] = {"",           ":zoom=3",        "swh:zoom=",     "swh:zoom=x",
+                         "swh:hue=3",  "swh:format=gif", "swh:quality=0", "a/b",
+                         "swh:K:oops", "swh:quality=101"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(swx_package_layer_parse(&l, bad[i]), SWX_EINVAL);
+        CU_ASSERT(strlen(swx_error_last()) > 0);
+    }
+}
+
+static void test_size(void)
+{
+    uint64_t n;
+    CU_ASSERT(swx_size_parse(&n, "20MB") == 0 && n == 20000000u);
+    CU_ASSERT(swx_size_parse(&n, "1.5MiB") == 0 && n == 1572864u);
+    CU_ASSERT(swx_size_parse(&n, "800kB") == 0 && n == 800000u);
+    CU_ASSERT(swx_size_parse(&n, "300000") == 0 && n == 300000u);
+    CU_ASSERT(swx_size_parse(&n, "2GiB") == 0 && n == 2147483648u);
+    const char *bad[] = {"", "MB", "-1MB", "0", "12XB", " 5MB", "1e30", "nan", "0.1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_EQUAL(swx_size_parse(&n, bad[i]), SWX_EINVAL);
+}
+
+static void test_path_check(void)
+{
+    char dir[] = "/tmp/seawx-pkgtest.XXXXXX", p[256];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/new", dir);
+    CU_ASSERT_EQUAL(swx_package_path_check(p), 0);
+    /* A folder, a file, a link elsewhere: not packages, left alone. */
+    CU_ASSERT_EQUAL(mkdir(p, 0777), 0);
+    CU_ASSERT_EQUAL(swx_package_path_check(p), SWX_EINVAL);
+    CU_ASSERT(strstr(swx_error_last(), "is not a voyage package") != NULL);
+    rmdir(p);
+    CU_ASSERT_EQUAL(symlink("/tmp", p), 0);
+    CU_ASSERT_EQUAL(swx_package_path_check(p), SWX_EINVAL);
+    unlink(p);
+    /* A link to a version folder with a package's manifest. */
+    char v[300], m[320];
+    snprintf(v, sizeof v, "%s/.new.v4", dir);
+    snprintf(m, sizeof m, "%s/manifest.json", v);
+    CU_ASSERT_EQUAL(mkdir(v, 0777), 0);
+    FILE *f = fopen(m, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"format\": \"seawx-package\", \"files\": []}", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(symlink(".new.v4", p), 0);
+    CU_ASSERT_EQUAL(swx_package_path_check(p), 1);
+    CU_ASSERT_EQUAL(swx_package_path_check("."), SWX_EINVAL);
+    unlink(p);
+    unlink(m);
+    rmdir(v);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("package", NULL, NULL);
+    CU_add_test(s, "layer specs", test_layer_spec);
+    CU_add_test(s, "sizes", test_size);
+    CU_add_test(s, "package paths", test_path_check);
+    return cu_run();
+}

@@ -1,0 +1,414 @@
+/* cmd_voyage.c: `seawx voyage`, a voyage package (lib/tiles/package.c):
+ * several layers along one voyage, one MBTiles per layer and valid time, the
+ * route, a manifest and a QGIS project, in the order the ship needs them,
+ * under a budget, replaced whole when built again.
+ *
+ * This front end checks everything typed before any request, shows one
+ * progress line and the summary, and handles signals: the first SIGINT /
+ * SIGTERM stops new requests, a second cancels those under way; either way
+ * the package is left as it was.
+ */
+#include "cli.h"
+
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/package.h"
+#include "seawx/tiles.h"
+#include "seawx/voyage.h"
+#include "seawx/wms.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define VOYAGE_DEFAULT_BUFFER_NM 10.0
+#define VOYAGE_DEFAULT_ZOOMS "3-6"
+#define VOYAGE_MAX_ROUTE (16u * 1024u * 1024u)
+#define VOYAGE_FAILURES_SHOWN 10
+
+const cli_opt cmd_voyage_opts[] = {
+    {"bundle", 'b', "NAME", "the bundle of the layers (required)", 0},
+    {"layer", 'l', "SPEC",
+     "a layer: VAR[:style=S][:zoom=Z][:format=F][:quality=Q], e.g. swh:zoom=3-7 or "
+     "t2m:K:format=png; repeat for each (required)",
+     1},
+    {"route", 0, "FILE",
+     "the route: GeoJSON LineString or CSV waypoints (lat,lon), with waypoint times (a time or "
+     "eta column, a \"times\" property) or with --depart and --speed (required)",
+     0},
+    {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0},
+    {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0},
+    {"buffer", 0, "NM", "nautical miles around the route, geodesic (default 10)", 0},
+    {"zoom", 'z', "LEVELS", "zoom levels of layers that give none: 5, 3-9 or 3,5,7 (default 3-6)",
+     0},
+    {"format", 'f', "FMT",
+     "encoding of layers that give none: png8 (default), png (the service's tiles) or jpeg; "
+     "QGIS 3.22 and OpenCPN read all three",
+     0},
+    {"quality", 0, "N", "jpeg quality 1-100 of layers that give none (default 85)", 0},
+    {"run", 0, "RUN",
+     "latest (default: the newest complete run), YYYYMMDDHH or an ISO 8601 instant", 0},
+    {"tile-size", 0, "PX", "256 (default) or 512", 0},
+    {"output", 'o', "PATH",
+     "the package: a link to a folder beside it, replaced whole when built again (required)", 0},
+    {"budget", 0, "SIZE",
+     "the most the package may hold: 20MB, 1.5MiB, 800kB or bytes; the build stops before it "
+     "would exceed it",
+     0},
+    {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
+     0},
+    {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
+    {"dry-run", 'n', NULL,
+     "quote tiles, requests and size per layer (fetches a sample of tiles to measure the size); "
+     "build nothing",
+     0},
+    {"quiet", 'q', NULL, "no progress, only errors and the summary", 0},
+    {0},
+};
+
+static volatile sig_atomic_t stop_soft, stop_hard;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (stop_soft)
+        stop_hard = 1;
+    stop_soft = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int read_route(const char *path, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
+    char *b = malloc(VOYAGE_MAX_ROUTE + 1);
+    size_t n = b ? fread(b, 1, VOYAGE_MAX_ROUTE + 1, f) : 0;
+    int err = ferror(f);
+    fclose(f);
+    if (!b)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    if (err || n > VOYAGE_MAX_ROUTE) {
+        free(b);
+        return err ? swx_error_set(SWX_EIO, "cannot read %s", path)
+                   : swx_error_set(SWX_ETOOBIG, "%s is larger than %u MiB", path,
+                                   VOYAGE_MAX_ROUTE >> 20);
+    }
+    b[n] = '\0';
+    *out = b;
+    *len = n;
+    return 0;
+}
+
+typedef struct ui {
+    int quiet, failures_shown;
+    double t0, last;
+} ui;
+
+static int ui_stop(void *ud)
+{
+    (void)ud;
+    return stop_soft != 0;
+}
+
+static void ui_progress(void *ud, const swx_package_progress *pr)
+{
+    ui *u = ud;
+    double t = now_s();
+    if (u->quiet || t - u->last < (isatty(STDERR_FILENO) ? 0.25 : 2.0))
+        return;
+    u->last = t;
+    char ts[SWX_ISO8601_LEN];
+    swx_iso8601_format(ts, pr->time);
+    double el = t - u->t0;
+    char zs[24] = "";
+    if (pr->zoom >= 0)
+        snprintf(zs, sizeof zs, " zoom %d", pr->zoom);
+    cli_progress(0, "%llu/%llu tiles (%.0f%%), %.0f tiles/s, %.2f MiB: %s %s%s",
+                 (unsigned long long)pr->done, (unsigned long long)pr->total,
+                 pr->total ? 100.0 * (double)pr->done / (double)pr->total : 100.0,
+                 el > 0 ? (double)pr->fetched / el : 0.0, (double)pr->bytes / 1048576.0,
+                 pr->variable ? pr->variable : "", ts, zs);
+}
+
+static void ui_failed(void *ud, int z, uint32_t x, uint32_t y, int n, const char *why)
+{
+    ui *u = ud;
+    if (u->failures_shown < VOYAGE_FAILURES_SHOWN) {
+        cli_progress(0, NULL);
+        cli_warn("%d tile%s from %d/%u/%u failed: %s", n, n == 1 ? "" : "s", z, x, y, why);
+    }
+    u->failures_shown++;
+}
+
+/* The quote: per layer and in all. */
+static int dry_run(swx_package *pkg, swx_client *client)
+{
+    double total = 0;
+    uint64_t tiles = 0, reqs = 0;
+    size_t files = 0;
+    printf("%-12s %-32s %6s %10s %10s %12s\n", "variable", "layer", "files", "tiles", "requests",
+           "est. MiB");
+    for (size_t i = 0; i < swx_package_layer_count(pkg); i++) {
+        swx_package_quote q;
+        int rc = swx_package_quote_layer(&q, pkg, client, i);
+        if (rc)
+            return cli_fail(rc);
+        const swx_layer *l = swx_package_wms_layer(pkg, i);
+        printf("%-12s %-32s %6zu %10llu %10llu %12.2f\n", swx_layer_variable(l), swx_layer_name(l),
+               q.files, (unsigned long long)q.tiles, (unsigned long long)q.requests,
+               q.bytes / 1048576.0);
+        total += q.bytes;
+        tiles += q.tiles;
+        reqs += q.requests;
+        files += q.files;
+    }
+    double extra = swx_package_quote_extra(pkg);
+    printf("%-12s %-32s %6s %10s %10s %12.2f\n", "other", "route, manifest, project", "3", "", "",
+           extra / 1048576.0);
+    total += extra;
+    printf("%-12s %-32s %6zu %10llu %10llu %12.2f\n", "all", "", files + 3,
+           (unsigned long long)tiles, (unsigned long long)reqs, total / 1048576.0);
+    printf("estimated size: %.0f bytes (%.2f MiB), from a sample of tiles fetched along the "
+           "route\n",
+           total, total / 1048576.0);
+    return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
+}
+
+int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    swx_client *client = NULL;
+    swx_caps *caps = NULL;
+    swx_voyage *voyage = NULL;
+    swx_package *pkg = NULL;
+    char *text = NULL;
+    size_t tlen = 0;
+    swx_package_layer layers[SWX_PACKAGE_MAX_LAYERS];
+    int exit_code = EXIT_OK, rc;
+    struct sigaction sa, sa_old_int, sa_old_term;
+    int signals_set = 0;
+    ui u = {0};
+
+    int pr = cli_parse(&a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    if (a.npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx voyage --help')", a.positional[0]);
+        return EXIT_USAGE;
+    }
+    u.quiet = cli_has(&a, "quiet");
+    cli_set_quiet(u.quiet);
+
+    /* ---- everything typed is checked before any request ---- */
+    const char *bundle = cli_get(&a, "bundle"), *route = cli_get(&a, "route");
+    const char *out = cli_get(&a, "output");
+    int dry = cli_has(&a, "dry-run");
+    if (!bundle || !route || !cli_count(&a, "layer") || (!out && !dry)) {
+        cli_error("--bundle, --route, --layer and --output are required (see 'seawx voyage "
+                  "--help')");
+        return EXIT_USAGE;
+    }
+    if (swx_wms_bundle_check(bundle))
+        return cli_fail(SWX_EINVAL);
+    /* The package is a link: "pkg/" names it, not the folder it points to. */
+    char out_path[4096];
+    if (out) {
+        size_t n = strlen(out);
+        while (n > 1 && out[n - 1] == '/')
+            n--;
+        if (n >= sizeof out_path) {
+            cli_error("--output is too long");
+            return EXIT_USAGE;
+        }
+        memcpy(out_path, out, n);
+        out_path[n] = '\0';
+        out = out_path;
+    }
+    if (cli_count(&a, "layer") > SWX_PACKAGE_MAX_LAYERS) {
+        cli_error("at most %d layers in a package", SWX_PACKAGE_MAX_LAYERS);
+        return EXIT_USAGE;
+    }
+    uint32_t zooms = 0;
+    if (swx_zoom_list_parse(&zooms,
+                            cli_get(&a, "zoom") ? cli_get(&a, "zoom") : VOYAGE_DEFAULT_ZOOMS)) {
+        swx_error_prefix(SWX_EINVAL, "--zoom");
+        return cli_fail(SWX_EINVAL);
+    }
+    swx_tile_format format = SWX_FORMAT_PNG8;
+    if (cli_get(&a, "format") && swx_tile_format_parse(&format, cli_get(&a, "format"))) {
+        swx_error_prefix(SWX_EINVAL, "--format");
+        return cli_fail(SWX_EINVAL);
+    }
+    long quality, tile_size, in_flight;
+    double buffer_nm;
+    if (cli_get_int(&quality, &a, "quality", 0, 1, 100) ||
+        cli_get_int(&tile_size, &a, "tile-size", 256, 256, 512) ||
+        cli_get_int(&in_flight, &a, "in-flight", 32, 1, 256) ||
+        cli_get_double(&buffer_nm, &a, "buffer", VOYAGE_DEFAULT_BUFFER_NM, 0, 2000))
+        return EXIT_USAGE;
+    if (tile_size != 256 && tile_size != 512) {
+        cli_error("--tile-size must be 256 or 512");
+        return EXIT_USAGE;
+    }
+    size_t nlayers = cli_count(&a, "layer");
+    for (size_t i = 0; i < nlayers; i++) {
+        swx_package_layer *l = &layers[i];
+        if (swx_package_layer_parse(l, cli_get_at(&a, "layer", i))) {
+            swx_error_prefix(SWX_EINVAL, "--layer");
+            return cli_fail(SWX_EINVAL);
+        }
+        if (!l->zooms)
+            l->zooms = zooms;
+        if (l->format < 0)
+            l->format = (int)format;
+        if (l->quality < 0)
+            l->quality = (int)quality;
+        if (l->format == SWX_FORMAT_WEBP) {
+            cli_error("--layer %s: webp cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use "
+                      "png8, png or jpeg",
+                      l->variable);
+            return EXIT_USAGE;
+        }
+        if (l->quality && l->format != SWX_FORMAT_JPEG) {
+            cli_error("--layer %s: quality goes with format jpeg, not %s", l->variable,
+                      swx_tile_format_name((swx_tile_format)l->format));
+            return EXIT_USAGE;
+        }
+    }
+    uint64_t budget = 0;
+    if (cli_get(&a, "budget") && swx_size_parse(&budget, cli_get(&a, "budget"))) {
+        swx_error_prefix(SWX_EINVAL, "--budget");
+        return cli_fail(SWX_EINVAL);
+    }
+    int64_t now = (int64_t)time(NULL);
+    if (cli_get(&a, "now") && swx_iso8601_parse(&now, cli_get(&a, "now"))) {
+        cli_error("--now '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)",
+                  cli_get(&a, "now"));
+        return EXIT_USAGE;
+    }
+    const char *depart_s = cli_get(&a, "depart"), *speed_s = cli_get(&a, "speed");
+    int64_t depart = 0;
+    double vmin = 0, vmax = 0;
+    if (!!depart_s != !!speed_s) {
+        cli_error("a voyage needs both --depart TIME and --speed KN (or a route with waypoint "
+                  "times)");
+        return EXIT_USAGE;
+    }
+    if (depart_s && swx_iso8601_parse(&depart, depart_s)) {
+        cli_error("--depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)", depart_s);
+        return EXIT_USAGE;
+    }
+    if (speed_s && swx_speed_parse(&vmin, &vmax, speed_s)) {
+        swx_error_prefix(SWX_EINVAL, "--speed");
+        return cli_fail(SWX_EINVAL);
+    }
+    if ((rc = read_route(route, &text, &tlen)) ||
+        (rc = swx_voyage_from_route(&voyage, text, tlen))) {
+        swx_error_prefix(rc, "%s", route);
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (swx_voyage_timed(voyage) && depart_s) {
+        cli_error("%s gives waypoint times; --depart and --speed go with a route without them",
+                  route);
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
+    if (!swx_voyage_timed(voyage) && !depart_s) {
+        cli_error("%s has no waypoint times: give --depart TIME and --speed KN", route);
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
+    if (depart_s && (rc = swx_voyage_set_speed(voyage, depart, vmin, vmax))) {
+        swx_error_prefix(rc, "--speed");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (!dry && (rc = swx_package_path_check(out)) < 0) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+
+    /* ---- the layers, from the capabilities ---- */
+    if ((exit_code = cli_client(&client, &a)))
+        goto done;
+    if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    swx_package_opts po = {
+        bundle,  cli_get(&a, "run"), out,    voyage, buffer_nm * SWX_NM_M, layers,
+        nlayers, (int)tile_size,     budget, now};
+    if ((rc = swx_package_new(&pkg, caps, &po))) {
+        if (rc == SWX_EINVAL && budget)
+            swx_error_prefix(rc, "--budget");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (dry) {
+        exit_code = dry_run(pkg, client);
+        goto done;
+    }
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &sa_old_int);
+    sigaction(SIGTERM, &sa, &sa_old_term);
+    signals_set = 1;
+    stop_soft = stop_hard = 0;
+    u.t0 = u.last = now_s();
+    swx_package_run_opts ro = {(int)in_flight, ui_stop, &stop_hard, ui_progress, ui_failed, &u};
+    swx_package_result res;
+    rc = swx_package_build(&res, pkg, client, &ro);
+    cli_progress(0, NULL);
+    if (rc == SWX_ECANCEL || res.interrupted) {
+        cli_error("interrupted: %s was left as it was; run the same command again to continue "
+                  "(what was fetched is kept beside it)",
+                  out);
+        exit_code = EXIT_INTERRUPTED;
+        goto done;
+    }
+    if (rc) {
+        if (rc == SWX_EINVAL && budget)
+            swx_error_prefix(rc, "--budget");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (res.cut)
+        cli_warn("%s", res.cut_line);
+    cli_info("%s: %zu files, %llu tiles (%llu fetched, %zu files kept from the package before), "
+             "%.2f MiB, %llu requests in %.1f s; version %d; open %s/project.qgs in QGIS",
+             out, res.files, (unsigned long long)res.tiles, (unsigned long long)res.fetched,
+             res.copied, (double)res.bytes / 1048576.0, (unsigned long long)res.requests,
+             now_s() - u.t0, res.version, out);
+    if (res.failed) {
+        cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
+                  (unsigned long long)res.failed);
+        exit_code = EXIT_PARTIAL;
+    }
+done:
+    if (signals_set) {
+        sigaction(SIGINT, &sa_old_int, NULL);
+        sigaction(SIGTERM, &sa_old_term, NULL);
+    }
+    swx_package_free(pkg);
+    swx_caps_free(caps);
+    swx_client_free(client);
+    swx_voyage_free(voyage);
+    free(text);
+    return exit_code;
+}
