@@ -86,31 +86,24 @@ static int popcount64(uint64_t v)
     return c;
 }
 
-int swx_shard_part_new(swx_shard_part **out, const swx_area *a, uint32_t zooms, int metatile, int k,
-                       int n)
+int swx_shard_bounds(uint64_t *lo, uint64_t *tiles, uint64_t *per_zoom, int *deep,
+                     const swx_area *a, uint32_t zooms, int metatile, int k, int n)
 {
-    swx_shard_part *p = NULL;
     swx_tile_iter *it = NULL;
     uint64_t *keys = NULL;
     size_t nkeys = 0, cap = 0;
     uint64_t total = 0;
     int rc = 0;
-    *out = NULL;
-    if (n < 1 || n > SWX_SHARD_MAX || k < 1 || k > n)
+    if (n < 1 || n > SWX_SHARD_MAX || k < 0 || k > n)
         return swx_error_set(SWX_EINVAL, "shard %d of %d is not a shard", k, n);
     if (!zooms || (zooms >> (SWX_TILE_MAX_ZOOM + 1)))
         return swx_error_set(SWX_EINVAL, "no zoom levels to shard");
-    p = calloc(1, sizeof *p);
-    if (!p)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    p->k = k;
-    p->n = n;
-    p->metatile = metatile;
+    *deep = 0;
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
         if (zooms & (1u << z))
-            p->deep = z;
+            *deep = z;
     /* Every block of every zoom, with its tiles. */
-    for (int z = 0; z <= p->deep; z++) {
+    for (int z = 0; z <= *deep; z++) {
         if (!(zooms & (1u << z)))
             continue;
         if ((rc = swx_tile_iter_new(&it, a, z, metatile)))
@@ -131,8 +124,7 @@ int swx_shard_part_new(swx_shard_part **out, const swx_area *a, uint32_t zooms, 
             }
             keys = grown;
             int w = popcount64(b.mask);
-            keys[nkeys++] =
-                (block_key(p->deep, b.z, b.x0, b.y0, b.n) << KEY_TILE_BITS) | (uint64_t)w;
+            keys[nkeys++] = (block_key(*deep, b.z, b.x0, b.y0, b.n) << KEY_TILE_BITS) | (uint64_t)w;
             total += (uint64_t)w;
         }
         swx_tile_iter_free(it);
@@ -142,34 +134,84 @@ int swx_shard_part_new(swx_shard_part **out, const swx_area *a, uint32_t zooms, 
         rc = 0;
     }
     qsort(keys, nkeys, sizeof *keys, cmp_u64);
-    /* Cut by tiles: the shard of a block is where its middle falls. */
-    p->lo = p->hi = UINT64_MAX;
+    /* Cut by tiles: the shard of a block is where its middle falls; shard i
+     * (0-based) starts at the first block that falls in it, or, when none
+     * does, where the next one starts (an empty range). */
+    for (int i = 0; i <= n; i++)
+        lo[i] = UINT64_MAX;
+    if (tiles)
+        memset(tiles, 0, (size_t)n * sizeof *tiles);
+    if (per_zoom)
+        memset(per_zoom, 0, (SWX_TILE_MAX_ZOOM + 1) * sizeof *per_zoom);
     uint64_t before = 0;
-    int lo_set = 0;
     for (size_t i = 0; i < nkeys; i++) {
         uint64_t w = keys[i] & ((1u << KEY_TILE_BITS) - 1), key = keys[i] >> KEY_TILE_BITS;
-        uint64_t s = (2 * before + w) * (uint64_t)n / (2 * total);
-        if (s > (uint64_t)n - 1)
-            s = (uint64_t)n - 1;
+        uint64_t sh = (2 * before + w) * (uint64_t)n / (2 * total);
+        if (sh > (uint64_t)n - 1)
+            sh = (uint64_t)n - 1;
         before += w;
-        if (s + 1 < (uint64_t)k)
-            continue;
-        if (s + 1 > (uint64_t)k) {
-            p->hi = key;
-            break;
-        }
-        if (!lo_set) {
-            p->lo = key;
-            lo_set = 1;
-        }
-        p->per_zoom[key & ((1u << KEY_ZOOM_BITS) - 1)] += w;
-        p->tiles += w;
+        if (lo[sh] == UINT64_MAX)
+            lo[sh] = key;
+        if (tiles)
+            tiles[sh] += w;
+        if (per_zoom && sh + 1 == (uint64_t)k)
+            per_zoom[key & ((1u << KEY_ZOOM_BITS) - 1)] += w;
     }
-    if (!lo_set)
-        p->hi = UINT64_MAX; /* an empty shard: more shards than blocks */
+    for (int i = n - 1; i >= 0; i--)
+        if (lo[i] == UINT64_MAX)
+            lo[i] = lo[i + 1];
 done:
     swx_tile_iter_free(it);
     free(keys);
+    return rc;
+}
+
+int swx_shard_of(const uint64_t *lo, int n, int deep, int metatile, int z, uint32_t x0, uint32_t y0)
+{
+    if (z > deep)
+        return -1;
+    uint64_t m = (uint64_t)metatile, dim = 1ull << z;
+    uint64_t key = block_key(deep, z, x0, y0, (int)(m < dim ? m : dim));
+    /* the last i with lo[i] <= key */
+    int a = 0, b = n; /* lo[a] <= key < lo[b] once found */
+    if (key < lo[0])
+        return -1;
+    while (b - a > 1) {
+        int mid = a + (b - a) / 2;
+        if (lo[mid] <= key)
+            a = mid;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+int swx_shard_part_new(swx_shard_part **out, const swx_area *a, uint32_t zooms, int metatile, int k,
+                       int n)
+{
+    swx_shard_part *p = NULL;
+    uint64_t *lo = NULL;
+    int rc = 0;
+    *out = NULL;
+    if (n < 1 || n > SWX_SHARD_MAX || k < 1 || k > n)
+        return swx_error_set(SWX_EINVAL, "shard %d of %d is not a shard", k, n);
+    p = calloc(1, sizeof *p);
+    lo = calloc((size_t)n + 1, sizeof *lo);
+    if (!p || !lo) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    p->k = k;
+    p->n = n;
+    p->metatile = metatile;
+    if ((rc = swx_shard_bounds(lo, NULL, p->per_zoom, &p->deep, a, zooms, metatile, k, n)))
+        goto done;
+    p->lo = lo[k - 1];
+    p->hi = lo[k];
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
+        p->tiles += p->per_zoom[z];
+done:
+    free(lo);
     if (rc) {
         swx_shard_part_free(p);
         return rc;

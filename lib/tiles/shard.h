@@ -40,6 +40,16 @@ typedef struct swx_shard_part {
 int swx_shard_part_new(swx_shard_part **out, const swx_area *a, uint32_t zooms, int metatile, int k,
                        int n);
 void swx_shard_part_free(swx_shard_part *p);
+/* The whole partition in one pass (for tests and tools that look at every
+ * shard): lo[0..n] receives where each shard's keys start (lo[n] is
+ * UINT64_MAX), tiles[0..n-1] (may be NULL) their tiles, per_zoom[0..24] (may
+ * be NULL) shard k's tiles by zoom, deep the curve's order. */
+int swx_shard_bounds(uint64_t *lo, uint64_t *tiles, uint64_t *per_zoom, int *deep,
+                     const swx_area *a, uint32_t zooms, int metatile, int k, int n);
+/* The shard (0-based) of a block given the bounds, or -1 when it is of none
+ * (a zoom deeper than the plan's). */
+int swx_shard_of(const uint64_t *lo, int n, int deep, int metatile, int z, uint32_t x0,
+                 uint32_t y0);
 /* 1 when the block of zoom z from tile (x0, y0) (as swx_tile_iter gives it)
  * is this shard's, else 0. */
 int swx_shard_part_has(const swx_shard_part *p, int z, uint32_t x0, uint32_t y0);
