@@ -90,8 +90,9 @@ static int report(const swx_merge *m, int json, const char *output, long long ti
     return rc || fflush(stdout) != 0 ? -1 : 0;
 }
 
-/* "3 (missing), 5 (incomplete: parts/t2m.shard-5-of-8.mbtiles)" for the error line. */
-static void bad_list(char *out, size_t cap, const swx_merge *m)
+/* "3 (missing: parts/t2m.shard-3-of-8.mbtiles), 5 (incomplete: ...)" for the error
+ * line; names (may be NULL) are the files expected for each shard. */
+static void bad_list(char *out, size_t cap, const swx_merge *m, char *const *names)
 {
     size_t at = 0;
     out[0] = '\0';
@@ -100,6 +101,8 @@ static void bad_list(char *out, size_t cap, const swx_merge *m)
         swx_shard_state st = swx_merge_state(m, k, &path);
         if (st == SWX_SHARD_OK)
             continue;
+        if (!path && names)
+            path = names[k - 1];
         int w = snprintf(out + at, cap - at, "%s%d (%s%s%s)", at ? ", " : "", k, state_name(st),
                          path ? ": " : "", path ? path : "");
         if (w < 0 || (size_t)w >= cap - at) {
@@ -169,7 +172,7 @@ int cmd_merge(const cli_cmd *cmd, int argc, char **argv)
     int n = swx_merge_shard_count(m), bad = swx_merge_bad_count(m);
     if (bad) {
         char list[2048];
-        bad_list(list, sizeof list, m);
+        bad_list(list, sizeof list, m, nnames ? names : NULL);
         cli_error("%d of %d shards must run again, nothing merged: %s", bad, n, list);
         exit_code = report(m, json, output, 0, 0, 0) ? EXIT_IO : EXIT_SHARDS;
         goto done;

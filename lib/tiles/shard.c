@@ -111,7 +111,7 @@ int swx_shard_bounds(uint64_t *lo, uint64_t *tiles, uint64_t *per_zoom, int *dee
         swx_tile_block b;
         while ((rc = swx_tile_iter_next(&b, it)) == 1) {
             if (nkeys >= SWX_SHARD_MAX_BLOCKS) {
-                rc = swx_error_set(SWX_ETOOBIG,
+                rc = swx_error_set(SWX_EINVAL,
                                    "the area has more than %u GetMap blocks to share out; use a "
                                    "larger --metatile or fewer zooms per seed",
                                    SWX_SHARD_MAX_BLOCKS);
