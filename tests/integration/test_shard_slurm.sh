@@ -18,6 +18,10 @@ for p in munged slurmctld slurmd sbatch; do
     exit 1
   }
 done
+if [ "$(id -u)" -ne 0 ]; then
+  echo "slurmd runs jobs as their users and must be root: run the tests as root"
+  exit 1
+fi
 trap 'slurm_stop; cleanup' EXIT
 trap 'exit 1' INT TERM
 deploy=$SEAWX_SOURCE_DIR/deploy/slurm
