@@ -54,12 +54,18 @@ static char *meta_text(sqlite3 *db, const char *name)
     return v;
 }
 
-/* Opens a file for reading its rows. Read-write, without creating: a shard
- * killed in the middle of a batch leaves a journal that only a writer can
- * roll back. */
+/* Opens a file for reading its rows. Read-write when it can, without
+ * creating: a shard killed in the middle of a batch leaves a journal that only
+ * a writer can roll back; read-only on a read-only mount. */
 static int open_db(sqlite3 **db, const char *path)
 {
     if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        sqlite3_close(*db);
+        *db = NULL;
+        if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+            sqlite3_busy_timeout(*db, 5000);
+            return 0;
+        }
         int rc = swx_error_set(SWX_EIO, "cannot open %s: %s", path,
                                *db ? sqlite3_errmsg(*db) : "out of memory");
         sqlite3_close(*db);
