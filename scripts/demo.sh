@@ -149,6 +149,38 @@ if /usr/bin/python3 -c 'import qgis.core' 2>/dev/null; then
     /usr/bin/python3 "$root/tests/integration/package_qgis.py" "$work/package" swh "$work/shots"
 fi
 
+step "7d. Beyond one machine: step 6's seed in 4 shards run apart (as a Slurm or Kubernetes array would), then merged" \
+  "seawx seed ... --shard K/4 -o 'shards/swh-{time}.shard-{shard}.mbtiles'; seawx merge --shards 4 -o merged.mbtiles 'shards/...{shard}.mbtiles'"
+# The layer and time of step 6's file, so that the shards seed the same.
+six=$(ls "$work"/swh-*.mbtiles | head -1)
+layer6=$(sqlite3 "$six" "SELECT value FROM metadata WHERE name = 'layer'")
+time6=$(sqlite3 "$six" "SELECT value FROM metadata WHERE name = 'time'")
+mkdir -p "$work/shards"
+shard_pids=()
+for k in 1 2 3 4; do
+  "$seawx" seed --bundle maritime --layer "$layer6" --time "$time6" --bbox -5,50,10,62 --zoom 2-7 \
+    --shard "$k/4" -o "$work/shards/swh-{time}.shard-{shard}.mbtiles" -q &
+  shard_pids+=($!)
+done
+for p in "${shard_pids[@]}"; do wait "$p"; done
+ls "$work/shards"
+name=$(basename "$six" .mbtiles)
+echo "\$ seawx merge --shards 4 -o merged.mbtiles 'shards/$name.shard-{shard}.mbtiles'   # with shard 3 away"
+mv "$work/shards/$name.shard-3-of-4.mbtiles" "$work/shard3.away"
+rc=0
+"$seawx" merge --shards 4 -o "$work/merged.mbtiles" "$work/shards/$name.shard-{shard}.mbtiles" || rc=$?
+echo "exit code $rc: the shards to run again are listed above, on stdout"
+mv "$work/shard3.away" "$work/shards/$name.shard-3-of-4.mbtiles"
+echo "\$ seawx merge --shards 4 -o merged.mbtiles 'shards/$name.shard-{shard}.mbtiles'"
+"$seawx" merge --shards 4 -o "$work/merged.mbtiles" "$work/shards/$name.shard-{shard}.mbtiles"
+q="SELECT hex(sha3_query('SELECT zoom_level, tile_column, tile_row, tile_id FROM map ORDER BY 1, 2, 3'))"
+if [ "$(sqlite3 "$work/merged.mbtiles" "$q")" = "$(sqlite3 "$six" "$q")" ]; then
+  echo "the merged file holds the same tiles and images as step 6's single run"
+else
+  echo "the merged file differs from step 6's single run" >&2
+  exit 1
+fi
+
 export SEAWX_VESSELS_URL=$SEAWX_BASE_URL
 step "8. Active storms as GeoJSON: tracks, forecasts, wind radii, cut at 180 degrees" \
   "seawx storms -o storms.geojson"

@@ -13,6 +13,9 @@ packages=(
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
+  # The sharded-seed tests: a single-node Slurm cluster (daemons started by the
+  # test itself), and the Kubernetes manifests read as YAML.
+  slurmctld slurmd munge slurm-client python3-yaml
 )
 # The storm tests validate GeoJSON with @mapbox/geojsonhint from the npm registry.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

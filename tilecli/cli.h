@@ -22,6 +22,7 @@ enum cli_exit {
     EXIT_NETWORK = 6,  /* service unreachable, timed out, 5xx or rate limited */
     EXIT_SERVICE = 7,  /* the service answered with something unusable */
     EXIT_IO = 8,       /* a local file could not be read or written */
+    EXIT_SHARDS = 9,   /* merge: shards missing, incomplete or of another seed (listed) */
     EXIT_INTERRUPTED = 130,
 };
 
@@ -107,6 +108,7 @@ int cmd_weather(const cli_cmd *cmd, int argc, char **argv);
 int cmd_tides(const cli_cmd *cmd, int argc, char **argv);
 int cmd_forecast(const cli_cmd *cmd, int argc, char **argv);
 int cmd_vessels(const cli_cmd *cmd, int argc, char **argv);
+int cmd_merge(const cli_cmd *cmd, int argc, char **argv);
 
 /* docgen.c: one manual page per command (and seawx.1) written into dir, and
  * the bash completion, from the command and option tables. Return exit codes. */

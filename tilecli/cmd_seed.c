@@ -14,6 +14,7 @@
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
 #include "seawx/seed.h"
+#include "seawx/shard.h"
 #include "seawx/tiles.h"
 #include "seawx/voyage.h"
 #include "seawx/wms.h"
@@ -74,6 +75,10 @@ const cli_opt cmd_seed_opts[] = {
     {"quality", 0, "N", "1-100: lossy webp (default: lossless), jpeg (default 85)", 0},
     {"viewer", 0, "NAME",
      "opencpn, qgis, maplibre or any: refuse what it cannot show; default format png8", 0},
+    {"shard", 0, "K/N",
+     "seed only shard K of N (each shard computes the same partition alone; {shard} in "
+     "--output becomes K-of-N); then 'seawx merge': README \"Scale\"",
+     0},
     {"dry-run", 'n', NULL, "print tiles per zoom and an estimated size; fetch no map", 0},
     {"summary-json", 0, "FILE", "write a JSON summary of the run to FILE", 0},
     {"quiet", 'q', NULL, "no progress, only errors", 0},
@@ -156,7 +161,7 @@ static void put_safe(char *out, size_t cap, size_t *at, const char *s)
 /* The output name for one time. Returns 0, or SWX_EINVAL for an unknown
  * placeholder. */
 static int expand_name(const char *tpl, const char *bundle, const char *layer, const char *var,
-                       const char *run, const char *timec, char *out, size_t cap)
+                       const char *run, const char *timec, const char *shard, char *out, size_t cap)
 {
     size_t at = 0;
     out[0] = '\0';
@@ -177,10 +182,12 @@ static int expand_name(const char *tpl, const char *bundle, const char *layer, c
                 v = layer;
             else if (n == 6 && strncmp(p + 1, "bundle", 6) == 0)
                 v = bundle;
+            else if (n == 5 && strncmp(p + 1, "shard", 5) == 0)
+                v = shard;
             else
                 return swx_error_set(SWX_EINVAL,
                                      "output name '%s': unknown placeholder {%.*s}; use {time}, "
-                                     "{run}, {variable}, {layer} or {bundle}",
+                                     "{run}, {variable}, {layer}, {bundle} or {shard}",
                                      tpl, (int)n, p + 1);
             put_safe(out, cap, &at, v ? v : "none");
             p = e + 1;
@@ -644,12 +651,22 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     if (cli_get_double(&rate, &a, "rate", 0, 0.01, 100000) ||
         cli_get_double(&buffer_nm, &a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
         return EXIT_USAGE;
+    /* A shard: K/N, also as "K-of-N" for file names. */
+    char shard_name[32] = "";
+    if (cli_has(&a, "shard")) {
+        if (swx_shard_parse(&so.shard, &so.shard_count, cli_get(&a, "shard"))) {
+            swx_error_prefix(SWX_EINVAL, "--shard");
+            return cli_fail(SWX_EINVAL);
+        }
+        snprintf(shard_name, sizeof shard_name, "%d-of-%d", so.shard, so.shard_count);
+    }
     if (!tpl)
-        tpl = "{variable}-{time}.mbtiles";
+        tpl = so.shard_count ? "{variable}-{time}.shard-{shard}.mbtiles"
+                             : "{variable}-{time}.mbtiles";
     {
         char probe[4096];
-        if (expand_name(tpl, bundle, "layer", "var", "2024010100", "20240101T000000Z", probe,
-                        sizeof probe))
+        if (expand_name(tpl, bundle, "layer", "var", "2024010100", "20240101T000000Z",
+                        shard_name[0] ? shard_name : NULL, probe, sizeof probe))
             return cli_fail(SWX_EINVAL);
         if (!dry && (rc = check_output_dir(probe)))
             return cli_fail(rc);
@@ -745,6 +762,9 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         printf("layer %s, %zu time%s, tiles of %ld px, metatile %ld%s\n", swx_layer_name(layer), nt,
                nt == 1 ? "" : "s", tile_size, metatile,
                swx_seed_plan_warped(plan) ? ", warped from EPSG:4326" : "");
+        if (so.shard_count)
+            printf("shard %d of %d (partition hilbert-v1): its tiles and requests only\n", so.shard,
+                   so.shard_count);
         printf("%5s %12s %12s\n", "zoom", "tiles", "requests");
         uint64_t reqs = 0;
         for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
@@ -787,7 +807,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
             swx_iso8601_format(files[i].time_s, swx_seed_plan_time(plan, i));
         }
         if ((rc = expand_name(tpl, bundle, swx_layer_name(layer), swx_layer_variable(layer), run_s,
-                              tc, files[i].path, sizeof files[i].path)) ||
+                              tc, shard_name[0] ? shard_name : NULL, files[i].path,
+                              sizeof files[i].path)) ||
             (rc = check_output_dir(files[i].path))) {
             exit_code = cli_fail(rc);
             goto done;

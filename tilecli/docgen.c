@@ -26,6 +26,7 @@ static const struct {
     {6, "the service could not be reached, timed out, failed (5xx) or kept rate-limiting"},
     {7, "the service answered with something unusable"},
     {8, "a local file could not be read or written"},
+    {9, "seawx merge: shards missing, incomplete or of another seed (listed on stdout)"},
     {130, "interrupted"},
 };
 

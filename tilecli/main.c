@@ -12,6 +12,7 @@ extern const cli_opt cmd_layers_opts[];
 extern const cli_opt cmd_legend_opts[];
 extern const cli_opt cmd_seed_opts[];
 extern const cli_opt cmd_voyage_opts[];
+extern const cli_opt cmd_merge_opts[];
 extern const cli_opt cmd_storms_opts[];
 extern const cli_opt cmd_soil_opts[];
 extern const cli_opt cmd_weather_opts[];
@@ -55,6 +56,14 @@ static const cli_cmd commands[] = {
      "it. Run it again after a newer run: past times are left out, unchanged files are kept,\n"
      "and PATH (a link to a version folder) is replaced whole. --dry-run quotes the size.",
      cmd_voyage_opts},
+    {"merge", cmd_merge, "merge the shards of a seed (seed --shard K/N) into one MBTiles file",
+     "seawx merge --output FILE [--shards N] [--json] (SHARD_FILE... | NAME_WITH_{shard})",
+     "Checks that shards 1 to N of one seed are all there, of the same request and complete,\n"
+     "then writes the file an unsharded seed would have written (each distinct image once),\n"
+     "atomically. Otherwise it writes nothing, lists the shards to run again on stdout (one\n"
+     "number a line, or JSON with --json) and exits with 9. Files named that do not exist\n"
+     "count as missing; NAME_WITH_{shard} stands for the N names with K-of-N in place.",
+     cmd_merge_opts},
     {"storms", cmd_storms, "tropical cyclones as GeoJSON: tracks, forecasts and wind radii",
      "seawx storms [--status S] [--region CODE] [--period START/END] [filters] [-o PATH]",
      "Fetches storms from /storm/json, page after page, and writes them as RFC 7946 GeoJSON:\n"

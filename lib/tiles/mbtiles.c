@@ -280,6 +280,26 @@ int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *d
     return 0;
 }
 
+int swx_mbtiles_meta_set(swx_mbtiles *m, const char *name, const char *value)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = swx_mbtiles_commit(m);
+    if (rc)
+        return rc;
+    if (sqlite3_prepare_v2(m->db, "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", -1,
+                           &st, NULL) != SQLITE_OK) {
+        rc = db_fail(m, "cannot write metadata");
+        goto done;
+    }
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = db_fail(m, "cannot write metadata");
+done:
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m)
 {
     sqlite3_stmt *st = NULL;

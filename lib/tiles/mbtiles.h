@@ -56,6 +56,8 @@ int swx_mbtiles_has(swx_mbtiles *m, int z, uint32_t x, uint32_t y);
 int swx_mbtiles_put(swx_mbtiles *m, int z, uint32_t x, uint32_t y, const void *data, size_t len);
 /* Commits the tiles put so far. */
 int swx_mbtiles_commit(swx_mbtiles *m);
+/* Sets one metadata row, committing the tiles put so far with it. */
+int swx_mbtiles_meta_set(swx_mbtiles *m, const char *name, const char *value);
 /* Tiles in map and distinct images, committed or not. */
 int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m);
 /* Commits and closes; no side file is left beside the file. Accepts NULL. */

@@ -16,6 +16,7 @@
 #include "http_int.h"
 #include "mbtiles.h"
 #include "png_codec.h"
+#include "shard.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/voyage.h"
@@ -47,8 +48,10 @@
 typedef struct plan_file {
     const swx_area *area; /* the plan's area, or own */
     swx_area *own;        /* a voyage's area for this file's valid time */
+    swx_shard_part *part; /* a shard: its blocks of the area (NULL: all) */
+    int own_part;         /* part is this file's to free */
     uint64_t per_zoom[SWX_TILE_MAX_ZOOM + 1];
-    uint64_t tiles;
+    uint64_t tiles; /* of the area, or of the shard's part of it */
 } plan_file;
 
 struct swx_seed_plan {
@@ -82,6 +85,12 @@ int swx_seed_opts_check(const swx_seed_opts *o)
         return swx_error_set(SWX_EINVAL, "unknown tile format %d", (int)o->format);
     if (o->quality < 0 || o->quality > 100)
         return swx_error_set(SWX_EINVAL, "quality must be from 1 to 100, not %d", o->quality);
+    if (o->shard_count || o->shard) {
+        if (o->shard_count < 1 || o->shard_count > SWX_SHARD_MAX || o->shard < 1 ||
+            o->shard > o->shard_count)
+            return swx_error_set(SWX_EINVAL, "shard %d of %d: shards are 1 to N, N at most %d",
+                                 o->shard, o->shard_count, SWX_SHARD_MAX);
+    }
     if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
         return swx_error_set(SWX_EINVAL, "a quality goes with webp or jpeg, not %s",
                              swx_tile_format_name(o->format));
@@ -106,8 +115,19 @@ int swx_seed_opts_check(const swx_seed_opts *o)
     return rc;
 }
 
-static int count_file(plan_file *f, uint32_t zooms)
+static int count_file(plan_file *f, const swx_seed_opts *o)
 {
+    uint32_t zooms = o->zooms;
+    if (o->shard_count) {
+        int rc =
+            swx_shard_part_new(&f->part, f->area, zooms, o->metatile, o->shard, o->shard_count);
+        if (rc)
+            return rc;
+        f->own_part = 1;
+        memcpy(f->per_zoom, f->part->per_zoom, sizeof f->per_zoom);
+        f->tiles = f->part->tiles;
+        return 0;
+    }
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
         if (zooms & (1u << z)) {
             int rc = swx_area_count(&f->per_zoom[z], f->area, z);
@@ -127,9 +147,11 @@ static int static_files(swx_seed_plan *p)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     p->nfiles = n;
     p->files[0].area = p->o.area;
-    int rc = count_file(&p->files[0], p->o.zooms);
-    for (size_t i = 1; i < n; i++)
+    int rc = count_file(&p->files[0], &p->o);
+    for (size_t i = 1; i < n; i++) {
         p->files[i] = p->files[0];
+        p->files[i].own_part = 0;
+    }
     return rc;
 }
 
@@ -169,7 +191,7 @@ static int voyage_files(swx_seed_plan *p)
             continue;
         f->area = f->own;
         p->nfiles = kept + 1;
-        if ((rc = count_file(f, p->o.zooms)))
+        if ((rc = count_file(f, &p->o)))
             return rc;
         /* Skipped times are a tail (windows only move later), so this
          * never overwrites a time still to be read. */
@@ -229,8 +251,11 @@ void swx_seed_plan_free(swx_seed_plan *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->nfiles; i++)
+    for (size_t i = 0; i < p->nfiles; i++) {
         swx_area_free(p->files[i].own);
+        if (p->files[i].own_part)
+            swx_shard_part_free(p->files[i].part);
+    }
     free(p->files);
     free(p->times);
     free(p);
@@ -294,8 +319,10 @@ int swx_seed_plan_requests(uint64_t *out, const swx_seed_plan *p, size_t file, i
         return 0;
     if ((rc = swx_tile_iter_new(&it, p->files[file].area, z, p->o.metatile)))
         return rc;
+    const swx_shard_part *part = p->files[file].part;
     while ((rc = swx_tile_iter_next(&b, it)) == 1)
-        n++;
+        if (!part || swx_shard_part_has(part, b.z, b.x0, b.y0))
+            n++;
     swx_tile_iter_free(it);
     if (rc < 0)
         return rc;
@@ -373,6 +400,7 @@ struct swx_seed {
     char time_s[SWX_ISO8601_LEN];
     int has_time;
     const swx_area *area;
+    const swx_shard_part *part; /* a shard's blocks, or NULL */
     uint32_t zooms;
     uint32_t only; /* the zooms of the file being run: all, or one (swx_seed_file_zoom) */
     int tile_size, metatile, warp, skip_empty;
@@ -493,6 +521,8 @@ static int next_block(swx_seed *s, job **out)
             s->it = NULL;
             continue;
         }
+        if (s->part && !swx_shard_part_has(s->part, b.z, b.x0, b.y0))
+            continue;
         /* Drop the tiles already stored; keep the rectangle of the rest. */
         int i0 = b.n, i1 = -1, j0 = b.n, j1 = -1;
         uint64_t want = 0;
@@ -1108,7 +1138,31 @@ void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
  * (layer, time, style, tile size). */
 typedef struct file_meta {
     char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32];
+    char shard[32], request[SWX_SHA256_HEX_LEN];
 } file_meta;
+
+/* The hash of what defines file `file`'s tiles, for a shard's file (see
+ * seawx/shard.h): the same request gives the same hash in every shard. */
+static void request_hash(char hex[SWX_SHA256_HEX_LEN], const swx_seed *s, size_t file,
+                         const char *enc)
+{
+    const swx_seed_plan *p = s->plan;
+    swx_sha256_ctx c;
+    uint8_t digest[SWX_SHA256_LEN];
+    char head[2048];
+    int len =
+        snprintf(head, sizeof head,
+                 "seawx-request-v1\nbundle %s\nlayer %s\ntime %s\nstyle %s\ntile_size %d\n"
+                 "metatile %d\nencoding %s\nskip_empty %d\nzooms %u\n",
+                 s->bundle, s->layer, s->has_time ? s->time_s : "-", s->style ? s->style : "-",
+                 s->tile_size, s->metatile, enc, s->skip_empty, (unsigned)s->zooms);
+    swx_sha256_init(&c);
+    swx_sha256_update(&c, head, len < (int)sizeof head ? (size_t)len : sizeof head - 1);
+    swx_shard_hash_area(&c, p->files[file].area);
+    swx_sha256_final(digest, &c);
+    for (int i = 0; i < SWX_SHA256_LEN; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
 
 int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
 {
@@ -1132,6 +1186,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
     s->only = z < 0 ? ~0u : 1u << z;
     res->tiles = z < 0 ? p->files[file].tiles : p->files[file].per_zoom[z];
     s->area = p->files[file].area;
+    s->part = p->files[file].part;
     if (stopping(s))
         return 0;
     s->time_s[0] = '\0';
@@ -1191,8 +1246,16 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         {"style", s->style},
         {"tile_size", fm.tsz},
         {"encoding", s->format == SWX_FORMAT_PNG ? NULL : fm.enc},
+        {"shard", s->part ? fm.shard : NULL},
+        {"partition", s->part ? SWX_SHARD_PARTITION : NULL},
+        {"request", s->part ? fm.request : NULL},
     };
-    static const char *const identity[] = {"layer", "time", "style", "tile_size", "encoding", NULL};
+    static const char *const identity[] = {"layer", "time",      "style",   "tile_size", "encoding",
+                                           "shard", "partition", "request", NULL};
+    if (s->part) {
+        snprintf(fm.shard, sizeof fm.shard, "%d/%d", s->part->k, s->part->n);
+        request_hash(fm.request, s, file, fm.enc);
+    }
     int created = 0;
     if ((rc = swx_mbtiles_open(&s->mb, &created, path, meta, sizeof meta / sizeof meta[0], identity,
                                0)))
@@ -1236,19 +1299,24 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
     res->empty = s->c.empty - before.empty;
     int64_t tiles_in = 0;
     int crc = swx_mbtiles_counts(&tiles_in, &res->images, s->mb);
+    res->complete =
+        !crc && !s->stopping && !s->stop_rc && res->failed == 0 &&
+        (z < 0 ? (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->files[file].tiles
+               : res->present + res->stored >= res->tiles);
+    /* A shard's file says when it is whole, for the merge (a file run zoom by
+     * zoom is judged one zoom at a time, so it never says so). */
+    if (res->complete && s->part && z < 0 && (crc = swx_mbtiles_meta_set(s->mb, "shard_complete", "1")))
+        res->complete = 0;
     int close_rc = swx_mbtiles_close(s->mb);
     s->mb = NULL;
     if (crc || close_rc) {
+        res->complete = 0;
         rc = crc ? crc : close_rc;
         if (!s->stop_rc) {
             s->stop_rc = rc;
             snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());
         }
     }
-    res->complete =
-        !s->stopping && !s->stop_rc && res->failed == 0 &&
-        (z < 0 ? (uint64_t)tiles_in + (s->skip_empty ? res->empty : 0) >= p->files[file].tiles
-               : res->present + res->stored >= res->tiles);
     /* A file this seed created and stored nothing in is removed; one whose
      * count failed is left alone: it may hold tiles. */
     if (created && !crc && tiles_in == 0 && (s->stop_rc || s->stopping))

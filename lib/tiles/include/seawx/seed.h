@@ -90,6 +90,10 @@ typedef struct swx_seed_opts {
     int quality;              /* webp: 0 lossless, 1-100 lossy; jpeg: 1-100, 0: 85; else 0 */
     const swx_voyage *voyage; /* NULL: every file has area */
     double buffer_m;          /* with a voyage: metres around its stretches, 0 to 2000 nm */
+    /* Shard `shard` (1 to shard_count) of a seed cut into shard_count
+     * (seawx/shard.h); 0 and 0: the whole seed. The plan's counts are the
+     * shard's own. */
+    int shard, shard_count;
 } swx_seed_opts;
 
 typedef struct swx_seed_plan swx_seed_plan;

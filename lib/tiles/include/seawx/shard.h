@@ -1,0 +1,69 @@
+/*
+ * seawx/shard.h: sharded seeds and their merge.
+ *
+ * A seed can be cut into N shards (swx_seed_opts.shard, .shard_count) that
+ * run apart, on other machines, with no coordinator: each computes the same
+ * partition alone (lib/tiles/shard.h describes it) and seeds only its part
+ * into its own MBTiles file, which carries these metadata rows besides the
+ * usual ones:
+ *   shard           "K/N"
+ *   partition       the partition's name ("hilbert-v1")
+ *   request         SHA-256 (hex) of what defines the tiles: bundle, layer,
+ *                   time, style, tile size, metatile, encoding, empty tiles,
+ *                   zooms and area
+ *   shard_complete  "1" once every tile of the shard is in the file
+ * A rerun of the same shard resumes its file; a file of another shard,
+ * partition or request is refused.
+ *
+ * The merge checks that shards 1 to N are all there, of one request and
+ * complete, then writes the file an unsharded seed would have written (the
+ * same metadata, tiles and images; each distinct image once), atomically.
+ */
+#ifndef SEAWX_SHARD_H
+#define SEAWX_SHARD_H
+
+#include "seawx/visibility.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most shards a seed is cut into. */
+#define SWX_SHARD_MAX 10000
+
+/* "K/N" with 1 <= K <= N <= SWX_SHARD_MAX; SWX_EINVAL says what is wrong. */
+SWX_API int swx_shard_parse(int *k, int *n, const char *text);
+
+/* What the merge found of one shard, 1 to N. */
+typedef enum swx_shard_state {
+    SWX_SHARD_OK = 0,
+    SWX_SHARD_MISSING,    /* no file holds it */
+    SWX_SHARD_INCOMPLETE, /* its file is not complete (run it again to finish it) */
+    SWX_SHARD_OTHER       /* its file is of another request or partition (run it again) */
+} swx_shard_state;
+
+typedef struct swx_merge swx_merge;
+
+/* Reads the shard files (n paths; files that do not exist are skipped) of a
+ * seed cut into `shards` shards (0: the count the files give). Returns 0 when
+ * they were read, whatever their states; SWX_EINVAL when they do not make one
+ * seed (counts disagree, one shard in two files, not a shard file) and
+ * SWX_EIO when a file cannot be read, both with the file named. */
+SWX_API int swx_merge_open(swx_merge **out, const char *const *paths, size_t n, int shards);
+SWX_API void swx_merge_free(swx_merge *m);
+SWX_API int swx_merge_shard_count(const swx_merge *m);
+/* The state of shard k (1 to N), and the file that holds it (or NULL). */
+SWX_API swx_shard_state swx_merge_state(const swx_merge *m, int k, const char **path);
+/* Shards not SWX_SHARD_OK. */
+SWX_API int swx_merge_bad_count(const swx_merge *m);
+/* Writes the merged file at path atomically (a temporary beside it renamed
+ * over it); SWX_EINVAL unless every shard is SWX_SHARD_OK. tiles and images
+ * (may be NULL) receive the counts of the result. */
+SWX_API int swx_merge_write(long long *tiles, long long *images, swx_merge *m, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
