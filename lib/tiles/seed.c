@@ -10,6 +10,7 @@
  */
 #include "seawx/seed.h"
 
+#include "area_int.h"
 #include "tile.h"
 
 #include "encode.h"
@@ -82,6 +83,9 @@ int swx_seed_opts_check(const swx_seed_opts *o)
         return swx_error_set(SWX_EINVAL, "unknown tile format %d", (int)o->format);
     if (o->quality < 0 || o->quality > 100)
         return swx_error_set(SWX_EINVAL, "quality must be from 1 to 100, not %d", o->quality);
+    if (o->clip && o->format == SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL, "clipping makes pixels transparent and JPEG has no "
+                                         "transparency: use png, png8 or webp");
     if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
         return swx_error_set(SWX_EINVAL, "a quality goes with webp or jpeg, not %s",
                              swx_tile_format_name(o->format));
@@ -337,7 +341,8 @@ typedef struct answer {
     /* the job and the seed, copied */
     int z, nx, ny, src_h, ts, warp, quality;
     swx_tile_format format;
-    uint32_t y0;
+    uint32_t x0, y0;
+    const swx_area *clip; /* NULL: no clipping; else the file's area (read only) */
     uint64_t mask;
     double south, north;
     /* the result */
@@ -374,7 +379,7 @@ struct swx_seed {
     int has_time;
     const swx_area *area;
     uint32_t zooms;
-    int tile_size, metatile, warp, skip_empty;
+    int tile_size, metatile, warp, skip_empty, clip;
     swx_tile_format format;
     int quality;
     /* where */
@@ -631,31 +636,66 @@ static void answer_free(answer *a)
     free(a);
 }
 
-/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts) and encodes
- * them. Returns 0 or a negative code. */
-static int cut_and_encode(answer *a, const uint8_t *px)
+/* Clears the pixels of tile t (ts x ts, stride bytes per row) that lie
+ * outside the area: RGBA all zero, the canonical transparent pixel. */
+static int clip_tile(answer *a, uint8_t *t, size_t stride, uint32_t x, uint32_t y, uint8_t *keep)
 {
     int ts = a->ts;
+    int k = swx_area_tile_pixels(keep, a->clip, a->z, x, y, ts);
+    if (k < 0 || k == SWX_CLIP_ALL)
+        return k < 0 ? k : 0;
+    for (int r = 0; r < ts; r++) {
+        uint8_t *row = t + stride * (size_t)r;
+        for (int c = 0; c < ts; c++)
+            if (k == SWX_CLIP_NONE || !keep[(size_t)r * (size_t)ts + (size_t)c])
+                memset(row + 4 * (size_t)c, 0, 4);
+    }
+    return 0;
+}
+
+/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts), clips and
+ * encodes them. Returns 0 or a negative code. */
+static int cut_and_encode(answer *a, uint8_t *px)
+{
+    int ts = a->ts, rc = 0;
     size_t stride = (size_t)a->nx * ts * 4;
-    for (int jj = 0; jj < a->ny; jj++)
-        for (int ii = 0; ii < a->nx; ii++) {
+    uint8_t *keep = NULL;
+    if (a->clip && !(keep = malloc((size_t)ts * (size_t)ts)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    for (int jj = 0; jj < a->ny && !rc; jj++)
+        for (int ii = 0; ii < a->nx && !rc; ii++) {
             if (!((a->mask >> (jj * a->nx + ii)) & 1))
                 continue;
-            const uint8_t *t = px + stride * (size_t)(jj * ts) + (size_t)ii * ts * 4;
+            uint8_t *t = px + stride * (size_t)(jj * ts) + (size_t)ii * ts * 4;
+            if (a->clip &&
+                (rc = clip_tile(a, t, stride, a->x0 + (uint32_t)ii, a->y0 + (uint32_t)jj, keep)))
+                break;
             out_tile *o = &a->tiles[a->ntiles++];
             o->i = ii;
             o->j = jj;
             o->empty = all_clear(t, ts, ts, stride);
             if (o->empty)
                 continue;
-            int rc =
-                a->format == SWX_FORMAT_PNG
-                    ? swx_png_encode_rgba(&o->data, &o->len, t, ts, ts, stride, SEED_PNG_LEVEL)
-                    : swx_tile_encode(&o->data, &o->len, t, ts, ts, stride, a->format, a->quality);
-            if (rc)
-                return rc;
+            rc = a->format == SWX_FORMAT_PNG
+                     ? swx_png_encode_rgba(&o->data, &o->len, t, ts, ts, stride, SEED_PNG_LEVEL)
+                     : swx_tile_encode(&o->data, &o->len, t, ts, ts, stride, a->format, a->quality);
         }
-    return 0;
+    free(keep);
+    return rc;
+}
+
+/* With clipping, whether a one-tile answer lies wholly in the area (its
+ * bytes can be kept): 1, 0, or a negative code. */
+static int wholly_inside(answer *a)
+{
+    if (!a->clip)
+        return 1;
+    uint8_t *keep = malloc((size_t)a->ts * (size_t)a->ts);
+    if (!keep)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    int k = swx_area_tile_pixels(keep, a->clip, a->z, a->x0, a->y0, a->ts);
+    free(keep);
+    return k < 0 ? k : k == SWX_CLIP_ALL;
 }
 
 /* Turns an answer into the tiles to store (on a checker thread, or on the
@@ -667,7 +707,13 @@ static void process_answer(answer *a)
     int want_w = a->nx * a->ts, want_h = a->warp ? a->src_h : a->ny * a->ts;
     uint8_t *px = NULL;
     int w = 0, h = 0, rc;
-    if (a->nx == 1 && a->ny == 1 && !a->warp && a->format == SWX_FORMAT_PNG) {
+    int keep_bytes = a->nx == 1 && a->ny == 1 && !a->warp && a->format == SWX_FORMAT_PNG;
+    if (keep_bytes && (keep_bytes = wholly_inside(a)) < 0) {
+        a->rc = keep_bytes;
+        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+        return;
+    }
+    if (keep_bytes) {
         int empty = 0;
         rc = swx_png_check(&w, &h, &empty, a->body, a->len);
         if (!rc && (w != want_w || h != want_h))
@@ -736,6 +782,7 @@ static answer *answer_new(swx_seed *s, job *j, const swx_response *r, int copy)
     a->nx = j->nx;
     a->ny = j->ny;
     a->src_h = j->src_h;
+    a->x0 = j->x0;
     a->y0 = j->y0;
     a->mask = j->mask;
     a->south = j->south;
@@ -744,6 +791,7 @@ static answer *answer_new(swx_seed *s, job *j, const swx_response *r, int copy)
     a->warp = s->warp;
     a->format = s->format;
     a->quality = s->quality;
+    a->clip = s->clip ? s->area : NULL;
     return a;
 }
 
@@ -1053,6 +1101,7 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
     s->metatile = p->o.metatile;
     s->warp = p->warp;
     s->skip_empty = p->o.skip_empty;
+    s->clip = p->o.clip;
     s->format = p->o.format;
     s->quality = p->o.quality;
     s->c.total = swx_seed_plan_total(p);
@@ -1182,8 +1231,10 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
         {"style", s->style},
         {"tile_size", fm.tsz},
         {"encoding", s->format == SWX_FORMAT_PNG ? NULL : fm.enc},
+        {"clip", s->clip ? "area" : NULL},
     };
-    static const char *const identity[] = {"layer", "time", "style", "tile_size", "encoding", NULL};
+    static const char *const identity[] = {"layer",    "time", "style", "tile_size",
+                                           "encoding", "clip", NULL};
     int created = 0;
     if ((rc = swx_mbtiles_open(&s->mb, &created, path, meta, sizeof meta / sizeof meta[0], identity,
                                0)))
