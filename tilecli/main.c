@@ -16,6 +16,7 @@ extern const cli_opt cmd_weather_opts[];
 extern const cli_opt cmd_tides_opts[];
 extern const cli_opt cmd_forecast_opts[];
 extern const cli_opt cmd_vessels_opts[];
+extern const cli_opt cmd_tilejson_opts[];
 
 static const cli_cmd commands[] = {
     {"layers", cmd_layers, "list the WMS layers of one bundle or all, with runs and valid times",
@@ -35,6 +36,12 @@ static const cli_cmd commands[] = {
      "power loss), the file stays valid: run the same command again to fetch only what is\n"
      "missing. Progress goes to stderr; --dry-run prints the tiles per zoom and fetches no map.",
      cmd_seed_opts},
+    {"tilejson", cmd_tilejson, "the TileJSON a web map needs to show a seeded MBTiles file",
+     "seawx tilejson FILE.mbtiles --url TEMPLATE [-o FILE]",
+     "Prints the TileJSON 3.0.0 of a file seawx seed wrote, for MapLibre GL JS and other\n"
+     "web maps: its name, bounds, zooms, format and tileSize (MapLibre assumes 512-pixel\n"
+     "tiles without it), with --url the address where a tile server serves its tiles.",
+     cmd_tilejson_opts},
     {"storms", cmd_storms, "tropical cyclones as GeoJSON: tracks, forecasts and wind radii",
      "seawx storms [--status S] [--region CODE] [--period START/END] [filters] [-o PATH]",
      "Fetches storms from /storm/json, page after page, and writes them as RFC 7946 GeoJSON:\n"

@@ -1155,8 +1155,35 @@ void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
  * center, zooms, type) and what identifies the file's content for a resume
  * (layer, time, style, tile size). */
 typedef struct file_meta {
-    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32];
+    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32],
+        scale[32];
 } file_meta;
+
+/* The OGC's standard rendering pixel (0.28 mm), by which a map scale is told
+ * from a resolution; and the equator's length on the Web Mercator sphere. */
+#define SEED_OGC_PIXEL_M 0.00028
+#define SEED_EQUATOR_M (2.0 * SWX_MERC_HALF)
+
+/* A short name viewers show whole: "swh 23 Nov 13:00Z" (Signal K's chart list
+ * cuts names near twenty characters); the full one is in `description`.
+ * Month names are spelt here, not by the locale. */
+static void short_name(char *out, size_t cap, const char *var, int has_time, int64_t t)
+{
+    static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    char iso[SWX_ISO8601_LEN];
+    int y, mo, d, h, mi;
+    if (!has_time) {
+        snprintf(out, cap, "%s", var);
+        return;
+    }
+    swx_iso8601_format(iso, t);
+    if (sscanf(iso, "%d-%d-%dT%d:%d", &y, &mo, &d, &h, &mi) != 5 || mo < 1 || mo > 12) {
+        snprintf(out, cap, "%s %s", var, iso);
+        return;
+    }
+    snprintf(out, cap, "%s %d %s %02d:%02dZ", var, d, months[mo - 1], h, mi);
+}
 
 int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
 {
@@ -1197,7 +1224,12 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
     snprintf(fm.minz, sizeof fm.minz, "%d", minz);
     snprintf(fm.maxz, sizeof fm.maxz, "%d", maxz);
     const char *title = swx_layer_title(layer);
-    snprintf(fm.name, sizeof fm.name, "%s %s", swx_layer_variable(layer), s->time_s);
+    short_name(fm.name, sizeof fm.name, swx_layer_variable(layer), s->has_time,
+               file < p->ntimes ? p->times[file] : 0);
+    /* The scale of the deepest zoom at the equator, for Signal K's chart list
+     * (which orders charts by it and shows 1:250000 when there is none). */
+    snprintf(fm.scale, sizeof fm.scale, "%.0f",
+             SEED_EQUATOR_M / ((double)s->tile_size * (double)(1u << maxz)) / SEED_OGC_PIXEL_M);
     snprintf(fm.desc, sizeof fm.desc, "%s, run %s, valid %s, bundle %s%s%s",
              title ? title : swx_layer_variable(layer), p->run[0] ? p->run : "unknown",
              s->has_time ? s->time_s : "(no time)", s->bundle, s->style ? ", style " : "",
@@ -1223,6 +1255,7 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
         {"scheme", "tms"}, /* OpenCPN reads it; rows are TMS, as MBTiles says */
         {"version", "1"},
         {"description", fm.desc},
+        {"scale", fm.scale},
         {"attribution", "Weather, Ocean and Vessel Data Service"},
         {"layer", s->layer},
         {"bundle", s->bundle},
