@@ -2,7 +2,8 @@
 # Installs what seawx needs to build, test and run, from Debian 12's packages.
 # Idempotent: when everything is already there it changes nothing and needs no
 # network. python3-qgis and qgis-providers (the QGIS headless test) are the
-# largest part: about 155 packages, 110 MB, under a minute to install.
+# largest part: about 155 packages, 110 MB, under a minute to install;
+# chromium (the MapLibre test) about 130 MB to download, 420 MB installed.
 set -euo pipefail
 
 packages=(
@@ -13,7 +14,13 @@ packages=(
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
+  chromium iproute2
 )
+# The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre), and
+# Signal K in a network namespace of its own (it.test_signalk, `ip` from
+# iproute2). Their npm packages (maplibre-gl, playwright-core, signalk-server,
+# @signalk/charts-plugin, Node 22) are pinned in those tests and installed
+# into the build folder on their first run.
 # The storm tests validate GeoJSON with @mapbox/geojsonhint from the npm registry.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
