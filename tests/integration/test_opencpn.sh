@@ -21,10 +21,11 @@ printf '[Settings]\nShowWelcome=0\n[ChartDirectories]\nChartDir1=%s\n' "$T/chart
 cat >"$T/in-ns.sh" <<IN
 ip link set lo up 2>/dev/null || true
 export HOME='$T/home'
-Xvfb :93 -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 &
+# A free display number, told by Xvfb itself.
+Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 3>'$T/display' &
 xp=\$!
-for _ in \$(seq 50); do [ -e /tmp/.X11-unix/X93 ] && break; sleep 0.1; done
-export DISPLAY=:93
+for _ in \$(seq 100); do [ -s '$T/display' ] && break; sleep 0.05; done
+export DISPLAY=:\$(cat '$T/display')
 opencpn --rebuild_chart_db >'$T/opencpn.out' 2>&1 &
 op=\$!
 # The welcome dialog of a first start: OK.
