@@ -114,6 +114,16 @@ set -e
 python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print("second run (--summary-json):", ", ".join("%s %s" % (k, s[k]) for k in ("tiles", "already_present", "stored", "failed", "requests", "retries")))' "$work/flaky.json"
 kill "$sim2_pid" 2>/dev/null; wait "$sim2_pid" 2>/dev/null || true; sim2_pid=
 
+step "6d. The same area in every viewer on board: png8 (OpenCPN, QGIS, Signal K, MapLibre), clipped to the area, and the TileJSON MapLibre needs" \
+  "seawx seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 --viewer any --clip -o board.mbtiles"
+"$seawx" seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 --viewer any --clip \
+  -o "$work/board.mbtiles" --summary-json "$work/board.json"
+sqlite3 "$work/board.mbtiles" "select name, value from metadata where name in ('name','description','scale','format','clip')"
+echo "$(du -k "$work/board.mbtiles" | cut -f1) kB, against $(du -k "$mb" | cut -f1) kB for the service's tiles in step 6"
+echo "\$ seawx tilejson board.mbtiles --url 'https://charts.example/board/{z}/{x}/{y}'"
+"$seawx" tilejson "$work/board.mbtiles" --url 'https://charts.example/board/{z}/{x}/{y}' |
+  python3 -c 'import json, sys; j = json.load(sys.stdin); print({k: j[k] for k in ("name", "tileSize", "bounds", "minzoom", "maxzoom", "format", "tiles")})'
+
 step "7. A voyage across the date line, 50 nm corridor: what would be fetched" \
   "seawx seed --bundle basic --variable t2m:K --route route.csv --buffer 50 --zoom 3-8 --dry-run"
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"

@@ -2,7 +2,8 @@
 # Installs what seawx needs to build, test and run, from Debian 12's packages.
 # Idempotent: when everything is already there it changes nothing and needs no
 # network. python3-qgis and qgis-providers (the QGIS headless test) are the
-# largest part: about 155 packages, 110 MB, under a minute to install.
+# largest part: about 155 packages, 110 MB, under a minute to install;
+# chromium (the MapLibre test) about 130 MB to download, 420 MB installed.
 set -euo pipefail
 
 packages=(
@@ -16,7 +17,15 @@ packages=(
   # The sharded-seed tests: a single-node Slurm cluster (daemons started by the
   # test itself), and the Kubernetes manifests read as YAML.
   slurmctld slurmd munge slurm-client python3-yaml
+  chromium iproute2 xvfb xdotool
 )
+# The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre),
+# Signal K in a network namespace of its own (it.test_signalk, `ip` from
+# iproute2), and OpenCPN 5.10 under Xvfb (it.test_opencpn: xdotool answers its
+# first-start dialog; OpenCPN itself comes from Debian's bookworm-backports,
+# below: about 65 MB to download). Their npm packages (maplibre-gl,
+# playwright-core, signalk-server, @signalk/charts-plugin, Node 22) are pinned
+# in those tests and installed into the build folder on their first run.
 # The storm tests validate GeoJSON with @mapbox/geojsonhint from the npm registry.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
@@ -24,14 +33,32 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
+opencpn_missing=
+dpkg-query -W -f='${Status}' opencpn 2>/dev/null | grep -q "install ok installed" || opencpn_missing=1
+if [ ${#missing[@]} -eq 0 ] && [ -z "$opencpn_missing" ]; then
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
-  echo "install-deps: missing packages: ${missing[*]}; run as root (or with sudo)" >&2
+  echo "install-deps: missing packages: ${missing[*]}${opencpn_missing:+ opencpn}; run as root (or with sudo)" >&2
   exit 1
 fi
-echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$opencpn_missing" ] && ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo "install-deps: adding Debian's bookworm-backports suite (for opencpn)" >&2
+  cat >/etc/apt/sources.list.d/bookworm-backports.sources <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
 apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ -n "$opencpn_missing" ]; then
+  echo "install-deps: installing opencpn from bookworm-backports" >&2
+  apt-get install -y -q --no-install-recommends -t bookworm-backports opencpn >/dev/null
+fi

@@ -5,7 +5,8 @@
 #      into build-asan/ and runs the suite there; GDAL's own programs in those
 #      tests load the plugin of step 1 (an uninstrumented gdalinfo cannot load an
 #      instrumented plugin), so the tests that only exercise the plugin are left
-#      to step 5;
+#      to step 5, and so are the viewer tests (MapLibre, Signal K, OpenCPN:
+#      what they exercise of seawx, it.test_seed_clip runs here);
 #   3. builds with ThreadSanitizer into build-tsan/ and runs the unit tests
 #      (the seeder's checker threads, the HTTP engine, the disk cache) and the
 #      threaded plugin reader (it.test_threads: 8 threads through GDAL);
@@ -30,7 +31,7 @@ SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
   export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   ctest --output-on-failure -j2 --timeout 900 \
-    -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install|it\.test_deb'
+    -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install|it\.test_deb|it\.test_maplibre|it\.test_signalk|it\.test_opencpn'
 )
 
 echo "== ThreadSanitizer: $root/build-tsan"

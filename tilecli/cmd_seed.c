@@ -68,6 +68,7 @@ const cli_opt cmd_seed_opts[] = {
     {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
     {"rate", 0, "PER_S", "at most this many requests started per second", 0},
     {"skip-empty", 0, NULL, "leave fully transparent tiles out (default: stored once)", 0},
+    {"clip", 0, NULL, "pixels outside the area transparent: the same area in every viewer", 0},
     {"format", 'f', "FMT",
      "png (the service's tiles, default), png8 (256 colours), webp, or jpeg (layers without "
      "transparency): README \"Encodings\"",
@@ -647,6 +648,12 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     so.quality = (int)quality;
+    so.clip = cli_has(&a, "clip");
+    if (so.clip && so.format == SWX_FORMAT_JPEG) {
+        cli_error("--clip makes pixels outside the area transparent and JPEG has no "
+                  "transparency: use --format png, png8 or webp");
+        return EXIT_USAGE;
+    }
     double rate, buffer_nm;
     if (cli_get_double(&rate, &a, "rate", 0, 0.01, 100000) ||
         cli_get_double(&buffer_nm, &a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))

@@ -19,6 +19,7 @@ extern const cli_opt cmd_weather_opts[];
 extern const cli_opt cmd_tides_opts[];
 extern const cli_opt cmd_forecast_opts[];
 extern const cli_opt cmd_vessels_opts[];
+extern const cli_opt cmd_tilejson_opts[];
 
 static const cli_cmd commands[] = {
     {"layers", cmd_layers, "list the WMS layers of one bundle or all, with runs and valid times",
@@ -64,6 +65,12 @@ static const cli_cmd commands[] = {
      "number a line, or JSON with --json) and exits with 9. Files named that do not exist\n"
      "count as missing; NAME_WITH_{shard} stands for the N names with K-of-N in place.",
      cmd_merge_opts},
+    {"tilejson", cmd_tilejson, "the TileJSON a web map needs to show a seeded MBTiles file",
+     "seawx tilejson FILE.mbtiles --url TEMPLATE [-o FILE]",
+     "Prints the TileJSON 3.0.0 of a file seawx seed wrote, for MapLibre GL JS and other\n"
+     "web maps: its name, bounds, zooms, format and tileSize (MapLibre assumes 512-pixel\n"
+     "tiles without it), with --url the address where a tile server serves its tiles.",
+     cmd_tilejson_opts},
     {"storms", cmd_storms, "tropical cyclones as GeoJSON: tracks, forecasts and wind radii",
      "seawx storms [--status S] [--region CODE] [--period START/END] [filters] [-o PATH]",
      "Fetches storms from /storm/json, page after page, and writes them as RFC 7946 GeoJSON:\n"

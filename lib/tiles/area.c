@@ -343,11 +343,9 @@ static void node_deg(const node *nd, double *w, double *s, double *e, double *n)
 
 /* Classifies a node, writing the candidates that reach it into cout (room for
  * nin). For bbox areas there are no candidates. */
-static int classify(const swx_area *a, const node *nd, const uint32_t *cin, size_t nin,
-                    uint32_t *cout, size_t *nout)
+static int classify_rect(const swx_area *a, double w, double s, double e, double n,
+                         const uint32_t *cin, size_t nin, uint32_t *cout, size_t *nout)
 {
-    double w, s, e, n;
-    node_deg(nd, &w, &s, &e, &n);
     *nout = 0;
     if (a->kind == AREA_BBOX) {
         double t = e - w;
@@ -380,6 +378,14 @@ static int classify(const swx_area *a, const node *nd, const uint32_t *cin, size
         if (leg_rect(&a->legs[cin[i]], &r) <= a->buffer)
             cout[(*nout)++] = cin[i];
     return *nout ? PARTIAL : OUTSIDE;
+}
+
+static int classify(const swx_area *a, const node *nd, const uint32_t *cin, size_t nin,
+                    uint32_t *cout, size_t *nout)
+{
+    double w, s, e, n;
+    node_deg(nd, &w, &s, &e, &n);
+    return classify_rect(a, w, s, e, n, cin, nin, cout, nout);
 }
 
 /* The candidates of the zoom-0 tile: every leg, or the edges near the world. */
@@ -434,30 +440,142 @@ static int classify_push(const swx_area *a, const node *nd, int parent_state, cs
     return 0;
 }
 
+/* The state of tile (z, x, y) from a descent from the zoom-0 tile; the
+ * candidates that reach it are c->v[*off .. *off + *n). SWX_ENOMEM on failure. */
+static int tile_state(int *state, const swx_area *a, int z, uint32_t x, uint32_t y, cstack *c,
+                      size_t *off, size_t *n)
+{
+    if (root_candidates(a, c))
+        return SWX_ENOMEM;
+    *off = 0;
+    *n = c->len;
+    *state = PARTIAL;
+    for (int l = 0; l <= z && *state != OUTSIDE; l++) {
+        node nd = {l, x >> (z - l), y >> (z - l)};
+        size_t cn;
+        size_t top = c->len;
+        if (classify_push(a, &nd, *state, c, *off, *n, &cn, state))
+            return SWX_ENOMEM;
+        *off = top;
+        *n = cn;
+    }
+    return 0;
+}
+
 int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y)
 {
     if (z < 0 || z > SWX_TILE_MAX_ZOOM || x >= (1u << z) || y >= (1u << z))
         return 0;
     cstack c = {0};
-    if (root_candidates(a, &c)) {
-        free(c.v);
-        return 0;
-    }
-    size_t off = 0, n = c.len;
-    int state = PARTIAL;
-    for (int l = 0; l <= z && state != OUTSIDE; l++) {
-        node nd = {l, x >> (z - l), y >> (z - l)};
-        size_t cn;
-        size_t top = c.len;
-        if (classify_push(a, &nd, state, &c, off, n, &cn, &state)) {
-            state = OUTSIDE;
-            break;
-        }
-        off = top;
-        n = cn;
-    }
+    size_t off, n;
+    int state = OUTSIDE;
+    if (tile_state(&state, a, z, x, y, &c, &off, &n))
+        state = OUTSIDE;
     free(c.v);
     return state != OUTSIDE;
+}
+
+/* ---- pixels of a tile ---- */
+
+/* A square of pixels of the tile being clipped: its size and top-left pixel. */
+typedef struct pixel_walk {
+    const swx_area *a;
+    uint8_t *keep;
+    int ts, z;
+    uint32_t x, y;
+    cstack c;
+    size_t kept;
+} pixel_walk;
+
+/* A route's buffer holds the whole rectangle when, for some leg, the distance
+ * from the rectangle's centre to the leg plus the farthest corner from the
+ * centre is within the buffer (on the sphere the farthest point of a
+ * longitude/latitude rectangle from its centre is a corner). */
+static int route_holds(const swx_area *a, double w, double s, double e, double n,
+                       const uint32_t *cand, size_t nc)
+{
+    double ctr[3], k[3], r = 0;
+    vec((w + e) / 2, (s + n) / 2, ctr);
+    const double cw[4] = {w, e, w, e}, cs[4] = {s, s, n, n};
+    for (int i = 0; i < 4; i++) {
+        vec(cw[i], cs[i], k);
+        double d = angle(ctr, k);
+        r = d > r ? d : r;
+    }
+    r *= 1 + 1e-9;
+    for (size_t i = 0; i < nc; i++) {
+        const leg *g = &a->legs[cand[i]];
+        double d = g->point ? angle(ctr, g->a) : point_arc(ctr, g->a, g->b, g->n);
+        if (d + r <= a->buffer)
+            return 1;
+    }
+    return 0;
+}
+
+static void keep_square(pixel_walk *pw, int px, int py, int size)
+{
+    for (int j = 0; j < size; j++)
+        memset(pw->keep + (size_t)(py + j) * (size_t)pw->ts + (size_t)px, 1, (size_t)size);
+    pw->kept += (size_t)size * (size_t)size;
+}
+
+/* Classifies the square of size pixels at (px, py) with the candidates
+ * c.v[off .. off + n), and its quarters where it is partly in the area. */
+static int pixels_rec(pixel_walk *pw, int px, int py, int size, size_t off, size_t n)
+{
+    double world = (double)(1u << pw->z), ts = pw->ts;
+    double fx0 = pw->x + px / ts, fx1 = pw->x + (px + size) / ts;
+    double w = fx0 / world * 360.0 - 180.0, e = fx1 / world * 360.0 - 180.0;
+    double north = swx_tile_row_lat(pw->z, pw->y + py / ts);
+    double south = swx_tile_row_lat(pw->z, pw->y + (py + size) / ts);
+    if (cs_reserve(&pw->c, n ? n : 1))
+        return SWX_ENOMEM;
+    size_t top = pw->c.len, cn = 0;
+    int st = classify_rect(pw->a, w, south, e, north, pw->c.v + off, n, pw->c.v + top, &cn);
+    pw->c.len += cn;
+    if (st == PARTIAL && pw->a->kind == AREA_ROUTE &&
+        route_holds(pw->a, w, south, e, north, pw->c.v + top, cn))
+        st = INSIDE;
+    int rc = 0;
+    if (st == INSIDE || (st == PARTIAL && size == 1)) {
+        keep_square(pw, px, py, size);
+    } else if (st == PARTIAL) {
+        int h = size / 2;
+        for (int q = 0; q < 4 && !rc; q++)
+            rc = pixels_rec(pw, px + (q & 1) * h, py + (q >> 1) * h, h, top, cn);
+    }
+    pw->c.len = top;
+    return rc;
+}
+
+int swx_area_tile_pixels(uint8_t *keep, const swx_area *a, int z, uint32_t x, uint32_t y, int ts)
+{
+    pixel_walk pw = {a, keep, ts, z, x, y, {0}, 0};
+    size_t off = 0, n = 0;
+    int state = OUTSIDE, rc = 0;
+    if (z < 0 || z > SWX_TILE_MAX_ZOOM || x >= (1u << z) || y >= (1u << z) || ts < 1 ||
+        (ts & (ts - 1)))
+        return swx_error_set(SWX_EINVAL, "tile %d/%u/%u of %d pixels cannot be clipped", z, x, y,
+                             ts);
+    if (tile_state(&state, a, z, x, y, &pw.c, &off, &n)) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory clipping a tile");
+        goto done;
+    }
+    if (state != PARTIAL) {
+        rc = state == INSIDE ? SWX_CLIP_ALL : SWX_CLIP_NONE;
+        goto done;
+    }
+    memset(keep, 0, (size_t)ts * (size_t)ts);
+    if (pixels_rec(&pw, 0, 0, ts, off, n)) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory clipping a tile");
+        goto done;
+    }
+    rc = pw.kept == (size_t)ts * (size_t)ts ? SWX_CLIP_ALL
+         : pw.kept                          ? SWX_CLIP_SOME
+                                            : SWX_CLIP_NONE;
+done:
+    free(pw.c.v);
+    return rc;
 }
 
 static int count_rec(const swx_area *a, int z, const node *nd, int state, cstack *c, size_t off,

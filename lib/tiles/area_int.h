@@ -75,4 +75,13 @@ int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat
 /* Whether tile (z, x, y) belongs to the area (1) or not (0). */
 int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
 
+/* Which pixels of tile (z, x, y), ts x ts pixels (a power of two), belong to
+ * the area, by the rule of seawx/tiles.h applied to each pixel's rectangle
+ * (a pixel whose interior meets the area belongs, so nothing of the area is
+ * ever cut away). Returns SWX_CLIP_ALL (every pixel; keep untouched),
+ * SWX_CLIP_NONE, SWX_CLIP_SOME with keep[ts * ts] set (row-major, 1: the pixel
+ * belongs), or a negative code. */
+enum { SWX_CLIP_NONE = 0, SWX_CLIP_SOME = 1, SWX_CLIP_ALL = 2 };
+int swx_area_tile_pixels(uint8_t *keep, const swx_area *a, int z, uint32_t x, uint32_t y, int ts);
+
 #endif

@@ -12,8 +12,11 @@
 #include "mbtiles.h"
 
 #include "seawx/error.h"
+#include "seawx/jsonw.h"
+#include "seawx/mbtiles.h"
 #include "sha256.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,5 +338,136 @@ int swx_mbtiles_close(swx_mbtiles *m)
     }
     free(m->path);
     free(m);
+    return rc;
+}
+
+/* ---- TileJSON ---- */
+
+/* The rows a TileJSON is made of, each at most MBTILES_META_MAX bytes. */
+#define MBTILES_META_MAX 4096
+enum { TJ_NAME, TJ_DESC, TJ_ATTR, TJ_BOUNDS, TJ_CENTER, TJ_MINZ, TJ_MAXZ, TJ_FORMAT, TJ_TSZ, TJ_N };
+static const char *const tj_rows[TJ_N] = {"name",    "description", "attribution",
+                                          "bounds",  "center",      "minzoom",
+                                          "maxzoom", "format",      "tile_size"};
+
+/* "a,b,c[,d]" into n finite numbers; 0 or -1. */
+static int parse_numbers(double *v, int n, const char *text)
+{
+    const char *p = text;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        v[i] = strtod(p, &end);
+        if (end == p || !isfinite(v[i]))
+            return -1;
+        while (*end == ' ')
+            end++;
+        if (i + 1 < n && *end++ != ',')
+            return -1;
+        p = end;
+    }
+    return *p ? -1 : 0;
+}
+
+int swx_mbtiles_tilejson(FILE *f, const char *path, const char *url)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    swx_jsonw *w = NULL;
+    char *val[TJ_N] = {0};
+    double b[4], c[3];
+    int rc = 0, have_center = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        rc = swx_error_set(SWX_EIO, "%s: cannot open it (%s)", path,
+                           db ? sqlite3_errmsg(db) : "out of memory");
+        goto done;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT name, value FROM metadata", -1, &st, NULL) != SQLITE_OK) {
+        rc = swx_error_set(SWX_EINVAL, "%s: not an MBTiles file (%s)", path, sqlite3_errmsg(db));
+        goto done;
+    }
+    int r;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        const char *value = (const char *)sqlite3_column_text(st, 1);
+        for (int i = 0; name && value && i < TJ_N; i++) {
+            if (strcmp(name, tj_rows[i]) != 0 || val[i])
+                continue;
+            if (strlen(value) > MBTILES_META_MAX) {
+                rc = swx_error_set(SWX_EINVAL, "%s: metadata row %s is longer than %d bytes", path,
+                                   name, MBTILES_META_MAX);
+                goto done;
+            }
+            if (!(val[i] = strdup(value))) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory");
+                goto done;
+            }
+        }
+    }
+    if (r != SQLITE_DONE) {
+        rc =
+            swx_error_set(SWX_EINVAL, "%s: cannot read its metadata: %s", path, sqlite3_errmsg(db));
+        goto done;
+    }
+    char *end = NULL;
+    long minz = val[TJ_MINZ] ? strtol(val[TJ_MINZ], &end, 10) : -1;
+    int minz_ok = val[TJ_MINZ] && end != val[TJ_MINZ] && !*end && minz >= 0 && minz <= 30;
+    long maxz = val[TJ_MAXZ] ? strtol(val[TJ_MAXZ], &end, 10) : -1;
+    int maxz_ok = val[TJ_MAXZ] && end != val[TJ_MAXZ] && !*end && maxz >= minz && maxz <= 30;
+    long tsz = val[TJ_TSZ] ? strtol(val[TJ_TSZ], &end, 10) : 256;
+    if (!val[TJ_BOUNDS] || parse_numbers(b, 4, val[TJ_BOUNDS]) || !minz_ok || !maxz_ok ||
+        (val[TJ_TSZ] && (*end || (tsz != 256 && tsz != 512)))) {
+        rc = swx_error_set(SWX_EINVAL,
+                           "%s: its metadata lacks valid bounds, minzoom, maxzoom or "
+                           "tile_size rows",
+                           path);
+        goto done;
+    }
+    have_center = val[TJ_CENTER] && parse_numbers(c, 3, val[TJ_CENTER]) == 0;
+    if ((rc = swx_jsonw_new(&w, f, 2)))
+        goto done;
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "tilejson");
+    swx_jsonw_string(w, "3.0.0");
+    swx_jsonw_key(w, "tiles");
+    swx_jsonw_array_begin(w);
+    swx_jsonw_string(w, url);
+    swx_jsonw_array_end(w);
+    const int text_rows[] = {TJ_NAME, TJ_DESC, TJ_ATTR, TJ_FORMAT};
+    const char *const text_keys[] = {"name", "description", "attribution", "format"};
+    for (int i = 0; i < 4; i++)
+        if (val[text_rows[i]]) {
+            swx_jsonw_key(w, text_keys[i]);
+            swx_jsonw_string(w, val[text_rows[i]]);
+        }
+    swx_jsonw_key(w, "scheme");
+    swx_jsonw_string(w, "xyz");
+    swx_jsonw_key(w, "tileSize");
+    swx_jsonw_int(w, tsz);
+    swx_jsonw_key(w, "minzoom");
+    swx_jsonw_int(w, minz);
+    swx_jsonw_key(w, "maxzoom");
+    swx_jsonw_int(w, maxz);
+    swx_jsonw_key(w, "bounds");
+    swx_jsonw_array_begin(w);
+    for (int i = 0; i < 4; i++)
+        swx_jsonw_number(w, b[i], 6);
+    swx_jsonw_array_end(w);
+    if (have_center) {
+        swx_jsonw_key(w, "center");
+        swx_jsonw_array_begin(w);
+        swx_jsonw_number(w, c[0], 6);
+        swx_jsonw_number(w, c[1], 6);
+        swx_jsonw_int(w, (int64_t)c[2]);
+        swx_jsonw_array_end(w);
+    }
+    swx_jsonw_object_end(w);
+    rc = swx_jsonw_finish(w);
+    w = NULL;
+done:
+    swx_jsonw_free(w);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    for (int i = 0; i < TJ_N; i++)
+        free(val[i]);
     return rc;
 }

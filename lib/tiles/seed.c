@@ -10,6 +10,7 @@
  */
 #include "seawx/seed.h"
 
+#include "area_int.h"
 #include "tile.h"
 
 #include "encode.h"
@@ -91,6 +92,9 @@ int swx_seed_opts_check(const swx_seed_opts *o)
             return swx_error_set(SWX_EINVAL, "shard %d of %d: shards are 1 to N, N at most %d",
                                  o->shard, o->shard_count, SWX_SHARD_MAX);
     }
+    if (o->clip && o->format == SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL, "clipping makes pixels transparent and JPEG has no "
+                                         "transparency: use png, png8 or webp");
     if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
         return swx_error_set(SWX_EINVAL, "a quality goes with webp or jpeg, not %s",
                              swx_tile_format_name(o->format));
@@ -364,7 +368,8 @@ typedef struct answer {
     /* the job and the seed, copied */
     int z, nx, ny, src_h, ts, warp, quality;
     swx_tile_format format;
-    uint32_t y0;
+    uint32_t x0, y0;
+    const swx_area *clip; /* NULL: no clipping; else the file's area (read only) */
     uint64_t mask;
     double south, north;
     /* the result */
@@ -403,7 +408,7 @@ struct swx_seed {
     const swx_shard_part *part; /* a shard's blocks, or NULL */
     uint32_t zooms;
     uint32_t only; /* the zooms of the file being run: all, or one (swx_seed_file_zoom) */
-    int tile_size, metatile, warp, skip_empty;
+    int tile_size, metatile, warp, skip_empty, clip;
     swx_tile_format format;
     int quality;
     /* where */
@@ -662,31 +667,66 @@ static void answer_free(answer *a)
     free(a);
 }
 
-/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts) and encodes
- * them. Returns 0 or a negative code. */
-static int cut_and_encode(answer *a, const uint8_t *px)
+/* Clears the pixels of tile t (ts x ts, stride bytes per row) that lie
+ * outside the area: RGBA all zero, the canonical transparent pixel. */
+static int clip_tile(answer *a, uint8_t *t, size_t stride, uint32_t x, uint32_t y, uint8_t *keep)
 {
     int ts = a->ts;
+    int k = swx_area_tile_pixels(keep, a->clip, a->z, x, y, ts);
+    if (k < 0 || k == SWX_CLIP_ALL)
+        return k < 0 ? k : 0;
+    for (int r = 0; r < ts; r++) {
+        uint8_t *row = t + stride * (size_t)r;
+        for (int c = 0; c < ts; c++)
+            if (k == SWX_CLIP_NONE || !keep[(size_t)r * (size_t)ts + (size_t)c])
+                memset(row + 4 * (size_t)c, 0, 4);
+    }
+    return 0;
+}
+
+/* Cuts the wanted tiles from a decoded image (nx * ts by ny * ts), clips and
+ * encodes them. Returns 0 or a negative code. */
+static int cut_and_encode(answer *a, uint8_t *px)
+{
+    int ts = a->ts, rc = 0;
     size_t stride = (size_t)a->nx * ts * 4;
-    for (int jj = 0; jj < a->ny; jj++)
-        for (int ii = 0; ii < a->nx; ii++) {
+    uint8_t *keep = NULL;
+    if (a->clip && !(keep = malloc((size_t)ts * (size_t)ts)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    for (int jj = 0; jj < a->ny && !rc; jj++)
+        for (int ii = 0; ii < a->nx && !rc; ii++) {
             if (!((a->mask >> (jj * a->nx + ii)) & 1))
                 continue;
-            const uint8_t *t = px + stride * (size_t)(jj * ts) + (size_t)ii * ts * 4;
+            uint8_t *t = px + stride * (size_t)(jj * ts) + (size_t)ii * ts * 4;
+            if (a->clip &&
+                (rc = clip_tile(a, t, stride, a->x0 + (uint32_t)ii, a->y0 + (uint32_t)jj, keep)))
+                break;
             out_tile *o = &a->tiles[a->ntiles++];
             o->i = ii;
             o->j = jj;
             o->empty = all_clear(t, ts, ts, stride);
             if (o->empty)
                 continue;
-            int rc =
-                a->format == SWX_FORMAT_PNG
-                    ? swx_png_encode_rgba(&o->data, &o->len, t, ts, ts, stride, SEED_PNG_LEVEL)
-                    : swx_tile_encode(&o->data, &o->len, t, ts, ts, stride, a->format, a->quality);
-            if (rc)
-                return rc;
+            rc = a->format == SWX_FORMAT_PNG
+                     ? swx_png_encode_rgba(&o->data, &o->len, t, ts, ts, stride, SEED_PNG_LEVEL)
+                     : swx_tile_encode(&o->data, &o->len, t, ts, ts, stride, a->format, a->quality);
         }
-    return 0;
+    free(keep);
+    return rc;
+}
+
+/* With clipping, whether a one-tile answer lies wholly in the area (its
+ * bytes can be kept): 1, 0, or a negative code. */
+static int wholly_inside(answer *a)
+{
+    if (!a->clip)
+        return 1;
+    uint8_t *keep = malloc((size_t)a->ts * (size_t)a->ts);
+    if (!keep)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    int k = swx_area_tile_pixels(keep, a->clip, a->z, a->x0, a->y0, a->ts);
+    free(keep);
+    return k < 0 ? k : k == SWX_CLIP_ALL;
 }
 
 /* Turns an answer into the tiles to store (on a checker thread, or on the
@@ -698,7 +738,13 @@ static void process_answer(answer *a)
     int want_w = a->nx * a->ts, want_h = a->warp ? a->src_h : a->ny * a->ts;
     uint8_t *px = NULL;
     int w = 0, h = 0, rc;
-    if (a->nx == 1 && a->ny == 1 && !a->warp && a->format == SWX_FORMAT_PNG) {
+    int keep_bytes = a->nx == 1 && a->ny == 1 && !a->warp && a->format == SWX_FORMAT_PNG;
+    if (keep_bytes && (keep_bytes = wholly_inside(a)) < 0) {
+        a->rc = keep_bytes;
+        snprintf(a->why, sizeof a->why, "%s", swx_error_last());
+        return;
+    }
+    if (keep_bytes) {
         int empty = 0;
         rc = swx_png_check(&w, &h, &empty, a->body, a->len);
         if (!rc && (w != want_w || h != want_h))
@@ -767,6 +813,7 @@ static answer *answer_new(swx_seed *s, job *j, const swx_response *r, int copy)
     a->nx = j->nx;
     a->ny = j->ny;
     a->src_h = j->src_h;
+    a->x0 = j->x0;
     a->y0 = j->y0;
     a->mask = j->mask;
     a->south = j->south;
@@ -775,6 +822,7 @@ static answer *answer_new(swx_seed *s, job *j, const swx_response *r, int copy)
     a->warp = s->warp;
     a->format = s->format;
     a->quality = s->quality;
+    a->clip = s->clip ? s->area : NULL;
     return a;
 }
 
@@ -1084,6 +1132,7 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
     s->metatile = p->o.metatile;
     s->warp = p->warp;
     s->skip_empty = p->o.skip_empty;
+    s->clip = p->o.clip;
     s->format = p->o.format;
     s->quality = p->o.quality;
     s->c.total = swx_seed_plan_total(p);
@@ -1137,7 +1186,8 @@ void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
  * center, zooms, type) and what identifies the file's content for a resume
  * (layer, time, style, tile size). */
 typedef struct file_meta {
-    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32];
+    char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32],
+        scale[32];
     char shard[32], request[SWX_SHA256_HEX_LEN];
 } file_meta;
 
@@ -1153,15 +1203,41 @@ static void request_hash(char hex[SWX_SHA256_HEX_LEN], const swx_seed *s, size_t
     int len =
         snprintf(head, sizeof head,
                  "seawx-request-v1\nbundle %s\nlayer %s\ntime %s\nstyle %s\ntile_size %d\n"
-                 "metatile %d\nencoding %s\nskip_empty %d\nzooms %u\n",
+                 "metatile %d\nencoding %s\nskip_empty %d\nclip %d\nzooms %u\n",
                  s->bundle, s->layer, s->has_time ? s->time_s : "-", s->style ? s->style : "-",
-                 s->tile_size, s->metatile, enc, s->skip_empty, (unsigned)s->zooms);
+                 s->tile_size, s->metatile, enc, s->skip_empty, s->clip, (unsigned)s->zooms);
     swx_sha256_init(&c);
     swx_sha256_update(&c, head, len < (int)sizeof head ? (size_t)len : sizeof head - 1);
     swx_shard_hash_area(&c, p->files[file].area);
     swx_sha256_final(digest, &c);
     for (int i = 0; i < SWX_SHA256_LEN; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* The OGC's standard rendering pixel (0.28 mm), by which a map scale is told
+ * from a resolution; and the equator's length on the Web Mercator sphere. */
+#define SEED_OGC_PIXEL_M 0.00028
+#define SEED_EQUATOR_M (2.0 * SWX_MERC_HALF)
+
+/* A short name viewers show whole: "swh 23 Nov 13:00Z" (Signal K's chart list
+ * cuts names near twenty characters); the full one is in `description`.
+ * Month names are spelt here, not by the locale. */
+static void short_name(char *out, size_t cap, const char *var, int has_time, int64_t t)
+{
+    static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    char iso[SWX_ISO8601_LEN];
+    int y, mo, d, h, mi;
+    if (!has_time) {
+        snprintf(out, cap, "%s", var);
+        return;
+    }
+    swx_iso8601_format(iso, t);
+    if (sscanf(iso, "%d-%d-%dT%d:%d", &y, &mo, &d, &h, &mi) != 5 || mo < 1 || mo > 12) {
+        snprintf(out, cap, "%s %s", var, iso);
+        return;
+    }
+    snprintf(out, cap, "%s %d %s %02d:%02dZ", var, d, months[mo - 1], h, mi);
 }
 
 int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)
@@ -1212,7 +1288,12 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
     snprintf(fm.minz, sizeof fm.minz, "%d", minz);
     snprintf(fm.maxz, sizeof fm.maxz, "%d", maxz);
     const char *title = swx_layer_title(layer);
-    snprintf(fm.name, sizeof fm.name, "%s %s", swx_layer_variable(layer), s->time_s);
+    short_name(fm.name, sizeof fm.name, swx_layer_variable(layer), s->has_time,
+               file < p->ntimes ? p->times[file] : 0);
+    /* The scale of the deepest zoom at the equator, for Signal K's chart list
+     * (which orders charts by it and shows 1:250000 when there is none). */
+    snprintf(fm.scale, sizeof fm.scale, "%.0f",
+             SEED_EQUATOR_M / ((double)s->tile_size * (double)(1u << maxz)) / SEED_OGC_PIXEL_M);
     snprintf(fm.desc, sizeof fm.desc, "%s, run %s, valid %s, bundle %s%s%s",
              title ? title : swx_layer_variable(layer), p->run[0] ? p->run : "unknown",
              s->has_time ? s->time_s : "(no time)", s->bundle, s->style ? ", style " : "",
@@ -1238,6 +1319,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         {"scheme", "tms"}, /* OpenCPN reads it; rows are TMS, as MBTiles says */
         {"version", "1"},
         {"description", fm.desc},
+        {"scale", fm.scale},
         {"attribution", "Weather, Ocean and Vessel Data Service"},
         {"layer", s->layer},
         {"bundle", s->bundle},
@@ -1249,9 +1331,10 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         {"shard", s->part ? fm.shard : NULL},
         {"partition", s->part ? SWX_SHARD_PARTITION : NULL},
         {"request", s->part ? fm.request : NULL},
+        {"clip", s->clip ? "area" : NULL},
     };
     static const char *const identity[] = {"layer", "time",      "style",   "tile_size", "encoding",
-                                           "shard", "partition", "request", NULL};
+                                           "shard", "partition", "request", "clip",      NULL};
     if (s->part) {
         snprintf(fm.shard, sizeof fm.shard, "%d/%d", s->part->k, s->part->n);
         request_hash(fm.request, s, file, fm.enc);
@@ -1305,7 +1388,8 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
                : res->present + res->stored >= res->tiles);
     /* A shard's file says when it is whole, for the merge (a file run zoom by
      * zoom is judged one zoom at a time, so it never says so). */
-    if (res->complete && s->part && z < 0 && (crc = swx_mbtiles_meta_set(s->mb, "shard_complete", "1")))
+    if (res->complete && s->part && z < 0 &&
+        (crc = swx_mbtiles_meta_set(s->mb, "shard_complete", "1")))
         res->complete = 0;
     int close_rc = swx_mbtiles_close(s->mb);
     s->mb = NULL;

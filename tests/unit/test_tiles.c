@@ -507,6 +507,90 @@ static void test_zoom_list(void)
         CU_ASSERT_EQUAL(swx_zoom_list_parse(&z, bad[i]), SWX_EINVAL);
 }
 
+/* Clipping: each pixel of a tile belongs to the area as the tile of the same
+ * rectangle two to the power log2(ts) zooms deeper does (swx_area_has_tile,
+ * which enumerates from the zoom-0 tile rather than walking the tile's
+ * pixels), and the kind of answer matches the pixels. */
+static int clip_agrees(const swx_area *a, int z, uint32_t x, uint32_t y, int ts, int *kind)
+{
+    int shift = ts == 512 ? 9 : 8, bad = 0;
+    size_t n = (size_t)ts * (size_t)ts, kept = 0;
+    uint8_t *keep = malloc(n);
+    if (!keep)
+        return -1;
+    *kind = swx_area_tile_pixels(keep, a, z, x, y, ts);
+    if (*kind == SWX_CLIP_ALL)
+        memset(keep, 1, n);
+    else if (*kind == SWX_CLIP_NONE)
+        memset(keep, 0, n);
+    /* Every 16th row and column whole, and the last ones: short under valgrind. */
+    for (int r = 0; r < ts; r++)
+        for (int c = 0; c < ts; c++) {
+            if (r % 16 && c % 16 && r != ts - 1 && c != ts - 1) {
+                kept += keep[(size_t)r * (size_t)ts + (size_t)c];
+                continue;
+            }
+            int want = swx_area_has_tile(a, z + shift, (x << shift) + (uint32_t)c,
+                                         (y << shift) + (uint32_t)r);
+            int got = keep[(size_t)r * (size_t)ts + (size_t)c];
+            kept += (size_t)got;
+            if (want != got && bad++ < 3)
+                fprintf(stderr, "tile %d/%u/%u pixel %d,%d: %d, not %d\n", z, x, y, c, r, got,
+                        want);
+        }
+    if (*kind == SWX_CLIP_SOME && (kept == 0 || kept == n))
+        bad++;
+    free(keep);
+    return bad;
+}
+
+static void test_clip(void)
+{
+    swx_area *a = NULL;
+    int kind;
+    /* A box: 10 W..10 E, 45..60 N. Zoom 5 tile 15/10 spans 11.25 W..0, so its
+     * first 28 columns (west of 10 W) are cut. */
+    CU_ASSERT_FATAL(swx_area_from_bbox(&a, -10, 45, 10, 60) == 0);
+    CU_ASSERT_EQUAL(clip_agrees(a, 5, 15, 10, 256, &kind), 0);
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_SOME);
+    CU_ASSERT_EQUAL(clip_agrees(a, 2, 1, 1, 256, &kind), 0);
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_SOME);
+    CU_ASSERT_EQUAL(clip_agrees(a, 3, 3, 2, 512, &kind), 0);
+    CU_ASSERT_EQUAL(clip_agrees(a, 9, 250, 170, 256, &kind), 0); /* 4.2-4.9 E, 52-52.5 N */
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_ALL);
+    CU_ASSERT_EQUAL(clip_agrees(a, 5, 20, 10, 256, &kind), 0); /* 45 E: outside */
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_NONE);
+    uint8_t keep[256 * 256];
+    CU_ASSERT_EQUAL(swx_area_tile_pixels(keep, a, 5, 15, 10, 256), SWX_CLIP_SOME);
+    CU_ASSERT_EQUAL(keep[128 * 256 + 27], 0); /* 10.02-10.06 W */
+    CU_ASSERT_EQUAL(keep[128 * 256 + 28], 1); /* 10.02 W-9.98 W: meets the box */
+    CU_ASSERT_EQUAL(swx_area_tile_pixels(keep, a, 5, 15, 10, 100), SWX_EINVAL);
+    swx_area_free(a);
+    /* A box across 180. */
+    CU_ASSERT_FATAL(swx_area_from_bbox(&a, 170, -20, -170, 0) == 0);
+    CU_ASSERT_EQUAL(clip_agrees(a, 4, 15, 8, 256, &kind), 0);
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_SOME);
+    CU_ASSERT_EQUAL(clip_agrees(a, 4, 0, 8, 256, &kind), 0);
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_SOME);
+    swx_area_free(a);
+    /* A polygon whose edges are straight in degrees, curved in the tiles. */
+    static const char poly[] =
+        "{\"type\":\"Polygon\",\"coordinates\":[[[-20,40],[10,38],[15,60],[-5,62],[-20,40]]]}";
+    CU_ASSERT_FATAL(swx_area_from_geojson_polygons(&a, poly, strlen(poly)) == 0);
+    CU_ASSERT_EQUAL(clip_agrees(a, 4, 7, 5, 256, &kind), 0);
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_SOME);
+    CU_ASSERT_EQUAL(clip_agrees(a, 6, 31, 22, 256, &kind), 0);
+    swx_area_free(a);
+    /* A route buffered by 60 nm: whole squares of pixels are taken at once
+     * where the buffer holds them, which the tile test never does. */
+    double lon[] = {-5, -10, -12}, lat[] = {50, 45, 40};
+    CU_ASSERT_FATAL(swx_area_from_waypoints(&a, lon, lat, 3, 60 * SWX_NM_M) == 0);
+    CU_ASSERT_EQUAL(clip_agrees(a, 5, 15, 10, 256, &kind), 0);
+    CU_ASSERT_EQUAL(kind, SWX_CLIP_SOME);
+    CU_ASSERT_EQUAL(clip_agrees(a, 7, 60, 43, 256, &kind), 0);
+    swx_area_free(a);
+}
+
 /* A 100,000-tile area enumerates without growing memory with the tile count. */
 static void test_large(void)
 {
@@ -532,5 +616,6 @@ int main(void)
     CU_add_test(s, "route files: GeoJSON and CSV", test_route_formats);
     CU_add_test(s, "zoom lists", test_zoom_list);
     CU_add_test(s, "large areas", test_large);
+    CU_add_test(s, "clipping a tile's pixels", test_clip);
     return cu_run();
 }

@@ -75,19 +75,25 @@ SWX_API const char *swx_tile_format_name(swx_tile_format f);
  * latest arrival are left out of the plan; a voyage that ends before the
  * first valid time or starts after the last is SWX_ENOTFOUND. */
 typedef struct swx_seed_opts {
-    const char *bundle;       /* required */
-    const char *layer;        /* a leaf's full name; or NULL and variable (and run) */
-    const char *variable;     /* "t2m" or "t2m:K" */
-    const char *run;          /* NULL or "latest", YYYYMMDDHH or an ISO 8601 instant */
-    const char *times;        /* NULL: the layer's default time; "all"; a list or intervals */
-    const char *style;        /* NULL: the service's default style (none is sent) */
-    const swx_area *area;     /* required */
-    uint32_t zooms;           /* bit z set: zoom z (swx_zoom_list_parse) */
-    int tile_size;            /* 256 or 512; 0: 256 */
-    int metatile;             /* tiles per GetMap side: 1, 2, 4 or 8; 0: 1 */
-    int skip_empty;           /* leave fully transparent tiles out */
-    swx_tile_format format;   /* how tiles are stored; 0: png, the service's bytes */
-    int quality;              /* webp: 0 lossless, 1-100 lossy; jpeg: 1-100, 0: 85; else 0 */
+    const char *bundle;     /* required */
+    const char *layer;      /* a leaf's full name; or NULL and variable (and run) */
+    const char *variable;   /* "t2m" or "t2m:K" */
+    const char *run;        /* NULL or "latest", YYYYMMDDHH or an ISO 8601 instant */
+    const char *times;      /* NULL: the layer's default time; "all"; a list or intervals */
+    const char *style;      /* NULL: the service's default style (none is sent) */
+    const swx_area *area;   /* required */
+    uint32_t zooms;         /* bit z set: zoom z (swx_zoom_list_parse) */
+    int tile_size;          /* 256 or 512; 0: 256 */
+    int metatile;           /* tiles per GetMap side: 1, 2, 4 or 8; 0: 1 */
+    int skip_empty;         /* leave fully transparent tiles out */
+    swx_tile_format format; /* how tiles are stored; 0: png, the service's bytes */
+    int quality;            /* webp: 0 lossless, 1-100 lossy; jpeg: 1-100, 0: 85; else 0 */
+    /* Make every pixel outside the file's area fully transparent (the tiles
+     * along its edge are decoded, cut and encoded again; those wholly inside
+     * keep their bytes), so that viewers that draw whole tiles show the same
+     * area as those that clip to `bounds`. Not with jpeg. Part of a file's
+     * identity: a clipped file is never continued unclipped. */
+    int clip;
     const swx_voyage *voyage; /* NULL: every file has area */
     double buffer_m;          /* with a voyage: metres around its stretches, 0 to 2000 nm */
     /* Shard `shard` (1 to shard_count) of a seed cut into shard_count
