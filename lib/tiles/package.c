@@ -5,6 +5,7 @@
 #include "seawx/package.h"
 
 #include "jsonr.h"
+#include "package_int.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
@@ -1225,17 +1226,16 @@ static int on_stop(void *ud)
     return u->b->o->stop ? u->b->o->stop(u->b->o->ud) : 0;
 }
 
-/* Files of the current version complete with the same identity, copied. */
-static int copy_unchanged(swx_package *p, const char *old_dir, const char *part, size_t *copied)
+int swx_package_listing_read(const char *text, size_t len, const char *what,
+                             swx_package_listing_fn fn, void *ud)
 {
-    char mp[PATH_MAX], *text = NULL;
-    size_t len;
     json_object *j = NULL;
-    int rc = 0;
-    pathf(mp, sizeof mp, "%s/manifest.json", old_dir);
-    if (read_small(&text, &len, mp, MAX_MANIFEST) || swx_jsonr_parse(&j, text, len, "manifest")) {
-        free(text);
-        return 0; /* nothing to take from: everything is fetched */
+    int rc = swx_jsonr_parse(&j, text, len, what);
+    if (rc)
+        return rc;
+    if (!json_object_is_type(j, json_type_object)) {
+        json_object_put(j);
+        return swx_error_set(SWX_EPARSE, "%s: not a JSON object", what);
     }
     json_object *files = swx_jsonr_path(j, "files", NULL);
     size_t nf =
@@ -1244,28 +1244,74 @@ static int copy_unchanged(swx_package *p, const char *old_dir, const char *part,
         json_object *e = json_object_array_get_idx(files, k);
         const char *name = swx_jsonr_str(swx_jsonr_path(e, "path", NULL));
         const char *id = swx_jsonr_str(swx_jsonr_path(e, "identity", NULL));
-        if (!name || !id || strchr(name, '/'))
+        if (!name || !id || !*name || !*id || strchr(name, '/') || strcmp(name, ".") == 0 ||
+            strcmp(name, "..") == 0)
             continue;
-        for (size_t i = 0; i < p->n; i++) {
-            pkg_layer *L = &p->layers[i];
-            for (size_t f = L->first; f < L->nfiles; f++) {
-                pkg_file *pf = &L->files[f];
-                if (strcmp(pf->name, name) != 0 || strcmp(pf->identity, id) != 0)
-                    continue;
-                char from[PATH_MAX], to[PATH_MAX];
-                pathf(from, sizeof from, "%s/%s", old_dir, name);
-                pathf(to, sizeof to, "%s/%s", part, name);
-                if ((rc = copy_file(from, to)))
-                    break;
-                pf->copied = 1;
-                pf->present = 1;
-                (*copied)++;
-            }
-        }
+        rc = fn(ud, name, id);
     }
     json_object_put(j);
+    return rc;
+}
+
+/* The file of this package with that name and identity, or NULL. */
+static pkg_file *file_named(swx_package *p, const char *name, const char *identity)
+{
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++) {
+            pkg_file *pf = &p->layers[i].files[f];
+            if (strcmp(pf->name, name) == 0 && strcmp(pf->identity, identity) == 0)
+                return pf;
+        }
+    return NULL;
+}
+
+/* The listing at path (manifest.json or resume.json), walked with fn; an
+ * error when it cannot be read or is not a listing. */
+static int read_listing(const char *path, const char *what, swx_package_listing_fn fn, void *ud)
+{
+    char *text = NULL;
+    size_t len;
+    int rc = read_small(&text, &len, path, MAX_MANIFEST);
+    if (!rc)
+        rc = swx_package_listing_read(text, len, what, fn, ud);
     free(text);
     return rc;
+}
+
+typedef struct copy_ud {
+    swx_package *p;
+    const char *old_dir, *part;
+    size_t copied;
+    int rc; /* a copy that failed */
+} copy_ud;
+
+static int copy_listed(void *ud, const char *name, const char *identity)
+{
+    copy_ud *c = ud;
+    pkg_file *pf = file_named(c->p, name, identity);
+    if (!pf)
+        return 0;
+    char from[PATH_MAX], to[PATH_MAX];
+    pathf(from, sizeof from, "%s/%s", c->old_dir, name);
+    pathf(to, sizeof to, "%s/%s", c->part, name);
+    if ((c->rc = copy_file(from, to)))
+        return c->rc;
+    pf->copied = 1;
+    pf->present = 1;
+    c->copied++;
+    return 0;
+}
+
+/* Files of the current version complete with the same identity, copied. A
+ * manifest that cannot be read gives nothing to take: everything is fetched. */
+static int copy_unchanged(swx_package *p, const char *old_dir, const char *part, size_t *copied)
+{
+    char mp[PATH_MAX];
+    copy_ud c = {p, old_dir, part, 0, 0};
+    pathf(mp, sizeof mp, "%s/manifest.json", old_dir);
+    read_listing(mp, "manifest", copy_listed, &c);
+    *copied += c.copied;
+    return c.rc;
 }
 
 /* resume.json in the folder of an interrupted build: its files and their
@@ -1312,36 +1358,25 @@ static int write_resume(const char *part, const swx_package *p)
 /* The folder of this build: made anew, or the one an interrupted build left
  * (with its resume.json), keeping the files of the same identity (the
  * engine continues them) and removing everything else in it. */
+static int mark_present(void *ud, const char *name, const char *identity)
+{
+    pkg_file *pf = file_named(ud, name, identity);
+    if (pf)
+        pf->present = 1;
+    return 0;
+}
+
 static int resume_part(swx_package *p, const char *part)
 {
-    char rp[PATH_MAX], *text = NULL;
-    size_t len;
-    json_object *j = NULL;
+    char rp[PATH_MAX];
     pathf(rp, sizeof rp, "%s/resume.json", part);
-    if (read_small(&text, &len, rp, MAX_MANIFEST) || swx_jsonr_parse(&j, text, len, "resume")) {
-        free(text);
+    if (read_listing(rp, "resume", mark_present, p)) {
         rm_tree(part); /* none, or what a build that was killed left */
         if (mkdir(part, 0777) != 0)
             return swx_error_set(SWX_EIO, "cannot make %s: %s", part, strerror(errno));
         return 0;
     }
-    free(text);
     unlink(rp);
-    json_object *files = swx_jsonr_path(j, "files", NULL);
-    size_t nf =
-        files && json_object_is_type(files, json_type_array) ? json_object_array_length(files) : 0;
-    for (size_t k = 0; k < nf; k++) {
-        json_object *e = json_object_array_get_idx(files, k);
-        const char *name = swx_jsonr_str(swx_jsonr_path(e, "path", NULL));
-        const char *id = swx_jsonr_str(swx_jsonr_path(e, "identity", NULL));
-        for (size_t i = 0; name && id && i < p->n; i++)
-            for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++) {
-                pkg_file *pf = &p->layers[i].files[f];
-                if (strcmp(pf->name, name) == 0 && strcmp(pf->identity, id) == 0)
-                    pf->present = 1;
-            }
-    }
-    json_object_put(j);
     /* Everything else goes. */
     DIR *d = opendir(part);
     if (!d)

@@ -4,6 +4,7 @@
 #include "cu_support.h"
 
 #include "seawx/error.h"
+#include "package_int.h"
 #include "seawx/package.h"
 
 #include <stdio.h>
@@ -56,6 +57,47 @@ static void test_size(void)
         CU_ASSERT_EQUAL(swx_size_parse(&n, bad[i]), SWX_EINVAL);
 }
 
+typedef struct seen {
+    char names[256];
+    int n, stop_at;
+} seen;
+
+static int collect(void *ud, const char *name, const char *identity)
+{
+    seen *s = ud;
+    size_t l = strlen(s->names);
+    snprintf(s->names + l, sizeof s->names - l, "%s=%s;", name, identity);
+    return ++s->n == s->stop_at ? -99 : 0;
+}
+
+/* What a refresh reads back of a package's manifest or resume file: plain
+ * names with identities only. */
+static void test_listing(void)
+{
+    const char *text = "{\"format\":\"seawx-package\",\"files\":["
+                       "{\"path\":\"a.mbtiles\",\"identity\":\"11\",\"tiles\":3},"
+                       "{\"path\":\"../b.mbtiles\",\"identity\":\"22\"},"
+                       "{\"path\":\"..\",\"identity\":\"33\"},"
+                       "{\"path\":\"c.mbtiles\",\"identity\":\"\"},"
+                       "{\"path\":\"d.mbtiles\"},7,"
+                       "{\"path\":\"e.mbtiles\",\"identity\":\"55\"}]}";
+    seen s = {{0}, 0, 0};
+    CU_ASSERT_EQUAL(swx_package_listing_read(text, strlen(text), "manifest", collect, &s), 0);
+    CU_ASSERT_STRING_EQUAL(s.names, "a.mbtiles=11;e.mbtiles=55;");
+    /* The walk stops at the callback's first non-zero return, which it gives back. */
+    seen one = {{0}, 0, 1};
+    CU_ASSERT_EQUAL(swx_package_listing_read(text, strlen(text), "manifest", collect, &one), -99);
+    CU_ASSERT_STRING_EQUAL(one.names, "a.mbtiles=11;");
+    /* Not a listing: refused with its name; no files: nothing. */
+    seen none = {{0}, 0, 0};
+    CU_ASSERT_EQUAL(swx_package_listing_read("[1,2]", 5, "resume", collect, &none), SWX_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "resume"));
+    CU_ASSERT_EQUAL(swx_package_listing_read("{\"files\"", 9, "resume", collect, &none),
+                    SWX_EPARSE);
+    CU_ASSERT_EQUAL(swx_package_listing_read("{\"files\":{}}", 12, "resume", collect, &none), 0);
+    CU_ASSERT_EQUAL(none.n, 0);
+}
+
 static void test_path_check(void)
 {
     char dir[] = "/tmp/seawx-pkgtest.XXXXXX", p[256];
@@ -96,5 +138,6 @@ int main(void)
     CU_add_test(s, "layer specs", test_layer_spec);
     CU_add_test(s, "sizes", test_size);
     CU_add_test(s, "package paths", test_path_check);
+    CU_add_test(s, "manifest and resume listings", test_listing);
     return cu_run();
 }
