@@ -11,7 +11,9 @@
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/storm.h"
+#include "seawx/storm_danger.h"
 #include "seawx/storm_geojson.h"
+#include "storm_qlr.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,11 +39,17 @@ const cli_opt cmd_storms_opts[] = {
     {"max-storms", 0, "N", "stop after N storms (default: all)", 0},
     {"kinds", 'k', "LIST",
      "feature kinds, comma-separated: storm, track_point, forecast_point, forecast_line, "
-     "wind_radii (default: all)",
+     "wind_radii (the default: these five), cone, danger_area, wind_swath",
      0},
+    {"cone-radii", 0, "TABLE",
+     "cone radii in nm at 12,24,36,48,60,72,96,120 h: BASIN[/SEASON]:R12,...,R120 entries "
+     "separated by ';', BASIN one of NA SA EP WP NI SI SP or * (default: NHC 2023)",
+     0},
+    {"danger-errors", 0, "E24,E48,E72",
+     "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0},
     {"output", 'o', "PATH",
-     "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...); "
-     "default: stdout",
+     "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...) of "
+     "one geometry type each, and " CLI_STORM_QLR " for QGIS; default: stdout",
      0},
     {"kmz", 0, "FILE", "download the service's KMZ of the selection to FILE instead", 0},
     {"input", 'i', "FILE", "convert a saved /storm/json answer (- for stdin); nothing is sent", 0},
@@ -90,10 +98,12 @@ static int write_fail(int rc, const char *output)
 /* One atomic file per regular output, all committed at the end, so that a
  * failure leaves the old files or none, and no temporary; a device or a pipe
  * (/dev/null, /dev/stdout) is written directly, never replaced. */
+#define NSLOTS (NKINDS + 2) /* a file per kind, the single file, the .qlr */
+#define SLOT_QLR (NKINDS + 1)
 struct outputs {
-    swx_atomicfile af[NKINDS + 1];
-    FILE *dev[NKINDS + 1];
-    FILE *f[NKINDS + 1]; /* where each output is written: af[i].f or dev[i] */
+    swx_atomicfile af[NSLOTS];
+    FILE *dev[NSLOTS];
+    FILE *f[NSLOTS]; /* where each output is written: af[i].f or dev[i] */
 };
 
 static int regular_target(const char *path)
@@ -124,7 +134,7 @@ static int out_open(struct outputs *o, int slot, const char *path)
 static int out_close(struct outputs *o, int ok)
 {
     int rc = 0;
-    for (int i = 0; i <= NKINDS && ok; i++) {
+    for (int i = 0; i < NSLOTS && ok; i++) {
         if (o->f[i] && (fflush(o->f[i]) != 0 || ferror(o->f[i]))) {
             cli_error("writing %s failed: %s", o->af[i].path ? o->af[i].path : "the output",
                       strerror(errno));
@@ -132,7 +142,7 @@ static int out_close(struct outputs *o, int ok)
             rc = EXIT_IO;
         }
     }
-    for (int i = 0; i <= NKINDS; i++) {
+    for (int i = 0; i < NSLOTS; i++) {
         if (o->dev[i] && fclose(o->dev[i]) != 0 && ok) {
             cli_error("writing the output failed: %s", strerror(errno));
             ok = 0;
@@ -140,7 +150,7 @@ static int out_close(struct outputs *o, int ok)
         }
         o->dev[i] = o->f[i] = NULL;
     }
-    for (int i = 0; i <= NKINDS; i++) {
+    for (int i = 0; i < NSLOTS; i++) {
         int r = ok && o->af[i].f ? swx_atomicfile_commit(&o->af[i]) : 0;
         if (r) {
             rc = cli_fail(r);
@@ -190,7 +200,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     swx_client *client = NULL;
     swx_storm_geojson *w = NULL;
     struct outputs out;
-    unsigned mask = SWX_SK_ALL;
+    unsigned mask = SWX_SK_DEFAULT;
+    swx_storm_danger *danger = NULL;
     int exit_code = EXIT_OK, rc, pages = 0;
     const char *made_dir = NULL; /* a folder this run created, removed again on failure */
     memset(&out, 0, sizeof out);
@@ -206,24 +217,39 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         return exit_code;
     if (cli_has(&a, "kinds") && swx_storm_kinds_parse(&mask, cli_get(&a, "kinds")))
         return cli_fail(SWX_EINVAL);
+    if (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors")) {
+        if ((rc = swx_storm_danger_new(&danger)))
+            return cli_fail(rc);
+        if ((cli_has(&a, "cone-radii") &&
+             (rc = swx_storm_danger_set_cone(danger, cli_get(&a, "cone-radii")))) ||
+            (cli_has(&a, "danger-errors") &&
+             (rc = swx_storm_danger_set_errors(danger, cli_get(&a, "danger-errors"))))) {
+            swx_storm_danger_free(danger);
+            cli_error("--%s", swx_error_last());
+            return EXIT_USAGE;
+        }
+    }
     const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
     const char *input = cli_get(&a, "input");
-    if (kmz && (output || input || cli_has(&a, "kinds"))) {
-        cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input or --kinds");
-        return EXIT_USAGE;
+    if (kmz && (output || input || cli_has(&a, "kinds") || danger)) {
+        cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input, --kinds, "
+                  "--cone-radii or --danger-errors");
+        exit_code = EXIT_USAGE;
+        goto done;
     }
     if (kmz && (q.max_storms || q.offset > 0))
         cli_info("--kmz is one request: --limit and --offset select its storms");
     if (input && (q.status || q.id || q.name || q.category || q.intensity >= 0 || q.region ||
                   q.period || q.data_filter || q.offset)) {
         cli_error("--input converts a saved answer as it is: filters go to the service");
-        return EXIT_USAGE;
+        exit_code = EXIT_USAGE;
+        goto done;
     }
 
     if (kmz && (exit_code = data_check_dest(kmz)))
-        return exit_code;
+        goto done;
     if (!input && (exit_code = cli_client(&client, &a)))
-        return exit_code;
+        goto done;
     if (kmz) {
         if ((rc = swx_storm_fetch_kmz(client, &q, kmz)))
             exit_code = cli_fail(rc);
@@ -251,6 +277,16 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
                 goto done;
             files[k] = out.f[k];
         }
+        char qlr[4096];
+        snprintf(qlr, sizeof qlr, "%s%s" CLI_STORM_QLR, output,
+                 output[strlen(output) - 1] == '/' ? "" : "/");
+        if ((exit_code = out_open(&out, SLOT_QLR, qlr)))
+            goto done;
+        if (cli_storm_qlr_write(out.f[SLOT_QLR], mask) != 0) {
+            cli_error("cannot write %s: %s", qlr, strerror(errno));
+            exit_code = EXIT_IO;
+            goto done;
+        }
         rc = swx_storm_geojson_new_split(&w, files);
     } else if (output) {
         if ((exit_code = out_open(&out, NKINDS, output)))
@@ -263,6 +299,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
+    swx_storm_geojson_set_danger(w, danger);
     struct counting cnt = {w, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
@@ -281,7 +318,15 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         exit_code = write_fail(rc, output);
         goto done;
     }
-    if (!cli_has(&a, "quiet"))
+    if (!cli_has(&a, "quiet") && (mask & ~SWX_SK_DEFAULT))
+        cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
+                 "wind radii polygons, %zu cones, %zu danger areas, %zu wind swaths (%d "
+                 "request%s)",
+                 cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
+                 counts[SWX_SK_FORECAST_LINE], counts[SWX_SK_WIND_RADII], counts[SWX_SK_CONE],
+                 counts[SWX_SK_DANGER_AREA], counts[SWX_SK_WIND_SWATH], pages,
+                 pages == 1 ? "" : "s");
+    else if (!cli_has(&a, "quiet"))
         cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
                  "wind radii polygons (%d request%s)",
                  cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
@@ -295,5 +340,6 @@ done:
     if (made_dir && exit_code != EXIT_OK)
         rmdir(made_dir); /* only when empty: nothing of this run is left in it */
     swx_client_free(client);
+    swx_storm_danger_free(danger);
     return exit_code;
 }
