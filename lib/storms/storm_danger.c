@@ -9,10 +9,11 @@
  * linearly, so the area a convex shape sweeps from one fix to the next is the
  * convex hull of its two ends (conv(A u B) is the union over t of (1 - t) A +
  * t B, and (1 - t) r1 S + t r2 S = ((1 - t) r1 + t r2) S for a convex S).
- * Hulls are taken in the gnomonic projection centred between the two fixes,
+ * Hulls are taken in a gnomonic projection centred on a fix of the chain,
  * where great circles are straight lines, so that the common tangents are
  * great circles; their vertices are placed on the sphere (circles and arcs
- * every 5 degrees of bearing, tangents cut every degree of arc). The hulls
+ * every 10 degrees of bearing at the radius that gives the arc's area,
+ * tangents cut every degree of arc). The hulls
  * of a product are then merged (GEOS unary union) in longitudes unwrapped
  * along the track, and the result is cut at the antimeridian into the bands
  * it touches (RFC 7946). */
@@ -512,8 +513,8 @@ void swx_storm_state_fill(swx_storm_state *out, const swx_storm_danger *d, const
 
 /* ---- geometry ---- */
 
-#define CIRCLE_STEPS 72 /* 5 degrees */
-#define QUAD_STEPS 18   /* 5 degrees */
+#define CIRCLE_STEPS 36 /* 10 degrees */
+#define QUAD_STEPS 9    /* 10 degrees */
 #define TANGENT_STEP (1.0 * DEG)
 
 struct swx_danger_ws {
@@ -534,6 +535,12 @@ struct swx_danger_ws {
     size_t *rings; /* rings per polygon */
     size_t nrings, rcap;
     char geos_msg[160];
+    /* runs: the merged hull and the hulls of its links */
+    double *rh;
+    size_t crh;
+    double *ph;
+    size_t cph;
+    size_t ph_off[64];
 };
 
 static void geos_quiet(const char *msg, void *ud)
@@ -584,6 +591,8 @@ void swx_danger_ws_free(swx_danger_ws *w)
     free(w->xy);
     free(w->parts);
     free(w->rings);
+    free(w->rh);
+    free(w->ph);
     GEOS_finish_r(w->geos);
     free(w);
 }
@@ -652,6 +661,10 @@ static int put_shape(swx_danger_ws *w, const struct frame *cf, const struct fram
         put_point(w, cf, pf, 0, 0);
     if (!(r_nm > 0))
         return 0;
+    /* Chords every step of bearing cut the arc's area by a factor
+     * sin(step) / step: the vertices go out by its square root's inverse. */
+    static const double step = 2 * M_PI / CIRCLE_STEPS;
+    r_nm *= sqrt(step / sin(step));
     if (q < 0) {
         for (int k = 0; k < CIRCLE_STEPS; k++)
             put_point(w, cf, pf, k * (2 * M_PI / CIRCLE_STEPS), r_nm);
@@ -699,6 +712,13 @@ static int convex_hull(swx_danger_ws *w, size_t *nh)
     return 0;
 }
 
+/* Extra vertices of a hull edge of plane length len (at most 1000). */
+static size_t edge_steps(double len)
+{
+    double k = len / TANGENT_STEP;
+    return !(k < 1000) ? 1000 : (size_t)k;
+}
+
 /* 1 when the hull (counter-clockwise) holds the projection of a pole: its
  * ring in longitude and latitude would not be a simple polygon. */
 static int hull_has_pole(const swx_danger_ws *w, const struct frame *pf, size_t nh)
@@ -729,7 +749,7 @@ static int hull_polygon(swx_danger_ws *w, const struct frame *pf, size_t nh, dou
     for (size_t i = 0; i < nh; i++) {
         const double *a = h + 2 * i, *b = h + 2 * ((i + 1) % nh);
         double len = hypot(b[0] - a[0], b[1] - a[1]);
-        need += 1 + (size_t)(len / TANGENT_STEP);
+        need += 1 + edge_steps(len);
     }
     int rc = grow((void **)&w->ring, &w->cring, need + 1, 2 * sizeof(double));
     if (rc)
@@ -738,7 +758,7 @@ static int hull_polygon(swx_danger_ws *w, const struct frame *pf, size_t nh, dou
     for (size_t i = 0; i < nh; i++) {
         const double *a = h + 2 * i, *b = h + 2 * ((i + 1) % nh);
         double len = hypot(b[0] - a[0], b[1] - a[1]);
-        size_t steps = 1 + (size_t)(len / TANGENT_STEP);
+        size_t steps = 1 + edge_steps(len);
         for (size_t k = 0; k < steps; k++) {
             double f = (double)k / (double)steps;
             double x = a[0] + (b[0] - a[0]) * f, y = a[1] + (b[1] - a[1]) * f, v[3];
@@ -958,8 +978,110 @@ static void unwrap(double *c, size_t n)
     }
 }
 
-/* A chain of n shapes: centres c (pairs), radii r[i * stride + q] for
- * quadrants (nq = 4) or circles (nq = 1, q = -1). */
+/* Runs. Merging is what costs: a swath of the archive has some 45 fixes and
+ * four quadrants, 180 links to merge. Along a track that runs straight,
+ * several links have one convex hull, so consecutive links are taken as one
+ * hull as long as that hull reaches no further than RUN_TOL of the largest
+ * radius of the run beyond the links it replaces (tested at points along
+ * each of its edges). */
+#define RUN_MAX 16
+#define RUN_TOL 0.01
+#define RUN_SAMPLES 6
+
+/* The hull of shapes i..j (radius r[k * nq + qi], quadrant q) in the plane
+ * of pf, into w->hull; with extra (n pairs) points added first. */
+static int shapes_hull(swx_danger_ws *w, const double *c, const double *r, int nq, int qi, int q,
+                       size_t i, size_t j, const struct frame *pf, const double *extra, size_t n,
+                       size_t *nh)
+{
+    w->npts = 0;
+    int rc = grow((void **)&w->pts, &w->cpts, n + 1, 2 * sizeof(double));
+    if (rc)
+        return rc;
+    memcpy(w->pts, extra, n * 2 * sizeof(double));
+    w->npts = n;
+    for (size_t k = i; k <= j; k++) {
+        struct frame fk;
+        frame_at(&fk, c[2 * k], c[2 * k + 1]);
+        if ((rc = put_shape(w, &fk, pf, q, r[k * nq + qi])))
+            return rc;
+    }
+    return convex_hull(w, nh);
+}
+
+/* Appends the edges of w->hull (nh, counter-clockwise) as inward unit
+ * normals and offsets (nx, ny, c: inside when nx x + ny y + c >= 0) to the
+ * link hulls of the run, as link k. */
+static int add_link_edges(swx_danger_ws *w, size_t k, size_t nh)
+{
+    size_t at = k ? w->ph_off[k] : 0;
+    int rc = grow((void **)&w->ph, &w->cph, 3 * (at + nh) / 2 + 2, 2 * sizeof(double));
+    if (rc)
+        return rc;
+    double *e = w->ph + 3 * at;
+    for (size_t v = 0; v < nh; v++) {
+        const double *p0 = w->hull + 2 * v, *p1 = w->hull + 2 * ((v + 1) % nh);
+        double dx = p1[0] - p0[0], dy = p1[1] - p0[1], len = hypot(dx, dy);
+        if (len == 0)
+            len = 1;
+        e[3 * v] = -dy / len;
+        e[3 * v + 1] = dx / len;
+        e[3 * v + 2] = -(e[3 * v] * p0[0] + e[3 * v + 1] * p0[1]);
+    }
+    w->ph_off[k] = at;
+    w->ph_off[k + 1] = at + nh;
+    return 0;
+}
+
+/* Whether the hull in w->hull (nh) reaches no further than tol beyond the
+ * links 0..nlinks-1 (tested at points along its edges). */
+static int hull_fits(const swx_danger_ws *w, size_t nh, size_t nlinks, double tol)
+{
+    size_t last = 0;
+    for (size_t e = 0; e < nh; e++) {
+        const double *a = w->hull + 2 * e, *b = w->hull + 2 * ((e + 1) % nh);
+        for (int sm = 1; sm < RUN_SAMPLES; sm++) {
+            double x = a[0] + (b[0] - a[0]) * sm / RUN_SAMPLES;
+            double y = a[1] + (b[1] - a[1]) * sm / RUN_SAMPLES;
+            int in_any = 0;
+            for (size_t t = 0; t < nlinks && !in_any; t++) {
+                size_t k = (last + t) % nlinks; /* the link that held the last point first */
+                const double *ed = w->ph + 3 * w->ph_off[k];
+                size_t m = w->ph_off[k + 1] - w->ph_off[k];
+                int in = m >= 3;
+                for (size_t v = 0; v < m && in; v++)
+                    in = ed[3 * v] * x + ed[3 * v + 1] * y + ed[3 * v + 2] >= -tol;
+                if (in) {
+                    in_any = 1;
+                    last = k;
+                }
+            }
+            if (!in_any)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Angle (degrees) between two positions. */
+static double angle_deg(const double *a, const double *b)
+{
+    double va[3], vb[3];
+    to_vec(va, a[0], a[1]);
+    to_vec(vb, b[0], b[1]);
+    double d = va[0] * vb[0] + va[1] * vb[1] + va[2] * vb[2];
+    return acos(d > 1 ? 1 : d < -1 ? -1 : d) / DEG;
+}
+
+/* A link longer than LINK_MAX_DEG (a storm never moves so far between two
+ * fixes) is left out, and a run reaches at most RUN_MAX_DEG from its first
+ * fix: shapes then stay well inside the gnomonic plane's hemisphere. */
+#define LINK_MAX_DEG 40.0
+#define RUN_MAX_DEG 20.0
+
+/* A chain of n shapes: centres c (pairs), radii r[i * nq + qi] for
+ * quadrants (nq = 4) or circles (nq = 1, q = -1). Runs are built in the
+ * plane of their first fix. */
 static int chain(swx_danger_ws *w, double *c, const double *r, size_t n, int nq)
 {
     int rc = 0;
@@ -972,10 +1094,50 @@ static int chain(swx_danger_ws *w, double *c, const double *r, size_t n, int nq)
                 rc = link(w, c, r[qi], NULL, 0, q);
             continue;
         }
-        for (size_t i = 0; i + 1 < n && !rc; i++) {
-            double ra = r[i * nq + qi], rb = r[(i + 1) * nq + qi];
-            if (ra > 0 || rb > 0)
-                rc = link(w, c + 2 * i, ra, c + 2 * i + 2, rb, q);
+        size_t i = 0;
+        while (i + 1 < n && !rc) {
+            if ((!(r[i * nq + qi] > 0) && !(r[(i + 1) * nq + qi] > 0)) ||
+                angle_deg(c + 2 * i, c + 2 * i + 2) > LINK_MAX_DEG) {
+                i++;
+                continue;
+            }
+            struct frame pf;
+            size_t nh, nr;
+            frame_at(&pf, c[2 * i], c[2 * i + 1]);
+            if ((rc = shapes_hull(w, c, r, nq, qi, q, i, i + 1, &pf, NULL, 0, &nh)) ||
+                (rc = add_link_edges(w, 0, nh)) ||
+                (rc = grow((void **)&w->rh, &w->crh, nh + 1, 2 * sizeof(double))))
+                break;
+            memcpy(w->rh, w->hull, nh * 2 * sizeof(double));
+            nr = nh;
+            double rmax = fmax(r[i * nq + qi], r[(i + 1) * nq + qi]);
+            size_t j = i + 1;
+            while (j + 1 < n && j + 1 - i < RUN_MAX &&
+                   (r[j * nq + qi] > 0 || r[(j + 1) * nq + qi] > 0) &&
+                   angle_deg(c + 2 * i, c + 2 * j + 2) <= RUN_MAX_DEG) {
+                size_t k = j - i; /* the new link's index in the run */
+                if ((rc = shapes_hull(w, c, r, nq, qi, q, j, j + 1, &pf, NULL, 0, &nh)) ||
+                    (rc = add_link_edges(w, k, nh)))
+                    break;
+                double rm = fmax(rmax, r[(j + 1) * nq + qi]);
+                if ((rc = shapes_hull(w, c, r, nq, qi, q, j + 1, j + 1, &pf, w->rh, nr, &nh)))
+                    break;
+                if (!hull_fits(w, nh, k + 1, RUN_TOL * rm * NM_M / EARTH_RADIUS_M))
+                    break;
+                if ((rc = grow((void **)&w->rh, &w->crh, nh + 1, 2 * sizeof(double))))
+                    break;
+                memcpy(w->rh, w->hull, nh * 2 * sizeof(double));
+                nr = nh;
+                rmax = rm;
+                j++;
+            }
+            if (rc)
+                break;
+            if ((rc = grow((void **)&w->hull, &w->chull, nr + 1, 2 * sizeof(double))))
+                break;
+            memcpy(w->hull, w->rh, nr * 2 * sizeof(double));
+            rc = hull_polygon(w, &pf, nr, c[2 * i]);
+            i = j;
         }
     }
     if (!rc)
