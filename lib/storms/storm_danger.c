@@ -998,7 +998,8 @@ static int shapes_hull(swx_danger_ws *w, const double *c, const double *r, int n
     int rc = grow((void **)&w->pts, &w->cpts, n + 1, 2 * sizeof(double));
     if (rc)
         return rc;
-    memcpy(w->pts, extra, n * 2 * sizeof(double));
+    if (n)
+        memcpy(w->pts, extra, n * 2 * sizeof(double));
     w->npts = n;
     for (size_t k = i; k <= j; k++) {
         struct frame fk;

@@ -128,9 +128,12 @@ def chain(s, kind, track, thr, cone_na):
         return [((ch[0]["lon"], ch[0]["lat"]), rad[0])]
     for i in range(len(ch) - 1):
         a, b = (ch[i]["lon"], ch[i]["lat"]), (ch[i + 1]["lon"], ch[i + 1]["lat"])
-        # steps of at most a tenth of the smallest radius > 0 of the two ends
+        # steps of at most a tenth of the smallest radius > 0 of the two ends, and of
+        # 1 nm where quadrants differ: the radial edges between them sweep
+        # sideways, and sampled shapes would leave a sawtooth of that depth
         rmin = min([r for r in rad[i] + rad[i + 1] if r > 0] or [1.0])
-        K = max(10, min(400, math.ceil(gc_nm(a, b) / (rmin / 10))))
+        step = rmin / 10 if len(set(rad[i])) == 1 and len(set(rad[i + 1])) == 1 else min(rmin / 10, 1.0)
+        K = max(10, min(600, math.ceil(gc_nm(a, b) / step)))
         for k in range(K + (i == len(ch) - 2)):
             fr = k / K
             c = slerp(a, b, fr)
