@@ -1,8 +1,9 @@
 /*
  * seawx_vector.cpp: storms as OGR layers. "SEAWX:storms[,filters]" reads the
  * service's /storm/json (every page), "SEAWX:kmz,path=FILE" a storm KMZ file;
- * both give the layers storms, track_points, forecast_points, forecast_lines
- * and wind_radii with the typed fields of lib/storms/storm_geojson.c. README section
+ * both give the layers storms, track_points, forecast_points, forecast_lines,
+ * wind_radii, cones, danger_areas and wind_swaths with the typed fields of
+ * lib/storms/storm_feature.c. README section
  * "Storms" documents the options.
  */
 #include "seawx_gdal.h"
@@ -208,18 +209,19 @@ const swx_storm_list *SEAWXStormDataset::Storms(const CPLStringList &aosExtra)
 
 /* ---- the layer ---- */
 
+/* Every layer has one geometry type, Multi* throughout, so that QGIS opens
+ * each with no sublayer chooser and GeoPackage tables are typed. */
 static OGRwkbGeometryType LayerGeomType(int nKind)
 {
     switch (nKind) {
     case SWX_SK_TRACK_POINT:
     case SWX_SK_FORECAST_POINT:
-        return wkbPoint;
+        return wkbMultiPoint;
+    case SWX_SK_STORM:
     case SWX_SK_FORECAST_LINE:
         return wkbMultiLineString;
-    case SWX_SK_WIND_RADII:
-        return wkbMultiPolygon;
     default:
-        return wkbUnknown; /* a LineString, MultiLineString or Point */
+        return wkbMultiPolygon; /* wind radii and the danger kinds */
     }
 }
 
@@ -301,20 +303,24 @@ static std::unique_ptr<OGRLineString> Line(const double *xy, size_t n)
     return poLine;
 }
 
-/* Lines and polygons of the forecast_lines and wind_radii layers are always
- * Multi*, so that each layer has one geometry type (GeoPackage, QGIS). */
-static std::unique_ptr<OGRGeometry> Geometry(const swx_storm_feature *f, int nKind)
+/* The geometry of a feature as its layer's type (LayerGeomType): a storm
+ * whose track is one position has none in the storms layer (its point is in
+ * track_points). */
+static std::unique_ptr<OGRGeometry> Geometry(const swx_storm_feature *f)
 {
     const double *xy = f->xy;
     switch (f->geom) {
     case SWX_GEOM_NONE:
         return nullptr;
-    case SWX_GEOM_POINT:
-        return std::make_unique<OGRPoint>(xy[0], xy[1]);
+    case SWX_GEOM_POINT: {
+        if (f->kind == SWX_SK_STORM)
+            return nullptr;
+        auto poMulti = std::make_unique<OGRMultiPoint>();
+        poMulti->addGeometryDirectly(new OGRPoint(xy[0], xy[1]));
+        return poMulti;
+    }
     case SWX_GEOM_LINESTRING:
     case SWX_GEOM_MULTILINESTRING: {
-        if (f->geom == SWX_GEOM_LINESTRING && nKind != SWX_SK_FORECAST_LINE)
-            return Line(xy, f->part_len[0]);
         auto poMulti = std::make_unique<OGRMultiLineString>();
         for (size_t i = 0; i < f->nparts; i++) {
             poMulti->addGeometryDirectly(Line(xy, f->part_len[i]).release());
@@ -325,11 +331,16 @@ static std::unique_ptr<OGRGeometry> Geometry(const swx_storm_feature *f, int nKi
     case SWX_GEOM_POLYGON:
     case SWX_GEOM_MULTIPOLYGON: {
         auto poMulti = std::make_unique<OGRMultiPolygon>();
-        for (size_t i = 0; i < f->nparts; i++) {
+        const size_t nPolys = f->poly_rings ? f->npolys : f->nparts;
+        size_t iPart = 0;
+        for (size_t i = 0; i < nPolys; i++) {
             auto poPoly = std::make_unique<OGRPolygon>();
-            poPoly->addRingDirectly(Ring(xy, f->part_len[i]).release());
+            const size_t nRings = f->poly_rings ? f->poly_rings[i] : 1;
+            for (size_t r = 0; r < nRings; r++, iPart++) {
+                poPoly->addRingDirectly(Ring(xy, f->part_len[iPart]).release());
+                xy += 2 * f->part_len[iPart];
+            }
             poMulti->addGeometryDirectly(poPoly.release());
-            xy += 2 * f->part_len[i];
         }
         return poMulti;
     }
@@ -377,7 +388,7 @@ std::unique_ptr<OGRFeature> SEAWXStormLayer::Translate(const swx_storm_feature *
         }
         }
     }
-    std::unique_ptr<OGRGeometry> poGeom = Geometry(f, m_nKind);
+    std::unique_ptr<OGRGeometry> poGeom = Geometry(f);
     if (poGeom) {
         poGeom->assignSpatialReference(m_poDS->m_poSRS.get());
         poFeature->SetGeometryDirectly(poGeom.release());

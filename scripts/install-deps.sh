@@ -11,7 +11,7 @@ packages=(
   libgdal-dev gdal-bin
   libcurl4-openssl-dev libxml2-dev libjson-c-dev libminizip-dev libpng-dev zlib1g-dev
   libsqlite3-dev sqlite3 libcunit1-dev libmicrohttpd-dev
-  libimagequant-dev libwebp-dev libjpeg62-turbo-dev
+  libimagequant-dev libwebp-dev libjpeg62-turbo-dev libgeos-dev python3-shapely
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
   # The sharded-seed tests: a single-node Slurm cluster (daemons started by the

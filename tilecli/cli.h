@@ -23,6 +23,9 @@ enum cli_exit {
     EXIT_SERVICE = 7,  /* the service answered with something unusable */
     EXIT_IO = 8,       /* a local file could not be read or written */
     EXIT_SHARDS = 9,   /* merge: shards missing, incomplete or of another seed (listed) */
+    /* seawx storms --route: the voyage runs into a storm's danger area (10),
+     * 34-kt (11), 50-kt (12) or 64-kt winds (13): the most severe is told */
+    EXIT_RISK_DANGER = 10,
     EXIT_INTERRUPTED = 130,
 };
 

@@ -10,8 +10,17 @@
 
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/jsonw.h"
+#include "seawx/risk.h"
 #include "seawx/storm.h"
+#include "seawx/storm_danger.h"
 #include "seawx/storm_geojson.h"
+#include "seawx/tiles.h"
+#include "seawx/voyage.h"
+#include "storm_qlr.h"
+
+#include <math.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,11 +46,32 @@ const cli_opt cmd_storms_opts[] = {
     {"max-storms", 0, "N", "stop after N storms (default: all)", 0},
     {"kinds", 'k', "LIST",
      "feature kinds, comma-separated: storm, track_point, forecast_point, forecast_line, "
-     "wind_radii (default: all)",
+     "wind_radii (the default: these five), cone, danger_area, wind_swath",
      0},
+    {"cone-radii", 0, "TABLE",
+     "cone radii in nm at 12,24,36,48,60,72,96,120 h: BASIN[/SEASON]:R12,...,R120 entries "
+     "separated by ';', BASIN one of NA SA EP WP NI SI SP or * (default: NHC 2023)",
+     0},
+    {"danger-errors", 0, "E24,E48,E72",
+     "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0},
     {"output", 'o', "PATH",
-     "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...); "
-     "default: stdout",
+     "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...) of "
+     "one geometry type each, and " CLI_STORM_QLR " for QGIS; default: stdout",
+     0},
+    {"route", 0, "FILE",
+     "route risk: a voyage along this route (GeoJSON LineString or CSV, as seawx seed reads it; "
+     "with waypoint times, or with --depart and --speed): per storm the closest approach and "
+     "when the ship is inside the danger area and the 34/50/64 kt radii, on stdout; exit "
+     "10-13 when at risk",
+     0},
+    {"depart", 0, "TIME", "route risk: the departure, ISO 8601 (with --speed)", 0},
+    {"speed", 0, "KN|MIN-MAX",
+     "route risk: the speed or speed band in knots (with --depart); a band is taken at both ends",
+     0},
+    {"json", 0, NULL, "route risk: the report as JSON instead of a table", 0},
+    {"segments", 0, "FILE",
+     "route risk: the stretches of route sailed inside each storm's danger area or wind radii, "
+     "as GeoJSON",
      0},
     {"kmz", 0, "FILE", "download the service's KMZ of the selection to FILE instead", 0},
     {"input", 'i', "FILE", "convert a saved /storm/json answer (- for stdin); nothing is sent", 0},
@@ -51,11 +81,350 @@ const cli_opt cmd_storms_opts[] = {
 
 #define NKINDS SWX_SK_COUNT
 
+/* ---- route risk ---- */
+
+#define RISK_MAX_FILE (64u << 20)
+#define RISK_MAX_STORMS 100000
+
+struct risk_row {
+    char *id, *title;
+    swx_storm_risk r;
+};
+
+struct risk_run {
+    const swx_voyage *v;
+    const swx_storm_danger *d;
+    struct risk_row *rows;
+    size_t n, cap;
+    size_t storms; /* looked at */
+};
+
+/* The risk of each storm as it comes; storms the voyage never meets in
+ * time are counted, not kept. */
+static int risk_add(struct risk_run *rr, const swx_storm *s)
+{
+    swx_storm_risk r;
+    int rc = swx_risk_of_storm(&r, rr->v, s, rr->d);
+    rr->storms++;
+    if (rc || !r.overlap)
+        return rc;
+    if (rr->n == rr->cap) {
+        size_t c = rr->cap ? rr->cap * 2 : 16;
+        if (c > RISK_MAX_STORMS)
+            return swx_error_set(SWX_ETOOBIG, "more than %d storms meet the voyage",
+                                 RISK_MAX_STORMS);
+        struct risk_row *nr = realloc(rr->rows, c * sizeof *nr);
+        if (!nr)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        rr->rows = nr;
+        rr->cap = c;
+    }
+    const char *title = s->storm_name && *s->storm_name ? s->storm_name : s->atcf_id;
+    struct risk_row *row = &rr->rows[rr->n];
+    row->id = strdup(s->atcf_id ? s->atcf_id : "");
+    row->title = strdup(title ? title : "");
+    row->r = r;
+    if (!row->id || !row->title) {
+        free(row->id);
+        free(row->title);
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    }
+    rr->n++;
+    return 0;
+}
+
+static void risk_free(struct risk_run *rr)
+{
+    for (size_t i = 0; i < rr->n; i++) {
+        free(rr->rows[i].id);
+        free(rr->rows[i].title);
+    }
+    free(rr->rows);
+}
+
+static void fmt_time(char out[SWX_ISO8601_LEN], int64_t t)
+{
+    swx_iso8601_format(out, t);
+}
+
+static void risk_table(FILE *f, const struct risk_run *rr)
+{
+    fprintf(f, "%-9s %-12s %9s %-20s", "storm", "name", "cpa nm", "cpa time");
+    for (int m = 0; m < SWX_RISK_NMEASURES; m++)
+        fprintf(f, "  %-41s", swx_risk_measure_name(m));
+    fputc('\n', f);
+    for (size_t i = 0; i < rr->n; i++) {
+        const swx_storm_risk *r = &rr->rows[i].r;
+        char t[SWX_ISO8601_LEN], a[SWX_ISO8601_LEN];
+        fmt_time(t, r->cpa_time);
+        fprintf(f, "%-9s %-12.12s %9.1f %-20s", rr->rows[i].id, rr->rows[i].title, r->cpa_nm, t);
+        for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
+            const swx_risk_span *sp = &r->span[m];
+            if (!sp->inside) {
+                fprintf(f, "  %-41s", "-");
+                continue;
+            }
+            fmt_time(t, sp->first);
+            fmt_time(a, sp->last);
+            fprintf(f, "  %s..%s", t, a);
+        }
+        fputc('\n', f);
+    }
+}
+
+static int risk_json(FILE *f, const struct risk_run *rr, const swx_voyage *v)
+{
+    swx_jsonw *j;
+    int64_t depart;
+    double arrival;
+    int rc = swx_jsonw_new(&j, f, 1);
+    if (rc)
+        return rc;
+    swx_voyage_span(&depart, &arrival, v);
+    swx_jsonw_object_begin(j);
+    swx_jsonw_key(j, "voyage");
+    swx_jsonw_object_begin(j);
+    swx_jsonw_key(j, "length_nm");
+    swx_jsonw_number(j, swx_voyage_length(v) / SWX_NM_M, 1);
+    swx_jsonw_key(j, "depart");
+    swx_jsonw_time(j, depart);
+    swx_jsonw_key(j, "arrive_by");
+    swx_jsonw_time(j, (int64_t)ceil(arrival));
+    swx_jsonw_object_end(j);
+    swx_jsonw_key(j, "storms_checked");
+    swx_jsonw_int(j, (int64_t)rr->storms);
+    swx_jsonw_key(j, "storms");
+    swx_jsonw_array_begin(j);
+    for (size_t i = 0; i < rr->n; i++) {
+        const swx_storm_risk *r = &rr->rows[i].r;
+        swx_jsonw_object_begin(j);
+        swx_jsonw_key(j, "atcf_id");
+        swx_jsonw_string(j, rr->rows[i].id);
+        swx_jsonw_key(j, "title");
+        swx_jsonw_string(j, rr->rows[i].title);
+        swx_jsonw_key(j, "compared_from");
+        swx_jsonw_time(j, r->from);
+        swx_jsonw_key(j, "compared_to");
+        swx_jsonw_time(j, r->to);
+        swx_jsonw_key(j, "closest_approach");
+        swx_jsonw_object_begin(j);
+        swx_jsonw_key(j, "nm");
+        swx_jsonw_number(j, r->cpa_nm, 2);
+        swx_jsonw_key(j, "time");
+        swx_jsonw_time(j, r->cpa_time);
+        swx_jsonw_key(j, "speed");
+        swx_jsonw_string(j, r->cpa_fast ? "highest" : "lowest");
+        swx_jsonw_key(j, "ship");
+        swx_jsonw_array_begin(j);
+        swx_jsonw_number(j, r->cpa_ship_lon, 6);
+        swx_jsonw_number(j, r->cpa_ship_lat, 6);
+        swx_jsonw_array_end(j);
+        swx_jsonw_key(j, "storm");
+        swx_jsonw_array_begin(j);
+        swx_jsonw_number(j, r->cpa_storm_lon, 6);
+        swx_jsonw_number(j, r->cpa_storm_lat, 6);
+        swx_jsonw_array_end(j);
+        swx_jsonw_object_end(j);
+        for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
+            const swx_risk_span *sp = &r->span[m];
+            swx_jsonw_key(j, swx_risk_measure_name(m));
+            if (!sp->inside) {
+                swx_jsonw_null(j);
+                continue;
+            }
+            swx_jsonw_object_begin(j);
+            swx_jsonw_key(j, "first");
+            swx_jsonw_time(j, sp->first);
+            swx_jsonw_key(j, "last");
+            swx_jsonw_time(j, sp->last);
+            swx_jsonw_key(j, "route_from_nm");
+            swx_jsonw_number(j, sp->s_from / SWX_NM_M, 2);
+            swx_jsonw_key(j, "route_to_nm");
+            swx_jsonw_number(j, sp->s_to / SWX_NM_M, 2);
+            swx_jsonw_object_end(j);
+        }
+        swx_jsonw_key(j, "worst");
+        swx_jsonw_string(j, r->worst >= 0 ? swx_risk_measure_name(r->worst) : NULL);
+        swx_jsonw_object_end(j);
+    }
+    swx_jsonw_array_end(j);
+    swx_jsonw_object_end(j);
+    return swx_jsonw_finish(j);
+}
+
+/* The stretch [s0, s1] of the route as a line of points every 5 nm (and
+ * its ends), cut at the antimeridian. */
+static void segment_line(FILE *f, const swx_voyage *v, double s0, double s1)
+{
+    const double step = 5 * SWX_NM_M;
+    size_t n = 2 + (size_t)((s1 - s0) / step);
+    double plon = 0;
+    int part_open = 0;
+    fputs("{\"type\":\"MultiLineString\",\"coordinates\":[", f);
+    for (size_t i = 0; i < n; i++) {
+        double s = i + 1 == n ? s1 : s0 + (double)i * step, lon, lat;
+        if (s > s1)
+            s = s1;
+        swx_voyage_point(&lon, &lat, v, s);
+        while (lon >= 180)
+            lon -= 360;
+        while (lon < -180)
+            lon += 360;
+        if (part_open && fabs(lon - plon) > 180) {
+            fputs("]", f);
+            part_open = 0;
+        }
+        fprintf(f, "%s%s[%.6f,%.6f]", part_open ? "," : (i ? ",[" : "["), "", lon, lat);
+        part_open = 1;
+        plon = lon;
+    }
+    fputs("]]}", f);
+}
+
+static int risk_segments(FILE *f, const struct risk_run *rr, const swx_voyage *v)
+{
+    fputs("{\"type\":\"FeatureCollection\",\"features\":[\n", f);
+    int first = 1;
+    for (size_t i = 0; i < rr->n; i++)
+        for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
+            const swx_risk_span *sp = &rr->rows[i].r.span[m];
+            if (!sp->inside)
+                continue;
+            char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
+            fmt_time(a, sp->first);
+            fmt_time(b, sp->last);
+            swx_jsonw *j;
+            fputs(first ? "{\"type\":\"Feature\",\"properties\":"
+                        : ",\n{\"type\":\"Feature\","
+                          "\"properties\":",
+                  f);
+            first = 0;
+            if (swx_jsonw_new(&j, f, 0))
+                return -1;
+            swx_jsonw_object_begin(j);
+            swx_jsonw_key(j, "atcf_id");
+            swx_jsonw_string(j, rr->rows[i].id);
+            swx_jsonw_key(j, "title");
+            swx_jsonw_string(j, rr->rows[i].title);
+            swx_jsonw_key(j, "measure");
+            swx_jsonw_string(j, swx_risk_measure_name(m));
+            swx_jsonw_key(j, "first");
+            swx_jsonw_string(j, a);
+            swx_jsonw_key(j, "last");
+            swx_jsonw_string(j, b);
+            swx_jsonw_key(j, "route_from_nm");
+            swx_jsonw_number(j, sp->s_from / SWX_NM_M, 2);
+            swx_jsonw_key(j, "route_to_nm");
+            swx_jsonw_number(j, sp->s_to / SWX_NM_M, 2);
+            swx_jsonw_object_end(j);
+            if (swx_jsonw_finish(j))
+                return -1;
+            fputs(",\"geometry\":", f);
+            segment_line(f, v, sp->s_from, sp->s_to);
+            fputs("}", f);
+        }
+    fputs("\n]}\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Reads the route file whole (at most RISK_MAX_FILE bytes). */
+static int read_route(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    *out = NULL;
+    *len = 0;
+    if (!f)
+        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
+    for (;;) {
+        if (n == cap) {
+            if (cap >= RISK_MAX_FILE) {
+                rc = swx_error_set(SWX_ETOOBIG, "%s is larger than %u MiB", path,
+                                   RISK_MAX_FILE >> 20);
+                goto done;
+            }
+            size_t c = cap ? cap * 2 : 65536;
+            char *nb = realloc(b, c + 1);
+            if (!nb) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory reading %s", path);
+                goto done;
+            }
+            b = nb;
+            cap = c;
+        }
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        rc = swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
+        goto done;
+    }
+    b[n] = '\0';
+    *out = b;
+    *len = n;
+    b = NULL;
+done:
+    free(b);
+    fclose(f);
+    return rc;
+}
+
+/* The voyage of --route, --depart and --speed. */
+static int read_voyage(const cli_args *a, swx_voyage **out)
+{
+    const char *route = cli_get(a, "route"), *depart_s = cli_get(a, "depart");
+    const char *speed_s = cli_get(a, "speed");
+    int64_t depart = 0;
+    double vmin = 0, vmax = 0;
+    char *text = NULL;
+    size_t len;
+    int rc;
+    *out = NULL;
+    if (!!depart_s != !!speed_s) {
+        cli_error("a voyage needs both --depart TIME and --speed KN (or a route with waypoint "
+                  "times)");
+        return EXIT_USAGE;
+    }
+    if (depart_s && swx_iso8601_parse(&depart, depart_s)) {
+        cli_error("--depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)", depart_s);
+        return EXIT_USAGE;
+    }
+    if (speed_s && swx_speed_parse(&vmin, &vmax, speed_s)) {
+        swx_error_prefix(SWX_EINVAL, "--speed");
+        cli_error("%s", swx_error_last());
+        return EXIT_USAGE;
+    }
+    if ((rc = read_route(route, &text, &len)))
+        return cli_fail(rc);
+    rc = swx_voyage_from_route(out, text, len);
+    free(text);
+    if (!rc && swx_voyage_timed(*out) && depart_s)
+        rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; --depart and --speed go "
+                                       "with a route without them");
+    else if (!rc && !swx_voyage_timed(*out) && !depart_s)
+        rc = swx_error_set(SWX_EINVAL, "the route has no waypoint times: give --depart and "
+                                       "--speed");
+    else if (!rc && depart_s)
+        rc = swx_voyage_set_speed(*out, depart, vmin, vmax);
+    if (rc) {
+        swx_voyage_free(*out);
+        *out = NULL;
+        cli_error("--route %s: %s", route, swx_error_last());
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* Counts the storms on their way to the writer; on a terminal, a progress
  * line every page (the service does not tell the total, so no ETA). */
 struct counting {
-    swx_storm_geojson *w;
-    int write_rc; /* the writer's failure, told apart from the reader's */
+    swx_storm_geojson *w;  /* NULL: no GeoJSON (a route risk report alone) */
+    struct risk_run *risk; /* NULL: no route */
+    int write_rc;          /* the writer's failure, told apart from the reader's */
     size_t storms;
     int progress;
     double t0;
@@ -76,7 +445,12 @@ static int count_and_write(void *ud, const swx_storm *s)
         cli_progress(0, "%zu storms converted, %.0f/s", c->storms,
                      dt > 0 ? (double)c->storms / dt : 0.0);
     }
-    return c->write_rc = swx_storm_geojson_add(c->w, s);
+    if (c->risk) {
+        int rc = risk_add(c->risk, s);
+        if (rc)
+            return rc;
+    }
+    return c->w ? (c->write_rc = swx_storm_geojson_add(c->w, s)) : 0;
 }
 
 /* A failed write names the file the user gave and the cause. */
@@ -90,10 +464,13 @@ static int write_fail(int rc, const char *output)
 /* One atomic file per regular output, all committed at the end, so that a
  * failure leaves the old files or none, and no temporary; a device or a pipe
  * (/dev/null, /dev/stdout) is written directly, never replaced. */
+#define NSLOTS (NKINDS + 3) /* a file per kind, the single file, the .qlr, the segments */
+#define SLOT_QLR (NKINDS + 1)
+#define SLOT_SEGMENTS (NKINDS + 2)
 struct outputs {
-    swx_atomicfile af[NKINDS + 1];
-    FILE *dev[NKINDS + 1];
-    FILE *f[NKINDS + 1]; /* where each output is written: af[i].f or dev[i] */
+    swx_atomicfile af[NSLOTS];
+    FILE *dev[NSLOTS];
+    FILE *f[NSLOTS]; /* where each output is written: af[i].f or dev[i] */
 };
 
 static int regular_target(const char *path)
@@ -124,7 +501,7 @@ static int out_open(struct outputs *o, int slot, const char *path)
 static int out_close(struct outputs *o, int ok)
 {
     int rc = 0;
-    for (int i = 0; i <= NKINDS && ok; i++) {
+    for (int i = 0; i < NSLOTS && ok; i++) {
         if (o->f[i] && (fflush(o->f[i]) != 0 || ferror(o->f[i]))) {
             cli_error("writing %s failed: %s", o->af[i].path ? o->af[i].path : "the output",
                       strerror(errno));
@@ -132,7 +509,7 @@ static int out_close(struct outputs *o, int ok)
             rc = EXIT_IO;
         }
     }
-    for (int i = 0; i <= NKINDS; i++) {
+    for (int i = 0; i < NSLOTS; i++) {
         if (o->dev[i] && fclose(o->dev[i]) != 0 && ok) {
             cli_error("writing the output failed: %s", strerror(errno));
             ok = 0;
@@ -140,7 +517,7 @@ static int out_close(struct outputs *o, int ok)
         }
         o->dev[i] = o->f[i] = NULL;
     }
-    for (int i = 0; i <= NKINDS; i++) {
+    for (int i = 0; i < NSLOTS; i++) {
         int r = ok && o->af[i].f ? swx_atomicfile_commit(&o->af[i]) : 0;
         if (r) {
             rc = cli_fail(r);
@@ -190,7 +567,10 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     swx_client *client = NULL;
     swx_storm_geojson *w = NULL;
     struct outputs out;
-    unsigned mask = SWX_SK_ALL;
+    unsigned mask = SWX_SK_DEFAULT;
+    swx_storm_danger *danger = NULL;
+    swx_voyage *voyage = NULL;
+    struct risk_run risk = {0};
     int exit_code = EXIT_OK, rc, pages = 0;
     const char *made_dir = NULL; /* a folder this run created, removed again on failure */
     memset(&out, 0, sizeof out);
@@ -206,24 +586,58 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         return exit_code;
     if (cli_has(&a, "kinds") && swx_storm_kinds_parse(&mask, cli_get(&a, "kinds")))
         return cli_fail(SWX_EINVAL);
+    if (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors")) {
+        if ((rc = swx_storm_danger_new(&danger)))
+            return cli_fail(rc);
+        if ((cli_has(&a, "cone-radii") &&
+             (rc = swx_storm_danger_set_cone(danger, cli_get(&a, "cone-radii")))) ||
+            (cli_has(&a, "danger-errors") &&
+             (rc = swx_storm_danger_set_errors(danger, cli_get(&a, "danger-errors"))))) {
+            swx_storm_danger_free(danger);
+            cli_error("--%s", swx_error_last());
+            return EXIT_USAGE;
+        }
+    }
     const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
     const char *input = cli_get(&a, "input");
-    if (kmz && (output || input || cli_has(&a, "kinds"))) {
-        cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input or --kinds");
-        return EXIT_USAGE;
+    const int route_mode = cli_has(&a, "route");
+    if (!route_mode && (cli_has(&a, "depart") || cli_has(&a, "speed") || cli_has(&a, "json") ||
+                        cli_has(&a, "segments"))) {
+        cli_error("--depart, --speed, --json and --segments go with --route");
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
+    if (kmz && route_mode) {
+        cli_error("--kmz downloads the KMZ as it is: it takes no --route");
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
+    if (route_mode && (exit_code = read_voyage(&a, &voyage)))
+        goto done;
+    if (route_mode && cli_has(&a, "segments") &&
+        (exit_code = out_open(&out, SLOT_SEGMENTS, cli_get(&a, "segments"))))
+        goto done;
+    risk.v = voyage;
+    risk.d = danger;
+    if (kmz && (output || input || cli_has(&a, "kinds") || danger)) {
+        cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input, --kinds, "
+                  "--cone-radii or --danger-errors");
+        exit_code = EXIT_USAGE;
+        goto done;
     }
     if (kmz && (q.max_storms || q.offset > 0))
         cli_info("--kmz is one request: --limit and --offset select its storms");
     if (input && (q.status || q.id || q.name || q.category || q.intensity >= 0 || q.region ||
                   q.period || q.data_filter || q.offset)) {
         cli_error("--input converts a saved answer as it is: filters go to the service");
-        return EXIT_USAGE;
+        exit_code = EXIT_USAGE;
+        goto done;
     }
 
     if (kmz && (exit_code = data_check_dest(kmz)))
-        return exit_code;
+        goto done;
     if (!input && (exit_code = cli_client(&client, &a)))
-        return exit_code;
+        goto done;
     if (kmz) {
         if ((rc = swx_storm_fetch_kmz(client, &q, kmz)))
             exit_code = cli_fail(rc);
@@ -251,19 +665,35 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
                 goto done;
             files[k] = out.f[k];
         }
+        char qlr[4096];
+        snprintf(qlr, sizeof qlr, "%s%s" CLI_STORM_QLR, output,
+                 output[strlen(output) - 1] == '/' ? "" : "/");
+        if ((exit_code = out_open(&out, SLOT_QLR, qlr)))
+            goto done;
+        if (cli_storm_qlr_write(out.f[SLOT_QLR], mask) != 0) {
+            cli_error("cannot write %s: %s", qlr, strerror(errno));
+            exit_code = EXIT_IO;
+            goto done;
+        }
         rc = swx_storm_geojson_new_split(&w, files);
     } else if (output) {
         if ((exit_code = out_open(&out, NKINDS, output)))
             goto done;
         rc = swx_storm_geojson_new(&w, out.f[NKINDS], mask);
-    } else {
+    } else if (!route_mode) {
         rc = swx_storm_geojson_new(&w, stdout, mask);
+    } else {
+        rc = 0; /* the report alone goes to stdout */
     }
     if (rc) {
         exit_code = cli_fail(rc);
         goto done;
     }
-    struct counting cnt = {w, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
+    if (w)
+        swx_storm_geojson_set_danger(w, danger);
+    struct counting cnt = {
+        w,      route_mode ? &risk : NULL, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
+        now_s()};
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else
@@ -273,15 +703,54 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cnt.write_rc ? write_fail(rc, output) : cli_fail(rc);
         goto done;
     }
-    size_t counts[NKINDS];
-    swx_storm_geojson_counts(counts, w);
-    rc = swx_storm_geojson_finish(w);
-    w = NULL;
-    if (rc) {
-        exit_code = write_fail(rc, output);
-        goto done;
+    size_t counts[NKINDS] = {0};
+    if (w) {
+        swx_storm_geojson_counts(counts, w);
+        rc = swx_storm_geojson_finish(w);
+        w = NULL;
+        if (rc) {
+            exit_code = write_fail(rc, output);
+            goto done;
+        }
     }
-    if (!cli_has(&a, "quiet"))
+    if (route_mode) {
+        if (out.f[SLOT_SEGMENTS] && risk_segments(out.f[SLOT_SEGMENTS], &risk, voyage) != 0) {
+            cli_error("cannot write %s: %s", cli_get(&a, "segments"), strerror(errno));
+            exit_code = EXIT_IO;
+            goto done;
+        }
+        if (cli_has(&a, "json")) {
+            if ((rc = risk_json(stdout, &risk, voyage))) {
+                exit_code = cli_fail(rc);
+                goto done;
+            }
+            fputc('\n', stdout);
+        } else {
+            risk_table(stdout, &risk);
+        }
+        int worst = -1;
+        for (size_t i = 0; i < risk.n; i++)
+            if (risk.rows[i].r.worst > worst)
+                worst = risk.rows[i].r.worst;
+        if (!cli_has(&a, "quiet"))
+            cli_info("%zu storms checked, %zu meet the voyage in time, %s", risk.storms, risk.n,
+                     worst < 0                  ? "none reaches the ship"
+                     : worst == SWX_RISK_DANGER ? "the ship enters a danger area"
+                                                : "the ship meets storm-force winds");
+        if (worst >= 0)
+            exit_code = EXIT_RISK_DANGER + worst;
+        if (!output)
+            goto done;
+    }
+    if (!cli_has(&a, "quiet") && (mask & ~SWX_SK_DEFAULT))
+        cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
+                 "wind radii polygons, %zu cones, %zu danger areas, %zu wind swaths (%d "
+                 "request%s)",
+                 cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
+                 counts[SWX_SK_FORECAST_LINE], counts[SWX_SK_WIND_RADII], counts[SWX_SK_CONE],
+                 counts[SWX_SK_DANGER_AREA], counts[SWX_SK_WIND_SWATH], pages,
+                 pages == 1 ? "" : "s");
+    else if (!cli_has(&a, "quiet"))
         cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
                  "wind radii polygons (%d request%s)",
                  cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
@@ -289,11 +758,14 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
                  pages == 1 ? "" : "s");
 done:
     swx_storm_geojson_free(w);
-    int crc = out_close(&out, exit_code == EXIT_OK);
+    int crc = out_close(&out, exit_code == EXIT_OK || exit_code >= EXIT_RISK_DANGER);
     if (crc && exit_code == EXIT_OK)
         exit_code = crc;
-    if (made_dir && exit_code != EXIT_OK)
+    if (made_dir && exit_code != EXIT_OK && exit_code < EXIT_RISK_DANGER)
         rmdir(made_dir); /* only when empty: nothing of this run is left in it */
     swx_client_free(client);
+    swx_storm_danger_free(danger);
+    risk_free(&risk);
+    swx_voyage_free(voyage);
     return exit_code;
 }

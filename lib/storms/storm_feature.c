@@ -13,10 +13,12 @@
 
 /* ---- kinds ---- */
 
-static const char *const kind_names[SWX_SK_COUNT] = {"storm", "track_point", "forecast_point",
-                                                     "forecast_line", "wind_radii"};
-static const char *const kind_layers[SWX_SK_COUNT] = {"storms", "track_points", "forecast_points",
-                                                      "forecast_lines", "wind_radii"};
+static const char *const kind_names[SWX_SK_COUNT] = {
+    "storm",      "track_point", "forecast_point", "forecast_line",
+    "wind_radii", "cone",        "danger_area",    "wind_swath"};
+static const char *const kind_layers[SWX_SK_COUNT] = {
+    "storms",     "track_points", "forecast_points", "forecast_lines",
+    "wind_radii", "cones",        "danger_areas",    "wind_swaths"};
 
 const char *swx_storm_kind_name(int kind)
 {
@@ -59,7 +61,8 @@ int swx_storm_kinds_parse(unsigned *mask, const char *list)
 bad:
     return swx_error_set(SWX_EINVAL,
                          "bad kinds '%.80s': a comma-separated list of storm, track_point, "
-                         "forecast_point, forecast_line, wind_radii",
+                         "forecast_point, forecast_line, wind_radii, cone, danger_area, "
+                         "wind_swath",
                          list ? list : "");
 }
 
@@ -122,6 +125,11 @@ enum fid {
     F_W_SPEED,
     F_W_Q0,
     F_W_Q3 = F_W_Q0 + 3,
+    /* danger kinds */
+    F_D_START,
+    F_D_END,
+    F_D_LEAD,
+    F_D_MAX_NM,
 };
 
 static const swx_storm_field storm_fields[] = {
@@ -219,6 +227,26 @@ static const swx_storm_field radii_fields[] = {
     {"category_rank", SWX_SF_INT, F_CAT_RANK},
 };
 
+static const swx_storm_field cone_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},
+    {"title", SWX_SF_STRING, F_TITLE},
+    {"basin", SWX_SF_STRING, F_BASIN},
+    {"advisory_number", SWX_SF_INT, F_ADV_NUMBER},
+    {"advisory_issuance_time", SWX_SF_DATETIME, F_ADV_TIME},
+    {"start_time", SWX_SF_DATETIME, F_D_START},
+    {"end_time", SWX_SF_DATETIME, F_D_END},
+    {"max_forecast_hour", SWX_SF_REAL, F_D_LEAD},
+    {"max_radius_nm", SWX_SF_REAL, F_D_MAX_NM},
+    {"category_rank", SWX_SF_INT, F_L_MAX_RANK},
+};
+
+static const swx_storm_field swath_fields[] = {
+    {"atcf_id", SWX_SF_STRING, F_ATCF_ID},      {"title", SWX_SF_STRING, F_TITLE},
+    {"track", SWX_SF_STRING, F_W_TRACK},        {"threshold_kt", SWX_SF_INT, F_W_THRESHOLD},
+    {"start_time", SWX_SF_DATETIME, F_D_START}, {"end_time", SWX_SF_DATETIME, F_D_END},
+    {"max_radius_nm", SWX_SF_REAL, F_D_MAX_NM},
+};
+
 #define NF(a) (sizeof a / sizeof a[0])
 
 _Static_assert(NF(storm_fields) <= SWX_STORM_MAX_FIELDS &&
@@ -246,6 +274,13 @@ size_t swx_storm_fields(const swx_storm_field **out, int kind)
     case SWX_SK_WIND_RADII:
         *out = radii_fields;
         return NF(radii_fields);
+    case SWX_SK_CONE:
+    case SWX_SK_DANGER_AREA:
+        *out = cone_fields;
+        return NF(cone_fields);
+    case SWX_SK_WIND_SWATH:
+        *out = swath_fields;
+        return NF(swath_fields);
     default:
         *out = NULL;
         return 0;
@@ -472,6 +507,18 @@ void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
         break;
     case F_W_SPEED:
         v_real(v, p ? p->radii[f->threshold].wind_speed : NAN);
+        break;
+    case F_D_START:
+        v_int(v, f->start_time);
+        break;
+    case F_D_END:
+        v_int(v, f->end_time);
+        break;
+    case F_D_LEAD:
+        v_real(v, f->max_lead_h);
+        break;
+    case F_D_MAX_NM:
+        v_real(v, f->max_nm);
         break;
     default:
         break;

@@ -327,16 +327,40 @@ static void out_positions(struct out *o, const double *xy, size_t n)
     out_raw(o, "]", 1);
 }
 
-static void out_geometry(struct out *o, const swx_storm_feature *f)
+/* The type a feature is written with: in a split writer (multi) every
+ * geometry is Multi*, and a storm track of one position has none. */
+static swx_geom_type written_geom(const swx_storm_feature *f, int multi)
+{
+    if (!multi)
+        return f->geom;
+    switch (f->geom) {
+    case SWX_GEOM_POINT:
+        return f->kind == SWX_SK_STORM ? SWX_GEOM_NONE : SWX_GEOM_POINT;
+    case SWX_GEOM_LINESTRING:
+        return SWX_GEOM_MULTILINESTRING;
+    case SWX_GEOM_POLYGON:
+        return SWX_GEOM_MULTIPOLYGON;
+    default:
+        return f->geom;
+    }
+}
+
+static void out_geometry(struct out *o, const swx_storm_feature *f, int multi)
 {
     const double *xy = f->xy;
-    switch (f->geom) {
+    swx_geom_type g = written_geom(f, multi);
+    switch (g) {
     case SWX_GEOM_NONE:
         OUT_LIT(o, "null");
         return;
     case SWX_GEOM_POINT:
-        OUT_LIT(o, "{\"type\":\"Point\",\"coordinates\":");
-        out_pairs(o, xy, 1);
+        if (multi) {
+            OUT_LIT(o, "{\"type\":\"MultiPoint\",\"coordinates\":");
+            out_positions(o, xy, 1);
+        } else {
+            OUT_LIT(o, "{\"type\":\"Point\",\"coordinates\":");
+            out_pairs(o, xy, 1);
+        }
         break;
     case SWX_GEOM_LINESTRING:
         OUT_LIT(o, "{\"type\":\"LineString\",\"coordinates\":");
@@ -349,20 +373,27 @@ static void out_geometry(struct out *o, const swx_storm_feature *f)
         break;
     case SWX_GEOM_MULTILINESTRING:
     case SWX_GEOM_MULTIPOLYGON: {
-        int poly = f->geom == SWX_GEOM_MULTIPOLYGON;
+        int poly = g == SWX_GEOM_MULTIPOLYGON;
         if (poly)
             OUT_LIT(o, "{\"type\":\"MultiPolygon\",\"coordinates\":[");
         else
             OUT_LIT(o, "{\"type\":\"MultiLineString\",\"coordinates\":[");
-        for (size_t i = 0; i < f->nparts; i++) {
+        /* Polygons of one ring each unless poly_rings says otherwise. */
+        size_t npoly = poly && f->poly_rings ? f->npolys : f->nparts, part = 0;
+        for (size_t i = 0; i < npoly; i++) {
+            size_t nr = poly && f->poly_rings ? f->poly_rings[i] : 1;
             if (i)
                 out_raw(o, ",", 1);
             if (poly)
                 out_raw(o, "[", 1);
-            out_positions(o, xy, f->part_len[i]);
+            for (size_t r = 0; r < nr; r++, part++) {
+                if (r)
+                    out_raw(o, ",", 1);
+                out_positions(o, xy, f->part_len[part]);
+                xy += 2 * f->part_len[part];
+            }
             if (poly)
                 out_raw(o, "]", 1);
-            xy += 2 * f->part_len[i];
         }
         out_raw(o, "]", 1);
         break;
@@ -371,7 +402,7 @@ static void out_geometry(struct out *o, const swx_storm_feature *f)
     out_raw(o, "}", 1);
 }
 
-static void out_style(struct out *o, const swx_storm_feature *f)
+static void out_style(struct out *o, const swx_storm_feature *f, int multi)
 {
     int rank = f->pos ? f->pos->category : f->storm->max_category;
     switch (f->kind) {
@@ -384,9 +415,10 @@ static void out_style(struct out *o, const swx_storm_feature *f)
                     best = f->storm->forecast[i].category;
             rank = best;
         }
-        out_key(o, f->geom == SWX_GEOM_POINT ? "marker-color" : "stroke");
+        int point = written_geom(f, multi) == SWX_GEOM_POINT;
+        out_key(o, point ? "marker-color" : "stroke");
         out_str(o, swx_storm_category_color(rank));
-        if (f->geom != SWX_GEOM_POINT) {
+        if (!point) {
             if (f->kind == SWX_SK_STORM)
                 OUT_LIT(o, ",\"stroke-width\":3,\"stroke-opacity\":1");
             else
@@ -409,6 +441,21 @@ static void out_style(struct out *o, const swx_storm_feature *f)
         out_str(o, radii_color[f->threshold]);
         OUT_LIT(o, ",\"fill-opacity\":0.25");
         break;
+    case SWX_SK_CONE:
+        OUT_LIT(o, ",\"stroke\":\"#1f4e9c\",\"stroke-width\":2,\"fill\":\"#ffffff\","
+                   "\"fill-opacity\":0.35");
+        break;
+    case SWX_SK_DANGER_AREA:
+        OUT_LIT(o, ",\"stroke\":\"#c0001a\",\"stroke-width\":2,\"fill\":\"#ff4040\","
+                   "\"fill-opacity\":0.2");
+        break;
+    case SWX_SK_WIND_SWATH:
+        OUT_LIT(o, ",\"stroke\":");
+        out_str(o, radii_color[f->threshold]);
+        OUT_LIT(o, ",\"stroke-width\":1,\"fill\":");
+        out_str(o, radii_color[f->threshold]);
+        OUT_LIT(o, ",\"fill-opacity\":0.3");
+        break;
     }
 }
 
@@ -419,7 +466,10 @@ static int write_feature(void *ud, const swx_storm_feature *f)
         "{\"type\":\"Feature\",\"properties\":{\"kind\":\"track_point\"",
         "{\"type\":\"Feature\",\"properties\":{\"kind\":\"forecast_point\"",
         "{\"type\":\"Feature\",\"properties\":{\"kind\":\"forecast_line\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"wind_radii\""};
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"wind_radii\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"cone\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"danger_area\"",
+        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"wind_swath\""};
     swx_storm_geojson *w = ud;
     struct out *o = &w->outs[w->split ? f->kind : 0];
     const swx_storm_field *tab;
@@ -461,9 +511,9 @@ static int write_feature(void *ud, const swx_storm_feature *f)
             break;
         }
     }
-    out_style(o, f);
+    out_style(o, f, w->split);
     OUT_LIT(o, "},\"geometry\":");
-    out_geometry(o, f);
+    out_geometry(o, f, w->split);
     out_raw(o, "}", 1);
     w->counts[f->kind]++;
     return o->failed ? write_failed(w, o) : 0;
@@ -568,6 +618,11 @@ int swx_storm_geojson_add(void *ud, const swx_storm *s)
 {
     swx_storm_geojson *w = ud;
     return swx_storm_features(w->geo, s, w->mask, write_feature, w);
+}
+
+void swx_storm_geojson_set_danger(swx_storm_geojson *w, const struct swx_storm_danger *d)
+{
+    swx_storm_geo_set_danger(w->geo, d);
 }
 
 void swx_storm_geojson_counts(size_t counts[SWX_SK_COUNT], const swx_storm_geojson *w)

@@ -4,6 +4,7 @@
 #include "seawx/storm_geojson.h"
 
 #include "seawx/error.h"
+#include "storm_danger_int.h"
 #include "storm_feature.h"
 
 #include <math.h>
@@ -23,6 +24,8 @@ struct swx_storm_geo {
     size_t t2cap;
     /* Bearings of the radii ring, clockwise from north, every 90/ARC_STEPS degrees. */
     double bear_sin[4 * 6 + 1], bear_cos[4 * 6 + 1];
+    const swx_storm_danger *danger; /* NULL: the defaults */
+    swx_danger_ws *dws;             /* made on first use */
 };
 
 #define ARC_STEPS 6 /* segments per quadrant: 15 degrees */
@@ -50,7 +53,13 @@ void swx_storm_geo_free(swx_storm_geo *g)
     free(g->parts);
     free(g->tmp);
     free(g->tmp2);
+    swx_danger_ws_free(g->dws);
     free(g);
+}
+
+void swx_storm_geo_set_danger(swx_storm_geo *g, const struct swx_storm_danger *d)
+{
+    g->danger = d;
 }
 
 static int reserve(double **p, size_t *cap, size_t pairs)
@@ -416,6 +425,14 @@ size_t swx_storm_feature_count(const swx_storm *s, int kind)
                     n += radii_nonzero(&p[i].radii[t]);
         }
         return n;
+    case SWX_SK_CONE:
+    case SWX_SK_DANGER_AREA:
+        return (size_t)swx_danger_exists(s, kind, 1, 0);
+    case SWX_SK_WIND_SWATH:
+        for (int fc = 0; fc < 2; fc++)
+            for (int t = 0; t < SWX_STORM_NRADII; t++)
+                n += (size_t)swx_danger_exists(s, kind, fc, t);
+        return n;
     default:
         return 0;
     }
@@ -496,6 +513,36 @@ int swx_storm_features(swx_storm_geo *g, const swx_storm *s, unsigned mask, swx_
                         return rc;
                 }
         }
+    }
+    for (int kind = SWX_SK_CONE; kind <= SWX_SK_WIND_SWATH; kind++) {
+        if (!(mask & (1u << kind)))
+            continue;
+        if (!g->dws && (rc = swx_danger_ws_new(&g->dws)))
+            return rc;
+        int ntracks = kind == SWX_SK_WIND_SWATH ? 2 : 1;
+        int nthr = kind == SWX_SK_WIND_SWATH ? SWX_STORM_NRADII : 1;
+        for (int tr = 0; tr < ntracks; tr++)
+            for (int t = 0; t < nthr; t++) {
+                int fc = kind == SWX_SK_WIND_SWATH ? tr : 1;
+                if (!swx_danger_exists(s, kind, fc, t))
+                    continue;
+                swx_danger_info info;
+                if ((rc = swx_danger_build(g->dws, g->danger, s, kind, fc, t, &info)))
+                    return rc;
+                swx_storm_feature f = {.kind = kind,
+                                       .storm = s,
+                                       .forecast = fc,
+                                       .threshold = t,
+                                       .start_time = info.start_time,
+                                       .end_time = info.end_time,
+                                       .max_lead_h = info.max_lead_h,
+                                       .max_nm = info.max_nm};
+                swx_danger_geometry(g->dws, &f.nparts, &f.part_len, &f.xy, &f.npolys,
+                                    &f.poly_rings);
+                f.geom = f.npolys ? SWX_GEOM_MULTIPOLYGON : SWX_GEOM_NONE;
+                if ((rc = fn(ud, &f)))
+                    return rc;
+            }
     }
     return 0;
 }

@@ -269,6 +269,12 @@ static double sailed(const swx_voyage *v, double tau, double speed)
     return s < 0 ? 0 : s > v->length ? v->length : s;
 }
 
+void swx_voyage_sailed(double *s_slow, double *s_fast, const swx_voyage *v, double tau)
+{
+    *s_slow = sailed(v, tau, v->r->t ? 0 : v->vmin);
+    *s_fast = sailed(v, tau, v->r->t ? 0 : v->vmax);
+}
+
 int swx_voyage_stretch(double *from, double *to, const swx_voyage *v, const int64_t *times,
                        size_t n, size_t i)
 {

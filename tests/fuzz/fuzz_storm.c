@@ -21,7 +21,19 @@ static int check_feature(void *ud, const swx_storm_feature *f)
 {
     const double *xy = f->xy;
     (void)ud;
+    /* Danger kinds: polygon i has poly_rings[i] rings, the outer one first;
+     * holes run clockwise (RFC 7946). */
+    size_t poly = 0, ring_in_poly = 0;
     for (size_t p = 0; p < f->nparts; p++) {
+        int hole = f->poly_rings && ring_in_poly > 0;
+        if (f->poly_rings) {
+            if (poly >= f->npolys)
+                abort();
+            if (++ring_in_poly == f->poly_rings[poly]) {
+                poly++;
+                ring_in_poly = 0;
+            }
+        }
         size_t n = f->part_len[p];
         if (n == 0)
             abort();
@@ -34,7 +46,7 @@ static int check_feature(void *ud, const swx_storm_feature *f)
                 a += xy[2 * i] * xy[2 * i + 3] - xy[2 * i + 2] * xy[2 * i + 1];
         }
         if ((f->geom == SWX_GEOM_POLYGON || f->geom == SWX_GEOM_MULTIPOLYGON) &&
-            (n < 4 || !(a > 0) || xy[0] != xy[2 * n - 2] || xy[1] != xy[2 * n - 1]))
+            (n < 4 || !(hole ? a < 0 : a > 0) || xy[0] != xy[2 * n - 2] || xy[1] != xy[2 * n - 1]))
             abort();
         xy += 2 * n;
     }

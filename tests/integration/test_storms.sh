@@ -104,7 +104,7 @@ readback_ok() { [ "$(count_json "$T/edge.geojson")" = "$(count_ogr "$T/edge.geoj
 check "GDAL reads edge.geojson back with the same feature count" readback_ok
 
 # 3. One file per kind; each valid and read back; the same counts as the single file.
-check "storms -o DIR/ writes five files" sh -c "'$S' storms -q --status all --max-storms 5 -o '$T/split/' && ls '$T/split' | wc -l | grep -qx 5"
+check "storms -o DIR/ writes five files" sh -c "'$S' storms -q --status all --max-storms 5 -o '$T/split/' && ls '$T/split'/*.geojson | wc -l | grep -qx 5"
 for k in storms track_points forecast_points forecast_lines wind_radii; do
   check "split $k.geojson passes geojsonhint" hint "$T/split/$k.geojson"
   kind=${k%s}; [ "$k" = wind_radii ] && kind=wind_radii
@@ -145,7 +145,8 @@ check "more than 100 storms: every page fetched" archive_ok
 # 5. The driver: typed fields, ogr2ogr to GeoPackage, the same counts.
 export GDAL_DRIVER_PATH
 gpkg_ok() {
-  ogr2ogr -f GPKG "$T/edge.gpkg" "SEAWX:storms,status=all,max_storms=5" 2>"$T/gpkg.err" || { cat "$T/gpkg.err"; return 1; }
+  ogr2ogr -f GPKG "$T/edge.gpkg" "SEAWX:storms,status=all,max_storms=5" \
+    storms track_points forecast_points forecast_lines wind_radii 2>"$T/gpkg.err" || { cat "$T/gpkg.err"; return 1; }
   ogrinfo -ro -so "$T/edge.gpkg" storms >"$T/gpkg_storms.txt" || return 1
   ogrinfo -ro -so "$T/edge.gpkg" track_points >"$T/gpkg_tp.txt" || return 1
   grep -q 'advisory_issuance_time: DateTime' "$T/gpkg_storms.txt" &&

@@ -12,7 +12,16 @@
  *   wind_radii      one Polygon per position and threshold (34, 50, 64 kt) with
  *                   a radius > 0: the ne/se/sw/nw quadrant arcs built on the
  *                   sphere (great circles, mean Earth radius 6371.0088 km,
- *                   1 NM = 1852 m), 15 degree steps.
+ *                   1 NM = 1852 m), 15 degree steps;
+ *   cone            the track forecast cone of the storm's forecast, one
+ *                   MultiPolygon (seawx/storm_danger.h gives the radii);
+ *   danger_area     the mariners' 1-2-3 danger area of the forecast;
+ *   wind_swath      for each track (observed; forecast from the last observed
+ *                   position) and threshold (34, 50, 64 kt), the area its wind
+ *                   radii swept, one MultiPolygon.
+ * The last three are the danger kinds: not in the default selection
+ * (SWX_SK_DEFAULT) of the CLI, always layers of the driver. Their polygons
+ * may have holes (a track that loops).
  * Geometries are in longitude/latitude (EPSG:4326 / OGC CRS84), longitudes in
  * [-180, 180], coordinates rounded to 6 decimals (0.11 m); lines and polygons
  * that cross the antimeridian are cut there into MultiLineString and
@@ -39,9 +48,14 @@ typedef enum swx_storm_kind {
     SWX_SK_FORECAST_POINT,
     SWX_SK_FORECAST_LINE,
     SWX_SK_WIND_RADII,
+    SWX_SK_CONE,
+    SWX_SK_DANGER_AREA,
+    SWX_SK_WIND_SWATH,
     SWX_SK_COUNT
 } swx_storm_kind;
 #define SWX_SK_ALL ((1u << SWX_SK_COUNT) - 1)
+/* The kinds written when none are asked for: all but the danger kinds. */
+#define SWX_SK_DEFAULT ((1u << SWX_SK_CONE) - 1)
 
 /* "storms", "track_points", ... (layer and file names). */
 SWX_API const char *swx_storm_kind_layer(int kind);
@@ -84,7 +98,10 @@ typedef enum swx_geom_type {
 
 /* One feature, valid during the callback only. Geometry: nparts parts of
  * part_len[i] positions each, read one after the other from xy (lon, lat
- * pairs). A Polygon part is one closed ring; Multi* have one part per member. */
+ * pairs). A Polygon part is one closed ring; Multi* have one part per member,
+ * except when poly_rings is set (danger kinds): then the MultiPolygon has
+ * npolys polygons, polygon i made of the next poly_rings[i] parts (the outer
+ * ring, counter-clockwise, then its holes, clockwise). */
 typedef struct swx_storm_feature {
     int kind;
     const swx_storm *storm;
@@ -96,6 +113,12 @@ typedef struct swx_storm_feature {
     size_t nparts;
     const size_t *part_len;
     const double *xy;
+    size_t npolys;
+    const size_t *poly_rings;
+    /* danger kinds: the chain's first and last time, its last lead (hours)
+     * and its largest radius (nm) */
+    int64_t start_time, end_time;
+    double max_lead_h, max_nm;
 } swx_storm_feature;
 
 SWX_API void swx_storm_feature_value(swx_storm_value *v, const swx_storm_feature *f, size_t field);
@@ -104,6 +127,10 @@ SWX_API void swx_storm_feature_value(swx_storm_value *v, const swx_storm_feature
 typedef struct swx_storm_geo swx_storm_geo;
 SWX_API int swx_storm_geo_new(swx_storm_geo **out);
 SWX_API void swx_storm_geo_free(swx_storm_geo *g);
+/* The settings of the danger kinds (seawx/storm_danger.h; NULL: the
+ * defaults). d must outlive g. */
+struct swx_storm_danger;
+SWX_API void swx_storm_geo_set_danger(swx_storm_geo *g, const struct swx_storm_danger *d);
 
 typedef int (*swx_storm_feature_fn)(void *ud, const swx_storm_feature *f);
 /* Calls fn for each feature of the kinds in mask, kind by kind in the order of
@@ -121,6 +148,12 @@ typedef struct swx_storm_geojson swx_storm_geojson;
 SWX_API int swx_storm_geojson_new(swx_storm_geojson **out, FILE *f, unsigned mask);
 /* One file per kind: files[kind], NULL for a kind not written. */
 SWX_API int swx_storm_geojson_new_split(swx_storm_geojson **out, FILE *const *files);
+/* Every file of a split writer has one geometry type: points are
+ * MultiPoint, lines MultiLineString (a storm whose track is one position has
+ * no geometry there), polygons MultiPolygon. The single-file writer keeps
+ * the simplest type of each feature. */
+/* The settings of the danger kinds (NULL: the defaults); d must outlive w. */
+SWX_API void swx_storm_geojson_set_danger(swx_storm_geojson *w, const struct swx_storm_danger *d);
 /* An swx_storm_fn: writes the features of one storm. */
 SWX_API int swx_storm_geojson_add(void *w, const swx_storm *s);
 /* Features written so far of each kind. */

@@ -70,6 +70,11 @@ SWX_API int swx_voyage_span(int64_t *depart, double *arrival, const swx_voyage *
 /* The point at distance s metres along the route (clamped to [0, L]). */
 SWX_API void swx_voyage_point(double *lon, double *lat, const swx_voyage *v, double s);
 
+/* The distance (metres along the route) sailed at moment tau by the ship
+ * at the band's lowest speed and at its highest (equal for a timed route);
+ * the voyage has its times or its speed. */
+SWX_API void swx_voyage_sailed(double *s_slow, double *s_fast, const swx_voyage *v, double tau);
+
 /* The stretch of valid time times[i] of the n given (increasing): *from and
  * *to in metres along the route. Returns 1, 0 when the time is skipped (its
  * window starts at or after the latest arrival), or a negative code. */

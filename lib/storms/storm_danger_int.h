@@ -1,0 +1,55 @@
+/*
+ * storm_danger_int.h: what the feature builder and the risk computation share
+ * of storm_danger.c (internal).
+ */
+#ifndef SWX_STORM_DANGER_INT_H
+#define SWX_STORM_DANGER_INT_H
+
+#include "seawx/storm_danger.h"
+#include "seawx/storm_geojson.h"
+
+#include <stddef.h>
+
+/* One fix of a storm's timeline (see seawx/storm_danger.h). */
+struct swx_fix {
+    int64_t t;
+    double lon, lat;
+    int forecast;
+    double lead_h;  /* hours after the last observed fix; NaN when there is none */
+    double r[3][4]; /* radii by threshold and quadrant, 0 for none */
+    const swx_storm_pos *pos;
+};
+
+/* The timeline (malloc'd, *out NULL when empty). */
+int swx_storm_timeline(struct swx_fix **out, size_t *n, const swx_storm *s);
+/* The state a fraction w of the way from fix a to fix b. */
+void swx_storm_state_fill(swx_storm_state *out, const swx_storm_danger *d, const swx_storm *s,
+                          const struct swx_fix *a, const struct swx_fix *b, double w);
+/* The settings with nothing changed (shared, read-only). */
+const swx_storm_danger *swx_storm_danger_default(void);
+
+/* Geometry work space of the danger products: one per thread of work. */
+typedef struct swx_danger_ws swx_danger_ws;
+int swx_danger_ws_new(swx_danger_ws **out);
+void swx_danger_ws_free(swx_danger_ws *w);
+
+/* What a danger feature tells besides its geometry. */
+typedef struct swx_danger_info {
+    int64_t start_time, end_time; /* of the chain */
+    double max_lead_h;            /* lead of the last fix */
+    double max_nm;                /* largest radius of the chain */
+} swx_danger_info;
+
+/* Builds the geometry of a cone (SWX_SK_CONE), danger area
+ * (SWX_SK_DANGER_AREA) or wind swath (SWX_SK_WIND_SWATH of one track and
+ * threshold) into w; read it with swx_danger_geometry (0 polygons: none). */
+int swx_danger_build(swx_danger_ws *w, const swx_storm_danger *d, const swx_storm *s, int kind,
+                     int forecast, int threshold, swx_danger_info *info);
+/* 1 when the storm gives that feature (as swx_danger_build would). */
+int swx_danger_exists(const swx_storm *s, int kind, int forecast, int threshold);
+/* The polygons built: npolys polygons of poly_rings[i] rings each (the
+ * first outer, counter-clockwise; holes clockwise), nparts rings in all. */
+void swx_danger_geometry(const swx_danger_ws *w, size_t *nparts, const size_t **part_len,
+                         const double **xy, size_t *npolys, const size_t **poly_rings);
+
+#endif

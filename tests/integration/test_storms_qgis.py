@@ -1,0 +1,112 @@
+"""QGIS, headless, on the folder `seawx storms -o DIR/` writes: what
+tests/integration/test_storms_danger.sh runs in Debian's python3 (python3-qgis).
+Prints what it found; exits non-zero with one line on stderr when something is
+wrong.
+
+  test_storms_qgis.py sublayers FILE...      each file is one layer: QGIS asks
+                                             no sublayer question
+  test_storms_qgis.py qlr QLR N PNG          the .qlr loads N valid layers, each
+                                             with the renderer of its .qml;
+                                             renders them all to PNG
+"""
+import os
+import sys
+
+from qgis.core import (Qgis, QgsApplication, QgsLayerDefinition, QgsMapRendererSequentialJob,
+                       QgsMapSettings, QgsProject, QgsProviderRegistry, QgsRectangle,
+                       QgsVectorLayer, QgsWkbTypes)
+from qgis.PyQt.QtCore import QSize
+from qgis.PyQt.QtGui import QColor
+
+# The renderer each layer's .qml gives.
+RENDERERS = {"storms": "categorizedSymbol", "track_points": "categorizedSymbol",
+             "forecast_points": "categorizedSymbol", "forecast_lines": "categorizedSymbol",
+             "wind_radii": "categorizedSymbol", "wind_swaths": "categorizedSymbol",
+             "cones": "singleSymbol", "danger_areas": "singleSymbol"}
+
+
+def fail(msg):
+    print(f"test_storms_qgis.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def cmd_sublayers(*files):
+    meta = QgsProviderRegistry.instance().providerMetadata("ogr")
+    for f in files:
+        # What the browser and "Add Vector Layer" ask OGR: more than one
+        # sublayer (one per geometry type of a mixed file) opens the chooser.
+        subs = meta.querySublayers(f, Qgis.SublayerQueryFlag.ResolveGeometryType)
+        kinds = [QgsWkbTypes.displayString(s.wkbType()) for s in subs]
+        print(f"{f}: {len(subs)} sublayer(s) {kinds}")
+        if len(subs) != 1:
+            fail(f"{f} gives {len(subs)} sublayers {kinds}: QGIS would ask which to add")
+        layer = QgsVectorLayer(f, "x", "ogr")
+        if not layer.isValid() or not QgsWkbTypes.isMultiType(layer.wkbType()):
+            fail(f"{f}: not a valid layer of a Multi* type ({layer.wkbType()})")
+
+
+def cmd_qlr(qlr, n, png):
+    p = QgsProject.instance()
+    qlr = os.path.abspath(qlr)
+    ok, err = QgsLayerDefinition.loadLayerDefinition(qlr, p, p.layerTreeRoot())
+    if not ok:
+        fail(f"the layer definition did not load: {err}")
+    layers = list(p.mapLayers().values())
+    print(f"{len(layers)} layers: " + ", ".join(sorted(l.name() for l in layers)))
+    if len(layers) != int(n):
+        fail(f"{qlr} loaded {len(layers)} layers, not {n}")
+    extent = QgsRectangle()
+    for layer in layers:
+        want = RENDERERS.get(layer.name())
+        got = layer.renderer().type() if layer.isValid() else None
+        print(f"{layer.name()}: valid={layer.isValid()} features={layer.featureCount()} "
+              f"renderer={got} geometry={QgsWkbTypes.displayString(layer.wkbType())}")
+        if not layer.isValid():
+            fail(f"{layer.name()} did not load from {layer.source()}")
+        if got != want:
+            fail(f"{layer.name()} has renderer {got}, not {want} from its .qml")
+        if layer.featureCount() > 0:
+            extent.combineExtentWith(layer.extent())
+    order = [l.name() for l in p.layerTreeRoot().layerOrder()]
+    ms = QgsMapSettings()
+    ms.setLayers(p.layerTreeRoot().layerOrder())
+    ms.setDestinationCrs(layers[0].crs())
+    ms.setExtent(extent)
+    ms.setOutputSize(QSize(1200, max(200, round(1200 * extent.height() / extent.width()))))
+    ms.setBackgroundColor(QColor(255, 255, 255, 255))
+    job = QgsMapRendererSequentialJob(ms)
+    job.start()
+    job.waitForFinished()
+    if job.errors():
+        fail("rendering failed: " + "; ".join(e.message for e in job.errors()))
+    if not job.renderedImage().save(png, "PNG"):
+        fail(f"cannot write {png}")
+    img = job.renderedImage()
+    painted = sum(1 for y in range(0, img.height(), 4) for x in range(0, img.width(), 4)
+                  if img.pixel(x, y) & 0xFFFFFF != 0xFFFFFF)
+    print(f"drawn: {' > '.join(order)}; {painted} painted samples")
+    if painted < 200:
+        fail(f"{png} is nearly empty ({painted} painted samples)")
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ("sublayers", "qlr"):
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    app = QgsApplication([], False)
+    app.initQgis()
+    try:
+        if sys.argv[1] == "sublayers":
+            cmd_sublayers(*sys.argv[2:])
+        elif len(sys.argv) == 5:
+            cmd_qlr(*sys.argv[2:])
+        else:
+            print(__doc__, file=sys.stderr)
+            sys.exit(2)
+    finally:
+        QgsProject.instance().clear()
+        app.exitQgis()
+
+
+if __name__ == "__main__":
+    main()
