@@ -27,6 +27,10 @@ static const struct {
     {7, "the service answered with something unusable"},
     {8, "a local file could not be read or written"},
     {9, "seawx merge: shards missing, incomplete or of another seed (listed on stdout)"},
+    {10, "seawx storms --route: the voyage enters a storm's danger area"},
+    {11, "seawx storms --route: the voyage meets 34-kt winds of a storm"},
+    {12, "seawx storms --route: the voyage meets 50-kt winds of a storm"},
+    {13, "seawx storms --route: the voyage meets 64-kt winds of a storm"},
     {130, "interrupted"},
 };
 

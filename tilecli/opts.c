@@ -87,7 +87,9 @@ static void print_help(const cli_cmd *cmd)
     print_opts(cli_service_opts);
     printf("\nExit codes: 0 ok, 1 some items failed, 2 usage, 3 configuration, 4 key "
            "rejected,\n5 not found, 6 network or service unavailable, 7 unusable answer, "
-           "8 file error,\n9 shards to run again (merge), 130 interrupted.\n");
+           "8 file error,\n9 shards to run again (merge), 10-13 a storm on the route (storms "
+           "--route),\n"
+           "130 interrupted.\n");
 }
 
 int cli_parse(cli_args *a, const cli_cmd *cmd, int argc, char **argv)
