@@ -142,31 +142,37 @@ static void risk_free(struct risk_run *rr)
     free(rr->rows);
 }
 
+/* A moment as the table shows it, "10-09 03:59Z": a voyage's dates, in UTC, to
+ * the minute (the JSON gives them whole). */
 static void fmt_time(char out[SWX_ISO8601_LEN], int64_t t)
 {
-    swx_iso8601_format(out, t);
+    char iso[SWX_ISO8601_LEN];
+    swx_iso8601_format(iso, t); /* YYYY-MM-DDTHH:MM:SSZ */
+    snprintf(out, SWX_ISO8601_LEN, "%.5s %.5sZ", iso + 5, iso + 11);
 }
 
 static void risk_table(FILE *f, const struct risk_run *rr)
 {
-    fprintf(f, "%-9s %-12s %9s %-20s", "storm", "name", "cpa nm", "cpa time");
+    /* A column of "10-08 13:57Z..10-09 20:57Z", the last one unpadded. */
+    enum { SPAN_W = 26 };
+    fprintf(f, "%-9s %-12s %9s  %-12s", "storm", "name", "cpa nm", "cpa (UTC)");
     for (int m = 0; m < SWX_RISK_NMEASURES; m++)
-        fprintf(f, "  %-41s", swx_risk_measure_name(m));
+        fprintf(f, "  %-*s", m + 1 < SWX_RISK_NMEASURES ? SPAN_W : 0, swx_risk_measure_name(m));
     fputc('\n', f);
     for (size_t i = 0; i < rr->n; i++) {
         const swx_storm_risk *r = &rr->rows[i].r;
-        char t[SWX_ISO8601_LEN], a[SWX_ISO8601_LEN];
+        char t[SWX_ISO8601_LEN], a[SWX_ISO8601_LEN], span[2 * SWX_ISO8601_LEN + 2];
         fmt_time(t, r->cpa_time);
-        fprintf(f, "%-9s %-12.12s %9.1f %-20s", rr->rows[i].id, rr->rows[i].title, r->cpa_nm, t);
+        fprintf(f, "%-9s %-12.12s %9.1f  %-12s", rr->rows[i].id, rr->rows[i].title, r->cpa_nm, t);
         for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
             const swx_risk_span *sp = &r->span[m];
-            if (!sp->inside) {
-                fprintf(f, "  %-41s", "-");
-                continue;
-            }
-            fmt_time(t, sp->first);
-            fmt_time(a, sp->last);
-            fprintf(f, "  %s..%s", t, a);
+            if (sp->inside) {
+                fmt_time(t, sp->first);
+                fmt_time(a, sp->last);
+                snprintf(span, sizeof span, "%s..%s", t, a);
+            } else
+                snprintf(span, sizeof span, "-");
+            fprintf(f, "  %-*s", m + 1 < SWX_RISK_NMEASURES ? SPAN_W : 0, span);
         }
         fputc('\n', f);
     }
