@@ -43,8 +43,9 @@ const cli_opt cmd_fleet_opts[] = {
     {"output", 'o', "DIR",
      "the fleet's folder: each ship's package is DIR/NAME, as seawx voyage makes it (required)", 0},
     {"shard", 0, "K/N",
-     "build only the ships of shard K of N: ships are dealt by their tiles, heaviest first, each "
-     "to the lightest shard (every shard computes the same deal alone)",
+     "build only the ships of shard K of N: ships are dealt heaviest first, each to the shard "
+     "whose ships share most of its maps, within a tenth of the mean (every shard computes the "
+     "same deal alone)",
      0},
     {"share-max", 0, "MB",
      "the most the shared answers (DIR/.fleet-share) may hold on disk, in megabytes (default "
@@ -184,7 +185,6 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     swx_package **pkgs = NULL;
     char(*paths)[4200] = NULL; /* the packages' paths, borrowed by them */
     swx_diskcache *share = NULL;
-    uint64_t *weights = NULL;
     int *shard_of = NULL;
     order *ord = NULL;
     int exit_code = EXIT_OK, rc;
@@ -275,11 +275,10 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     pkgs = calloc(nships, sizeof *pkgs);
-    weights = calloc(nships, sizeof *weights);
     shard_of = calloc(nships, sizeof *shard_of);
     ord = calloc(nships, sizeof *ord);
     paths = calloc(nships, sizeof *paths);
-    if (!pkgs || !weights || !shard_of || !ord || !paths) {
+    if (!pkgs || !shard_of || !ord || !paths) {
         exit_code = cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
         goto done;
     }
@@ -307,22 +306,9 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         swx_voyage_span(&dep, &arr, s->voyage);
         ord[i] = (order){i, dep};
     }
-    if (nshards) {
-        swx_fleet_count *cnt = NULL;
-        if ((rc = swx_fleet_count_new(&cnt))) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-        for (size_t i = 0; i < nships && !rc; i++) {
-            uint64_t added;
-            rc = swx_fleet_count_add(&weights[i], &added, cnt, pkgs[i]);
-        }
-        swx_fleet_count_free(cnt);
-        if (rc) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-        swx_fleet_deal(shard_of, weights, nships, nshards);
+    if (nshards && (rc = swx_fleet_deal(shard_of, pkgs, nships, nshards))) {
+        exit_code = cli_fail(rc);
+        goto done;
     }
     if (dry) {
         exit_code = dry_run(fleet, pkgs, shard_of, shard);
@@ -438,7 +424,6 @@ done:
         swx_package_free(pkgs[i]);
     free(pkgs);
     free(paths);
-    free(weights);
     free(shard_of);
     free(ord);
     swx_caps_free(caps);

@@ -460,31 +460,6 @@ int swx_fleet_read(swx_fleet **out, const char *path)
     return rc;
 }
 
-/* ---- the deal ---- */
-
-void swx_fleet_deal(int *shard_of, const uint64_t *weights, size_t n, int shards)
-{
-    uint64_t *loads = calloc(shards > 0 ? (size_t)shards : 1, sizeof *loads);
-    int *done = calloc(n ? n : 1, sizeof *done);
-    for (size_t k = 0; k < n; k++) {
-        /* The heaviest ship not dealt yet (the earlier one on a tie). */
-        size_t best = n;
-        for (size_t i = 0; i < n; i++)
-            if (!done[i] && (best == n || weights[i] > weights[best]))
-                best = i;
-        int to = 0;
-        for (int s = 1; s < shards; s++)
-            if (loads && loads[s] < loads[to])
-                to = s;
-        done[best] = 1;
-        shard_of[best] = to + 1;
-        if (loads)
-            loads[to] += weights[best];
-    }
-    free(done);
-    free(loads);
-}
-
 /* ---- counting shared GetMaps ---- */
 
 struct swx_fleet_count {
@@ -512,19 +487,22 @@ void swx_fleet_count_free(swx_fleet_count *c)
     free(c);
 }
 
-static void slot_put(uint64_t *slots, size_t cap, uint64_t h, int *added)
+static size_t slot_of(const uint64_t *slots, size_t cap, uint64_t h)
 {
     size_t i = (size_t)(h & (cap - 1));
     while (slots[i] && slots[i] != h)
         i = (i + 1) & (cap - 1);
-    *added = !slots[i];
-    slots[i] = h;
+    return i;
+}
+
+static int count_has(const swx_fleet_count *c, uint64_t h)
+{
+    return c->slots[slot_of(c->slots, c->cap, h ? h : 1)] != 0;
 }
 
 /* 1 when key h was new, 0 when counted before, or a negative code. */
 static int count_put(swx_fleet_count *c, uint64_t h)
 {
-    int added;
     if (!h)
         h = 1;
     if ((c->n + 1) * 2 > c->cap) {
@@ -532,28 +510,31 @@ static int count_put(swx_fleet_count *c, uint64_t h)
             return swx_error_set(SWX_ETOOBIG, "more than %u distinct GetMaps to count",
                                  FLEET_COUNT_MAX);
         size_t cap = c->cap * 2;
-        uint64_t *s = calloc(cap, sizeof *s);
-        if (!s)
+        uint64_t *sl = calloc(cap, sizeof *sl);
+        if (!sl)
             return swx_error_set(SWX_ENOMEM, "out of memory");
         for (size_t i = 0; i < c->cap; i++)
             if (c->slots[i])
-                slot_put(s, cap, c->slots[i], &added);
+                sl[slot_of(sl, cap, c->slots[i])] = c->slots[i];
         free(c->slots);
-        c->slots = s;
+        c->slots = sl;
         c->cap = cap;
     }
-    slot_put(c->slots, c->cap, h, &added);
-    c->n += (size_t)added;
-    return added;
+    size_t i = slot_of(c->slots, c->cap, h);
+    if (c->slots[i])
+        return 0;
+    c->slots[i] = h;
+    c->n++;
+    return 1;
 }
 
-int swx_fleet_count_add(uint64_t *getmaps, uint64_t *added, swx_fleet_count *c,
-                        const swx_package *p)
+/* Calls fn with the key of every GetMap package p asks for alone (one per
+ * tile: metatile 1): a hash of the key-free request's parts. */
+static int each_getmap(const swx_package *p, int (*fn)(void *ud, uint64_t h), void *ud)
 {
     const swx_package_opts *o = swx_package_options(p);
     swx_tile_iter *it = NULL;
     int rc = 0;
-    *getmaps = *added = 0;
     for (size_t i = 0; i < swx_package_layer_count(p) && !rc; i++) {
         size_t first;
         const swx_seed_plan *plan = swx_package_plan(p, i, &first);
@@ -571,7 +552,6 @@ int swx_fleet_count_add(uint64_t *getmaps, uint64_t *added, swx_fleet_count *c,
                 while ((more = swx_tile_iter_next(&b, it)) > 0) {
                     if (!(b.mask & 1))
                         continue;
-                    /* What makes the GetMap: the key-free request's parts. */
                     char key[512];
                     uint8_t d[SWX_SHA256_LEN];
                     int kn = snprintf(key, sizeof key, "%s\n%lld\n%s\n%d\n%d/%u/%u", layer, t,
@@ -580,13 +560,8 @@ int swx_fleet_count_add(uint64_t *getmaps, uint64_t *added, swx_fleet_count *c,
                     uint64_t h = 0;
                     for (int k = 0; k < 8; k++)
                         h = h << 8 | d[k];
-                    int a = count_put(c, h);
-                    if (a < 0) {
-                        rc = a;
+                    if ((rc = fn(ud, h)))
                         break;
-                    }
-                    (*getmaps)++;
-                    *added += (uint64_t)a;
                 }
                 if (!rc && more < 0)
                     rc = more;
@@ -596,5 +571,125 @@ int swx_fleet_count_add(uint64_t *getmaps, uint64_t *added, swx_fleet_count *c,
         }
     }
     swx_tile_iter_free(it);
+    return rc;
+}
+
+typedef struct add_ud {
+    swx_fleet_count *c;
+    uint64_t getmaps, added;
+} add_ud;
+
+static int add_one(void *ud, uint64_t h)
+{
+    add_ud *a = ud;
+    int r = count_put(a->c, h);
+    if (r < 0)
+        return r;
+    a->getmaps++;
+    a->added += (uint64_t)r;
+    return 0;
+}
+
+int swx_fleet_count_add(uint64_t *getmaps, uint64_t *added, swx_fleet_count *c,
+                        const swx_package *p)
+{
+    add_ud a = {c, 0, 0};
+    int rc = each_getmap(p, add_one, &a);
+    *getmaps = a.getmaps;
+    *added = a.added;
+    return rc;
+}
+
+/* ---- the deal ---- */
+
+/* One ship's keys, gathered for the deal. */
+typedef struct keys {
+    uint64_t *v;
+    size_t n, cap;
+} keys;
+
+static int keep_key(void *ud, uint64_t h)
+{
+    keys *k = ud;
+    if (k->n == k->cap) {
+        if (k->cap >= FLEET_COUNT_MAX)
+            return swx_error_set(SWX_ETOOBIG, "more than %u GetMaps in one ship's package",
+                                 FLEET_COUNT_MAX);
+        size_t cap = k->cap ? k->cap * 2 : 256;
+        uint64_t *v = realloc(k->v, cap * sizeof *v);
+        if (!v)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        k->v = v;
+        k->cap = cap;
+    }
+    k->v[k->n++] = h;
+    return 0;
+}
+
+int swx_fleet_deal(int *shard_of, swx_package *const *pkgs, size_t n, int shards)
+{
+    keys *ks = calloc(n ? n : 1, sizeof *ks);
+    swx_fleet_count **sets = calloc((size_t)shards, sizeof *sets);
+    uint64_t *load = calloc((size_t)shards, sizeof *load);
+    char *dealt = calloc(n ? n : 1, 1);
+    uint64_t total = 0;
+    int rc = 0;
+    if (!ks || !sets || !load || !dealt) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        rc = each_getmap(pkgs[i], keep_key, &ks[i]);
+        total += ks[i].n;
+    }
+    for (int s = 0; s < shards && !rc; s++)
+        rc = swx_fleet_count_new(&sets[s]);
+    if (rc)
+        goto done;
+    /* A shard may take up to a tenth more than the mean before it counts as full. */
+    uint64_t cap = (total + (uint64_t)shards - 1) / (uint64_t)shards;
+    cap += cap / 10;
+    for (size_t k = 0; k < n && !rc; k++) {
+        size_t best = n;
+        for (size_t i = 0; i < n; i++)
+            if (!dealt[i] && (best == n || ks[i].n > ks[best].n))
+                best = i;
+        const keys *b = &ks[best];
+        /* Among the shards it fits in, the one that already asks for most of
+         * its GetMaps (the same lane); else the lightest. */
+        int to = -1;
+        uint64_t to_new = 0;
+        for (int s = 0; s < shards; s++) {
+            if (load[s] && load[s] + b->n > cap)
+                continue;
+            uint64_t fresh = 0;
+            for (size_t j = 0; j < b->n; j++)
+                fresh += !count_has(sets[s], b->v[j]);
+            if (to < 0 || fresh < to_new || (fresh == to_new && load[s] < load[to])) {
+                to = s;
+                to_new = fresh;
+            }
+        }
+        if (to < 0) {
+            to = 0;
+            for (int s = 1; s < shards; s++)
+                if (load[s] < load[to])
+                    to = s;
+        }
+        for (size_t j = 0; j < b->n && !rc; j++)
+            rc = count_put(sets[to], b->v[j]) < 0 ? SWX_ENOMEM : 0;
+        dealt[best] = 1;
+        shard_of[best] = to + 1;
+        load[to] += b->n;
+    }
+done:
+    for (size_t i = 0; ks && i < n; i++)
+        free(ks[i].v);
+    for (int s = 0; sets && s < shards; s++)
+        swx_fleet_count_free(sets[s]);
+    free(ks);
+    free(sets);
+    free(load);
+    free(dealt);
     return rc;
 }

@@ -103,10 +103,17 @@ check "  fetches nothing (every file kept from the version before)" test "$(getm
 check "  and swaps every package to its second version" sh -c "for s in a1 a2 a3 b1 b2 b3; do
   [ \"\$(readlink '$T/fleet/'\$s)\" = .\$s.v2 ] || exit 1; done"
 
-# 5. Shards by ship: every ship in exactly one shard, the same deal in each.
+# 5. Shards by ship: every ship in exactly one shard, the same deal in each;
+# ships that share maps dealt together.
 for k in 1 2 3; do "${S[@]}" -n --shard $k/3 "$FLEET" | awk 'NF == 5 && $2 ~ /^[0-9]+$/ {print $1}' >"$T/shard$k"; done
 check "shards 1-3 of 3 deal each ship to exactly one" sh -c "cat '$T'/shard? | sort | uniq -u | wc -l |
   grep -qx 6 && [ \"\$(cat '$T'/shard? | wc -l)\" = 6 ] && [ -s '$T/shard1' ] && [ -s '$T/shard3' ]"
+
+two=0
+for k in 1 2; do
+  two=$((two + $("${S[@]}" -n --shard $k/2 "$FLEET" | awk '/^getmaps, the fleet shared/ {print $5}')))
+done
+check "2 shards keep each lane together: they share as much as one run ($two GetMaps)" test "$two" -eq "$shared"
 
 # 6. Bad fleet files: one line, no GetMap, nothing left behind.
 bad() { # NAME EXIT-CODE PATTERN JSON

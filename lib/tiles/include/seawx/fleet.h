@@ -79,11 +79,13 @@ SWX_API int swx_fleet_tile_size(const swx_fleet *f);
 SWX_API size_t swx_fleet_ship_count(const swx_fleet *f);
 SWX_API const swx_fleet_ship *swx_fleet_ship_at(const swx_fleet *f, size_t i);
 
-/* Deals n ships of the given weights (tiles) to `shards` shards: heaviest
- * first, each to the lightest shard so far (ties: the earlier ship, the lower
- * shard), so every shard computes the same deal alone. shard_of[i] is 1 to
- * shards. */
-SWX_API void swx_fleet_deal(int *shard_of, const uint64_t *weights, size_t n, int shards);
+/* Deals the n ships' packages to `shards` shards: heaviest first (most
+ * GetMaps alone; ties: the earlier ship), each to the shard that already
+ * asks for most of its GetMaps (ships of one lane together) among those it
+ * fits in (at most a tenth over the mean), else to the lightest; ties go to
+ * the lighter, then the lower shard. Every shard computes the same deal
+ * alone. shard_of[i] is 1 to shards. */
+SWX_API int swx_fleet_deal(int *shard_of, swx_package *const *pkgs, size_t n, int shards);
 
 /* Counting GetMaps across packages: one per tile of a package (metatile 1),
  * and the same GetMap (layer, time, style, tile size, tile) once for them
