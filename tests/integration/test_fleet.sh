@@ -4,9 +4,11 @@
 # CSV, one with two layers, one in png8. The dry run's shared count is what
 # the run sends, and the stand-in's access log shows no GetMap twice; every
 # ship's package holds the same files and tiles as its own `seawx voyage`
-# run (sqlite queries); building again fetches nothing; shards deal every ship
-# to exactly one shard; bad fleet files are refused before any GetMap with
-# one line, leaving nothing behind.
+# run (sqlite queries); building again fetches nothing; an interrupted run
+# keeps what it fetched and the same command continues, asking nothing twice;
+# shards deal every ship to exactly one shard, ships of a lane together; bad
+# fleet files are refused before any GetMap with one line, leaving nothing
+# behind.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 NOW=2026-03-02T11:00:00Z
@@ -102,6 +104,22 @@ check "building the fleet again" "${S[@]}" "$FLEET" -o "$T/fleet"
 check "  fetches nothing (every file kept from the version before)" test "$(getmaps)" -eq "$before"
 check "  and swaps every package to its second version" sh -c "for s in a1 a2 a3 b1 b2 b3; do
   [ \"\$(readlink '$T/fleet/'\$s)\" = .\$s.v2 ] || exit 1; done"
+
+# Interrupted (SIGINT): the share kept; the same command continues, asking nothing twice.
+g0=$(getmaps)
+"${S[@]}" -j 2 "$FLEET" -o "$T/int" 2>"$T/int.err" &
+int_pid=$!
+for _ in $(seq 400); do [ "$(ls "$T"/int/.a1.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 4 ] && break; sleep 0.025; done
+kill -INT "$int_pid"
+wait "$int_pid"
+int_rc=$?
+check "interrupted: exit 130, the share kept, no ship's package made" sh -c "[ $int_rc -eq 130 ] &&
+  [ -d '$T/int/.fleet-share' ] && [ ! -e '$T/int/a1' ] && grep -q 'run the same command again' '$T/int.err'"
+g1=$(getmaps)
+check "the same command continues" "${S[@]}" "$FLEET" -o "$T/int"
+check "  fetching only what the interrupted run had not" test $(($(getmaps) - g0)) -eq "$shared"
+check "  and no GetMap of either run twice" sh -c "[ -z \"\$(grep 'request=GetMap' '$T/access.log' |
+  tail -n $(($(getmaps) - g0)) | awk '{print \$3}' | sort | uniq -d)\" ] && [ $g1 -gt $g0 ]"
 
 # 5. Shards by ship: every ship in exactly one shard, the same deal in each;
 # ships that share maps dealt together.
