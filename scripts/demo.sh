@@ -191,6 +191,28 @@ else
   exit 1
 fi
 
+step "7e. A fleet: three ships, two on one lane, every ship's package built in one run that asks for each map once" \
+  "seawx fleet fleet.json --dry-run; seawx fleet fleet.json -o fleet"
+printf 'lat,lon\n38.5,-9.5\n36,-14\n' >"$work/lane.csv"
+cat >"$work/fleet.json" <<JSON
+{"bundle": "maritime", "layers": ["swh"], "zoom": "3-5",
+ "ships": [
+  {"name": "aurora", "route": "lane.csv", "depart": "$depart", "speed": "10-12",
+   "layers": ["swh", "sst:zoom=3"]},
+  {"name": "borealis", "route": "lane.csv", "depart": "$depart", "speed": 9},
+  {"name": "castor", "route_csv": "lat,lon\\n36,-14\\n33,-20\\n", "depart": "$depart", "speed": 12}
+ ]}
+JSON
+cat "$work/fleet.json"
+"$seawx" fleet "$work/fleet.json" --dry-run
+g0=$(grep -c 'request=GetMap' "$work/sim-access.log" || true)
+"$seawx" fleet "$work/fleet.json" -o "$work/fleet"
+g1=$(grep -c 'request=GetMap' "$work/sim-access.log" || true)
+ls -l "$work/fleet"
+repeated=$(grep 'request=GetMap' "$work/sim-access.log" | tail -n $((g1 - g0)) | awk '{print $3}' |
+  sort | uniq -d | wc -l)
+echo "$((g1 - g0)) GetMaps for the fleet, $repeated of them asked twice"
+
 export SEAWX_VESSELS_URL=$SEAWX_BASE_URL
 step "8. Active storms as GeoJSON: tracks, forecasts, wind radii, cut at 180 degrees" \
   "seawx storms -o storms.geojson"

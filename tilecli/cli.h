@@ -105,6 +105,7 @@ int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
 int cmd_legend(const cli_cmd *cmd, int argc, char **argv);
 int cmd_seed(const cli_cmd *cmd, int argc, char **argv);
 int cmd_voyage(const cli_cmd *cmd, int argc, char **argv);
+int cmd_fleet(const cli_cmd *cmd, int argc, char **argv);
 int cmd_storms(const cli_cmd *cmd, int argc, char **argv);
 int cmd_soil(const cli_cmd *cmd, int argc, char **argv);
 int cmd_weather(const cli_cmd *cmd, int argc, char **argv);

@@ -841,7 +841,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 
     u.tty = isatty(STDERR_FILENO);
     u.encoded = so.format != SWX_FORMAT_PNG;
-    swx_seed_run_opts ro = {(int)in_flight, rate, ui_stop, &stop_hard, ui_progress, ui_failed, &u};
+    swx_seed_run_opts ro = {(int)in_flight, rate,      ui_stop, &stop_hard,
+                            ui_progress,    ui_failed, &u,      NULL};
     if ((rc = swx_seed_new(&seed, client, plan, &ro))) {
         exit_code = cli_fail(rc);
         goto done;

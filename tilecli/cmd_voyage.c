@@ -371,7 +371,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     signals_set = 1;
     stop_soft = stop_hard = 0;
     u.t0 = u.last = now_s();
-    swx_package_run_opts ro = {(int)in_flight, ui_stop, &stop_hard, ui_progress, ui_failed, &u};
+    swx_package_run_opts ro = {(int)in_flight, ui_stop, &stop_hard, ui_progress,
+                               ui_failed,      &u,      NULL};
     swx_package_result res;
     rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);

@@ -12,6 +12,7 @@ extern const cli_opt cmd_layers_opts[];
 extern const cli_opt cmd_legend_opts[];
 extern const cli_opt cmd_seed_opts[];
 extern const cli_opt cmd_voyage_opts[];
+extern const cli_opt cmd_fleet_opts[];
 extern const cli_opt cmd_merge_opts[];
 extern const cli_opt cmd_storms_opts[];
 extern const cli_opt cmd_soil_opts[];
@@ -57,6 +58,14 @@ static const cli_cmd commands[] = {
      "it. Run it again after a newer run: past times are left out, unchanged files are kept,\n"
      "and PATH (a link to a version folder) is replaced whole. --dry-run quotes the size.",
      cmd_voyage_opts},
+    {"fleet", cmd_fleet, "the voyage packages of a fleet, every distinct map fetched once",
+     "seawx fleet FLEET.json --output DIR [--shard K/N] [--dry-run] [options]",
+     "Builds each ship's voyage package of a fleet file (ships, their routes, departures and\n"
+     "speeds, layers; README \"Fleets\") into DIR/NAME, exactly what seawx voyage builds for\n"
+     "that ship alone, while asking the service once for each distinct GetMap: ships on the\n"
+     "same lanes share the answers (DIR/.fleet-share, removed once every package is complete).\n"
+     "Ships are built earliest departure first. --dry-run counts GetMaps per ship and shared.",
+     cmd_fleet_opts},
     {"merge", cmd_merge, "merge the shards of a seed (seed --shard K/N) into one MBTiles file",
      "seawx merge --output FILE [--shards N] [--json] (SHARD_FILE... | NAME_WITH_{shard})",
      "Checks that shards 1 to N of one seed are all there, of the same request and complete,\n"

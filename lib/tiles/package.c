@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "seawx/package.h"
 
+#include "package_int.h"
 #include "jsonr.h"
 #include "package_int.h"
 #include "seawx/error.h"
@@ -402,6 +403,17 @@ void swx_package_free(swx_package *p)
     free(p);
 }
 
+const swx_package_opts *swx_package_options(const swx_package *p)
+{
+    return &p->o;
+}
+
+const swx_seed_plan *swx_package_plan(const swx_package *p, size_t i, size_t *first)
+{
+    *first = p->layers[i].first;
+    return p->layers[i].plan;
+}
+
 size_t swx_package_layer_count(const swx_package *p)
 {
     return p->n;
@@ -630,7 +642,7 @@ static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer 
     if ((rc = sample_area(&area, lon, lat)))
         goto done;
     so.area = area;
-    swx_seed_run_opts ro = {8, 0, NULL, NULL, NULL, NULL, NULL};
+    swx_seed_run_opts ro = {8, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     if ((rc = swx_seed_plan_new(&sp, p->caps, &so)) || (rc = swx_seed_new(&seed, c, sp, &ro)))
         goto done;
     double before = FILE_BYTES;
@@ -1491,7 +1503,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         uds[i].b = &b;
         uds[i].layer = i;
         swx_seed_run_opts ro = {o->in_flight, 0,         on_stop, o->cancel,
-                                on_progress,  on_failed, &uds[i]};
+                                on_progress,  on_failed, &uds[i], o->share};
         swx_seed_free(L->seed);
         L->seed = NULL;
         memset(&L->c, 0, sizeof L->c);
@@ -1644,6 +1656,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         res->fetched += L->c.stored;
         res->failed += L->c.failed;
         res->requests += L->c.requests;
+        res->shared += L->c.shared;
     }
     pathf(fp, sizeof fp, "%s/project.qgs", part);
     if ((rc = write_project(fp, p)) ||

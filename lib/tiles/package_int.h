@@ -1,9 +1,17 @@
-/* package_int.h: what the voyage package reads back of its own files, shared
- * with its tests and fuzz target. */
+/* package_int.h: what the tiles domain, the tests and the fuzz targets use of
+ * a voyage package beyond seawx/package.h (internal): its options and layer
+ * plans, for a fleet (lib/tiles/fleet.c), and what a package reads back of
+ * its own files. */
 #ifndef SEAWX_PACKAGE_INT_H
 #define SEAWX_PACKAGE_INT_H
 
+#include "seawx/package.h"
+
 #include <stddef.h>
+
+const swx_package_opts *swx_package_options(const swx_package *p);
+/* The plan of layer i; *first is its first file not yet past. */
+const swx_seed_plan *swx_package_plan(const swx_package *p, size_t i, size_t *first);
 
 /* Called for each file a listing names: its name (one plain file name: no
  * '/', not "." or "..") and identity (a non-empty string). A non-zero return

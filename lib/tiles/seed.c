@@ -13,10 +13,12 @@
 #include "area_int.h"
 #include "tile.h"
 
+#include "diskcache_int.h"
 #include "encode.h"
 #include "http_int.h"
 #include "mbtiles.h"
 #include "png_codec.h"
+#include "seed_int.h"
 #include "shard.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
@@ -346,6 +348,8 @@ typedef struct job {
     swx_query *q;
     double south, north; /* warp: the source latitudes */
     int src_h;
+    char *share_key; /* with a share: the GetMap's address without the key */
+    int from_share;  /* the answer came from the share, not the service */
 } job;
 
 /* One tile made from an answer: its bytes (the answer's own when the
@@ -456,6 +460,7 @@ static void job_free(swx_seed *s, job *j)
     if (j->next)
         j->next->prev = j->prev;
     swx_query_free(j->q);
+    free(j->share_key);
     free(j);
 }
 
@@ -574,37 +579,72 @@ static int next_block(swx_seed *s, job **out)
 }
 
 static int pool_collect(swx_seed *s, int limit);
+static int fetched(void *ud, void *user, int rc, const swx_response *r);
+
+/* With a share: 1 when job j's answer was found there and handed on as if
+ * the service had sent it, 0 when it must be asked for, or a negative code
+ * that stops the run. A job asked again (its answer was unusable) is never
+ * answered from the share. */
+static int from_share(swx_seed *s, job *j, const swx_request *req)
+{
+    if (!s->o.share || j->bad_png)
+        return 0;
+    free(j->share_key);
+    if (!(j->share_key = swx_request_display_url(s->client, req)))
+        return 0;
+    void *data = NULL;
+    size_t len = 0;
+    if (swx_diskcache_get(&data, &len, s->o.share, j->share_key) != 0)
+        return 0;
+    swx_response r = {0};
+    r.status = 200;
+    r.body = data;
+    r.len = len;
+    r.attempts = 1;
+    j->from_share = 1;
+    s->c.shared++;
+    int rc = fetched(s, j, 0, &r);
+    free(data);
+    return rc < 0 ? rc : 1;
+}
 
 static int produce(void *ud, swx_request *req, void **user)
 {
     swx_seed *s = ud;
-    int crc = pool_collect(s, -1);
-    if (crc)
-        return crc;
-    if (stopping(s) || s->stop_rc)
-        return 0;
-    job *j = s->retry;
-    if (j) {
-        s->retry = j->next;
-        j->next = NULL;
-    } else {
-        int rc = next_block(s, &j);
-        if (rc <= 0)
+    for (;;) {
+        int crc = pool_collect(s, -1);
+        if (crc)
+            return crc;
+        if (stopping(s) || s->stop_rc)
+            return 0;
+        job *j = s->retry;
+        if (j) {
+            s->retry = j->next;
+            j->next = NULL;
+        } else {
+            int rc = next_block(s, &j);
+            if (rc <= 0)
+                return rc;
+        }
+        j->prev = NULL;
+        j->next = s->live;
+        if (s->live)
+            s->live->prev = j;
+        s->live = j;
+        int rc = job_request(s, j, req);
+        if (rc) {
+            job_free(s, j);
             return rc;
+        }
+        j->from_share = 0;
+        if ((rc = from_share(s, j, req)) < 0)
+            return rc;
+        if (rc == 1)
+            continue;
+        s->c.requests++;
+        *user = j;
+        return 1;
     }
-    j->prev = NULL;
-    j->next = s->live;
-    if (s->live)
-        s->live->prev = j;
-    s->live = j;
-    int rc = job_request(s, j, req);
-    if (rc) {
-        job_free(s, j);
-        return rc;
-    }
-    s->c.requests++;
-    *user = j;
-    return 1;
 }
 
 static int is_permanent(int rc)
@@ -834,6 +874,10 @@ static int store_answer(swx_seed *s, answer *a)
         return swx_error_set(a->rc, "tile %d/%u/%u: %s", a->z, a->j->x0, a->y0, a->why);
     if (a->bad)
         return 1;
+    /* A usable answer from the service serves the other seeds of the share;
+     * one that cannot be written costs them a request, not this seed. */
+    if (s->o.share && a->j->share_key && !a->j->from_share)
+        swx_diskcache_put(s->o.share, a->j->share_key, a->body, a->len);
     s->c.bytes_received += a->len;
     for (int k = 0; k < a->ntiles; k++) {
         const out_tile *o = &a->tiles[k];
@@ -1238,6 +1282,11 @@ static void short_name(char *out, size_t cap, const char *var, int has_time, int
         return;
     }
     snprintf(out, cap, "%s %d %s %02d:%02dZ", var, d, months[mo - 1], h, mi);
+}
+
+const swx_area *swx_seed_plan_area(const swx_seed_plan *p, size_t file)
+{
+    return p->files[file].area;
 }
 
 int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const char *path)

@@ -151,6 +151,9 @@ typedef struct swx_package_run_opts {
     void (*progress)(void *ud, const swx_package_progress *pr);
     void (*failed)(void *ud, int z, uint32_t x, uint32_t y, int n, const char *why);
     void *ud;
+    /* Answers shared with other packages (may be NULL): see share in
+     * swx_seed_run_opts. A fleet builds every ship's package through one. */
+    swx_diskcache *share;
 } swx_package_run_opts;
 
 /* What a build did. */
@@ -160,7 +163,8 @@ typedef struct swx_package_result {
     uint64_t tiles;        /* in its files */
     uint64_t fetched;      /* tiles fetched by this build */
     uint64_t failed;       /* tiles that failed (the package is still made) */
-    uint64_t requests;     /* GetMaps */
+    uint64_t requests;     /* GetMaps sent */
+    uint64_t shared;       /* GetMaps answered from the share instead */
     uint64_t bytes;        /* the package's size, every file */
     size_t complete_times; /* valid times complete in every layer, from the first */
     int cut;               /* the budget stopped the build */

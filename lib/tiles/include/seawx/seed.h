@@ -32,6 +32,7 @@
 #ifndef SEAWX_SEED_H
 #define SEAWX_SEED_H
 
+#include "seawx/diskcache.h"
 #include "seawx/http.h"
 #include "seawx/tiles.h"
 #include "seawx/visibility.h"
@@ -143,6 +144,7 @@ typedef struct swx_seed_counts {
     uint64_t requests;       /* GetMaps started */
     uint64_t bytes_received; /* the images of the answers stored */
     uint64_t bytes_stored;   /* the tiles stored from them (before deduplication) */
+    uint64_t shared;         /* GetMaps answered from the share (not sent, not in requests) */
 } swx_seed_counts;
 
 /* The result of one file. */
@@ -165,6 +167,14 @@ typedef struct swx_seed_run_opts {
     /* n tiles from tile (z, x, y) on failed: why is one line. */
     void (*failed)(void *ud, int z, uint32_t x, uint32_t y, int n, const char *why);
     void *ud;
+    /* Answers shared between seeds (may be NULL): before a GetMap is sent it
+     * is looked up here by its address without the key, and an answer the
+     * service sent is put here once it proved usable, so seeds of the same
+     * layer, time and style through one share (a fleet's ships, whose blocks
+     * sit on the same global tile grid) ask the service once for each block.
+     * A share is a disk cache (seawx/diskcache.h): bounded, thread-safe, and
+     * open to several processes. */
+    swx_diskcache *share;
 } swx_seed_run_opts;
 
 typedef struct swx_seed swx_seed;

@@ -1,0 +1,14 @@
+/*
+ * seed_int.h: what the tiles domain reads of a plan beyond seawx/seed.h
+ * (internal): a file's area, for counting the GetMaps of several plans
+ * together (lib/tiles/fleet.c).
+ */
+#ifndef SEAWX_SEED_INT_H
+#define SEAWX_SEED_INT_H
+
+#include "seawx/seed.h"
+
+/* The area of file `file` of the plan (the voyage's stretch at that time). */
+const swx_area *swx_seed_plan_area(const swx_seed_plan *p, size_t file);
+
+#endif
