@@ -153,7 +153,7 @@ ls -l "$work/package"
 ls "$work/package/" | head -4
 echo "... $(ls "$work/package/" | wc -l) files, $(du -sbL "$work/package" | cut -f1) bytes"
 python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['storms']
-print('storms:', s['storms'], 'fetched,', len(s['files']), 'files (' + ', '.join(f['path'] for f in s['files'][:3]) + ', ...); worst on the route:', s['risk']['worst'])" \
+print('storms:', s['storms'], 'fetched,', len(s['files']), 'files (' + ', '.join(f['path'] for f in s['files'][:3]) + ', ...); worst on the route:', s['risk']['worst'] or 'none (the stand-in\'s storms are of 2024)')" \
   "$work/package/manifest.json"
 if /usr/bin/python3 -c 'import qgis.core' 2>/dev/null; then
   echo "\$ QGIS opens package/project.qgs: each file a layer with its valid time, two times rendered"
