@@ -143,15 +143,18 @@ mkdir -p "$work/voyage"
   --depart "$depart" --speed 6-8 --time all --zoom 3-6 -o "$work/voyage/swh-{time}.mbtiles"
 echo "$(ls "$work/voyage" | wc -l) files, $(du -sh "$work/voyage" | cut -f1)"
 
-step "7c. A voyage package for a shore office: wave height and sea temperature, quoted, built under 2 MB, opened in QGIS" \
-  "seawx voyage --bundle maritime --route voyage.csv --depart TIME --speed 10-12 --layer swh --layer sst:zoom=3-4 --zoom 3-5 --budget 2MB -o package"
+step "7c. A voyage package for a shore office: wave height, sea temperature and the active storms, quoted, built under 2 MB, opened in QGIS" \
+  "seawx voyage --bundle maritime --route voyage.csv --depart TIME --speed 10-12 --layer swh --layer sst:zoom=3-4 --zoom 3-5 --storms active --budget 2MB -o package"
 "$seawx" voyage --bundle maritime --route "$work/voyage.csv" --depart "$depart" --speed 10-12 \
-  --layer swh --layer sst:zoom=3-4 --zoom 3-5 --dry-run
+  --layer swh --layer sst:zoom=3-4 --zoom 3-5 --storms active --dry-run
 "$seawx" voyage --bundle maritime --route "$work/voyage.csv" --depart "$depart" --speed 10-12 \
-  --layer swh --layer sst:zoom=3-4 --zoom 3-5 --budget 2MB -q -o "$work/package"
+  --layer swh --layer sst:zoom=3-4 --zoom 3-5 --storms active --budget 2MB -q -o "$work/package"
 ls -l "$work/package"
 ls "$work/package/" | head -4
 echo "... $(ls "$work/package/" | wc -l) files, $(du -sbL "$work/package" | cut -f1) bytes"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['storms']
+print('storms:', s['storms'], 'fetched,', len(s['files']), 'files (' + ', '.join(f['path'] for f in s['files'][:3]) + ', ...); worst on the route:', s['risk']['worst'] or 'none (the stand-in\'s storms are of 2024)')" \
+  "$work/package/manifest.json"
 if /usr/bin/python3 -c 'import qgis.core' 2>/dev/null; then
   echo "\$ QGIS opens package/project.qgs: each file a layer with its valid time, two times rendered"
   mkdir -p "$work/qhome/run" "$work/shots" && chmod 700 "$work/qhome/run"

@@ -84,63 +84,6 @@ const cli_opt cmd_storms_opts[] = {
 /* ---- route risk ---- */
 
 #define RISK_MAX_FILE (64u << 20)
-#define RISK_MAX_STORMS 100000
-
-struct risk_row {
-    char *id, *title;
-    swx_storm_risk r;
-};
-
-struct risk_run {
-    const swx_voyage *v;
-    const swx_storm_danger *d;
-    struct risk_row *rows;
-    size_t n, cap;
-    size_t storms; /* looked at */
-};
-
-/* The risk of each storm as it comes; storms the voyage never meets in
- * time are counted, not kept. */
-static int risk_add(struct risk_run *rr, const swx_storm *s)
-{
-    swx_storm_risk r;
-    int rc = swx_risk_of_storm(&r, rr->v, s, rr->d);
-    rr->storms++;
-    if (rc || !r.overlap)
-        return rc;
-    if (rr->n == rr->cap) {
-        size_t c = rr->cap ? rr->cap * 2 : 16;
-        if (c > RISK_MAX_STORMS)
-            return swx_error_set(SWX_ETOOBIG, "more than %d storms meet the voyage",
-                                 RISK_MAX_STORMS);
-        struct risk_row *nr = realloc(rr->rows, c * sizeof *nr);
-        if (!nr)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        rr->rows = nr;
-        rr->cap = c;
-    }
-    const char *title = s->storm_name && *s->storm_name ? s->storm_name : s->atcf_id;
-    struct risk_row *row = &rr->rows[rr->n];
-    row->id = strdup(s->atcf_id ? s->atcf_id : "");
-    row->title = strdup(title ? title : "");
-    row->r = r;
-    if (!row->id || !row->title) {
-        free(row->id);
-        free(row->title);
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    }
-    rr->n++;
-    return 0;
-}
-
-static void risk_free(struct risk_run *rr)
-{
-    for (size_t i = 0; i < rr->n; i++) {
-        free(rr->rows[i].id);
-        free(rr->rows[i].title);
-    }
-    free(rr->rows);
-}
 
 /* A moment as the table shows it, "10-09 03:59Z": a voyage's dates, in UTC, to
  * the minute (the JSON gives them whole). */
@@ -151,7 +94,7 @@ static void fmt_time(char out[SWX_ISO8601_LEN], int64_t t)
     snprintf(out, SWX_ISO8601_LEN, "%.5s %.5sZ", iso + 5, iso + 11);
 }
 
-static void risk_table(FILE *f, const struct risk_run *rr)
+static void risk_table(FILE *f, const swx_risk_report *rr)
 {
     /* A column of "10-08 13:57Z..10-09 20:57Z", the last one unpadded. */
     enum { SPAN_W = 26 };
@@ -159,11 +102,12 @@ static void risk_table(FILE *f, const struct risk_run *rr)
     for (int m = 0; m < SWX_RISK_NMEASURES; m++)
         fprintf(f, "  %-*s", m + 1 < SWX_RISK_NMEASURES ? SPAN_W : 0, swx_risk_measure_name(m));
     fputc('\n', f);
-    for (size_t i = 0; i < rr->n; i++) {
-        const swx_storm_risk *r = &rr->rows[i].r;
+    for (size_t i = 0; i < swx_risk_report_count(rr); i++) {
+        const char *id, *title;
+        const swx_storm_risk *r = swx_risk_report_row(rr, i, &id, &title);
         char t[SWX_ISO8601_LEN], a[SWX_ISO8601_LEN], span[2 * SWX_ISO8601_LEN + 2];
         fmt_time(t, r->cpa_time);
-        fprintf(f, "%-9s %-12.12s %9.1f  %-12s", rr->rows[i].id, rr->rows[i].title, r->cpa_nm, t);
+        fprintf(f, "%-9s %-12.12s %9.1f  %-12s", id, title, r->cpa_nm, t);
         for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
             const swx_risk_span *sp = &r->span[m];
             if (sp->inside) {
@@ -176,161 +120,6 @@ static void risk_table(FILE *f, const struct risk_run *rr)
         }
         fputc('\n', f);
     }
-}
-
-static int risk_json(FILE *f, const struct risk_run *rr, const swx_voyage *v)
-{
-    swx_jsonw *j;
-    int64_t depart;
-    double arrival;
-    int rc = swx_jsonw_new(&j, f, 1);
-    if (rc)
-        return rc;
-    swx_voyage_span(&depart, &arrival, v);
-    swx_jsonw_object_begin(j);
-    swx_jsonw_key(j, "voyage");
-    swx_jsonw_object_begin(j);
-    swx_jsonw_key(j, "length_nm");
-    swx_jsonw_number(j, swx_voyage_length(v) / SWX_NM_M, 1);
-    swx_jsonw_key(j, "depart");
-    swx_jsonw_time(j, depart);
-    swx_jsonw_key(j, "arrive_by");
-    swx_jsonw_time(j, (int64_t)ceil(arrival));
-    swx_jsonw_object_end(j);
-    swx_jsonw_key(j, "storms_checked");
-    swx_jsonw_int(j, (int64_t)rr->storms);
-    swx_jsonw_key(j, "storms");
-    swx_jsonw_array_begin(j);
-    for (size_t i = 0; i < rr->n; i++) {
-        const swx_storm_risk *r = &rr->rows[i].r;
-        swx_jsonw_object_begin(j);
-        swx_jsonw_key(j, "atcf_id");
-        swx_jsonw_string(j, rr->rows[i].id);
-        swx_jsonw_key(j, "title");
-        swx_jsonw_string(j, rr->rows[i].title);
-        swx_jsonw_key(j, "compared_from");
-        swx_jsonw_time(j, r->from);
-        swx_jsonw_key(j, "compared_to");
-        swx_jsonw_time(j, r->to);
-        swx_jsonw_key(j, "closest_approach");
-        swx_jsonw_object_begin(j);
-        swx_jsonw_key(j, "nm");
-        swx_jsonw_number(j, r->cpa_nm, 2);
-        swx_jsonw_key(j, "time");
-        swx_jsonw_time(j, r->cpa_time);
-        swx_jsonw_key(j, "speed");
-        swx_jsonw_string(j, r->cpa_fast ? "highest" : "lowest");
-        swx_jsonw_key(j, "ship");
-        swx_jsonw_array_begin(j);
-        swx_jsonw_number(j, r->cpa_ship_lon, 6);
-        swx_jsonw_number(j, r->cpa_ship_lat, 6);
-        swx_jsonw_array_end(j);
-        swx_jsonw_key(j, "storm");
-        swx_jsonw_array_begin(j);
-        swx_jsonw_number(j, r->cpa_storm_lon, 6);
-        swx_jsonw_number(j, r->cpa_storm_lat, 6);
-        swx_jsonw_array_end(j);
-        swx_jsonw_object_end(j);
-        for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
-            const swx_risk_span *sp = &r->span[m];
-            swx_jsonw_key(j, swx_risk_measure_name(m));
-            if (!sp->inside) {
-                swx_jsonw_null(j);
-                continue;
-            }
-            swx_jsonw_object_begin(j);
-            swx_jsonw_key(j, "first");
-            swx_jsonw_time(j, sp->first);
-            swx_jsonw_key(j, "last");
-            swx_jsonw_time(j, sp->last);
-            swx_jsonw_key(j, "route_from_nm");
-            swx_jsonw_number(j, sp->s_from / SWX_NM_M, 2);
-            swx_jsonw_key(j, "route_to_nm");
-            swx_jsonw_number(j, sp->s_to / SWX_NM_M, 2);
-            swx_jsonw_object_end(j);
-        }
-        swx_jsonw_key(j, "worst");
-        swx_jsonw_string(j, r->worst >= 0 ? swx_risk_measure_name(r->worst) : NULL);
-        swx_jsonw_object_end(j);
-    }
-    swx_jsonw_array_end(j);
-    swx_jsonw_object_end(j);
-    return swx_jsonw_finish(j);
-}
-
-/* The stretch [s0, s1] of the route as a line of points every 5 nm (and
- * its ends), cut at the antimeridian. */
-static void segment_line(FILE *f, const swx_voyage *v, double s0, double s1)
-{
-    const double step = 5 * SWX_NM_M;
-    size_t n = 2 + (size_t)((s1 - s0) / step);
-    double plon = 0;
-    int part_open = 0;
-    fputs("{\"type\":\"MultiLineString\",\"coordinates\":[", f);
-    for (size_t i = 0; i < n; i++) {
-        double s = i + 1 == n ? s1 : s0 + (double)i * step, lon, lat;
-        if (s > s1)
-            s = s1;
-        swx_voyage_point(&lon, &lat, v, s);
-        while (lon >= 180)
-            lon -= 360;
-        while (lon < -180)
-            lon += 360;
-        if (part_open && fabs(lon - plon) > 180) {
-            fputs("]", f);
-            part_open = 0;
-        }
-        fprintf(f, "%s%s[%.6f,%.6f]", part_open ? "," : (i ? ",[" : "["), "", lon, lat);
-        part_open = 1;
-        plon = lon;
-    }
-    fputs("]]}", f);
-}
-
-static int risk_segments(FILE *f, const struct risk_run *rr, const swx_voyage *v)
-{
-    fputs("{\"type\":\"FeatureCollection\",\"features\":[\n", f);
-    int first = 1;
-    for (size_t i = 0; i < rr->n; i++)
-        for (int m = 0; m < SWX_RISK_NMEASURES; m++) {
-            const swx_risk_span *sp = &rr->rows[i].r.span[m];
-            if (!sp->inside)
-                continue;
-            char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-            fmt_time(a, sp->first);
-            fmt_time(b, sp->last);
-            swx_jsonw *j;
-            fputs(first ? "{\"type\":\"Feature\",\"properties\":"
-                        : ",\n{\"type\":\"Feature\","
-                          "\"properties\":",
-                  f);
-            first = 0;
-            if (swx_jsonw_new(&j, f, 0))
-                return -1;
-            swx_jsonw_object_begin(j);
-            swx_jsonw_key(j, "atcf_id");
-            swx_jsonw_string(j, rr->rows[i].id);
-            swx_jsonw_key(j, "title");
-            swx_jsonw_string(j, rr->rows[i].title);
-            swx_jsonw_key(j, "measure");
-            swx_jsonw_string(j, swx_risk_measure_name(m));
-            swx_jsonw_key(j, "first");
-            swx_jsonw_string(j, a);
-            swx_jsonw_key(j, "last");
-            swx_jsonw_string(j, b);
-            swx_jsonw_key(j, "route_from_nm");
-            swx_jsonw_number(j, sp->s_from / SWX_NM_M, 2);
-            swx_jsonw_key(j, "route_to_nm");
-            swx_jsonw_number(j, sp->s_to / SWX_NM_M, 2);
-            swx_jsonw_object_end(j);
-            if (swx_jsonw_finish(j))
-                return -1;
-            fputs(",\"geometry\":", f);
-            segment_line(f, v, sp->s_from, sp->s_to);
-            fputs("}", f);
-        }
-    fputs("\n]}\n", f);
-    return ferror(f) ? -1 : 0;
 }
 
 /* Reads the route file whole (at most RISK_MAX_FILE bytes). */
@@ -429,7 +218,7 @@ static int read_voyage(const cli_args *a, swx_voyage **out)
  * line every page (the service does not tell the total, so no ETA). */
 struct counting {
     swx_storm_geojson *w;  /* NULL: no GeoJSON (a route risk report alone) */
-    struct risk_run *risk; /* NULL: no route */
+    swx_risk_report *risk; /* NULL: no route */
     int write_rc;          /* the writer's failure, told apart from the reader's */
     size_t storms;
     int progress;
@@ -452,7 +241,7 @@ static int count_and_write(void *ud, const swx_storm *s)
                      dt > 0 ? (double)c->storms / dt : 0.0);
     }
     if (c->risk) {
-        int rc = risk_add(c->risk, s);
+        int rc = swx_risk_report_add(c->risk, s);
         if (rc)
             return rc;
     }
@@ -576,7 +365,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     unsigned mask = SWX_SK_DEFAULT;
     swx_storm_danger *danger = NULL;
     swx_voyage *voyage = NULL;
-    struct risk_run risk = {0};
+    swx_risk_report *risk = NULL;
     int exit_code = EXIT_OK, rc, pages = 0;
     const char *made_dir = NULL; /* a folder this run created, removed again on failure */
     memset(&out, 0, sizeof out);
@@ -623,8 +412,10 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     if (route_mode && cli_has(&a, "segments") &&
         (exit_code = out_open(&out, SLOT_SEGMENTS, cli_get(&a, "segments"))))
         goto done;
-    risk.v = voyage;
-    risk.d = danger;
+    if (route_mode && (rc = swx_risk_report_new(&risk, voyage, danger))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
     if (kmz && (output || input || cli_has(&a, "kinds") || danger)) {
         cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input, --kinds, "
                   "--cone-radii or --danger-errors");
@@ -697,9 +488,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     }
     if (w)
         swx_storm_geojson_set_danger(w, danger);
-    struct counting cnt = {
-        w,      route_mode ? &risk : NULL, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
-        now_s()};
+    struct counting cnt = {w, risk, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else
@@ -720,26 +509,24 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         }
     }
     if (route_mode) {
-        if (out.f[SLOT_SEGMENTS] && risk_segments(out.f[SLOT_SEGMENTS], &risk, voyage) != 0) {
+        if (out.f[SLOT_SEGMENTS] && swx_risk_report_segments(out.f[SLOT_SEGMENTS], risk) != 0) {
             cli_error("cannot write %s: %s", cli_get(&a, "segments"), strerror(errno));
             exit_code = EXIT_IO;
             goto done;
         }
         if (cli_has(&a, "json")) {
-            if ((rc = risk_json(stdout, &risk, voyage))) {
+            if ((rc = swx_risk_report_json(stdout, risk))) {
                 exit_code = cli_fail(rc);
                 goto done;
             }
             fputc('\n', stdout);
         } else {
-            risk_table(stdout, &risk);
+            risk_table(stdout, risk);
         }
-        int worst = -1;
-        for (size_t i = 0; i < risk.n; i++)
-            if (risk.rows[i].r.worst > worst)
-                worst = risk.rows[i].r.worst;
+        int worst = swx_risk_report_worst(risk, NULL);
         if (!cli_has(&a, "quiet"))
-            cli_info("%zu storms checked, %zu meet the voyage in time, %s", risk.storms, risk.n,
+            cli_info("%zu storms checked, %zu meet the voyage in time, %s",
+                     swx_risk_report_checked(risk), swx_risk_report_count(risk),
                      worst < 0                  ? "none reaches the ship"
                      : worst == SWX_RISK_DANGER ? "the ship enters a danger area"
                                                 : "the ship meets storm-force winds");
@@ -771,7 +558,7 @@ done:
         rmdir(made_dir); /* only when empty: nothing of this run is left in it */
     swx_client_free(client);
     swx_storm_danger_free(danger);
-    risk_free(&risk);
+    swx_risk_report_free(risk);
     swx_voyage_free(voyage);
     return exit_code;
 }

@@ -13,9 +13,12 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/package.h"
+#include "seawx/risk.h"
+#include "seawx/storm.h"
 #include "seawx/tiles.h"
 #include "seawx/voyage.h"
 #include "seawx/wms.h"
+#include "storm_qlr.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -58,6 +61,11 @@ const cli_opt cmd_voyage_opts[] = {
     {"budget", 0, "SIZE",
      "the most the package may hold: 20MB, 1.5MiB, 800kB or bytes; the build stops before it "
      "would exceed it",
+     0},
+    {"storms", 0, "SEL",
+     "also the storms, fetched anew by every build and written first: active, inactive, all, "
+     "or filters of seawx storms as KEY=VALUE separated by ',' (status=all,region=NA,"
+     "period=START/END); one file per kind, the voyage's risk report and its stretches at risk",
      0},
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
      0},
@@ -153,8 +161,37 @@ static void ui_failed(void *ud, int z, uint32_t x, uint32_t y, int n, const char
     u->failures_shown++;
 }
 
+/* --storms SEL: "active", "inactive" or "all", or KEY=VALUE filters of
+ * seawx storms separated by ',' (a key as the service names it, '-' or
+ * '_'). The values point into text, which must outlive q. */
+static int storms_parse(swx_storm_query *q, char *text)
+{
+    swx_storm_query_init(q);
+    for (char *save = NULL, *tok = strtok_r(text, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        const char *key = "status", *val = tok;
+        if (eq) {
+            *eq = '\0';
+            for (char *k = tok; *k; k++)
+                *k = *k == '-' ? '_' : *k;
+            key = tok;
+            val = eq + 1;
+        }
+        if (swx_storm_query_set(q, key, val)) {
+            cli_error("--storms: %s", swx_error_last());
+            return EXIT_USAGE;
+        }
+    }
+    if (swx_storm_query_check(q)) {
+        cli_error("--storms: %s", swx_error_last());
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* The quote: per layer and in all. */
-static int dry_run(swx_package *pkg, swx_client *client)
+static int dry_run(swx_package *pkg, swx_client *client, int storms)
 {
     double total = 0;
     uint64_t tiles = 0, reqs = 0;
@@ -175,6 +212,17 @@ static int dry_run(swx_package *pkg, swx_client *client)
         reqs += q.requests;
         files += q.files;
     }
+    if (storms) {
+        double sb;
+        size_t sf;
+        int rc = swx_package_quote_storms(&sb, &sf, pkg, client);
+        if (rc)
+            return cli_fail(rc);
+        printf("%-12s %-32s %6zu %10s %10s %12.2f\n", "storms", "tracks, cones, danger, risk", sf,
+               "", "", sb / 1048576.0);
+        total += sb;
+        files += sf;
+    }
     double extra = swx_package_quote_extra(pkg);
     printf("%-12s %-32s %6s %10s %10s %12.2f\n", "other", "route, manifest, project", "3", "", "",
            extra / 1048576.0);
@@ -194,7 +242,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     swx_caps *caps = NULL;
     swx_voyage *voyage = NULL;
     swx_package *pkg = NULL;
-    char *text = NULL;
+    char *text = NULL, *storms_text = NULL;
+    swx_storm_query storms_q;
     size_t tlen = 0;
     swx_package_layer layers[SWX_PACKAGE_MAX_LAYERS];
     int exit_code = EXIT_OK, rc;
@@ -293,6 +342,14 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         swx_error_prefix(SWX_EINVAL, "--budget");
         return cli_fail(SWX_EINVAL);
     }
+    if (cli_has(&a, "storms")) {
+        if (!(storms_text = strdup(cli_get(&a, "storms")))) {
+            cli_error("out of memory");
+            return EXIT_IO;
+        }
+        if ((exit_code = storms_parse(&storms_q, storms_text)))
+            goto done;
+    }
     int64_t now = (int64_t)time(NULL);
     if (cli_get(&a, "now") && swx_iso8601_parse(&now, cli_get(&a, "now"))) {
         cli_error("--now '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)",
@@ -358,8 +415,15 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
+    if (storms_text) {
+        swx_package_storms ps = {&storms_q, NULL, cli_storm_qml};
+        if ((rc = swx_package_set_storms(pkg, &ps))) {
+            exit_code = cli_fail(rc);
+            goto done;
+        }
+    }
     if (dry) {
-        exit_code = dry_run(pkg, client);
+        exit_code = dry_run(pkg, client, storms_text != NULL);
         goto done;
     }
 
@@ -396,6 +460,22 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
              out, res.files, (unsigned long long)res.tiles, (unsigned long long)res.fetched,
              res.copied, (double)res.bytes / 1048576.0, (unsigned long long)res.requests,
              now_s() - u.t0, res.version, out);
+    const swx_risk_report *risk = swx_package_storm_risk(pkg);
+    if (risk) {
+        size_t row = 0;
+        int worst = swx_risk_report_worst(risk, &row);
+        const char *id, *title;
+        if (worst >= 0) {
+            const swx_storm_risk *r = swx_risk_report_row(risk, row, &id, &title);
+            static const char *const what[SWX_RISK_NMEASURES] = {"danger area", "34-kt winds",
+                                                                 "50-kt winds", "64-kt winds"};
+            cli_warn("storm %s (%s): the voyage meets its %s, closest approach %.0f nm; the "
+                     "package was built (see %s/storm_risk.json)",
+                     id, title, what[worst], r->cpa_nm, out);
+        } else {
+            cli_info("%zu storms, none reaches the voyage", res.storms);
+        }
+    }
     if (res.failed) {
         cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
                   (unsigned long long)res.failed);
@@ -411,5 +491,6 @@ done:
     swx_client_free(client);
     swx_voyage_free(voyage);
     free(text);
+    free(storms_text);
     return exit_code;
 }

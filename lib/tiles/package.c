@@ -71,6 +71,8 @@ struct swx_package {
     pkg_layer *layers;
     size_t n;
     double route_bytes;
+    swx_package_storms storm_opts; /* query NULL: no storms */
+    swx_pkg_storms *storms;
 };
 
 /* ---- what users type ---- */
@@ -359,7 +361,7 @@ static uint64_t file_size(const char *path)
     return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 }
 
-static int sha256_file(char hex[SWX_SHA256_HEX_LEN], const char *path)
+int swx_package_file_sha256(char hex[SWX_SHA256_HEX_LEN], const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -400,6 +402,7 @@ void swx_package_free(swx_package *p)
         free(p->layers[i].files);
     }
     free(p->layers);
+    swx_pkg_storms_free(p->storms);
     free(p);
 }
 
@@ -922,6 +925,8 @@ static int write_project(const char *path, const swx_package *p)
             merc_srs);
     fprintf(f, "    <layer-tree-layer checked=\"Qt::Checked\" name=\"route\" expanded=\"1\" "
                "providerKey=\"ogr\" id=\"voyage_route\" source=\"./route.geojson\"/>\n");
+    if (p->storms)
+        swx_pkg_storms_tree(f, p->storms);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         fprintf(f, "    <layer-tree-group checked=\"Qt::Checked\" name=\"");
@@ -954,6 +959,8 @@ static int write_project(const char *path, const swx_package *p)
             "value=\"0.8\"/></Option></layer></symbol></symbols></renderer-v2>\n"
             "    </maplayer>\n",
             wgs_srs);
+    if (p->storms)
+        swx_pkg_storms_layers(f, p->storms, wgs_srs);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         size_t last = last_present(L);
@@ -1123,7 +1130,7 @@ static int write_manifest(const char *dir, const swx_package *p, const swx_packa
                 continue;
             char fp[PATH_MAX], hex[SWX_SHA256_HEX_LEN];
             pathf(fp, sizeof fp, "%s/%s", dir, pf->name);
-            if ((rc = sha256_file(hex, fp)))
+            if ((rc = swx_package_file_sha256(hex, fp)))
                 break;
             int complete = pf->zooms_done == L->nzooms && !pf->failed;
             swx_jsonw_object_begin(w);
@@ -1162,6 +1169,10 @@ static int write_manifest(const char *dir, const swx_package *p, const swx_packa
         }
     }
     swx_jsonw_array_end(w);
+    if (!rc && p->storms) {
+        swx_jsonw_key(w, "storms");
+        rc = swx_pkg_storms_manifest(w, p->storms, dir);
+    }
     swx_jsonw_object_end(w);
     int wrc = swx_jsonw_finish(w);
     int crc = fclose(f);
@@ -1412,11 +1423,65 @@ static int resume_part(swx_package *p, const char *part)
     return 0;
 }
 
+/* ---- storms (package_storms.c) ---- */
+
+int swx_package_set_storms(swx_package *p, const swx_package_storms *s)
+{
+    swx_pkg_storms *n = NULL;
+    int rc = swx_pkg_storms_new(&n, s);
+    if (rc)
+        return rc;
+    swx_pkg_storms_free(p->storms);
+    p->storms = n;
+    p->storm_opts = *s;
+    return 0;
+}
+
+const swx_package_storms *swx_package_storms_of(const swx_package *p)
+{
+    return p->storms ? &p->storm_opts : NULL;
+}
+
+const swx_voyage *swx_package_voyage_of(const swx_package *p)
+{
+    return p->o.voyage;
+}
+
+const swx_risk_report *swx_package_storm_risk(const swx_package *p)
+{
+    return p->storms ? swx_pkg_storms_risk(p->storms) : NULL;
+}
+
+/* The storms, fetched anew and written before any tile: a ship needs them
+ * more than the last valid time. A budget that cannot hold them with the
+ * route is refused before any GetMap. */
+static int build_storms(swx_package_result *res, swx_package *p, swx_client *c, const char *part)
+{
+    if (!p->storms)
+        return 0;
+    int rc = swx_pkg_storms_write(p->storms, c, p->o.voyage, part);
+    if (rc)
+        return rc;
+    res->storms = swx_pkg_storms_count(p->storms);
+    res->storm_bytes = swx_pkg_storms_bytes(p->storms);
+    double need =
+        EXTRA_FIXED + p->route_bytes + (double)res->storm_bytes + swx_pkg_storms_extra(p->storms);
+    if (p->o.budget && need > (double)p->o.budget)
+        return swx_error_set(SWX_EINVAL,
+                             "a budget of %llu bytes cannot hold the storms (%llu bytes in %zu "
+                             "files) with the route, manifest and project",
+                             (unsigned long long)p->o.budget, (unsigned long long)res->storm_bytes,
+                             swx_pkg_storms_files(p->storms));
+    return 0;
+}
+
 /* The package's size: its files, and the room for route, manifest and project. */
 static double package_bytes(const swx_package *p, size_t *nfiles)
 {
     double b = EXTRA_FIXED + p->route_bytes;
     size_t n = 0;
+    if (p->storms)
+        b += (double)swx_pkg_storms_bytes(p->storms) + swx_pkg_storms_extra(p->storms);
     for (size_t i = 0; i < p->n; i++)
         for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
             if (p->layers[i].files[f].present) {
@@ -1472,6 +1537,8 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         goto done;
     p->route_bytes = (double)file_size(fp);
     if (old_dir[0] && (rc = copy_unchanged(p, old_dir, part, &res->copied)))
+        goto done;
+    if ((rc = build_storms(res, p, c, part)))
         goto done;
 
     /* The steps, in the order the ship needs them. */
@@ -1669,6 +1736,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
             pathf(fp, sizeof fp, "%s/%s", part, names[i]);
             total += (double)file_size(fp);
         }
+        total += (double)res->storm_bytes;
         for (size_t i = 0; i < p->n; i++)
             for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
                 if (p->layers[i].files[f].present)

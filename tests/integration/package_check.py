@@ -78,7 +78,13 @@ def verify(folder, m):
 def cmd_manifest(pkg):
     m = load(pkg)
     per = verify(pkg, m)
-    listed = {f["path"] for f in m["files"]} | {"manifest.json", "project.qgs", "route.geojson"}
+    storms = (m.get("storms") or {}).get("files", [])
+    for f in storms:  # storm files: bytes and SHA-256 (no tiles)
+        p = os.path.join(pkg, f["path"])
+        if os.path.getsize(p) != f["bytes"] or sha256(p) != f["sha256"]:
+            fail(f"{f['path']}: bytes or SHA-256 differ from the manifest")
+    listed = {f["path"] for f in m["files"] + storms} | {"manifest.json", "project.qgs",
+                                                         "route.geojson"}
     extra = set(os.listdir(pkg)) - listed
     if extra:
         fail(f"files the manifest does not list: {sorted(extra)}")

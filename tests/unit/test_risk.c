@@ -3,7 +3,10 @@
  * its track eastwards along 14 N at 10 kn, timed to meet it there: the
  * closest approach where and when the geometry puts it, inside the danger
  * area and the 34-kt radii (north-east quadrant only) around it; a ship far
- * away is never inside. */
+ * away is never inside. The report (lib/tiles/risk_report.c) keeps the
+ * storms that meet the voyage in time, names the worst, and writes them as
+ * JSON and as the stretches sailed at risk. */
+#define _GNU_SOURCE
 #include "cu_support.h"
 
 #include "seawx/error.h"
@@ -96,11 +99,69 @@ static void test_crossing(void)
     CU_ASSERT_STRING_EQUAL(swx_risk_measure_name(SWX_RISK_R64), "64kt");
 }
 
+static void test_report(void)
+{
+    swx_storm *s = storm_north();
+    const char *csv = "lat,lon\n14,-142\n14,-138\n";
+    swx_voyage *v = voyage(csv, 0, 10);
+    double half = swx_voyage_length(v) / 2 / SWX_KNOT_MPS / 10;
+    swx_voyage_free(v);
+    v = voyage(csv, T0 + 24 * 3600 - (int64_t)half, 10);
+    swx_risk_report *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_risk_report_new(&r, v, NULL), 0);
+    CU_ASSERT_EQUAL(swx_risk_report_worst(r, NULL), -1);
+    CU_ASSERT_EQUAL(swx_risk_report_add(r, s), 0);
+    CU_ASSERT_EQUAL(swx_risk_report_checked(r), 1);
+    CU_ASSERT_EQUAL_FATAL(swx_risk_report_count(r), 1);
+    size_t row = 99;
+    CU_ASSERT_EQUAL(swx_risk_report_worst(r, &row), SWX_RISK_R34);
+    CU_ASSERT_EQUAL(row, 0);
+    const char *id = NULL, *title = NULL;
+    const swx_storm_risk *sr = swx_risk_report_row(r, 0, &id, &title);
+    CU_ASSERT_STRING_EQUAL(id, "EP012024");
+    CU_ASSERT_STRING_EQUAL(title, "EP012024"); /* unnamed: its id */
+    CU_ASSERT(sr->cpa_nm < 1.0);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL_FATAL(swx_risk_report_json(f, r), 0);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"storms_checked\": 1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"worst\": \"34kt\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"50kt\": null"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL_FATAL(swx_risk_report_segments(f, r), 0);
+    fclose(f);
+    /* Two stretches: the danger area and the 34-kt radii. */
+    size_t n = 0;
+    for (const char *q = buf; (q = strstr(q, "\"MultiLineString\"")); q++)
+        n++;
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"measure\":\"34kt\""));
+    free(buf);
+
+    /* A storm the voyage never meets in time is counted, not kept. */
+    swx_voyage_free(v);
+    v = voyage(csv, T0 + 40 * 3600, 10);
+    swx_risk_report_free(r);
+    CU_ASSERT_EQUAL_FATAL(swx_risk_report_new(&r, v, NULL), 0);
+    CU_ASSERT_EQUAL(swx_risk_report_add(r, s), 0);
+    CU_ASSERT_EQUAL(swx_risk_report_checked(r), 1);
+    CU_ASSERT_EQUAL(swx_risk_report_count(r), 0);
+    swx_risk_report_free(r);
+    swx_risk_report_free(NULL);
+    swx_voyage_free(v);
+    swx_storm_free(s);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("risk", NULL, NULL);
     CU_add_test(s, "a ship crossing a storm's track", test_crossing);
+    CU_add_test(s, "the report of a voyage against storms", test_report);
     return cu_run();
 }

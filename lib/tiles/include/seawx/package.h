@@ -16,6 +16,15 @@
  *                                 file with a fixed temporal range (its valid
  *                                 time until one second before the next),
  *                                 grouped by variable, and the route on top
+ * and, when storms are asked for (swx_package_set_storms), fetched anew by
+ * every build and written before any tile:
+ *   storms.geojson ... wind_swaths.geojson  one file per storm kind, as
+ *                                 `seawx storms -o DIR/` writes them
+ *                                 (seawx/storm_geojson.h), all eight kinds
+ *   storm_risk.json               the voyage's risk report (seawx/risk.h)
+ *   storm_risk_segments.geojson   the stretches of route sailed at risk
+ * listed in the manifest's "storms" and shown in the project's "Storms"
+ * group, below the route and above the rasters.
  *
  * Order of work: with a budget, every (valid time, zoom, layer) in that
  * order, earliest time first, low zooms before high, so a package cut short
@@ -43,7 +52,9 @@
 #define SEAWX_PACKAGE_H
 
 #include "seawx/http.h"
+#include "seawx/risk.h"
 #include "seawx/seed.h"
+#include "seawx/storm.h"
 #include "seawx/visibility.h"
 #include "seawx/voyage.h"
 #include "seawx/wms_caps.h"
@@ -113,6 +124,22 @@ SWX_API const swx_layer *swx_package_wms_layer(const swx_package *p, size_t i);
 SWX_API size_t swx_package_file_count(const swx_package *p, size_t i);
 SWX_API int64_t swx_package_file_time(const swx_package *p, size_t i, size_t f);
 
+/* Storms in the package. Pointers are borrowed for the package's life. */
+typedef struct swx_package_storms {
+    const swx_storm_query *query;          /* the selection fetched (checked) */
+    const struct swx_storm_danger *danger; /* cone and danger settings; NULL: the defaults */
+    const char *const *qml; /* a QGIS style (.qml text) per swx_storm_kind; NULL: none */
+} swx_package_storms;
+
+/* Asks for the storms of s in every build of p (and in its quote). */
+SWX_API int swx_package_set_storms(swx_package *p, const swx_package_storms *s);
+/* The storm files' size now: they are fetched and written into a temporary
+ * folder (under $TMPDIR), measured and removed. */
+SWX_API int swx_package_quote_storms(double *bytes, size_t *files, swx_package *p, swx_client *c);
+/* After a build with storms: the risk report of the voyage (owned by p, valid
+ * until the next build or swx_package_free); NULL without storms. */
+SWX_API const swx_risk_report *swx_package_storm_risk(const swx_package *p);
+
 /* The quote of one layer. */
 typedef struct swx_package_quote {
     uint64_t tiles;
@@ -167,6 +194,8 @@ typedef struct swx_package_result {
     uint64_t shared;       /* GetMaps answered from the share instead */
     uint64_t bytes;        /* the package's size, every file */
     size_t complete_times; /* valid times complete in every layer, from the first */
+    size_t storms;         /* storms fetched (with swx_package_set_storms) */
+    uint64_t storm_bytes;  /* their files' size, counted first against the budget */
     int cut;               /* the budget stopped the build */
     char cut_line[512];    /* where it fell, for people */
     int interrupted;       /* stop() asked; nothing was changed */

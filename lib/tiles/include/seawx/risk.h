@@ -24,6 +24,7 @@
 #include "seawx/voyage.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,37 @@ typedef struct swx_storm_risk {
  * the default cone and danger settings. */
 SWX_API int swx_risk_of_storm(swx_storm_risk *out, const swx_voyage *v, const swx_storm *s,
                               const swx_storm_danger *d);
+
+/* The report of a voyage against a selection of storms, as `seawx storms
+ * --route` prints it and a voyage package keeps it: the storms are added one
+ * by one as they arrive (an swx_storm_fn); those the voyage never meets in
+ * time are counted, not kept (at most SWX_RISK_MAX_STORMS are kept). v and d
+ * are borrowed (d NULL: the defaults). */
+#define SWX_RISK_MAX_STORMS 100000
+typedef struct swx_risk_report swx_risk_report;
+SWX_API int swx_risk_report_new(swx_risk_report **out, const swx_voyage *v,
+                                const swx_storm_danger *d);
+SWX_API void swx_risk_report_free(swx_risk_report *r);
+/* An swx_storm_fn (ud: the report). */
+SWX_API int swx_risk_report_add(void *r, const swx_storm *s);
+/* Storms looked at, and those kept (they meet the voyage in time). */
+SWX_API size_t swx_risk_report_checked(const swx_risk_report *r);
+SWX_API size_t swx_risk_report_count(const swx_risk_report *r);
+/* Kept storm i: its risk, ATCF id and title (its name, or its id unnamed). */
+SWX_API const swx_storm_risk *swx_risk_report_row(const swx_risk_report *r, size_t i,
+                                                  const char **atcf_id, const char **title);
+/* The most severe measure any storm reaches (-1: none) and the first storm
+ * that reaches it (*row, may be NULL). */
+SWX_API int swx_risk_report_worst(const swx_risk_report *r, size_t *row);
+/* The report as JSON: {"voyage": {length_nm, depart, arrive_by},
+ * "storms_checked", "storms": [{atcf_id, title, compared_from, compared_to,
+ * closest_approach: {nm, time, speed, ship, storm}, danger_area, 34kt, 50kt,
+ * 64kt: null or {first, last, route_from_nm, route_to_nm}, worst}]}, no
+ * newline after it. */
+SWX_API int swx_risk_report_json(FILE *f, const swx_risk_report *r);
+/* The stretches of route sailed inside each measure, as an RFC 7946
+ * FeatureCollection of MultiLineStrings (points every 5 nm, cut at 180). */
+SWX_API int swx_risk_report_segments(FILE *f, const swx_risk_report *r);
 
 #ifdef __cplusplus
 }

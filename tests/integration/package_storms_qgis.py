@@ -1,0 +1,94 @@
+"""QGIS, headless, opens a voyage package built with --storms (what
+tests/integration/test_package_storms.sh runs in Debian's python3, python3-qgis).
+
+  package_storms_qgis.py PACKAGE
+
+Reads PACKAGE/project.qgs; checks that the layer tree holds the route, then a
+"Storms" group, then the rasters' groups; that every storm file of the
+manifest is a valid vector layer of that group with the renderer of its .qml
+(the route at risk a single symbol) and as many features as the manifest
+says; and renders the storm layers once. Prints what it found; exits non-zero
+with one line on stderr when something is wrong.
+"""
+import json
+import os
+import sys
+
+from qgis.core import (QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings, QgsProject,
+                       QgsVectorLayer)
+from qgis.PyQt.QtCore import QSize
+
+# The renderer each kind's .qml gives (as test_storms_qgis.py).
+RENDERERS = {"storms": "categorizedSymbol", "track_points": "categorizedSymbol",
+             "forecast_points": "categorizedSymbol", "forecast_lines": "categorizedSymbol",
+             "wind_radii": "categorizedSymbol", "wind_swaths": "categorizedSymbol",
+             "cones": "singleSymbol", "danger_areas": "singleSymbol",
+             "risk_segments": "singleSymbol"}
+
+
+def fail(msg):
+    print(f"package_storms_qgis.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    pkg = sys.argv[1]
+    manifest = json.load(open(os.path.join(pkg, "manifest.json")))
+    storms = manifest.get("storms")
+    if not storms:
+        fail("the manifest lists no storms")
+    app = QgsApplication([], False)
+    app.initQgis()
+    try:
+        p = QgsProject.instance()
+        if not p.read(os.path.join(pkg, "project.qgs")):
+            fail(f"cannot read the project: {p.error()}")
+        root = p.layerTreeRoot()
+        top = [c.name() for c in root.children()]
+        raster_groups = sorted({f["variable"] for f in manifest["files"]})
+        if top[:2] != ["route", "Storms"] or sorted(top[2:]) != raster_groups:
+            fail(f"layer tree {top}: not the route, Storms, then {raster_groups}")
+        group = root.findGroup("Storms")
+        by_source = {os.path.basename(t.layer().source().split("|")[0]): t.layer()
+                     for t in group.findLayers()}
+        layers = []
+        for f in storms["files"]:
+            if f["kind"] == "risk_report":
+                continue
+            layer = by_source.get(f["path"])
+            if layer is None or not isinstance(layer, QgsVectorLayer):
+                fail(f"{f['path']} is not a vector layer of the Storms group")
+            if not layer.isValid():
+                fail(f"{f['path']} did not load")
+            got, want = layer.renderer().type(), RENDERERS[f["kind"]]
+            if got != want:
+                fail(f"{f['path']} has renderer {got}, not {want}")
+            if f["features"] is not None and layer.featureCount() != f["features"]:
+                fail(f"{f['path']}: {layer.featureCount()} features, the manifest says "
+                     f"{f['features']}")
+            print(f"{f['path']}: {layer.featureCount()} features, renderer {got}")
+            layers.append(layer)
+        ms = QgsMapSettings()
+        ms.setLayers(layers)
+        ms.setDestinationCrs(layers[0].crs())
+        ext = layers[0].extent()
+        for layer in layers[1:]:
+            ext.combineExtentWith(layer.extent())
+        ms.setExtent(ext)
+        ms.setOutputSize(QSize(256, 256))
+        job = QgsMapRendererSequentialJob(ms)
+        job.start()
+        job.waitForFinished()
+        if job.errors():
+            fail("rendering failed: " + "; ".join(e.message for e in job.errors()))
+        print(f"{len(layers)} storm layers styled in the Storms group, rendered")
+    finally:
+        QgsProject.instance().clear()
+        app.exitQgis()
+
+
+if __name__ == "__main__":
+    main()
