@@ -632,13 +632,45 @@ static void frame_at(struct frame *f, double lon, double lat)
     f->n[2] = cp;
 }
 
-/* Adds the point at bearing b (radians) and distance r (nm) from the
- * centre of cf, projected into the gnomonic plane of pf. */
-static void put_point(swx_danger_ws *w, const struct frame *cf, const struct frame *pf, double b,
-                      double r_nm)
+/* Cosines and sines of the bearings of put_shape: circles at k of
+ * CIRCLE_STEPS, quadrant q at q * 90 degrees + k of QUAD_STEPS; computed once
+ * with the same expressions as before, so the vertices do not change. */
+struct bearings {
+    double circle[CIRCLE_STEPS][2];
+    double quad[4][QUAD_STEPS + 1][2];
+};
+
+static const struct bearings *bearings(void)
 {
-    double dd = r_nm * NM_M / EARTH_RADIUS_M, cd = cos(dd), sd = sin(dd);
-    double cb = cos(b), sb = sin(b), v[3];
+    static struct bearings tab;
+    static int ready;
+    /* Written once with the same bytes: harmless if two threads race here. */
+    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+        struct bearings t;
+        for (int k = 0; k < CIRCLE_STEPS; k++) {
+            double b = k * (2 * M_PI / CIRCLE_STEPS);
+            t.circle[k][0] = cos(b);
+            t.circle[k][1] = sin(b);
+        }
+        for (int q = 0; q < 4; q++)
+            for (int k = 0; k <= QUAD_STEPS; k++) {
+                double b = q * (M_PI / 2) + k * (M_PI / 2 / QUAD_STEPS);
+                t.quad[q][k][0] = cos(b);
+                t.quad[q][k][1] = sin(b);
+            }
+        tab = t;
+        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    }
+    return &tab;
+}
+
+/* Adds the point at the bearing of cosine cb and sine sb and the distance of
+ * cosine cd and sine sd (on the unit sphere) from the centre of cf,
+ * projected into the gnomonic plane of pf. */
+static void put_point(swx_danger_ws *w, const struct frame *cf, const struct frame *pf, double cb,
+                      double sb, double cd, double sd)
+{
+    double v[3];
     for (int i = 0; i < 3; i++)
         v[i] = cd * cf->u[i] + sd * (cb * cf->n[i] + sb * cf->e[i]);
     double du = v[0] * pf->u[0] + v[1] * pf->u[1] + v[2] * pf->u[2];
@@ -658,27 +690,60 @@ static int put_shape(swx_danger_ws *w, const struct frame *cf, const struct fram
     if (rc)
         return rc;
     if (!(r_nm > 0) || q >= 0)
-        put_point(w, cf, pf, 0, 0);
+        put_point(w, cf, pf, 1, 0, 1, 0);
     if (!(r_nm > 0))
         return 0;
     /* Chords every step of bearing cut the arc's area by a factor
      * sin(step) / step: the vertices go out by its square root's inverse. */
     static const double step = 2 * M_PI / CIRCLE_STEPS;
     r_nm *= sqrt(step / sin(step));
+    const struct bearings *bt = bearings();
+    double dd = r_nm * NM_M / EARTH_RADIUS_M, cd = cos(dd), sd = sin(dd);
     if (q < 0) {
         for (int k = 0; k < CIRCLE_STEPS; k++)
-            put_point(w, cf, pf, k * (2 * M_PI / CIRCLE_STEPS), r_nm);
+            put_point(w, cf, pf, bt->circle[k][0], bt->circle[k][1], cd, sd);
     } else {
         for (int k = 0; k <= QUAD_STEPS; k++)
-            put_point(w, cf, pf, q * (M_PI / 2) + k * (M_PI / 2 / QUAD_STEPS), r_nm);
+            put_point(w, cf, pf, bt->quad[q][k][0], bt->quad[q][k][1], cd, sd);
     }
     return 0;
 }
 
-static int cmp_xy(const void *a, const void *b)
+/* 1 when point p comes before q: by x, then by y. */
+static inline int xy_before(const double *p, const double *q)
 {
-    const double *p = a, *q = b;
-    return p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : p[1] < q[1] ? -1 : p[1] > q[1] ? 1 : 0;
+    return p[0] < q[0] || (p[0] == q[0] && p[1] < q[1]);
+}
+
+/* Sorts n points (pairs) by x, then y, with tmp room for n more: a merge
+ * sort that compares inline (a hull has some 20 to 80 points, and sorting
+ * them through a callback cost as much as the rest of the hull). */
+static void sort_xy(double *p, double *tmp, size_t n)
+{
+    double *src = p, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                const double *x =
+                    xy_before(src + 2 * j, src + 2 * i) ? src + 2 * j++ : src + 2 * i++;
+                dst[2 * k] = x[0];
+                dst[2 * k + 1] = x[1];
+                k++;
+            }
+            if (i < mid)
+                memcpy(dst + 2 * k, src + 2 * i, (mid - i) * 2 * sizeof(double));
+            else if (j < hi)
+                memcpy(dst + 2 * k, src + 2 * j, (hi - j) * 2 * sizeof(double));
+        }
+        double *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != p)
+        memcpy(p, src, n * 2 * sizeof(double));
 }
 
 static double cross(const double *o, const double *a, const double *b)
@@ -695,7 +760,7 @@ static int convex_hull(swx_danger_ws *w, size_t *nh)
     int rc = grow((void **)&w->hull, &w->chull, 2 * n + 2, 2 * sizeof(double));
     if (rc)
         return rc;
-    qsort(w->pts, n, 2 * sizeof(double), cmp_xy);
+    sort_xy(w->pts, w->hull, n); /* w->hull as the scratch */
     double *h = w->hull;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
