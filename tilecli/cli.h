@@ -6,6 +6,7 @@
 #ifndef SEAWX_CLI_H
 #define SEAWX_CLI_H
 
+#include <signal.h>
 #include "seawx/http.h"
 
 #include <stddef.h>
@@ -119,5 +120,20 @@ int cmd_tilejson(const cli_cmd *cmd, int argc, char **argv);
  * the bash completion, from the command and option tables. Return exit codes. */
 int cli_man_dir(const char *dir, const cli_cmd *cmds, size_t n);
 int cli_completion_bash(FILE *f, const cli_cmd *cmds, size_t n);
+
+/* Ctrl-C and SIGTERM during long work (seed, voyage, fleet): the first sets
+ * cli_stop_soft (no new requests; what is under way finishes), a second
+ * cli_stop_hard (cancel what is under way). cli_signals_catch clears both
+ * and installs the handler; cli_signals_release puts back what was there. */
+extern volatile sig_atomic_t cli_stop_soft, cli_stop_hard;
+typedef struct cli_signals {
+    struct sigaction old_int, old_term;
+    int set;
+} cli_signals;
+void cli_signals_catch(cli_signals *s);
+void cli_signals_release(cli_signals *s);
+
+/* Seconds on the monotonic clock, for rates and elapsed times. */
+double cli_now(void);
 
 #endif

@@ -62,23 +62,6 @@ const cli_opt cmd_fleet_opts[] = {
     {0},
 };
 
-static volatile sig_atomic_t stop_soft, stop_hard;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (stop_soft)
-        stop_hard = 1;
-    stop_soft = 1;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 typedef struct ui {
     int quiet, failures_shown;
     double t0, last;
@@ -89,13 +72,13 @@ typedef struct ui {
 static int ui_stop(void *ud)
 {
     (void)ud;
-    return stop_soft != 0;
+    return cli_stop_soft != 0;
 }
 
 static void ui_progress(void *ud, const swx_package_progress *pr)
 {
     ui *u = ud;
-    double t = now_s();
+    double t = cli_now();
     if (u->quiet || t - u->last < (isatty(STDERR_FILENO) ? 0.25 : 2.0))
         return;
     u->last = t;
@@ -188,8 +171,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     int *shard_of = NULL;
     order *ord = NULL;
     int exit_code = EXIT_OK, rc;
-    struct sigaction sa, sa_old_int, sa_old_term;
-    int signals_set = 0;
+    cli_signals sigs = {0};
     char share_dir[4200] = "";
     ui u = {0};
 
@@ -329,14 +311,8 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     qsort(ord, nships, sizeof *ord, order_cmp);
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &sa_old_int);
-    sigaction(SIGTERM, &sa, &sa_old_term);
-    signals_set = 1;
-    stop_soft = stop_hard = 0;
-    u.t0 = u.last = now_s();
+    cli_signals_catch(&sigs);
+    u.t0 = u.last = cli_now();
     for (size_t k = 0; k < nships; k++)
         u.n += !nshards || shard_of[ord[k].i] == shard;
     uint64_t sent = 0, shared = 0, tiles = 0, partial = 0;
@@ -350,7 +326,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         u.k = built + failed_ships + 1;
         u.ship = s->name;
         u.failures_shown = 0;
-        swx_package_run_opts ro = {(int)in_flight, ui_stop, &stop_hard, ui_progress,
+        swx_package_run_opts ro = {(int)in_flight, ui_stop, &cli_stop_hard, ui_progress,
                                    ui_failed,      &u,      share};
         swx_package_result res;
         rc = swx_package_build(&res, pkgs[i], client, &ro);
@@ -399,7 +375,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
              built, u.n, files, (unsigned long long)tiles, (unsigned long long)sent,
              (unsigned long long)shared,
              sent + shared ? 100.0 * (double)shared / (double)(sent + shared) : 0.0,
-             (unsigned long long)(sent + shared), now_s() - u.t0);
+             (unsigned long long)(sent + shared), cli_now() - u.t0);
     if (!interrupted && partial && exit_code == EXIT_OK) {
         cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
                   (unsigned long long)partial);
@@ -415,10 +391,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         nftw(share_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
 done:
-    if (signals_set) {
-        sigaction(SIGINT, &sa_old_int, NULL);
-        sigaction(SIGTERM, &sa_old_term, NULL);
-    }
+    cli_signals_release(&sigs);
     swx_diskcache_free(share);
     for (size_t i = 0; pkgs && i < swx_fleet_ship_count(fleet); i++)
         swx_package_free(pkgs[i]);

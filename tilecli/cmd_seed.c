@@ -88,24 +88,6 @@ const cli_opt cmd_seed_opts[] = {
 
 /* ---- signals ---- */
 
-static volatile sig_atomic_t stop_soft; /* first signal: no new requests */
-static volatile sig_atomic_t stop_hard; /* second: cancel those under way */
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (stop_soft)
-        stop_hard = 1;
-    stop_soft = 1;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- setting up ---- */
 
 /* Reads a whole file (at most SEED_MAX_FILE bytes). */
@@ -394,14 +376,14 @@ static void saved_text(char *out, size_t n, const swx_seed_counts *c, int encode
 static int ui_stop(void *ud)
 {
     (void)ud;
-    return stop_soft != 0;
+    return cli_stop_soft != 0;
 }
 
 static void ui_progress_line(ui *u, int final)
 {
     if (u->quiet)
         return;
-    double t = now_s();
+    double t = cli_now();
     double interval = u->tty ? 0.25 : 2.0;
     if (!final && t - u->last_progress < interval)
         return;
@@ -515,11 +497,10 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     int interrupted = 0;
     char error_line[1024] = "";
     swx_fetch_stats stats = {0};
-    double t_start = now_s();
+    double t_start = cli_now();
     ui u = {0};
     swx_seed_opts so = {0};
-    struct sigaction sa_old_int, sa_old_term;
-    int signals_set = 0;
+    cli_signals sigs = {0};
 
     int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
@@ -830,28 +811,21 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
     nfiles = nt;
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &sa_old_int);
-    sigaction(SIGTERM, &sa, &sa_old_term);
-    signals_set = 1;
-    stop_soft = stop_hard = 0;
+    cli_signals_catch(&sigs);
 
     u.tty = isatty(STDERR_FILENO);
     u.encoded = so.format != SWX_FORMAT_PNG;
-    swx_seed_run_opts ro = {(int)in_flight, rate,      ui_stop, &stop_hard,
+    swx_seed_run_opts ro = {(int)in_flight, rate,      ui_stop, &cli_stop_hard,
                             ui_progress,    ui_failed, &u,      NULL};
     if ((rc = swx_seed_new(&seed, client, plan, &ro))) {
         exit_code = cli_fail(rc);
         goto done;
     }
-    u.t0 = now_s();
+    u.t0 = cli_now();
     u.last_progress = u.t0;
     swx_seed_get_counts(&u.c, seed);
     int stop_rc = 0;
-    for (size_t fi = 0; fi < nfiles && !stop_soft; fi++) {
+    for (size_t fi = 0; fi < nfiles && !cli_stop_soft; fi++) {
         file_result *fr = &files[fi];
         swx_seed_file_result res;
         u.label = fr->path; /* read by the final progress line too, after this loop */
@@ -877,7 +851,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     if (stop_rc) {
         cli_error("%s", error_line);
         exit_code = cli_exit_code(stop_rc);
-    } else if (stop_soft) {
+    } else if (cli_stop_soft) {
         interrupted = 1;
         snprintf(error_line, sizeof error_line,
                  "interrupted: %llu of %llu tiles done; run the same command again to fetch the "
@@ -893,7 +867,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         cli_error("%s", error_line);
         exit_code = EXIT_PARTIAL;
     } else {
-        double el = now_s() - u.t0;
+        double el = cli_now() - u.t0;
         char saved[32];
         saved_text(saved, sizeof saved, c, u.encoded);
         cli_info("%llu tiles in %zu file%s (%llu fetched, %llu already there, %llu empty) in "
@@ -907,14 +881,11 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 
 done:
     swx_seed_free(seed);
-    if (signals_set) {
-        sigaction(SIGINT, &sa_old_int, NULL);
-        sigaction(SIGTERM, &sa_old_term, NULL);
-    }
+    cli_signals_release(&sigs);
     if (cli_get(&a, "summary-json") && !dry &&
         write_summary(cli_get(&a, "summary-json"), bundle,
                       plan ? swx_layer_name(swx_seed_plan_layer(plan)) : NULL, files, nfiles,
-                      u.c.total, &stats, &u.c, swx_tile_format_name(so.format), now_s() - t_start,
+                      u.c.total, &stats, &u.c, swx_tile_format_name(so.format), cli_now() - t_start,
                       exit_code, interrupted, error_line) &&
         exit_code == EXIT_OK)
         exit_code = EXIT_IO;

@@ -78,23 +78,6 @@ const cli_opt cmd_voyage_opts[] = {
     {0},
 };
 
-static volatile sig_atomic_t stop_soft, stop_hard;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (stop_soft)
-        stop_hard = 1;
-    stop_soft = 1;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int read_route(const char *path, char **out, size_t *len)
 {
     *out = NULL;
@@ -128,13 +111,13 @@ typedef struct ui {
 static int ui_stop(void *ud)
 {
     (void)ud;
-    return stop_soft != 0;
+    return cli_stop_soft != 0;
 }
 
 static void ui_progress(void *ud, const swx_package_progress *pr)
 {
     ui *u = ud;
-    double t = now_s();
+    double t = cli_now();
     if (u->quiet || t - u->last < (isatty(STDERR_FILENO) ? 0.25 : 2.0))
         return;
     u->last = t;
@@ -247,8 +230,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     size_t tlen = 0;
     swx_package_layer layers[SWX_PACKAGE_MAX_LAYERS];
     int exit_code = EXIT_OK, rc;
-    struct sigaction sa, sa_old_int, sa_old_term;
-    int signals_set = 0;
+    cli_signals sigs = {0};
     ui u = {0};
 
     int pr = cli_parse(&a, cmd, argc, argv);
@@ -427,16 +409,10 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
 
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &sa_old_int);
-    sigaction(SIGTERM, &sa, &sa_old_term);
-    signals_set = 1;
-    stop_soft = stop_hard = 0;
-    u.t0 = u.last = now_s();
-    swx_package_run_opts ro = {(int)in_flight, ui_stop, &stop_hard, ui_progress,
-                               ui_failed,      &u,      NULL};
+    cli_signals_catch(&sigs);
+    u.t0 = u.last = cli_now();
+    swx_package_run_opts ro = {
+        (int)in_flight, ui_stop, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
     swx_package_result res;
     rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);
@@ -459,7 +435,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
              "%.2f MiB, %llu requests in %.1f s; version %d; open %s/project.qgs in QGIS",
              out, res.files, (unsigned long long)res.tiles, (unsigned long long)res.fetched,
              res.copied, (double)res.bytes / 1048576.0, (unsigned long long)res.requests,
-             now_s() - u.t0, res.version, out);
+             cli_now() - u.t0, res.version, out);
     const swx_risk_report *risk = swx_package_storm_risk(pkg);
     if (risk) {
         size_t row = 0;
@@ -482,10 +458,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         exit_code = EXIT_PARTIAL;
     }
 done:
-    if (signals_set) {
-        sigaction(SIGINT, &sa_old_int, NULL);
-        sigaction(SIGTERM, &sa_old_term, NULL);
-    }
+    cli_signals_release(&sigs);
     swx_package_free(pkg);
     swx_caps_free(caps);
     swx_client_free(client);

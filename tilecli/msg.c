@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 static int quiet;
@@ -124,4 +125,42 @@ int cli_fail(int code)
     const char *line = swx_error_last();
     cli_error("%s", line[0] ? line : swx_error_name(code));
     return cli_exit_code(code);
+}
+
+volatile sig_atomic_t cli_stop_soft, cli_stop_hard;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    if (cli_stop_soft)
+        cli_stop_hard = 1;
+    cli_stop_soft = 1;
+}
+
+void cli_signals_catch(cli_signals *s)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    cli_stop_soft = cli_stop_hard = 0;
+    sigaction(SIGINT, &sa, &s->old_int);
+    sigaction(SIGTERM, &sa, &s->old_term);
+    s->set = 1;
+}
+
+void cli_signals_release(cli_signals *s)
+{
+    if (!s->set)
+        return;
+    sigaction(SIGINT, &s->old_int, NULL);
+    sigaction(SIGTERM, &s->old_term, NULL);
+    s->set = 0;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
