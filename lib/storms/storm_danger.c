@@ -20,6 +20,7 @@
 #define GEOS_USE_ONLY_R_API
 #include "seawx/storm_danger.h"
 
+#include "convex_union.h"
 #include "seawx/error.h"
 #include "storm_danger_int.h"
 #include "storm_feature.h"
@@ -541,6 +542,20 @@ struct swx_danger_ws {
     double *ph;
     size_t cph;
     size_t ph_off[64];
+    /* the merge in one plane (fast_chain) */
+    swx_cu *cu;
+    double *mxy; /* rings on the sphere, closed, lon unwrapped */
+    size_t nmxy, cmxy;
+    size_t *mlen;
+    size_t cmlen;
+    struct frame *fr; /* the chain's frames */
+    size_t cfr;
+    double *sp; /* the chain's shapes, sorted, one after the other */
+    size_t csp;
+    size_t *soff;
+    size_t csoff;
+    int geos_only;    /* merge every chain with GEOS (tests) */
+    size_t fallbacks; /* chains merged with GEOS after the plane merge gave up */
 };
 
 static void geos_quiet(const char *msg, void *ud)
@@ -562,7 +577,8 @@ int swx_danger_ws_new(swx_danger_ws **out)
     *out = NULL;
     if (!w)
         return swx_error_set(SWX_ENOMEM, "out of memory");
-    if (!(w->geos = GEOS_init_r())) {
+    if (swx_cu_new(&w->cu) || !(w->geos = GEOS_init_r())) {
+        swx_cu_free(w->cu);
         free(w);
         return swx_error_set(SWX_ENOMEM, "cannot start the geometry engine");
     }
@@ -579,6 +595,16 @@ static void drop_polys(swx_danger_ws *w)
     w->npolys = 0;
 }
 
+void swx_danger_ws_geos_only(swx_danger_ws *w, int on)
+{
+    w->geos_only = on;
+}
+
+size_t swx_danger_ws_fallbacks(const swx_danger_ws *w)
+{
+    return w->fallbacks;
+}
+
 void swx_danger_ws_free(swx_danger_ws *w)
 {
     if (!w)
@@ -593,6 +619,12 @@ void swx_danger_ws_free(swx_danger_ws *w)
     free(w->rings);
     free(w->rh);
     free(w->ph);
+    free(w->mxy);
+    free(w->mlen);
+    free(w->fr);
+    free(w->sp);
+    free(w->soff);
+    swx_cu_free(w->cu);
     GEOS_finish_r(w->geos);
     free(w);
 }
@@ -752,15 +784,17 @@ static double cross(const double *o, const double *a, const double *b)
 }
 
 /* Andrew's monotone chain: the counter-clockwise hull of w->pts into
- * w->hull; returns its size (without the closing point). */
-static int convex_hull(swx_danger_ws *w, size_t *nh)
+ * w->hull; returns its size (without the closing point). With sorted set,
+ * the points are already in order (by x, then y). */
+static int monotone_hull(swx_danger_ws *w, size_t *nh, int sorted)
 {
     size_t n = w->npts;
     *nh = 0;
     int rc = grow((void **)&w->hull, &w->chull, 2 * n + 2, 2 * sizeof(double));
     if (rc)
         return rc;
-    sort_xy(w->pts, w->hull, n); /* w->hull as the scratch */
+    if (!sorted)
+        sort_xy(w->pts, w->hull, n); /* w->hull as the scratch */
     double *h = w->hull;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -774,6 +808,58 @@ static int convex_hull(swx_danger_ws *w, size_t *nh)
         memcpy(h + 2 * k++, w->pts + 2 * i, 2 * sizeof(double));
     }
     *nh = k > 1 ? k - 1 : 0;
+    return 0;
+}
+
+static int convex_hull(swx_danger_ws *w, size_t *nh)
+{
+    return monotone_hull(w, nh, 0);
+}
+
+/* The n points of one shape of put_shape (a convex polygon, clockwise) into
+ * out in order by x, then y, in linear time: its upper chain (clockwise from
+ * the first point in that order to the last) merged with its lower chain
+ * taken backwards. Returns 0 when the points turn out not to be in order
+ * (a shape of radius near 0, where rounding decides): the caller sorts. */
+static int shape_sorted(double *out, const double *p, size_t n)
+{
+    size_t lo = 0, hi = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (xy_before(p + 2 * i, p + 2 * lo))
+            lo = i;
+        if (xy_before(p + 2 * hi, p + 2 * i))
+            hi = i;
+    }
+    size_t nu = (hi + n - lo) % n + 1; /* lo .. hi clockwise, both included */
+    size_t nl = n - nu;                /* after hi .. before lo, walked back */
+    size_t a = 0, b = 0, k = 0;
+    while (a < nu || b < nl) {
+        const double *pu = p + 2 * ((lo + a) % n), *pl = p + 2 * ((lo + n - 1 - b) % n);
+        const double *x = b >= nl || (a < nu && !xy_before(pl, pu)) ? (a++, pu) : (b++, pl);
+        if (k && xy_before(x, out + 2 * k - 2))
+            return 0;
+        out[2 * k] = x[0];
+        out[2 * k + 1] = x[1];
+        k++;
+    }
+    return 1;
+}
+
+/* Merges the sorted points a (na) and b (nb) into w->pts. */
+static int merge_sorted(swx_danger_ws *w, const double *a, size_t na, const double *b, size_t nb)
+{
+    int rc = grow((void **)&w->pts, &w->cpts, na + nb, 2 * sizeof(double));
+    if (rc)
+        return rc;
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb) {
+        const double *x =
+            j >= nb || (i < na && !xy_before(b + 2 * j, a + 2 * i)) ? a + 2 * i++ : b + 2 * j++;
+        w->pts[2 * k] = x[0];
+        w->pts[2 * k + 1] = x[1];
+        k++;
+    }
+    w->npts = k;
     return 0;
 }
 
@@ -987,6 +1073,37 @@ static int out_polygons(swx_danger_ws *w, const GEOSGeometry *g, double shift)
     return 0;
 }
 
+/* The bands of longitude [-180, 180] + 360 j, j0 <= j <= j1, that minx..maxx
+ * (unwrapped) touches. */
+static void bands(int *j0, int *j1, double minx, double maxx)
+{
+    *j0 = (int)floor((minx + 180) / 360);
+    *j1 = (int)floor((maxx + 180) / 360);
+    if (maxx == 180.0 + 360.0 * *j1 && *j1 > *j0)
+        (*j1)--;
+}
+
+/* The merged polygons u (longitudes unwrapped) into the output, cut at the
+ * antimeridian into the bands they touch. */
+static int cut_output(swx_danger_ws *w, const GEOSGeometry *u)
+{
+    double minx, maxx;
+    if (!GEOSGeom_getXMin_r(w->geos, u, &minx) || !GEOSGeom_getXMax_r(w->geos, u, &maxx))
+        return 0; /* empty */
+    int j0, j1, rc = 0;
+    bands(&j0, &j1, minx, maxx);
+    if (j0 == j1)
+        return out_polygons(w, u, 360.0 * j0);
+    for (int j = j0; j <= j1 && !rc; j++) {
+        GEOSGeometry *c = GEOSClipByRect_r(w->geos, u, -180 + 360.0 * j, -90, 180 + 360.0 * j, 90);
+        if (!c)
+            return swx_error_set(SWX_ENOMEM, "the geometry engine could not cut at 180 degrees");
+        rc = out_polygons(w, c, 360.0 * j);
+        GEOSGeom_destroy_r(w->geos, c);
+    }
+    return rc;
+}
+
 /* Unions the links gathered and cuts the union at the antimeridian. */
 static int finish_union(swx_danger_ws *w)
 {
@@ -1004,27 +1121,9 @@ static int finish_union(swx_danger_ws *w)
     w->npolys = 0; /* coll owns them */
     /* Hulls are valid by construction; should the engine still trip on a
      * near-degenerate one, merging on the output's 1e-6 degree grid settles it. */
-    if (!(u = GEOSUnaryUnion_r(w->geos, coll)) && !(u = GEOSUnaryUnionPrec_r(w->geos, coll, 1e-6)))
-        goto done; /* no geometry rather than a wrong one */
-    double minx, maxx;
-    if (!GEOSGeom_getXMin_r(w->geos, u, &minx) || !GEOSGeom_getXMax_r(w->geos, u, &maxx))
-        goto done; /* empty */
-    int j0 = (int)floor((minx + 180) / 360), j1 = (int)floor((maxx + 180) / 360);
-    if (maxx == 180.0 + 360.0 * j1 && j1 > j0)
-        j1--;
-    if (j0 == j1) {
-        rc = out_polygons(w, u, 360.0 * j0);
-        goto done;
-    }
-    for (int j = j0; j <= j1 && !rc; j++) {
-        GEOSGeometry *c = GEOSClipByRect_r(w->geos, u, -180 + 360.0 * j, -90, 180 + 360.0 * j, 90);
-        if (!c) {
-            rc = swx_error_set(SWX_ENOMEM, "the geometry engine could not cut at 180 degrees");
-            goto done;
-        }
-        rc = out_polygons(w, c, 360.0 * j);
-        GEOSGeom_destroy_r(w->geos, c);
-    }
+    if ((u = GEOSUnaryUnion_r(w->geos, coll)) || (u = GEOSUnaryUnionPrec_r(w->geos, coll, 1e-6)))
+        rc = cut_output(w, u);
+    /* else no geometry rather than a wrong one */
 done:
     if (u)
         GEOSGeom_destroy_r(w->geos, u);
@@ -1145,14 +1244,271 @@ static double angle_deg(const double *a, const double *b)
 #define LINK_MAX_DEG 40.0
 #define RUN_MAX_DEG 20.0
 
+/* ---- the merge in one plane ----
+ *
+ * A chain whose centres all lie within FAST_MAX_DEG of their mean is built
+ * in one gnomonic plane centred there (great circles stay straight lines
+ * anywhere in it, so each link's hull is still the spherical one) and its
+ * link hulls are merged by convex_union.c; a chain that reaches further, or
+ * whose union that method cannot trace, is merged by GEOS as below. */
+#define FAST_MAX_DEG 60.0
+#define FAST_MAX_RADIUS_DEG 15.0
+
+/* The rings of the union (plane) onto the sphere into w->mxy, closed, each
+ * edge cut into arcs of at most TANGENT_STEP, longitudes unwrapped from
+ * ref along each ring. */
+static int rings_to_sphere(swx_danger_ws *w, const struct frame *pf, size_t nrings,
+                           const size_t *ring_len, const double *xy, double ref, double *minx,
+                           double *maxx)
+{
+    size_t need = 0;
+    w->nmxy = 0;
+    *minx = INFINITY;
+    *maxx = -INFINITY;
+    int rc = grow((void **)&w->mlen, &w->cmlen, nrings + 1, sizeof(size_t));
+    if (rc)
+        return rc;
+    const double *p = xy;
+    for (size_t k = 0; k < nrings; p += 2 * ring_len[k], k++) {
+        size_t n = ring_len[k];
+        need = 1;
+        for (size_t i = 0; i < n; i++) {
+            const double *a = p + 2 * i, *b = p + 2 * ((i + 1) % n);
+            need += 1 + edge_steps(hypot(b[0] - a[0], b[1] - a[1]));
+        }
+        if ((rc = grow((void **)&w->mxy, &w->cmxy, w->nmxy + need, 2 * sizeof(double))))
+            return rc;
+        double *o = w->mxy + 2 * w->nmxy, last = ref;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double *a = p + 2 * i, *b = p + 2 * ((i + 1) % n);
+            size_t steps = 1 + edge_steps(hypot(b[0] - a[0], b[1] - a[1]));
+            for (size_t s = 0; s < steps; s++) {
+                double f = (double)s / (double)steps, v[3], lon, lat;
+                double x = a[0] + (b[0] - a[0]) * f, y = a[1] + (b[1] - a[1]) * f;
+                for (int j = 0; j < 3; j++)
+                    v[j] = pf->u[j] + x * pf->e[j] + y * pf->n[j];
+                from_vec(&lon, &lat, v);
+                lon += 360.0 * floor((last - lon + 180) / 360.0);
+                last = lon;
+                o[2 * m] = lon;
+                o[2 * m + 1] = lat;
+                *minx = fmin(*minx, lon);
+                *maxx = fmax(*maxx, lon);
+                m++;
+            }
+        }
+        o[2 * m] = o[0];
+        o[2 * m + 1] = o[1];
+        m++;
+        w->mlen[k] = m;
+        w->nmxy += m;
+    }
+    return 0;
+}
+
+/* The rings of w->mxy (npolys polygons of poly_rings[i] rings) as GEOS
+ * polygons, cut at the antimeridian into the output. */
+static int cut_rings(swx_danger_ws *w, size_t npolys, const size_t *poly_rings)
+{
+    int rc = 0;
+    size_t most = 1;
+    for (size_t i = 0; i < npolys; i++)
+        most = poly_rings[i] > most ? poly_rings[i] : most;
+    GEOSGeometry **polys = calloc(npolys + 1, sizeof *polys), *mp = NULL;
+    GEOSGeometry **rings = malloc(most * sizeof *rings);
+    size_t k = 0, at = 0;
+    if (!polys || !rings) {
+        free(polys);
+        free(rings);
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < npolys && !rc; i++) {
+        size_t nr = poly_rings[i];
+        size_t made = 0;
+        for (; made < nr; made++) {
+            GEOSCoordSequence *cs =
+                GEOSCoordSeq_copyFromBuffer_r(w->geos, w->mxy + 2 * at, w->mlen[k], 0, 0);
+            at += w->mlen[k++];
+            if (!cs || !(rings[made] = GEOSGeom_createLinearRing_r(w->geos, cs))) {
+                if (cs)
+                    GEOSCoordSeq_destroy_r(w->geos, cs);
+                break;
+            }
+        }
+        if (made == nr &&
+            (polys[i] = GEOSGeom_createPolygon_r(w->geos, rings[0], rings + 1, (unsigned)nr - 1)))
+            continue;
+        for (size_t r = 0; r < made; r++)
+            GEOSGeom_destroy_r(w->geos, rings[r]);
+        rc = swx_error_set(SWX_ENOMEM, "the geometry engine could not build a polygon");
+    }
+    if (!rc &&
+        !(mp = GEOSGeom_createCollection_r(w->geos, GEOS_MULTIPOLYGON, polys, (unsigned)npolys)))
+        rc = swx_error_set(SWX_ENOMEM, "the geometry engine could not collect the polygons");
+    if (mp) {
+        rc = cut_output(w, mp);
+        GEOSGeom_destroy_r(w->geos, mp);
+    } else {
+        for (size_t i = 0; i < npolys; i++)
+            if (polys[i])
+                GEOSGeom_destroy_r(w->geos, polys[i]);
+    }
+    free(polys);
+    free(rings);
+    return rc;
+}
+
+/* The cosine of the angle between the centres of frames f[0] and f[1]. */
+static inline double link_cos(const struct frame *f)
+{
+    return f[0].u[0] * f[1].u[0] + f[0].u[1] * f[1].u[1] + f[0].u[2] * f[1].u[2];
+}
+
+/* The chain of chain() below, merged in one plane; *done 0 when the chain
+ * is not for this method (GEOS merges it then). */
+static int fast_chain(swx_danger_ws *w, const double *c, const double *r, size_t n, int nq,
+                      int *done)
+{
+    *done = 0;
+    double m[3] = {0, 0, 0}, v[3], rmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        to_vec(v, c[2 * i], c[2 * i + 1]);
+        for (int k = 0; k < 3; k++)
+            m[k] += v[k];
+    }
+    for (size_t i = 0; i < n * (size_t)nq; i++)
+        rmax = fmax(rmax, r[i]);
+    double len = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+    if (!(len > 1e-9) || rmax * NM_M / EARTH_RADIUS_M > FAST_MAX_RADIUS_DEG * DEG)
+        return 0;
+    double clon, clat, far = cos(FAST_MAX_DEG * DEG);
+    for (int k = 0; k < 3; k++)
+        m[k] /= len;
+    from_vec(&clon, &clat, m);
+    clon += 360.0 * floor((c[0] - clon + 180) / 360.0);
+    struct frame pf;
+    frame_at(&pf, clon, clat);
+    for (size_t i = 0; i < n; i++) {
+        to_vec(v, c[2 * i], c[2 * i + 1]);
+        if (v[0] * pf.u[0] + v[1] * pf.u[1] + v[2] * pf.u[2] < far)
+            return 0;
+    }
+    swx_cu_reset(w->cu);
+    double bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
+    int rc = grow((void **)&w->fr, &w->cfr, n, sizeof *w->fr);
+    if (!rc)
+        rc = grow((void **)&w->soff, &w->csoff, n + 1, sizeof(size_t));
+    if (!rc)
+        rc = grow((void **)&w->sp, &w->csp, n * (CIRCLE_STEPS + 2), 2 * sizeof(double));
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        frame_at(&w->fr[i], c[2 * i], c[2 * i + 1]);
+    const double cos_link_max = cos(LINK_MAX_DEG * DEG);
+    for (int qi = 0; qi < nq && !rc; qi++) {
+        int q = nq == 1 ? -1 : qi;
+        /* each fix's shape, projected once, in order by x then y */
+        w->soff[0] = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            w->npts = 0;
+            rc = put_shape(w, &w->fr[i], &pf, q, r[i * nq + qi]);
+            double *out = w->sp + 2 * w->soff[i];
+            if (!rc && !shape_sorted(out, w->pts, w->npts)) {
+                rc = grow((void **)&w->hull, &w->chull, w->npts, 2 * sizeof(double));
+                if (!rc) {
+                    sort_xy(w->pts, w->hull, w->npts);
+                    memcpy(out, w->pts, w->npts * 2 * sizeof(double));
+                }
+            }
+            w->soff[i + 1] = w->soff[i] + w->npts;
+        }
+        for (size_t i = 0; (i + 1 < n || (n == 1 && i == 0)) && !rc; i++) {
+            size_t nh;
+            const double *b = i + 1 < n ? c + 2 * i + 2 : NULL;
+            double ra = r[i * nq + qi], rb = b ? r[(i + 1) * nq + qi] : 0;
+            if (b ? (!(ra > 0) && !(rb > 0)) || link_cos(w->fr + i) < cos_link_max : !(ra > 0))
+                continue;
+            const double *sa = w->sp + 2 * w->soff[i];
+            size_t na = w->soff[i + 1] - w->soff[i], nb = b ? w->soff[i + 2] - w->soff[i + 1] : 0;
+            if ((rc = merge_sorted(w, sa, na, sa + 2 * na, nb)) ||
+                (rc = monotone_hull(w, &nh, 1)) || nh < 3)
+                continue;
+            for (size_t k = 0; k < nh; k++) {
+                const double *p = w->hull + 2 * k;
+                bx0 = p[0] < bx0 ? p[0] : bx0;
+                bx1 = p[0] > bx1 ? p[0] : bx1;
+                by0 = p[1] < by0 ? p[1] : by0;
+                by1 = p[1] > by1 ? p[1] : by1;
+            }
+            rc = swx_cu_add(w->cu, w->hull, nh);
+        }
+    }
+    if (rc)
+        return rc;
+    /* A pole inside: its ring in longitude and latitude would not be simple
+     * (GEOS's way leaves such a hull out). */
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        double du = sgn * pf.u[2];
+        if (du > 1e-9) {
+            double px = sgn * pf.e[2] / du, py = sgn * pf.n[2] / du;
+            if (px >= bx0 && px <= bx1 && py >= by0 && py <= by1)
+                return 0;
+        }
+    }
+    size_t npolys;
+    const size_t *poly_rings, *ring_len;
+    const double *xy;
+    rc = swx_cu_union(w->cu, &npolys, &poly_rings, &ring_len, &xy);
+    if (rc == 1) {
+        swx_error_clear();
+        w->fallbacks++;
+        return 0;
+    }
+    if (rc)
+        return rc;
+    *done = 1;
+    out_reset(w);
+    size_t nrings = 0;
+    for (size_t i = 0; i < npolys; i++)
+        nrings += poly_rings[i];
+    double minx, maxx;
+    if ((rc = rings_to_sphere(w, &pf, nrings, ring_len, xy, clon, &minx, &maxx)) || !nrings)
+        return rc;
+    int j0, j1;
+    bands(&j0, &j1, minx, maxx);
+    if (j0 != j1)
+        return cut_rings(w, npolys, poly_rings);
+    const double *ring = w->mxy;
+    size_t k = 0;
+    for (size_t i = 0; i < npolys && !rc; i++) {
+        int kept;
+        size_t nr = 0;
+        if ((rc = grow((void **)&w->rings, &w->rcap, w->nrings + 1, sizeof(size_t))))
+            break;
+        for (size_t h = 0; h < poly_rings[i] && !rc; h++, k++) {
+            if (h == 0 || nr) {
+                rc = out_ring(w, ring, w->mlen[k], 360.0 * j0, h > 0, &kept);
+                nr += (size_t)kept;
+            }
+            ring += 2 * w->mlen[k];
+        }
+        if (nr)
+            w->rings[w->nrings++] = nr;
+    }
+    return rc;
+}
+
 /* A chain of n shapes: centres c (pairs), radii r[i * nq + qi] for
  * quadrants (nq = 4) or circles (nq = 1, q = -1). Runs are built in the
  * plane of their first fix. */
 static int chain(swx_danger_ws *w, double *c, const double *r, size_t n, int nq)
 {
-    int rc = 0;
+    int rc = 0, done = 0;
     unwrap(c, n);
     drop_polys(w);
+    if (!w->geos_only && ((rc = fast_chain(w, c, r, n, nq, &done)) || done))
+        return rc;
     for (int qi = 0; qi < nq && !rc; qi++) {
         int q = nq == 1 ? -1 : qi;
         if (n == 1) {

@@ -32,6 +32,10 @@ const swx_storm_danger *swx_storm_danger_default(void);
 typedef struct swx_danger_ws swx_danger_ws;
 int swx_danger_ws_new(swx_danger_ws **out);
 void swx_danger_ws_free(swx_danger_ws *w);
+/* Tests: merge every chain with GEOS (on = 1) instead of in one plane, and
+ * how many chains fell back to GEOS because the plane merge gave up. */
+void swx_danger_ws_geos_only(swx_danger_ws *w, int on);
+size_t swx_danger_ws_fallbacks(const swx_danger_ws *w);
 
 /* What a danger feature tells besides its geometry. */
 typedef struct swx_danger_info {

@@ -1,11 +1,13 @@
 /* test_storm_danger.c: the danger settings and a storm's state at a moment
  * (lib/storms/storm_danger.c): the cone table read and interpolated as
  * tabled by hand here, --cone-radii and --danger-errors refused with one line
- * and no change, and states interpolated along a storm built here. */
+ * and no change, states interpolated along a storm built here, and the
+ * danger polygons merged in one plane equal to those GEOS merges. */
 #include "cu_support.h"
 
 #include "seawx/error.h"
 #include "seawx/storm_danger.h"
+#include "storm_danger_int.h"
 #include "storm_priv.h"
 
 #include <math.h>
@@ -90,7 +92,7 @@ static void test_refused(void)
 
 /* A storm moving north along 140 W one degree every 6 h, two observed fixes
  * and two forecast ones (12 and 24 h), 34-kt radii 60 nm ne, 0 elsewhere. */
-static swx_storm *storm_north(void)
+static swx_storm *storm_track(double lon0, double dlon, double r_sw)
 {
     swx_storm *s = NULL;
     CU_ASSERT_EQUAL_FATAL(swx_storm_new_empty(&s), 0);
@@ -100,11 +102,14 @@ static swx_storm *storm_north(void)
     for (int i = 0; i < 4; i++) {
         swx_storm_pos *p;
         CU_ASSERT_EQUAL_FATAL(swx_storm_add_pos(&p, s, i >= 2), 0);
-        p->lon = -140;
+        p->lon = lon0 + dlon * i;
+        if (p->lon >= 180)
+            p->lon -= 360;
         p->lat = i < 2 ? 10 + i : 11 + 2 * (i - 1);
         p->radii[0].present = 1;
         p->radii[0].r[0] = 60;
-        p->radii[0].r[1] = p->radii[0].r[2] = p->radii[0].r[3] = 0;
+        p->radii[0].r[1] = p->radii[0].r[3] = 0;
+        p->radii[0].r[2] = r_sw;
         if (i < 2) {
             p->time = 1700000000 + i * 6 * 3600;
         } else {
@@ -114,6 +119,11 @@ static swx_storm *storm_north(void)
     }
     CU_ASSERT_EQUAL_FATAL(swx_storm_finish(s), 0);
     return s;
+}
+
+static swx_storm *storm_north(void)
+{
+    return storm_track(-140, 0, 0);
 }
 
 static void test_state(void)
@@ -143,6 +153,61 @@ static void test_state(void)
     swx_storm_free(s);
 }
 
+/* The same moving east across 180 from 179.5 E, 40 nm sw as well. */
+static swx_storm *storm_east(void)
+{
+    return storm_track(179.5, 0.4, 40);
+}
+
+/* Area (square degrees) of the polygons built, holes taken off. */
+static double built_area(const swx_danger_ws *w, size_t *npolys)
+{
+    size_t nparts;
+    const size_t *part_len, *poly_rings;
+    const double *xy;
+    swx_danger_geometry(w, &nparts, &part_len, &xy, npolys, &poly_rings);
+    double area = 0;
+    for (size_t k = 0; k < nparts; xy += 2 * part_len[k], k++)
+        for (size_t i = 0; i + 1 < part_len[k]; i++)
+            area += (xy[2 * i] * xy[2 * i + 3] - xy[2 * i + 2] * xy[2 * i + 1]) / 2;
+    return area;
+}
+
+static void test_plane_merge(void)
+{
+    swx_danger_ws *fast = NULL, *geos = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_danger_ws_new(&fast), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_danger_ws_new(&geos), 0);
+    swx_danger_ws_geos_only(geos, 1);
+    swx_storm *storms[2] = {storm_north(), storm_east()};
+    static const int kinds[3] = {SWX_SK_CONE, SWX_SK_DANGER_AREA, SWX_SK_WIND_SWATH};
+    int compared = 0;
+    for (int si = 0; si < 2; si++)
+        for (int ki = 0; ki < 3; ki++)
+            for (int fc = 0; fc < 2; fc++) {
+                swx_danger_info info;
+                size_t na, nb;
+                CU_ASSERT_EQUAL(swx_danger_build(fast, NULL, storms[si], kinds[ki], fc, 0, &info),
+                                0);
+                double a = built_area(fast, &na);
+                CU_ASSERT_EQUAL(swx_danger_build(geos, NULL, storms[si], kinds[ki], fc, 0, &info),
+                                0);
+                double b = built_area(geos, &nb);
+                CU_ASSERT_EQUAL(na, nb);
+                /* the same but for GEOS's runs of links, 1 % of a radius */
+                CU_ASSERT(fabs(a - b) <= 0.01 * b);
+                if (na && si == 1) /* two polygons, one each side of 180 */
+                    CU_ASSERT_EQUAL(na, 2);
+                compared += na > 0;
+            }
+    CU_ASSERT(compared >= 6);
+    CU_ASSERT_EQUAL(swx_danger_ws_fallbacks(fast), 0);
+    swx_storm_free(storms[0]);
+    swx_storm_free(storms[1]);
+    swx_danger_ws_free(fast);
+    swx_danger_ws_free(geos);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -152,5 +217,6 @@ int main(void)
     CU_add_test(s, "own cone tables by basin and season", test_own_tables);
     CU_add_test(s, "bad tables refused, nothing changed", test_refused);
     CU_add_test(s, "a storm's state at a moment", test_state);
+    CU_add_test(s, "danger polygons merged in one plane as GEOS merges them", test_plane_merge);
     return cu_run();
 }
