@@ -19,7 +19,8 @@
 # Each seed runs BENCH_REPEAT times (default 3) into a fresh file; the median
 # CPU is reported. Settings: SEAWX_BUILD (default <repo>/build), BENCH_BBOX
 # (default -20,35,20,60), BENCH_ZOOMS (default 3-7), BENCH_KEEP=1 keeps the
-# work folder. Writes the table to stdout and to bench/encode/last-run.md.
+# work folder. Writes the table to stdout and to bench/encode/last-run.md, keeping
+# the sections measured by hand below it (from its first "## " heading on).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -108,4 +109,7 @@ for l in "${layers[@]}"; do
 done
 echo "PSNR and largest error over zoom $zmax (every tile); bytes/tile over all zooms." >>"$out"
 cat "$out"
+# Sections measured by hand (from the first "## " heading on) stay below the table.
+hand=$(sed -n '/^## /,$p' "$here/last-run.md" 2>/dev/null || true)
 cp "$out" "$here/last-run.md"
+[ -z "$hand" ] || printf '\n%s\n' "$hand" >>"$here/last-run.md"
