@@ -101,6 +101,24 @@ extern const cli_opt cli_service_opts[];
 /* Builds a client from those options and the SEAWX_* environment. */
 int cli_client(swx_client **out, const cli_args *a);
 
+/* The options of the storms' danger settings, for the option tables. */
+#define CLI_OPT_CONE_RADII                                                                         \
+    {                                                                                              \
+        "cone-radii", 0, "TABLE",                                                                  \
+            "cone radii in nm at 12,24,36,48,60,72,96,120 h: BASIN[/SEASON]:R12,...,R120 entries " \
+            "separated by ';', BASIN one of NA SA EP WP NI SI SP or * (default: NHC 2023)",        \
+            0                                                                                      \
+    }
+#define CLI_OPT_DANGER_ERRORS                                                                      \
+    {                                                                                              \
+        "danger-errors", 0, "E24,E48,E72",                                                         \
+            "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0           \
+    }
+struct swx_storm_danger;
+/* --cone-radii and --danger-errors into *out (NULL when neither is given).
+ * Returns 0, or the exit code after one line (EXIT_USAGE for a bad table). */
+int cli_danger_read(struct swx_storm_danger **out, const cli_args *a);
+
 /* The subcommands. */
 int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
 int cmd_legend(const cli_cmd *cmd, int argc, char **argv);

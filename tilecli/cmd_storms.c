@@ -48,12 +48,8 @@ const cli_opt cmd_storms_opts[] = {
      "feature kinds, comma-separated: storm, track_point, forecast_point, forecast_line, "
      "wind_radii (the default: these five), cone, danger_area, wind_swath",
      0},
-    {"cone-radii", 0, "TABLE",
-     "cone radii in nm at 12,24,36,48,60,72,96,120 h: BASIN[/SEASON]:R12,...,R120 entries "
-     "separated by ';', BASIN one of NA SA EP WP NI SI SP or * (default: NHC 2023)",
-     0},
-    {"danger-errors", 0, "E24,E48,E72",
-     "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0},
+    CLI_OPT_CONE_RADII,
+    CLI_OPT_DANGER_ERRORS,
     {"output", 'o', "PATH",
      "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...) of "
      "one geometry type each, and " CLI_STORM_QLR " for QGIS; default: stdout",
@@ -381,18 +377,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         return exit_code;
     if (cli_has(&a, "kinds") && swx_storm_kinds_parse(&mask, cli_get(&a, "kinds")))
         return cli_fail(SWX_EINVAL);
-    if (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors")) {
-        if ((rc = swx_storm_danger_new(&danger)))
-            return cli_fail(rc);
-        if ((cli_has(&a, "cone-radii") &&
-             (rc = swx_storm_danger_set_cone(danger, cli_get(&a, "cone-radii")))) ||
-            (cli_has(&a, "danger-errors") &&
-             (rc = swx_storm_danger_set_errors(danger, cli_get(&a, "danger-errors"))))) {
-            swx_storm_danger_free(danger);
-            cli_error("--%s", swx_error_last());
-            return EXIT_USAGE;
-        }
-    }
+    if ((exit_code = cli_danger_read(&danger, &a)))
+        return exit_code;
     const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
     const char *input = cli_get(&a, "input");
     const int route_mode = cli_has(&a, "route");

@@ -11,6 +11,7 @@
 #include "cli.h"
 
 #include "seawx/error.h"
+#include "seawx/storm_danger.h"
 #include "seawx/iso8601.h"
 #include "seawx/package.h"
 #include "seawx/risk.h"
@@ -67,6 +68,8 @@ const cli_opt cmd_voyage_opts[] = {
      "or filters of seawx storms as KEY=VALUE separated by ',' (status=all,region=NA,"
      "period=START/END); one file per kind, the voyage's risk report and its stretches at risk",
      0},
+    CLI_OPT_CONE_RADII,
+    CLI_OPT_DANGER_ERRORS,
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
      0},
     {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
@@ -226,6 +229,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     swx_voyage *voyage = NULL;
     swx_package *pkg = NULL;
     char *text = NULL, *storms_text = NULL;
+    swx_storm_danger *danger = NULL;
     swx_storm_query storms_q;
     size_t tlen = 0;
     swx_package_layer layers[SWX_PACKAGE_MAX_LAYERS];
@@ -324,10 +328,15 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         swx_error_prefix(SWX_EINVAL, "--budget");
         return cli_fail(SWX_EINVAL);
     }
+    if ((cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors")) && !cli_has(&a, "storms")) {
+        cli_error("--cone-radii and --danger-errors go with --storms");
+        return EXIT_USAGE;
+    }
     if (cli_has(&a, "storms")) {
         if (!(storms_text = strdup(cli_get(&a, "storms")))) {
             cli_error("out of memory");
-            return EXIT_IO;
+            exit_code = EXIT_IO;
+            goto done;
         }
         if ((exit_code = storms_parse(&storms_q, storms_text)))
             goto done;
@@ -382,7 +391,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the layers, from the capabilities ---- */
-    if ((exit_code = cli_client(&client, &a)))
+    if ((exit_code = cli_danger_read(&danger, &a)) || (exit_code = cli_client(&client, &a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
         exit_code = cli_fail(rc);
@@ -398,7 +407,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     if (storms_text) {
-        swx_package_storms ps = {&storms_q, NULL, cli_storm_qml};
+        swx_package_storms ps = {&storms_q, danger, cli_storm_qml};
         if ((rc = swx_package_set_storms(pkg, &ps))) {
             exit_code = cli_fail(rc);
             goto done;
@@ -465,5 +474,6 @@ done:
     swx_voyage_free(voyage);
     free(text);
     free(storms_text);
+    swx_storm_danger_free(danger);
     return exit_code;
 }

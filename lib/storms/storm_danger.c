@@ -22,6 +22,7 @@
 
 #include "convex_union.h"
 #include "seawx/error.h"
+#include "seawx/jsonw.h"
 #include "storm_danger_int.h"
 #include "storm_feature.h"
 
@@ -104,6 +105,38 @@ int swx_storm_danger_new(swx_storm_danger **out)
 void swx_storm_danger_free(swx_storm_danger *d)
 {
     free(d);
+}
+
+void swx_storm_danger_json(swx_jsonw *w, const swx_storm_danger *d)
+{
+    if (!d)
+        d = swx_storm_danger_default();
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "cone_radii_nm");
+    swx_jsonw_object_begin(w);
+    for (int b = 0; b < NBASINS; b++) {
+        swx_jsonw_key(w, basin_codes[b]);
+        swx_jsonw_array_begin(w);
+        for (int t = 0; t < d->basin[b].n; t++) {
+            swx_jsonw_object_begin(w);
+            swx_jsonw_key(w, "season");
+            swx_jsonw_int(w, d->basin[b].t[t].season);
+            swx_jsonw_key(w, "radii");
+            swx_jsonw_array_begin(w);
+            for (int k = 0; k < SWX_CONE_NLEADS; k++)
+                swx_jsonw_number(w, d->basin[b].t[t].r[k], 3);
+            swx_jsonw_array_end(w);
+            swx_jsonw_object_end(w);
+        }
+        swx_jsonw_array_end(w);
+    }
+    swx_jsonw_object_end(w);
+    swx_jsonw_key(w, "danger_errors_nm");
+    swx_jsonw_array_begin(w);
+    for (int k = 0; k < SWX_DANGER_NLEADS; k++)
+        swx_jsonw_number(w, d->err[k], 3);
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
 }
 
 const int *swx_cone_leads(void)

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "package_int.h"
 #include "seawx/error.h"
+#include "seawx/storm_danger.h"
 #include "seawx/iso8601.h"
 #include "seawx/package.h"
 #include "seawx/risk.h"
@@ -242,6 +243,8 @@ int swx_pkg_storms_manifest(swx_jsonw *w, const swx_pkg_storms *s, const char *d
     query_json(w, s->o.query);
     swx_jsonw_key(w, "storms");
     swx_jsonw_int(w, (int64_t)s->storms);
+    swx_jsonw_key(w, "danger");
+    swx_storm_danger_json(w, s->o.danger);
     swx_jsonw_key(w, "files");
     swx_jsonw_array_begin(w);
     for (int i = 0; i < NFILES && !rc; i++) {

@@ -8,8 +8,10 @@
 # manifest with their bytes and SHA-256; the report is the one `seawx storms
 # --route --json` prints for the same voyage; one warning names the storm and
 # the exit status stays 0; the dry run quotes the storms; a budget counts
-# them first; a refresh fetches them again; QGIS opens the project with the
-# storm layers styled in a "Storms" group; no key in any file.
+# them first; a refresh fetches them again; own cone radii and 1-2-3 errors
+# give the files seawx storms writes with them, recorded in the manifest;
+# QGIS opens the project with the storm layers styled in a "Storms" group; no
+# key in any file; bad settings are refused before any request.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 NOW=2024-10-08T06:00:00Z
@@ -78,6 +80,26 @@ check "refresh: a new version with the storms fetched again" sh -c "
   '${V[0]}' ${V[*]:1} -q -o '$T/pkg' 2>/dev/null && [ \"\$(readlink '$T/pkg')\" = .pkg.v2 ] &&
   [ \$((\$(grep -c /storm/json '$T/access.log') - $s0)) -eq 1 ] && $chk manifest '$T/pkg'"
 
+# 3b. Own cone radii and 1-2-3 errors: the storm files are what seawx storms
+# writes with the same settings, not the defaults, and the manifest says so.
+CONE='*:30,45,60,75,90,105,150,210'
+check "own danger settings: the package built" "${V[@]}" -q -o "$T/own" --cone-radii "$CONE" \
+  --danger-errors 50,100,150
+check "  cones and danger areas as seawx storms writes them with those settings" sh -c "
+  '$SEAWX_CLI' storms -q --kinds cone,danger_area --cone-radii '$CONE' --danger-errors 50,100,150 \
+    -o '$T/owndir/' && cmp '$T/owndir/cones.geojson' '$T/own/cones.geojson' &&
+  cmp '$T/owndir/danger_areas.geojson' '$T/own/danger_areas.geojson' &&
+  ! cmp -s '$T/own/cones.geojson' '$T/pkg/cones.geojson' &&
+  ! cmp -s '$T/own/danger_areas.geojson' '$T/pkg/danger_areas.geojson'"
+"$SEAWX_CLI" storms -q "${VOY[@]}" --json --danger-errors 50,100,150 --cone-radii "$CONE" >"$T/own_risk.json"
+check "  the risk report with those settings" cmp "$T/own_risk.json" "$T/own/storm_risk.json"
+check "  the manifest records them" python3 -c "
+import json; d = json.load(open('$T/own/manifest.json'))['storms']['danger']
+assert d['danger_errors_nm'] == [50, 100, 150], d
+assert all(d['cone_radii_nm'][b][-1]['radii'][0] == 30 for b in ('NA', 'EP', 'WP')), d
+d0 = json.load(open('$T/pkg/manifest.json'))['storms']['danger']
+assert d0['danger_errors_nm'] == [100, 200, 300] and d0['cone_radii_nm']['NA'][0]['radii'][0] == 26, d0"
+
 # 4. QGIS opens the project with the storm layers styled.
 if "$py" -c 'import qgis.core' 2>/dev/null; then
   mkdir -p "$T/home" "$T/run" && chmod 700 "$T/run"
@@ -99,4 +121,18 @@ bad_storms() {
 }
 check "--storms sometimes: exit 2, nothing sent" bad_storms sometimes
 check "--storms region=XX: exit 2, nothing sent" bad_storms region=XX
+bad_danger() { # WANT ARGS...: refused with WANT in the one line, exit 2, nothing sent or left
+  local n0 want=$1
+  shift
+  n0=$(wc -l <"$T/access.log")
+  "$SEAWX_CLI" voyage -b maritime "${VOY[@]}" --layer swh -o "$T/bad" "$@" 2>"$T/bad.err"
+  [ $? -eq 2 ] && [ "$(wc -l <"$T/access.log")" -eq "$n0" ] && [ ! -e "$T/bad" ] &&
+    ! ls -d "$T"/.bad* 2>/dev/null && [ "$(wc -l <"$T/bad.err")" -eq 1 ] && grep -q -- "$want" "$T/bad.err"
+}
+check "--cone-radii with 2 values: exit 2, nothing sent" \
+  bad_danger '--cone-radii entry 1: 2 values, not 8' --storms active --cone-radii 'NA:1,2'
+check "--danger-errors negative: exit 2, nothing sent" \
+  bad_danger '--danger-errors' --storms active --danger-errors=-1,200,300
+check "--cone-radii without --storms: exit 2, nothing sent" \
+  bad_danger 'go with --storms' --cone-radii "$CONE"
 finish

@@ -76,6 +76,13 @@ SWX_API double swx_storm_cone_radius(const swx_storm_danger *d, const char *basi
 /* The 1-2-3 track error (nm) at a lead. */
 SWX_API double swx_storm_danger_error(const swx_storm_danger *d, double lead_h);
 
+struct swx_jsonw;
+/* The settings d (NULL: the defaults) as a JSON object into w:
+ * {"cone_radii_nm": {"NA": [{"season": 2023, "radii": [26, ...]}], ...},
+ *  "danger_errors_nm": [100, 200, 300]} (basins in the order NA SA EP WP NI SI
+ * SP, tables by season; radii at the leads of swx_cone_leads()). */
+SWX_API void swx_storm_danger_json(struct swx_jsonw *w, const swx_storm_danger *d);
+
 /* A storm at one moment. */
 typedef struct swx_storm_state {
     double lon, lat;   /* the centre; lon in [-180, 180) */
