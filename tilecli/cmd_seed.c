@@ -11,6 +11,7 @@
 
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
+#include "seawx/readfile.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
 #include "seawx/seed.h"
@@ -89,49 +90,6 @@ const cli_opt cmd_seed_opts[] = {
 /* ---- signals ---- */
 
 /* ---- setting up ---- */
-
-/* Reads a whole file (at most SEED_MAX_FILE bytes). */
-static int read_file(const char *path, char **out, size_t *len)
-{
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-    size_t cap = 65536, n = 0;
-    char *b = malloc(cap + 1);
-    int rc = 0;
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        if (cap >= SEED_MAX_FILE) {
-            rc = swx_error_set(SWX_ETOOBIG, "%s is larger than %u MiB", path, SEED_MAX_FILE >> 20);
-            break;
-        }
-        cap *= 2;
-        char *nb = realloc(b, cap + 1);
-        if (!nb) {
-            free(b);
-            b = NULL;
-        } else {
-            b = nb;
-        }
-    }
-    if (!b)
-        rc = swx_error_set(SWX_ENOMEM, "out of memory reading %s", path);
-    else if (!rc && ferror(f))
-        rc = swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-    fclose(f);
-    if (rc) {
-        free(b);
-        return rc;
-    }
-    b[n] = '\0';
-    *out = b;
-    *len = n;
-    return 0;
-}
 
 /* Appends s to out, replacing characters unsafe in file names by '_'. */
 static void put_safe(char *out, size_t cap, size_t *at, const char *s)
@@ -667,7 +625,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         rc = swx_area_from_bbox_text(&area, cli_get(&a, "bbox"));
     } else {
         const char *file = cli_get(&a, cli_has(&a, "area") ? "area" : "route");
-        rc = read_file(file, &text, &tlen);
+        rc = swx_read_file(&text, &tlen, file, SEED_MAX_FILE);
         if (!rc)
             rc = cli_has(&a, "area") ? swx_area_from_geojson_polygons(&area, text, tlen)
                                      : swx_area_from_route(&area, text, tlen, buffer_nm * SWX_NM_M);

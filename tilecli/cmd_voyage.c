@@ -11,6 +11,7 @@
 #include "cli.h"
 
 #include "seawx/error.h"
+#include "seawx/readfile.h"
 #include "seawx/storm_danger.h"
 #include "seawx/iso8601.h"
 #include "seawx/package.h"
@@ -80,31 +81,6 @@ const cli_opt cmd_voyage_opts[] = {
     {"quiet", 'q', NULL, "no progress, only errors and the summary", 0},
     {0},
 };
-
-static int read_route(const char *path, char **out, size_t *len)
-{
-    *out = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-    char *b = malloc(VOYAGE_MAX_ROUTE + 1);
-    size_t n = b ? fread(b, 1, VOYAGE_MAX_ROUTE + 1, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!b)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    if (err || n > VOYAGE_MAX_ROUTE) {
-        free(b);
-        return err ? swx_error_set(SWX_EIO, "cannot read %s", path)
-                   : swx_error_set(SWX_ETOOBIG, "%s is larger than %u MiB", path,
-                                   VOYAGE_MAX_ROUTE >> 20);
-    }
-    b[n] = '\0';
-    *out = b;
-    *len = n;
-    return 0;
-}
 
 typedef struct ui {
     int quiet, failures_shown;
@@ -363,7 +339,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         swx_error_prefix(SWX_EINVAL, "--speed");
         return cli_fail(SWX_EINVAL);
     }
-    if ((rc = read_route(route, &text, &tlen)) ||
+    if ((rc = swx_read_file(&text, &tlen, route, VOYAGE_MAX_ROUTE)) ||
         (rc = swx_voyage_from_route(&voyage, text, tlen))) {
         swx_error_prefix(rc, "%s", route);
         exit_code = cli_fail(rc);

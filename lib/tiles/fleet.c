@@ -5,6 +5,7 @@
 #include "jsonr.h"
 #include "package_int.h"
 #include "seawx/error.h"
+#include "seawx/readfile.h"
 #include "seawx/iso8601.h"
 #include "seawx/wms.h"
 #include "seed_int.h"
@@ -155,25 +156,8 @@ static int read_route(char **out, size_t *len, const char *base_dir, const char 
                 : snprintf(path, sizeof path, "%s/%s", base_dir, rel);
     if (n < 0 || (size_t)n >= sizeof path)
         return swx_error_set(SWX_EINVAL, "route: the file name is too long");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return swx_error_set(SWX_EIO, "route: cannot read %s: %s", path, strerror(errno));
-    char *b = malloc(FLEET_MAX_ROUTE + 1);
-    size_t got = b ? fread(b, 1, FLEET_MAX_ROUTE + 1, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!b)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    if (err || got > FLEET_MAX_ROUTE) {
-        free(b);
-        return err ? swx_error_set(SWX_EIO, "route: cannot read %s", path)
-                   : swx_error_set(SWX_ETOOBIG, "route: %s is larger than %u MiB", path,
-                                   FLEET_MAX_ROUTE >> 20);
-    }
-    b[got] = '\0';
-    *out = b;
-    *len = got;
-    return 0;
+    int rc = swx_read_file(out, len, path, FLEET_MAX_ROUTE);
+    return rc ? swx_error_prefix(rc, "route") : 0;
 }
 
 static int name_ok(const char *s)

@@ -8,6 +8,7 @@
 #include "jsonr.h"
 #include "package_int.h"
 #include "seawx/error.h"
+#include "seawx/readfile.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
 #include "seawx/wms_select.h"
@@ -243,37 +244,13 @@ static long version_of(const char *name, const char *base)
     return *e || n < 0 ? -1 : n;
 }
 
-static int read_small(char **out, size_t *len, const char *path, size_t limit)
-{
-    *out = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-    char *b = malloc(limit + 1);
-    size_t n = b ? fread(b, 1, limit + 1, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!b)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    if (err || n > limit) {
-        free(b);
-        return swx_error_set(err ? SWX_EIO : SWX_ETOOBIG, "cannot read %s: %s", path,
-                             err ? "read error" : "too large");
-    }
-    b[n] = '\0';
-    *out = b;
-    *len = n;
-    return 0;
-}
-
 /* 1 when dir holds a package's manifest. */
 static int is_package_dir(const char *dir)
 {
     char mp[PATH_MAX], *text = NULL;
     size_t len;
     pathf(mp, sizeof mp, "%s/manifest.json", dir);
-    if (read_small(&text, &len, mp, MAX_MANIFEST))
+    if (swx_read_file(&text, &len, mp, MAX_MANIFEST))
         return 0;
     json_object *j = NULL;
     int ok = 0;
@@ -1294,7 +1271,7 @@ static int read_listing(const char *path, const char *what, swx_package_listing_
 {
     char *text = NULL;
     size_t len;
-    int rc = read_small(&text, &len, path, MAX_MANIFEST);
+    int rc = swx_read_file(&text, &len, path, MAX_MANIFEST);
     if (!rc)
         rc = swx_package_listing_read(text, len, what, fn, ud);
     free(text);
