@@ -336,11 +336,21 @@ def cmd_sample(path, url, key, n, seed="1"):
     db = sqlite3.connect(path)
     meta = dict(db.execute("SELECT name, value FROM metadata"))
     total = db.execute("SELECT count(*) FROM tiles").fetchone()[0]
+    # seawx's files: a tile drawn by rowid of `map` (an OFFSET into the view
+    # reads every row before it: minutes per draw in a million-tile file)
+    has_map = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'map' AND type = 'table'").fetchone()[0]
+    lo, hi = db.execute("SELECT min(rowid), max(rowid) FROM map").fetchone() if has_map else (0, 0)
     half = 20037508.342789244
     bad = 0
     for _ in range(int(n)):
-        z, x, tms, data = db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles "
-                                     "LIMIT 1 OFFSET ?", (rnd.randrange(total),)).fetchone()
+        if has_map and total:
+            z, x, tms, tid = db.execute("SELECT zoom_level, tile_column, tile_row, tile_id FROM map "
+                                        "WHERE rowid >= ? ORDER BY rowid LIMIT 1",
+                                        (rnd.randint(lo, hi),)).fetchone()
+            data = db.execute("SELECT tile_data FROM images WHERE tile_id = ?", (tid,)).fetchone()[0]
+        else:
+            z, x, tms, data = db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles "
+                                         "LIMIT 1 OFFSET ?", (rnd.randrange(total),)).fetchone()
         y = 2 ** z - 1 - tms
         size = 2 * half / 2 ** z
         bbox = (-half + x * size, half - (y + 1) * size, -half + (x + 1) * size, half - y * size)
