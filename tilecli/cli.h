@@ -153,5 +153,11 @@ void cli_signals_release(cli_signals *s);
 
 /* Seconds on the monotonic clock, for rates and elapsed times. */
 double cli_now(void);
+/* The stop callback of the seeder and the package builder: 1 once a first
+ * Ctrl-C or SIGTERM came (cli_stop_soft); ud unused. */
+int cli_stop_asked(void *ud);
+/* 1 when a progress line is due (every 0.25 s on a terminal, 2 s in a log),
+ * the time of the last one in *last (cli_now()), updated then. */
+int cli_progress_due(double *last);
 
 #endif

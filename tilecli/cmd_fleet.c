@@ -69,19 +69,11 @@ typedef struct ui {
     const char *ship;
 } ui;
 
-static int ui_stop(void *ud)
-{
-    (void)ud;
-    return cli_stop_soft != 0;
-}
-
 static void ui_progress(void *ud, const swx_package_progress *pr)
 {
     ui *u = ud;
-    double t = cli_now();
-    if (u->quiet || t - u->last < (isatty(STDERR_FILENO) ? 0.25 : 2.0))
+    if (u->quiet || !cli_progress_due(&u->last))
         return;
-    u->last = t;
     char ts[SWX_ISO8601_LEN];
     swx_iso8601_format(ts, pr->time);
     cli_progress(0, "ship %zu/%zu %s: %llu/%llu tiles (%.0f%%), %.2f MiB: %s %s", u->k, u->n,
@@ -326,8 +318,8 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         u.k = built + failed_ships + 1;
         u.ship = s->name;
         u.failures_shown = 0;
-        swx_package_run_opts ro = {(int)in_flight, ui_stop, &cli_stop_hard, ui_progress,
-                                   ui_failed,      &u,      share};
+        swx_package_run_opts ro = {
+            (int)in_flight, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, share};
         swx_package_result res;
         rc = swx_package_build(&res, pkgs[i], client, &ro);
         cli_progress(0, NULL);

@@ -331,12 +331,6 @@ static void saved_text(char *out, size_t n, const swx_seed_counts *c, int encode
                  100.0 * (1.0 - (double)c->bytes_stored / (double)c->bytes_received));
 }
 
-static int ui_stop(void *ud)
-{
-    (void)ud;
-    return cli_stop_soft != 0;
-}
-
 static void ui_progress_line(ui *u, int final)
 {
     if (u->quiet)
@@ -773,8 +767,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 
     u.tty = isatty(STDERR_FILENO);
     u.encoded = so.format != SWX_FORMAT_PNG;
-    swx_seed_run_opts ro = {(int)in_flight, rate,      ui_stop, &cli_stop_hard,
-                            ui_progress,    ui_failed, &u,      NULL};
+    swx_seed_run_opts ro = {
+        (int)in_flight, rate, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
     if ((rc = swx_seed_new(&seed, client, plan, &ro))) {
         exit_code = cli_fail(rc);
         goto done;

@@ -221,18 +221,11 @@ struct counting {
     double t0;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int count_and_write(void *ud, const swx_storm *s)
 {
     struct counting *c = ud;
     if (++c->storms % 100 == 0 && c->progress) {
-        double dt = now_s() - c->t0;
+        double dt = cli_now() - c->t0;
         cli_progress(0, "%zu storms converted, %.0f/s", c->storms,
                      dt > 0 ? (double)c->storms / dt : 0.0);
     }
@@ -474,7 +467,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     }
     if (w)
         swx_storm_geojson_set_danger(w, danger);
-    struct counting cnt = {w, risk, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO), now_s()};
+    struct counting cnt = {w,        risk, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
+                           cli_now()};
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else

@@ -87,19 +87,12 @@ typedef struct ui {
     double t0, last;
 } ui;
 
-static int ui_stop(void *ud)
-{
-    (void)ud;
-    return cli_stop_soft != 0;
-}
-
 static void ui_progress(void *ud, const swx_package_progress *pr)
 {
     ui *u = ud;
-    double t = cli_now();
-    if (u->quiet || t - u->last < (isatty(STDERR_FILENO) ? 0.25 : 2.0))
+    if (u->quiet || !cli_progress_due(&u->last))
         return;
-    u->last = t;
+    double t = u->last;
     char ts[SWX_ISO8601_LEN];
     swx_iso8601_format(ts, pr->time);
     double el = t - u->t0;
@@ -397,7 +390,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     cli_signals_catch(&sigs);
     u.t0 = u.last = cli_now();
     swx_package_run_opts ro = {
-        (int)in_flight, ui_stop, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
+        (int)in_flight, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
     swx_package_result res;
     rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);

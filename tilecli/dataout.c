@@ -119,13 +119,6 @@ char *data_dest(const cli_args *a, const char *name)
     return p;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void size_text(double b, char *out, size_t n)
 {
     if (b >= 1024.0 * 1024.0)
@@ -139,13 +132,11 @@ static void size_text(double b, char *out, size_t n)
 static int on_progress(void *ud, int64_t done, int64_t total)
 {
     data_progress *p = ud;
-    double t = now_s();
-    double interval = isatty(STDERR_FILENO) ? 0.25 : 2.0;
     if (p->start < 0)
         p->start = done;
-    if (t - p->last < interval)
+    if (!cli_progress_due(&p->last))
         return 0;
-    p->last = t;
+    double t = p->last;
     double el = t - p->t0;
     double rate = el > 0 ? (double)(done - p->start) / el : 0;
     char d[32], tot[32] = "?", r[32], eta[32] = "-";
@@ -166,7 +157,7 @@ void data_download_opts(swx_download_opts *o, data_progress *p, const char *labe
 {
     memset(p, 0, sizeof *p);
     p->label = label;
-    p->t0 = now_s();
+    p->t0 = cli_now();
     p->last = p->t0;
     p->start = -1;
     memset(o, 0, sizeof *o);
@@ -178,7 +169,7 @@ void data_download_opts(swx_download_opts *o, data_progress *p, const char *labe
 int data_download_done(data_progress *p, const char *dest, const swx_download_result *r)
 {
     char sz[32];
-    double el = now_s() - p->t0;
+    double el = cli_now() - p->t0;
     size_text((double)r->bytes, sz, sizeof sz);
     cli_progress(0, NULL);
     if (r->resumed_from > 0) {

@@ -164,3 +164,18 @@ double cli_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+int cli_stop_asked(void *ud)
+{
+    (void)ud;
+    return cli_stop_soft != 0;
+}
+
+int cli_progress_due(double *last)
+{
+    double t = cli_now();
+    if (t - *last < (isatty(STDERR_FILENO) ? 0.25 : 2.0))
+        return 0;
+    *last = t;
+    return 1;
+}
