@@ -12,13 +12,17 @@
 
 static const char *const basins[] = {"NA", "SA", "EP", "WP", "NI", "SI", "SP", "CP", "XX"};
 
+/* Radii are linear between the tabled leads (12 ... 120 h) and held after:
+ * non-decreasing at the knots and finite between them is the whole check. */
+static const int leads[] = {0, 6, 12, 24, 36, 48, 54, 60, 72, 84, 96, 120, 150};
+
 static void check_radii(const swx_storm_danger *d)
 {
     for (size_t b = 0; b < sizeof basins / sizeof basins[0]; b++)
         for (int64_t season = 1990; season <= 2030; season += 20) {
             double prev = 0;
-            for (int h = 0; h <= 150; h += 6) {
-                double r = swx_storm_cone_radius(d, basins[b], season, h);
+            for (size_t k = 0; k < sizeof leads / sizeof leads[0]; k++) {
+                double r = swx_storm_cone_radius(d, basins[b], season, leads[k]);
                 if (!isfinite(r) || r < prev || r > SWX_DANGER_MAX_NM)
                     abort();
                 prev = r;
