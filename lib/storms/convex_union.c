@@ -24,6 +24,7 @@
  * Cost: O(E k) for E edges that each meet k other polygons' boxes. */
 #include "convex_union.h"
 
+#include "buf.h"
 #include "seawx/error.h"
 
 #include <math.h>
@@ -92,16 +93,10 @@ struct swx_cu {
 
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
-    if (n <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < n)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
+    void *q = swx_array_reserve(*p, cap, n, elem, 64);
     if (!q)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
+        return SWX_ENOMEM;
     *p = q;
-    *cap = c;
     return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "seawx/storm_danger.h"
 
 #include "convex_union.h"
+#include "buf.h"
 #include "seawx/error.h"
 #include "seawx/jsonw.h"
 #include "storm_danger_int.h"
@@ -665,16 +666,10 @@ void swx_danger_ws_free(swx_danger_ws *w)
 /* Grows an array of elem-sized items to hold n. */
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
-    if (n <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 256;
-    while (c < n)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
+    void *q = swx_array_reserve(*p, cap, n, elem, 256);
     if (!q)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
+        return SWX_ENOMEM;
     *p = q;
-    *cap = c;
     return 0;
 }
 
