@@ -10,6 +10,7 @@
 #include "seawx/http.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes, the same for every subcommand (README: "Exit codes"). */
@@ -114,6 +115,16 @@ int cli_client(swx_client **out, const cli_args *a);
         "danger-errors", 0, "E24,E48,E72",                                                         \
             "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0           \
     }
+/* --depart and --speed: both or neither (voyage_opts.c). */
+typedef struct {
+    int given;         /* 1: both were given and parsed */
+    int64_t depart;    /* Unix seconds */
+    double vmin, vmax; /* knots; equal for one speed */
+} cli_voyage_opts;
+/* Reads --depart and --speed into *v. Returns 0, or EXIT_USAGE after one line
+ * (one without the other, a departure not ISO 8601, a bad speed). */
+int cli_voyage_read(cli_voyage_opts *v, const cli_args *a);
+
 struct swx_storm_danger;
 /* --cone-radii and --danger-errors into *out (NULL when neither is given).
  * Returns 0, or the exit code after one line (EXIT_USAGE for a bad table). */

@@ -506,26 +506,13 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     /* A voyage: --depart and --speed, or a route with waypoint times. */
-    const char *depart_s = cli_get(&a, "depart"), *speed_s = cli_get(&a, "speed");
-    int64_t depart = 0;
-    double vmin = 0, vmax = 0;
-    if ((depart_s || speed_s) && !cli_has(&a, "route")) {
+    cli_voyage_opts vo;
+    if ((cli_has(&a, "depart") || cli_has(&a, "speed")) && !cli_has(&a, "route")) {
         cli_error("--depart and --speed go with --route");
         return EXIT_USAGE;
     }
-    if (!!depart_s != !!speed_s) {
-        cli_error("a voyage needs both --depart TIME and --speed KN (or a route with waypoint "
-                  "times)");
-        return EXIT_USAGE;
-    }
-    if (depart_s && swx_iso8601_parse(&depart, depart_s)) {
-        cli_error("--depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)", depart_s);
-        return EXIT_USAGE;
-    }
-    if (speed_s && swx_speed_parse(&vmin, &vmax, speed_s)) {
-        swx_error_prefix(SWX_EINVAL, "--speed");
-        return cli_fail(SWX_EINVAL);
-    }
+    if ((rc = cli_voyage_read(&vo, &a)))
+        return rc;
     if (!cli_get(&a, "zoom")) {
         cli_error("--zoom is required: a level, a range or a list (5, 3-9, 3,5,7)");
         return EXIT_USAGE;
@@ -627,13 +614,13 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
          * (a route of several lines, with no times, stays a corridor). */
         if (!rc && cli_has(&a, "route")) {
             rc = swx_voyage_from_route(&voyage, text, tlen);
-            if (rc && !depart_s) {
+            if (rc && !vo.given) {
                 rc = 0;
-            } else if (!rc && swx_voyage_timed(voyage) && depart_s) {
+            } else if (!rc && swx_voyage_timed(voyage) && vo.given) {
                 rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; --depart and "
                                                "--speed go with a route without them");
-            } else if (!rc && depart_s) {
-                rc = swx_voyage_set_speed(voyage, depart, vmin, vmax);
+            } else if (!rc && vo.given) {
+                rc = swx_voyage_set_speed(voyage, vo.depart, vo.vmin, vo.vmax);
             } else if (!rc && !swx_voyage_timed(voyage)) {
                 swx_voyage_free(voyage);
                 voyage = NULL;

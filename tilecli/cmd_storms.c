@@ -10,6 +10,7 @@
 
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
+#include "seawx/readfile.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
 #include "seawx/risk.h"
@@ -118,89 +119,29 @@ static void risk_table(FILE *f, const swx_risk_report *rr)
     }
 }
 
-/* Reads the route file whole (at most RISK_MAX_FILE bytes). */
-static int read_route(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *b = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    *out = NULL;
-    *len = 0;
-    if (!f)
-        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-    for (;;) {
-        if (n == cap) {
-            if (cap >= RISK_MAX_FILE) {
-                rc = swx_error_set(SWX_ETOOBIG, "%s is larger than %u MiB", path,
-                                   RISK_MAX_FILE >> 20);
-                goto done;
-            }
-            size_t c = cap ? cap * 2 : 65536;
-            char *nb = realloc(b, c + 1);
-            if (!nb) {
-                rc = swx_error_set(SWX_ENOMEM, "out of memory reading %s", path);
-                goto done;
-            }
-            b = nb;
-            cap = c;
-        }
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-        goto done;
-    }
-    b[n] = '\0';
-    *out = b;
-    *len = n;
-    b = NULL;
-done:
-    free(b);
-    fclose(f);
-    return rc;
-}
-
 /* The voyage of --route, --depart and --speed. */
 static int read_voyage(const cli_args *a, swx_voyage **out)
 {
-    const char *route = cli_get(a, "route"), *depart_s = cli_get(a, "depart");
-    const char *speed_s = cli_get(a, "speed");
-    int64_t depart = 0;
-    double vmin = 0, vmax = 0;
+    const char *route = cli_get(a, "route");
+    cli_voyage_opts v;
     char *text = NULL;
     size_t len;
     int rc;
     *out = NULL;
-    if (!!depart_s != !!speed_s) {
-        cli_error("a voyage needs both --depart TIME and --speed KN (or a route with waypoint "
-                  "times)");
-        return EXIT_USAGE;
-    }
-    if (depart_s && swx_iso8601_parse(&depart, depart_s)) {
-        cli_error("--depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)", depart_s);
-        return EXIT_USAGE;
-    }
-    if (speed_s && swx_speed_parse(&vmin, &vmax, speed_s)) {
-        swx_error_prefix(SWX_EINVAL, "--speed");
-        cli_error("%s", swx_error_last());
-        return EXIT_USAGE;
-    }
-    if ((rc = read_route(route, &text, &len)))
+    if ((rc = cli_voyage_read(&v, a)))
+        return rc;
+    if ((rc = swx_read_file(&text, &len, route, RISK_MAX_FILE)))
         return cli_fail(rc);
     rc = swx_voyage_from_route(out, text, len);
     free(text);
-    if (!rc && swx_voyage_timed(*out) && depart_s)
+    if (!rc && swx_voyage_timed(*out) && v.given)
         rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; --depart and --speed go "
                                        "with a route without them");
-    else if (!rc && !swx_voyage_timed(*out) && !depart_s)
+    else if (!rc && !swx_voyage_timed(*out) && !v.given)
         rc = swx_error_set(SWX_EINVAL, "the route has no waypoint times: give --depart and "
                                        "--speed");
-    else if (!rc && depart_s)
-        rc = swx_voyage_set_speed(*out, depart, vmin, vmax);
+    else if (!rc && v.given)
+        rc = swx_voyage_set_speed(*out, v.depart, v.vmin, v.vmax);
     if (rc) {
         swx_voyage_free(*out);
         *out = NULL;

@@ -316,40 +316,27 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
                   cli_get(&a, "now"));
         return EXIT_USAGE;
     }
-    const char *depart_s = cli_get(&a, "depart"), *speed_s = cli_get(&a, "speed");
-    int64_t depart = 0;
-    double vmin = 0, vmax = 0;
-    if (!!depart_s != !!speed_s) {
-        cli_error("a voyage needs both --depart TIME and --speed KN (or a route with waypoint "
-                  "times)");
-        return EXIT_USAGE;
-    }
-    if (depart_s && swx_iso8601_parse(&depart, depart_s)) {
-        cli_error("--depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)", depart_s);
-        return EXIT_USAGE;
-    }
-    if (speed_s && swx_speed_parse(&vmin, &vmax, speed_s)) {
-        swx_error_prefix(SWX_EINVAL, "--speed");
-        return cli_fail(SWX_EINVAL);
-    }
+    cli_voyage_opts vo;
+    if ((rc = cli_voyage_read(&vo, &a)))
+        return rc;
     if ((rc = swx_read_file(&text, &tlen, route, VOYAGE_MAX_ROUTE)) ||
         (rc = swx_voyage_from_route(&voyage, text, tlen))) {
         swx_error_prefix(rc, "%s", route);
         exit_code = cli_fail(rc);
         goto done;
     }
-    if (swx_voyage_timed(voyage) && depart_s) {
+    if (swx_voyage_timed(voyage) && vo.given) {
         cli_error("%s gives waypoint times; --depart and --speed go with a route without them",
                   route);
         exit_code = EXIT_USAGE;
         goto done;
     }
-    if (!swx_voyage_timed(voyage) && !depart_s) {
+    if (!swx_voyage_timed(voyage) && !vo.given) {
         cli_error("%s has no waypoint times: give --depart TIME and --speed KN", route);
         exit_code = EXIT_USAGE;
         goto done;
     }
-    if (depart_s && (rc = swx_voyage_set_speed(voyage, depart, vmin, vmax))) {
+    if (vo.given && (rc = swx_voyage_set_speed(voyage, vo.depart, vo.vmin, vo.vmax))) {
         swx_error_prefix(rc, "--speed");
         exit_code = cli_fail(rc);
         goto done;
