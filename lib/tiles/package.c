@@ -976,7 +976,12 @@ static int write_project(const char *path, const swx_package *p)
             x0, y0, x1, y1, merc_srs, x0, y0, x1, y1, merc_srs);
     fprintf(f,
             "  <properties>\n    <Paths><Absolute type=\"bool\">false"
-            "</Absolute></Paths>\n  </properties>\n"
+            "</Absolute></Paths>\n"
+            /* Without ProjectionsEnabled QGIS ignores <projectCrs> and opens
+             * the project with no CRS: the route (degrees) and the rasters
+             * (metres) would not line up. */
+            "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
+            "</SpatialRefSys>\n  </properties>\n"
             "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"h\" frameRate=\"1\" "
             "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s</end>"
             "</TemporalRange>\n  </ProjectTimeSettings>\n</qgis>\n",

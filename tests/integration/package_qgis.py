@@ -71,6 +71,10 @@ def main():
         if "route.geojson" not in by_source or \
                 root.findLayer(by_source["route.geojson"].id()) is None:
             fail("the route is not in the project's layer tree")
+        # The project's CRS is the tiles' (else QGIS opens it with none, and
+        # the route in degrees misses the rasters in metres).
+        if p.crs().authid() != "EPSG:3857":
+            fail(f"the project's CRS is '{p.crs().authid()}', not EPSG:3857")
         # The view opens on the route.
         view = p.viewSettings().defaultViewExtent()
         route_ext = by_source["route.geojson"].extent()  # degrees
