@@ -10,13 +10,15 @@ manifest is a valid vector layer of that group with the renderer of its .qml
 says; and renders the storm layers once. Prints what it found; exits non-zero
 with one line on stderr when something is wrong.
 """
+import datetime
 import json
 import os
 import sys
 
-from qgis.core import (QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings, QgsProject,
-                       QgsVectorLayer)
-from qgis.PyQt.QtCore import QSize
+from qgis.core import (QgsApplication, QgsDateTimeRange, QgsExpression, QgsFeatureRequest,
+                       QgsMapRendererSequentialJob, QgsMapSettings, QgsProject, QgsVectorLayer,
+                       QgsVectorLayerTemporalContext)
+from qgis.PyQt.QtCore import QDateTime, QSize, Qt
 
 # The renderer each kind's .qml gives (as test_storms_qgis.py).
 RENDERERS = {"storms": "categorizedSymbol", "track_points": "categorizedSymbol",
@@ -24,6 +26,60 @@ RENDERERS = {"storms": "categorizedSymbol", "track_points": "categorizedSymbol",
              "wind_radii": "categorizedSymbol", "wind_swaths": "categorizedSymbol",
              "cones": "singleSymbol", "danger_areas": "singleSymbol",
              "risk_segments": "singleSymbol"}
+
+
+# How each kind follows the time slider: (start field, end field or None,
+# hours an instant stays, whether the layer accumulates).
+TEMPORAL = {"storms": ("first_time", "last_time", 0, False),
+            "track_points": ("time", None, 0, True),
+            "forecast_points": ("forecast_time", None, 12, False),
+            "wind_radii": ("time", None, 12, False),
+            "forecast_lines": ("start_time", "end_time", 0, False),
+            "cones": ("start_time", "end_time", 0, False),
+            "danger_areas": ("start_time", "end_time", 0, False),
+            "wind_swaths": ("start_time", "end_time", 0, False),
+            "risk_segments": None}  # shown at every time, as the route
+
+
+def epoch(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def check_temporal(layer, path, kind):
+    """QGIS's filter at a few one-minute frames against the spans read here."""
+    tp = layer.temporalProperties()
+    if TEMPORAL[kind] is None:
+        if tp.isActive():
+            fail(f"{path}: has time settings; it should show at every time")
+        return 0
+    start, end, hold, acc = TEMPORAL[kind]
+    if not tp.isActive():
+        fail(f"{path}: no time settings; the layer ignores the time slider")
+    spans = []
+    for feat in json.load(open(path))["features"]:
+        p = feat["properties"]
+        t0 = epoch(p[start])
+        t1 = epoch(p[end]) if end else t0 + hold * 3600
+        spans.append((t0, t1))
+    if not spans:
+        return 0
+    lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+    # Half an hour past whole hours: no frame edge meets a feature's time.
+    probes = [lo - 86400 + 1800, hi + 86400 + 1800]
+    for a, z in sorted(set(spans))[:: max(1, len(spans) // 4)][:4]:
+        probes += [a + 1800, z + 1800] + ([z - 1800] if z - a > 3600 else [])
+    ctx = QgsVectorLayerTemporalContext()
+    ctx.setLayer(layer)
+    for t in probes:
+        b = QDateTime.fromSecsSinceEpoch(int(t), Qt.UTC)
+        rng = QgsDateTimeRange(b, b.addSecs(60))
+        filt = tp.createFilterString(ctx, rng)
+        got = sum(1 for _ in layer.getFeatures(QgsFeatureRequest(QgsExpression(filt))))
+        want = sum(1 for a, z in spans if a <= t + 60 and (acc or z >= t))
+        if got != want:
+            fail(f"{path} at {b.toString(Qt.ISODate)}: QGIS shows {got} features, "
+                 f"{want} have a time that meets the frame (filter {filt})")
+    return len(probes)
 
 
 def fail(msg):
@@ -69,7 +125,9 @@ def main():
             if f["features"] is not None and layer.featureCount() != f["features"]:
                 fail(f"{f['path']}: {layer.featureCount()} features, the manifest says "
                      f"{f['features']}")
-            print(f"{f['path']}: {layer.featureCount()} features, renderer {got}")
+            frames = check_temporal(layer, os.path.join(pkg, f["path"]), f["kind"])
+            print(f"{f['path']}: {layer.featureCount()} features, renderer {got}, "
+                  f"time slider checked at {frames} frames")
             layers.append(layer)
         ms = QgsMapSettings()
         ms.setLayers(layers)
