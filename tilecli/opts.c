@@ -32,8 +32,17 @@ const cli_opt cli_service_opts[] = {
 
 static void add_table(cli_args *a, const cli_opt *t)
 {
-    for (; t->name && a->nopts < CLI_MAX_OPTS; t++)
+    for (; t->name; t++) {
+        /* A command with more options than the table holds is a mistake of
+         * ours, caught by any run of that command (its --help in the
+         * tests): stop loudly rather than drop the options past the end. */
+        if (a->nopts == CLI_MAX_OPTS) {
+            fprintf(stderr, "seawx: internal error: more than %d options; raise CLI_MAX_OPTS\n",
+                    CLI_MAX_OPTS);
+            abort();
+        }
         a->flat[a->nopts++] = t;
+    }
 }
 
 static void print_opts(const cli_opt *t)

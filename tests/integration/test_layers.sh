@@ -144,6 +144,10 @@ kill $OTHER_PID; wait $OTHER_PID 2>/dev/null
 check "seawx --help lists layers" sh -c "'$SEAWX_CLI' --help | grep -q '^  layers'"
 check "seawx layers --help lists options and exit codes" sh -c \
   "'$SEAWX_CLI' layers --help | grep -q -- '--bundle NAME' && '$SEAWX_CLI' layers --help | grep -q 'Exit codes'"
+check "every command's --help exits 0 (its options fit the parser's table)" sh -c "
+  cmds=\$('$SEAWX_CLI' --help | awk '/^Commands:/ {c = 1; next} c && /^  [a-z]/ {print \$1}')
+  [ \$(echo \"\$cmds\" | wc -w) -ge 12 ] || exit 1
+  for c in \$cmds; do '$SEAWX_CLI' \$c --help >/dev/null 2>&1 || { echo \"\$c --help failed\"; exit 1; }; done"
 check "no command: usage, exit 2" sh -c "'$SEAWX_CLI' >/dev/null 2>&1; test \$? -eq 2"
 
 # 10. The key appears nowhere.
