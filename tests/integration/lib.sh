@@ -18,9 +18,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The stand-in's clock, fixed for the whole test (every start of it) unless a
+# test gives its own --now: the newest run, the current hour of the point
+# data and the file listings cannot change half-way through a test that
+# happens to run across an hour or a run's release.
+SIM_NOW=${SIM_NOW:-$(date -u +%Y-%m-%dT%H:%M:00Z)}
 sim_start() {
-  "$SEAWX_SIM" --port 0 --port-file "$T/port" --key "$KEY" --access-log "$T/access.log" "$@" \
-    2>"$T/sim.log" &
+  local now=(--now "$SIM_NOW")
+  case " $* " in *" --now "*) now=() ;; esac
+  "$SEAWX_SIM" --port 0 --port-file "$T/port" --key "$KEY" --access-log "$T/access.log" \
+    "${now[@]}" "$@" 2>"$T/sim.log" &
   SIM_PID=$!
   for _ in $(seq 200); do [ -s "$T/port" ] && break; sleep 0.025; done
   if [ ! -s "$T/port" ]; then echo "seawx-sim did not start:"; cat "$T/sim.log"; exit 1; fi
