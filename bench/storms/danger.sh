@@ -16,12 +16,8 @@ trap 'rm -rf "$work"' EXIT
 [ -x "$seawx" ] || { echo "danger.sh: build seawx first ($seawx)"; exit 1; }
 [ -x /usr/bin/time ] || { echo "danger.sh: GNU time is needed: bash $here/install-peers.sh"; exit 1; }
 
-util="$root/lib/util"
-cc -O2 -std=c11 -D_DEFAULT_SOURCE -I"$root/samples/sim" -I"$root/lib" -I"$util/include" \
-  "$here/gen_archive.c" "$root/samples/sim/storm_data.c" "$root/samples/sim/buf.c" \
-  "$root/samples/sim/timestamp.c" "$util/buf.c" "$util/error.c" "$util/iso8601.c" \
-  "$util/jsonfmt.c" "$util/hex.c" -lm -pthread -o "$work/gen_archive"
-"$work/gen_archive" >"$work/archive.json" 2>"$work/gen.log"
+. "$here/archive.sh"
+build_archive
 echo "input: $(sed 's/^gen_archive: //' "$work/gen.log")"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-36s %8s %8s %9s %9s\n' tool "wall s" "cpu s" "peak MiB" features

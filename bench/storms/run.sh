@@ -18,13 +18,8 @@ trap 'rm -rf "$work"' EXIT
 [ -x "$seawx" ] || { echo "run.sh: build seawx first ($seawx)"; exit 1; }
 [ -x /usr/bin/time ] || { echo "run.sh: GNU time is needed: bash $here/install-peers.sh"; exit 1; }
 
-# The stand-in's storm data, with the util/ sources the stand-in compiles in.
-util="$root/lib/util"
-cc -O2 -std=c11 -D_DEFAULT_SOURCE -I"$root/samples/sim" -I"$root/lib" -I"$util/include" \
-  "$here/gen_archive.c" "$root/samples/sim/storm_data.c" "$root/samples/sim/buf.c" \
-  "$root/samples/sim/timestamp.c" "$util/buf.c" "$util/error.c" "$util/iso8601.c" \
-  "$util/jsonfmt.c" "$util/hex.c" -lm -pthread -o "$work/gen_archive"
-"$work/gen_archive" >"$work/archive.json" 2>"$work/gen.log"
+. "$here/archive.sh"
+build_archive
 in_mb=$(awk -v b="$(stat -c %s "$work/archive.json")" 'BEGIN { printf "%.1f", b / 1048576 }')
 echo "input: $(cat "$work/gen.log" | sed 's/^gen_archive: //'), $in_mb MiB of JSON"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
