@@ -99,6 +99,11 @@ assert d['danger_errors_nm'] == [50, 100, 150], d
 assert all(d['cone_radii_nm'][b][-1]['radii'][0] == 30 for b in ('NA', 'EP', 'WP')), d
 d0 = json.load(open('$T/pkg/manifest.json'))['storms']['danger']
 assert d0['danger_errors_nm'] == [100, 200, 300] and d0['cone_radii_nm']['NA'][0]['radii'][0] == 26, d0"
+check "  refreshed without them: the cones, danger areas and risk report of the defaults" sh -c "
+  '${V[0]}' ${V[*]:1} -q -o '$T/own' 2>/dev/null && [ \"\$(readlink '$T/own')\" = .own.v2 ] &&
+  cmp '$T/own/cones.geojson' '$T/pkg/cones.geojson' &&
+  cmp '$T/own/danger_areas.geojson' '$T/pkg/danger_areas.geojson' &&
+  cmp '$T/own/storm_risk.json' '$T/pkg/storm_risk.json' && $chk manifest '$T/own'"
 
 # 4. QGIS opens the project with the storm layers styled.
 if "$py" -c 'import qgis.core' 2>/dev/null; then

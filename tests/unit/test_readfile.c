@@ -78,6 +78,16 @@ static void test_missing(void)
     /* A folder: opened, but not read. */
     CU_ASSERT_EQUAL(swx_read_file(&text, &len, dir, 100), SWX_EIO);
     CU_ASSERT_PTR_NULL(text);
+    /* A device that never ends (--route /dev/zero): stopped at the limit. */
+    CU_ASSERT_EQUAL(swx_read_file(&text, &len, "/dev/zero", 1u << 20), SWX_ETOOBIG);
+    CU_ASSERT_PTR_NULL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "/dev/zero is larger than 1 MiB"));
+    /* An empty device reads as an empty file. */
+    CU_ASSERT_EQUAL(swx_read_file(&text, &len, "/dev/null", 100), 0);
+    CU_ASSERT_EQUAL(len, 0);
+    CU_ASSERT_PTR_NOT_NULL(text);
+    CU_ASSERT_STRING_EQUAL(text ? text : "?", "");
+    free(text);
 }
 
 int main(void)
@@ -88,7 +98,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("readfile", NULL, NULL);
     CU_add_test(s, "empty, at the limit, over it, grown", test_sizes);
-    CU_add_test(s, "a missing file, a folder", test_missing);
+    CU_add_test(s, "a missing file, a folder, devices", test_missing);
     int rc = cu_run();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
