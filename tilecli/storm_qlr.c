@@ -3,7 +3,9 @@
  * A .qlr holds a layer tree and the map layers it names. Each map layer is
  * the OGR provider on "./<layer>.geojson" (QGIS resolves it against the
  * .qlr's own folder, so the folder can be moved whole) with the renderer of
- * the layer's .qml. Points are listed first so that QGIS draws them on top. */
+ * the layer's .qml and the kind's time settings (the layers follow QGIS's
+ * Temporal Controller). Points are listed first so that QGIS draws them on
+ * top. */
 #include "storm_qlr.h"
 
 #include "seawx/storm_geojson.h"
@@ -14,26 +16,6 @@
 static const int tree_order[SWX_SK_COUNT] = {
     SWX_SK_TRACK_POINT, SWX_SK_FORECAST_POINT, SWX_SK_STORM,       SWX_SK_FORECAST_LINE,
     SWX_SK_WIND_RADII,  SWX_SK_WIND_SWATH,     SWX_SK_DANGER_AREA, SWX_SK_CONE};
-
-static void geometry_of(int kind, const char **geom, const char **wkb)
-{
-    switch (kind) {
-    case SWX_SK_TRACK_POINT:
-    case SWX_SK_FORECAST_POINT:
-        *geom = "Point";
-        *wkb = "MultiPoint";
-        break;
-    case SWX_SK_STORM:
-    case SWX_SK_FORECAST_LINE:
-        *geom = "Line";
-        *wkb = "MultiLineString";
-        break;
-    default:
-        *geom = "Polygon";
-        *wkb = "MultiPolygon";
-        break;
-    }
-}
 
 int cli_storm_qlr_write(FILE *f, unsigned mask)
 {
@@ -60,7 +42,7 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
         if (!(mask & (1u << k)))
             continue;
         const char *layer = swx_storm_kind_layer(k), *geom, *wkb;
-        geometry_of(k, &geom, &wkb);
+        swx_storm_kind_qgis(k, &geom, &wkb);
         fprintf(f,
                 "    <maplayer type=\"vector\" geometry=\"%s\" wkbType=\"%s\" "
                 "styleCategories=\"AllStyleCategories\">\n"
@@ -70,8 +52,9 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
                 "      <srs>\n        <spatialrefsys>\n"
                 "          <authid>EPSG:4326</authid>\n"
                 "        </spatialrefsys>\n      </srs>\n"
-                "      <provider encoding=\"UTF-8\">ogr</provider>\n",
-                geom, wkb, layer, layer, layer);
+                "      <provider encoding=\"UTF-8\">ogr</provider>\n"
+                "      %s\n",
+                geom, wkb, layer, layer, layer, swx_storm_kind_qgis_temporal(k));
         /* The renderer of the layer's .qml, as it is. */
         const char *qml = cli_storm_qml[k];
         const char *a = strstr(qml, "<renderer-v2"), *b = strstr(qml, "</renderer-v2>");

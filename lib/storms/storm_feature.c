@@ -30,6 +30,54 @@ const char *swx_storm_kind_layer(int kind)
     return kind >= 0 && kind < SWX_SK_COUNT ? kind_layers[kind] : NULL;
 }
 
+void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type)
+{
+    switch (kind) {
+    case SWX_SK_TRACK_POINT:
+    case SWX_SK_FORECAST_POINT:
+        *geometry = "Point";
+        *wkb_type = "MultiPoint";
+        break;
+    case SWX_SK_STORM:
+    case SWX_SK_FORECAST_LINE:
+        *geometry = "Line";
+        *wkb_type = "MultiLineString";
+        break;
+    default:
+        *geometry = "Polygon";
+        *wkb_type = "MultiPolygon";
+        break;
+    }
+}
+
+/* A vector layer's <temporal> as QGIS 3.22 reads it: mode 1 an instant from
+ * a field (shown for HOURS from it, or from it on when ACC), mode 2 a start
+ * and an end from two fields. What spans a time (a storm, a forecast line, a
+ * cone, a danger area, a swath) shows while the frame meets its span; the
+ * observed track grows up to the frame; a forecast fix (point, wind radii)
+ * shows for 12 h from its time, the spacing of an advisory's fixes over its
+ * first three days, so one forecast position shows at a time. */
+#define TEMPORAL(mode, start, end, hours, acc)                                                     \
+    "<temporal enabled=\"1\" mode=\"" #mode "\" startField=\"" start "\" endField=\"" end          \
+    "\" startExpression=\"\" endExpression=\"\" durationField=\"\" durationUnit=\"h\" "            \
+    "fixedDuration=\"" #hours "\" accumulate=\"" #acc "\"><fixedRange><start></start><end></end>"  \
+    "</fixedRange></temporal>"
+static const char *const kind_temporal[SWX_SK_COUNT] = {
+    [SWX_SK_STORM] = TEMPORAL(2, "first_time", "last_time", 0, 0),
+    [SWX_SK_TRACK_POINT] = TEMPORAL(1, "time", "", 0, 1),
+    [SWX_SK_FORECAST_POINT] = TEMPORAL(1, "forecast_time", "", 12, 0),
+    [SWX_SK_FORECAST_LINE] = TEMPORAL(2, "start_time", "end_time", 0, 0),
+    [SWX_SK_WIND_RADII] = TEMPORAL(1, "time", "", 12, 0),
+    [SWX_SK_CONE] = TEMPORAL(2, "start_time", "end_time", 0, 0),
+    [SWX_SK_DANGER_AREA] = TEMPORAL(2, "start_time", "end_time", 0, 0),
+    [SWX_SK_WIND_SWATH] = TEMPORAL(2, "start_time", "end_time", 0, 0),
+};
+
+const char *swx_storm_kind_qgis_temporal(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? kind_temporal[kind] : NULL;
+}
+
 int swx_storm_kind_parse(const char *name)
 {
     for (int k = 0; name && k < SWX_SK_COUNT; k++)

@@ -318,22 +318,11 @@ int swx_pkg_storms_manifest(swx_jsonw *w, const swx_pkg_storms *s, const char *d
 
 static void geometry_of(int kind, const char **geom, const char **wkb)
 {
-    switch (kind) {
-    case SWX_SK_TRACK_POINT:
-    case SWX_SK_FORECAST_POINT:
-        *geom = "Point";
-        *wkb = "MultiPoint";
-        break;
-    case SWX_SK_STORM:
-    case SWX_SK_FORECAST_LINE:
-    case F_SEGMENTS:
+    if (kind == F_SEGMENTS) {
         *geom = "Line";
         *wkb = "MultiLineString";
-        break;
-    default:
-        *geom = "Polygon";
-        *wkb = "MultiPolygon";
-        break;
+    } else {
+        swx_storm_kind_qgis(kind, geom, wkb);
     }
 }
 
@@ -364,47 +353,6 @@ static const char segments_renderer[] =
     "value=\"255,140,0,255\"/><Option type=\"QString\" name=\"line_width\" "
     "value=\"2.4\"/></Option></layer></symbol></symbols></renderer-v2>";
 
-/* How each storm layer follows the project's time slider in QGIS (a
- * vector layer's <temporal>: mode 1 an instant from a field, mode 2 a start
- * and an end from two fields). What spans a time, a storm, a forecast line,
- * a cone, a danger area or a swath, shows while the frame meets its span. An
- * observed fix shows from its time on, so the track grows as the slider
- * moves. A forecast fix (point or wind radii) shows for 12 h from its time,
- * the spacing of an advisory's fixes over its first three days: one position
- * at a time where the raster frames are. The stretches of route at risk show
- * at every time, as the route does: they are where the ship will be, and
- * their times are labels (MM-DD HH:MMZ). */
-static void temporal_of(FILE *f, int kind)
-{
-    const char *start, *end = "";
-    int mode = 2, accumulate = 0, hours = 0;
-    switch (kind) {
-    case SWX_SK_STORM:
-        start = "first_time", end = "last_time";
-        break;
-    case SWX_SK_TRACK_POINT:
-        start = "time", mode = 1, accumulate = 1;
-        break;
-    case SWX_SK_FORECAST_POINT:
-        start = "forecast_time", mode = 1, hours = 12;
-        break;
-    case SWX_SK_WIND_RADII:
-        start = "time", mode = 1, hours = 12;
-        break;
-    case F_SEGMENTS:
-        return;
-    default: /* forecast lines, cones, danger areas, swaths */
-        start = "start_time", end = "end_time";
-        break;
-    }
-    fprintf(f,
-            "      <temporal enabled=\"1\" mode=\"%d\" startField=\"%s\" endField=\"%s\" "
-            "startExpression=\"\" endExpression=\"\" durationField=\"\" durationUnit=\"h\" "
-            "fixedDuration=\"%d\" accumulate=\"%d\">"
-            "<fixedRange><start></start><end></end></fixedRange></temporal>\n",
-            mode, start, end, hours, accumulate);
-}
-
 static void one_layer(FILE *f, const char *id, const char *file, const char *name, int kind,
                       const char *renderer, size_t rlen, const char *srs)
 {
@@ -416,7 +364,11 @@ static void one_layer(FILE *f, const char *id, const char *file, const char *nam
             "      <layername>%s</layername>\n      <srs>%s</srs>\n"
             "      <provider encoding=\"UTF-8\">ogr</provider>\n",
             geom, wkb, id, file, name, srs);
-    temporal_of(f, kind);
+    /* The storm layers follow the Temporal Controller with the rasters; the
+     * stretches of route at risk show at every time, as the route does:
+     * they are where the ship will be, and their times are labels. */
+    if (kind != F_SEGMENTS)
+        fprintf(f, "      %s\n", swx_storm_kind_qgis_temporal(kind));
     if (renderer) {
         fputs("      ", f);
         fwrite(renderer, 1, rlen, f);

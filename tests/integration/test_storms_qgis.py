@@ -6,7 +6,9 @@ wrong.
   test_storms_qgis.py sublayers FILE...      each file is one layer: QGIS asks
                                              no sublayer question
   test_storms_qgis.py qlr QLR N PNG          the .qlr loads N valid layers, each
-                                             with the renderer of its .qml;
+                                             with the renderer of its .qml and
+                                             following the time slider (as in a
+                                             voyage package's project);
                                              renders them all to PNG
 """
 import os
@@ -17,6 +19,8 @@ from qgis.core import (Qgis, QgsApplication, QgsLayerDefinition, QgsMapRendererS
                        QgsVectorLayer, QgsWkbTypes)
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor
+
+from package_storms_qgis import check_temporal
 
 # The renderer each layer's .qml gives.
 RENDERERS = {"storms": "categorizedSymbol", "track_points": "categorizedSymbol",
@@ -65,6 +69,9 @@ def cmd_qlr(qlr, n, png):
             fail(f"{layer.name()} did not load from {layer.source()}")
         if got != want:
             fail(f"{layer.name()} has renderer {got}, not {want} from its .qml")
+        frames = check_temporal(layer, os.path.join(os.path.dirname(qlr),
+                                                     layer.name() + ".geojson"), layer.name())
+        print(f"{layer.name()}: time slider checked at {frames} frames")
         if layer.featureCount() > 0:
             extent.combineExtentWith(layer.extent())
     order = [l.name() for l in p.layerTreeRoot().layerOrder()]

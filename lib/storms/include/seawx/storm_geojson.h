@@ -59,6 +59,13 @@ typedef enum swx_storm_kind {
 
 /* "storms", "track_points", ... (layer and file names). */
 SWX_API const char *swx_storm_kind_layer(int kind);
+/* How QGIS reads a kind's layer: its geometry ("Point", "Line", "Polygon")
+ * and WKB type (the Multi- one), for a project's or a .qlr's <maplayer>. */
+SWX_API void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type);
+/* The <temporal> element (one line) by which the kind's layer follows QGIS's
+ * Temporal Controller: spans from start/end fields, the observed track
+ * growing, forecast fixes shown 12 h; NULL for an unknown kind. */
+SWX_API const char *swx_storm_kind_qgis_temporal(int kind);
 /* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
 SWX_API int swx_storm_kinds_parse(unsigned *mask, const char *list);
 
