@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# A disk that fills up part-way: a seed, a file download and a storm
-# conversion into a small tmpfs this test mounts (root only, as the test
-# command runs). Each must end with one error line naming the file and the
-# cause, exit 8, and leave no output that looks complete and is not: the
-# MBTiles file valid and resumable with no side file beside it, the
-# download's FILE.part kept, no storm file at all. Then, with room again, the
+# A disk that fills up part-way: a seed, a file download, a storm
+# conversion and a voyage package into a small tmpfs this test mounts (root
+# only, as the test command runs). Each must end with one error line naming
+# the file and the cause, exit 8, and leave no output that looks complete and
+# is not: the MBTiles file valid and resumable with no side file beside it,
+# the download's FILE.part kept, no storm file at all, no package but its
+# .part folder with what was fetched. Then, with room again, the
 # same command completes and the result equals a run on a roomy disk.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -75,4 +76,44 @@ room
 check "storms: with room again the same command completes" test $? -eq 0
 "${storms[@]}" -o "$T/roomy/storms.geojson" 2>/dev/null
 check "storms: byte-identical to a conversion on a roomy disk" cmp "$D/storms.geojson" "$T/roomy/storms.geojson"
+
+# 4. A voyage package: about 7 MB into 3 MB. No package appears; what was
+# fetched stays in the version folder's .part with its resume.json, and the
+# same command, with room, continues it instead of fetching it all again.
+first=$("$S" layers -b maritime -v swh --latest --json | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['times'][0])")
+voyage=("$S" voyage -q -b maritime --route "$SEAWX_FIXTURES/voyage/atlantic_1000nm.csv" --depart "$first"
+  --speed 6-8 --layer swh -z 3-5 --format png --now "$SIM_NOW")
+getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
+small 3m
+"${voyage[@]}" -o "$D/pkg" 2>"$T/pkg.err"
+rc=$?
+cat "$T/pkg.err"
+check "package on a full disk: exit 8" test $rc -eq 8
+check "package: one line naming the file, the cause and the folder kept" sh -c \
+  "test \$(wc -l <'$T/pkg.err') -eq 1 && grep -q 'swh-.*mbtiles' '$T/pkg.err' && grep -qiE 'space|full' '$T/pkg.err' &&
+  grep -q 'kept in $D/.pkg.v1.part' '$T/pkg.err'"
+check "package: no package appears" test ! -e "$D/pkg"
+check "package: the .part keeps its resume.json and valid files, no side file" sh -c "
+  test -s '$D/.pkg.v1.part/resume.json' && ls '$D/.pkg.v1.part' | grep -q 'mbtiles\$' &&
+  ! ls '$D/.pkg.v1.part' | grep -qE -- '-(wal|shm|journal)\$|\.before\$' &&
+  for f in '$D'/.pkg.v1.part/*.mbtiles; do sqlite3 \"\$f\" 'pragma integrity_check' | grep -qx ok || exit 1; done"
+room
+before=$(getmaps)
+"${voyage[@]}" -o "$D/pkg" 2>"$T/pkg2.err"
+check "package: with room again the same command completes" test $? -eq 0
+resumed=$(($(getmaps) - before))
+before=$(getmaps)
+"${voyage[@]}" -o "$T/roomy/pkg" 2>/dev/null
+whole=$(($(getmaps) - before))
+check "package: the second run fetched only what was missing ($resumed of $whole GetMaps)" \
+  test "$resumed" -gt 0 -a "$resumed" -lt "$whole"
+same_pkg() {
+  local f
+  test "$(ls "$D/pkg" | grep -c mbtiles)" -eq "$(ls "$T/roomy/pkg" | grep -c mbtiles)" || return 1
+  for f in "$T"/roomy/pkg/*.mbtiles; do
+    test "$(tiles "$f")" = "$(tiles "$D/pkg/$(basename "$f")")" || return 1
+  done
+}
+check "package: every file's tiles equal a build on a roomy disk" same_pkg
+check "package: nothing left beside it but the package and its version" test "$(ls -A "$D" | grep pkg | tr '\n' ' ')" = ".pkg.v1 pkg "
 finish
