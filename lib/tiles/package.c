@@ -1660,8 +1660,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         if (kept && write_resume(part, p) == 0) {
             made_part = 0;
             rc = swx_error_set(
-                rc, "%s; what was fetched is kept in %s: run the same command again to continue",
-                why, part);
+                rc, "%s; what was fetched is kept in %s for the next build to continue", why, part);
         }
         goto done;
     }
