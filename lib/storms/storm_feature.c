@@ -54,9 +54,9 @@ void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type)
  * a field (shown for HOURS from it, or from it on when ACC), mode 2 a start
  * and an end from two fields. What spans a time (a storm, a forecast line, a
  * cone, a danger area, a swath) shows while the frame meets its span; the
- * observed track grows up to the frame; a forecast fix (point, wind radii)
- * shows for 12 h from its time, the spacing of an advisory's fixes over its
- * first three days, so one forecast position shows at a time. */
+ * observed track grows up to the frame; a fix (forecast point, wind radii)
+ * shows from its time until the next fix's (valid_until, an end QGIS does not
+ * include), so one position of each track shows at every moment. */
 #define TEMPORAL(mode, start, end, hours, acc)                                                     \
     "<temporal enabled=\"1\" mode=\"" #mode "\" startField=\"" start "\" endField=\"" end          \
     "\" startExpression=\"\" endExpression=\"\" durationField=\"\" durationUnit=\"h\" "            \
@@ -65,9 +65,9 @@ void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type)
 static const char *const kind_temporal[SWX_SK_COUNT] = {
     [SWX_SK_STORM] = TEMPORAL(2, "first_time", "last_time", 0, 0),
     [SWX_SK_TRACK_POINT] = TEMPORAL(1, "time", "", 0, 1),
-    [SWX_SK_FORECAST_POINT] = TEMPORAL(1, "forecast_time", "", 12, 0),
+    [SWX_SK_FORECAST_POINT] = TEMPORAL(2, "forecast_time", "valid_until", 0, 0),
     [SWX_SK_FORECAST_LINE] = TEMPORAL(2, "start_time", "end_time", 0, 0),
-    [SWX_SK_WIND_RADII] = TEMPORAL(1, "time", "", 12, 0),
+    [SWX_SK_WIND_RADII] = TEMPORAL(2, "time", "valid_until", 0, 0),
     [SWX_SK_CONE] = TEMPORAL(2, "start_time", "end_time", 0, 0),
     [SWX_SK_DANGER_AREA] = TEMPORAL(2, "start_time", "end_time", 0, 0),
     [SWX_SK_WIND_SWATH] = TEMPORAL(2, "start_time", "end_time", 0, 0),
@@ -173,6 +173,7 @@ enum fid {
     F_W_SPEED,
     F_W_Q0,
     F_W_Q3 = F_W_Q0 + 3,
+    F_VALID_UNTIL, /* forecast point, wind radii */
     /* danger kinds */
     F_D_START,
     F_D_END,
@@ -241,6 +242,7 @@ static const swx_storm_field forecast_fields[] = {
     {"seq", SWX_SF_INT, F_SEQ},
     {"forecast_time", SWX_SF_DATETIME, F_FC_TIME},
     {"forecast_hour", SWX_SF_INT, F_FC_HOUR},
+    {"valid_until", SWX_SF_DATETIME, F_VALID_UNTIL},
     POS_FIELDS,
 };
 
@@ -265,6 +267,7 @@ static const swx_storm_field radii_fields[] = {
     {"seq", SWX_SF_INT, F_SEQ},
     {"time", SWX_SF_DATETIME, F_W_TIME},
     {"forecast_hour", SWX_SF_INT, F_FC_HOUR},
+    {"valid_until", SWX_SF_DATETIME, F_VALID_UNTIL},
     {"threshold_kt", SWX_SF_INT, F_W_THRESHOLD},
     {"wind_speed", SWX_SF_REAL, F_W_SPEED},
     {"ne", SWX_SF_REAL, F_W_Q0 + 0},
@@ -403,6 +406,27 @@ static void line_summary(const swx_storm *s, int id, swx_storm_value *v)
         v_int(v, (int64_t)s->nforecast);
         break;
     }
+}
+
+/* Until when a fix stands for the storm in a time-stepped view: the time of
+ * the next fix along the track (observed, then forecast) that is later than
+ * its own, or 12 h after the last one (the spacing of an advisory's fixes
+ * over its first three days). Past 72 h an advisory's fixes are 24 h apart:
+ * held a fixed 12 h, the forecast would show no position half of the time. */
+static int64_t fix_until(const swx_storm_feature *f)
+{
+    const swx_storm *s = f->storm;
+    int64_t t = f->forecast ? f->pos->forecast_time : f->pos->time;
+    if (t == SWX_STORM_NULL)
+        return SWX_STORM_NULL;
+    if (!f->forecast)
+        for (size_t i = f->seq + 1; i < s->nobserved; i++)
+            if (s->observed[i].time != SWX_STORM_NULL && s->observed[i].time > t)
+                return s->observed[i].time;
+    for (size_t i = f->forecast ? f->seq + 1 : 0; i < s->nforecast; i++)
+        if (s->forecast[i].forecast_time != SWX_STORM_NULL && s->forecast[i].forecast_time > t)
+            return s->forecast[i].forecast_time;
+    return t + 12 * 3600;
 }
 
 void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
@@ -555,6 +579,9 @@ void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
         break;
     case F_W_SPEED:
         v_real(v, p ? p->radii[f->threshold].wind_speed : NAN);
+        break;
+    case F_VALID_UNTIL:
+        v_int(v, p ? fix_until(f) : SWX_STORM_NULL);
         break;
     case F_D_START:
         v_int(v, f->start_time);

@@ -1582,21 +1582,36 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         b.pr.bytes = (uint64_t)now_bytes;
         int backup = 0;
         if (p->o.budget && pf->present && now_bytes + 2 * est + 8192 > (double)p->o.budget) {
-            if ((rc = copy_file(fp, bak)))
-                goto done;
+            if ((rc = copy_file(fp, bak))) {
+                unlink(bak);
+                break; /* the file is as it was: kept for the next build below */
+            }
             backup = 1;
         }
         int was_present = pf->present;
         uint64_t size_before = pf->size;
         swx_seed_file_result r;
         rc = swx_seed_file_zoom(&r, L->seed, u->file, u->z, fp);
+        if (rc) {
+            /* Stopped, or a write or the service failed: the engine leaves
+             * the file valid with every batch it committed. A budget step
+             * is put back as it was; a new file is kept for the next build
+             * (below), which continues it. */
+            if (backup && rename(bak, fp) != 0) {
+                unlink(fp);
+                pf->present = 0;
+            } else if (!backup && file_size(fp) > 0) {
+                pf->present = 1;
+                pf->size = file_size(fp);
+            }
+        }
         if (rc == SWX_ECANCEL || (o->cancel && *o->cancel)) {
             res->interrupted = 1;
             rc = 0;
             break;
         }
         if (rc)
-            goto done;
+            break;
         pf->size = file_size(fp);
         pf->present = pf->size > 0;
         if (!r.complete && o->stop && o->stop(o->ud)) {
@@ -1632,6 +1647,22 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         if (!r.complete)
             pf->failed = 1;
         done_units = k + 1;
+    }
+    if (rc) {
+        /* What was fetched stays for the next build, beside the package, as
+         * for a build that was stopped; the error keeps its cause. */
+        char why[400];
+        snprintf(why, sizeof why, "%s", swx_error_last());
+        size_t kept = 0;
+        for (size_t i = 0; i < p->n; i++)
+            for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
+                kept += p->layers[i].files[f].present;
+        if (kept && write_resume(part, p) == 0) {
+            made_part = 0;
+            rc = swx_error_set(
+                rc, "%s; what was fetched is kept in %s for the next build to continue", why, part);
+        }
+        goto done;
     }
     /* Valid times complete in every layer, from the first. */
     {

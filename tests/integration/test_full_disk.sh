@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# A disk that fills up part-way: a seed, a file download and a storm
-# conversion into a small tmpfs this test mounts (root only, as the test
-# command runs). Each must end with one error line naming the file and the
-# cause, exit 8, and leave no output that looks complete and is not: the
-# MBTiles file valid and resumable with no side file beside it, the
-# download's FILE.part kept, no storm file at all. Then, with room again, the
+# A disk that fills up part-way: a seed, a file download, a storm
+# conversion and a voyage package into a small tmpfs this test mounts (root
+# only, as the test command runs). Each must end with one error line naming
+# the file and the cause, exit 8, and leave no output that looks complete and
+# is not: the MBTiles file valid and resumable with no side file beside it,
+# the download's FILE.part kept, no storm file at all, no package but its
+# .part folder with what was fetched. Then, with room again, the
 # same command completes and the result equals a run on a roomy disk.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -20,16 +21,22 @@ cleanup_mount() { umount "$D" 2>/dev/null; }
 trap 'cleanup_mount; cleanup' EXIT
 small() { umount "$D" 2>/dev/null; mount -t tmpfs -o "size=$1" tmpfs "$D"; }
 room() { mount -o remount,size=256m "$D"; }
+# The command after $1 (the disk's size) and $2 (its stderr) on a small disk; rc is its exit.
+on_small() {
+  small "$1"
+  local err=$2
+  shift 2
+  "$@" 2>"$err"
+  rc=$?
+  cat "$err"
+}
 one_line() { test "$(wc -l <"$1")" -eq 1; }
 side_files() { ls "$D" | grep -E -- '-(wal|shm|journal)$|\.tmp$' || true; }
 
 # 1. Seeding: about 8 MB of tiles into 6 MB, so that several batches are
 # committed before the disk fills; progress lines on (not a terminal).
 seed=("$S" seed -b basic -v t2m:K --bbox -20,35,20,60 -z 0-8)
-small 6m
-"${seed[@]}" -o "$D/s.mbtiles" 2>"$T/seed.err"
-rc=$?
-cat "$T/seed.err"
+on_small 6m "$T/seed.err" "${seed[@]}" -o "$D/s.mbtiles"
 check "seed on a full disk: exit 8" test $rc -eq 8
 check "seed: one error line, last, naming the file and the cause" sh -c \
   "test \$(grep -c 'error' '$T/seed.err') -eq 1 && tail -1 '$T/seed.err' | grep 'seawx: error: ' | grep 's.mbtiles' | grep -qiE 'full|space'"
@@ -46,10 +53,7 @@ check "seed: the result equals a run on a roomy disk" test "$(tiles "$D/s.mbtile
 
 # 2. A download: the 265 KB soil file into 128 KB.
 soil=$("$S" soil files -f json | python3 -c "import json,sys; print(json.load(sys.stdin)['data'][-1]['name'])")
-small 128k
-"$S" soil download "$soil" -o "$D/soil.nc" 2>"$T/dl.err"
-rc=$?
-cat "$T/dl.err"
+on_small 128k "$T/dl.err" "$S" soil download "$soil" -o "$D/soil.nc"
 check "download on a full disk: exit 8" test $rc -eq 8
 check "download: one line naming the file and the cause" sh -c \
   "test \$(wc -l <'$T/dl.err') -eq 1 && grep -q 'soil.nc' '$T/dl.err' && grep -qiE 'space|full' '$T/dl.err'"
@@ -62,10 +66,7 @@ check "download: byte-identical to a download on a roomy disk" cmp "$D/soil.nc" 
 
 # 3. A storm conversion: every storm since 1990 into 512 KB.
 storms=("$S" storms --status all --period 1990-01-01T00:00:00Z/2024-12-31T23:59:59Z)
-small 512k
-"${storms[@]}" -o "$D/storms.geojson" 2>"$T/st.err"
-rc=$?
-cat "$T/st.err"
+on_small 512k "$T/st.err" "${storms[@]}" -o "$D/storms.geojson"
 check "storms on a full disk: exit 8" test $rc -eq 8
 check "storms: one line naming the file and the cause" sh -c \
   "test \$(wc -l <'$T/st.err') -eq 1 && grep -q 'storms.geojson' '$T/st.err' && grep -qiE 'space|full' '$T/st.err'"
@@ -75,4 +76,41 @@ room
 check "storms: with room again the same command completes" test $? -eq 0
 "${storms[@]}" -o "$T/roomy/storms.geojson" 2>/dev/null
 check "storms: byte-identical to a conversion on a roomy disk" cmp "$D/storms.geojson" "$T/roomy/storms.geojson"
+
+# 4. A voyage package: about 7 MB into 3 MB. No package appears; what was
+# fetched stays in the version folder's .part with its resume.json, and the
+# same command, with room, continues it instead of fetching it all again.
+first=$("$S" layers -b maritime -v swh --latest --json | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['times'][0])")
+voyage=("$S" voyage -q -b maritime --route "$SEAWX_FIXTURES/voyage/atlantic_1000nm.csv" --depart "$first"
+  --speed 6-8 --layer swh -z 3-5 --format png --now "$SIM_NOW")
+getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
+on_small 3m "$T/pkg.err" "${voyage[@]}" -o "$D/pkg"
+check "package on a full disk: exit 8" test $rc -eq 8
+check "package: one line naming the file, the cause and the folder kept" sh -c \
+  "test \$(wc -l <'$T/pkg.err') -eq 1 && grep -q 'swh-.*mbtiles' '$T/pkg.err' && grep -qiE 'space|full' '$T/pkg.err' &&
+  grep -q 'kept in $D/.pkg.v1.part' '$T/pkg.err'"
+check "package: no package appears" test ! -e "$D/pkg"
+check "package: the .part keeps its resume.json and valid files, no side file" sh -c "
+  test -s '$D/.pkg.v1.part/resume.json' && ls '$D/.pkg.v1.part' | grep -q 'mbtiles\$' &&
+  ! ls '$D/.pkg.v1.part' | grep -qE -- '-(wal|shm|journal)\$|\.before\$' &&
+  for f in '$D'/.pkg.v1.part/*.mbtiles; do sqlite3 \"\$f\" 'pragma integrity_check' | grep -qx ok || exit 1; done"
+room
+before=$(getmaps)
+"${voyage[@]}" -o "$D/pkg" 2>"$T/pkg2.err"
+check "package: with room again the same command completes" test $? -eq 0
+resumed=$(($(getmaps) - before))
+before=$(getmaps)
+"${voyage[@]}" -o "$T/roomy/pkg" 2>/dev/null
+whole=$(($(getmaps) - before))
+check "package: the second run fetched only what was missing ($resumed of $whole GetMaps)" \
+  test "$resumed" -gt 0 -a "$resumed" -lt "$whole"
+same_pkg() {
+  local f
+  test "$(ls "$D/pkg" | grep -c mbtiles)" -eq "$(ls "$T/roomy/pkg" | grep -c mbtiles)" || return 1
+  for f in "$T"/roomy/pkg/*.mbtiles; do
+    test "$(tiles "$f")" = "$(tiles "$D/pkg/$(basename "$f")")" || return 1
+  done
+}
+check "package: every file's tiles equal a build on a roomy disk" same_pkg
+check "package: nothing left beside it but the package and its version" test "$(ls -A "$D" | grep pkg | tr '\n' ' ')" = ".pkg.v1 pkg "
 finish

@@ -39,7 +39,7 @@ check "storms: summary on stderr, nothing else" grep -q '^seawx: 5 storms' "$T/e
 check "edge.geojson passes geojsonhint (no errors, no winding warnings)" hint "$T/edge.geojson"
 edge_ok() {
   $py - "$T/edge.geojson" <<'PY'
-import json, math, sys
+import datetime, json, math, sys
 def bad_const(c): raise ValueError("non-JSON number " + c)
 d = json.load(open(sys.argv[1]), parse_constant=bad_const)
 assert d["type"] == "FeatureCollection"
@@ -72,6 +72,26 @@ assert len(by("storm", "AL092024")) == 1 and len(by("track_point", "AL092024")) 
 assert len(by("forecast_point", "AL092024")) == 8 and len(by("forecast_line", "AL092024")) == 1
 fp = by("forecast_point", "AL092024")[1]["properties"]
 assert fp["forecast_hour"] == 12 and fp["forecast_time"].endswith("Z")
+# A fix stands until the next later fix along the track (observed, then
+# forecast), the last one 12 h: the time slider always shows one position.
+def iso(t): return t and datetime.datetime.fromisoformat(t.replace("Z", "+00:00"))
+for sid in sorted({f["properties"]["atcf_id"] for f in F}):
+    track = [("o", iso(f["properties"]["time"])) for f in by("track_point", sid)]
+    track += [("f", iso(f["properties"]["forecast_time"])) for f in by("forecast_point", sid)]
+    def until(kind, t, seq):
+        start = seq + 1 if kind == "o" else len(by("track_point", sid)) + seq + 1
+        later = [u for _, u in track[start:] if u and u > t]
+        return later[0] if later else t + datetime.timedelta(hours=12)
+    for f in by("forecast_point", sid):
+        q = f["properties"]
+        assert iso(q["valid_until"]) == until("f", iso(q["forecast_time"]), q["seq"]), q
+    for f in by("wind_radii", sid):
+        q = f["properties"]
+        k = "f" if q["track"] == "forecast" else "o"
+        assert iso(q["valid_until"]) == until(k, iso(q["time"]), q["seq"]), q
+fps = by("forecast_point", "AL092024")
+assert all(a["properties"]["valid_until"] == b["properties"]["forecast_time"]
+           for a, b in zip(fps, fps[1:]))
 radii = by("wind_radii", "AL092024")
 assert {r["properties"]["threshold_kt"] for r in radii} == {34, 50, 64}
 assert all(r["properties"]["fill"] and r["properties"]["fill-opacity"] == 0.25 for r in radii)

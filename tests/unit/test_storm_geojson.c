@@ -1,6 +1,7 @@
 /* test_storm_geojson.c: storm feature values and their GeoJSON
  * (storm_feature.c, storm_geojson.c): nulls, titles, kinds and colours, and
- * the written document read back by json-c. */
+ * the written document read back by json-c, and how long each fix stands
+ * (valid_until). */
 #include "cu_support.h"
 
 #include "seawx/error.h"
@@ -201,6 +202,84 @@ static void test_numbers(void)
     swx_storm_list_clear(&l);
 }
 
+/* valid_until, collected by kind and track in feature order. */
+struct untils {
+    int64_t obs[8], fc[8], radii_obs[8], radii_fc[8];
+    size_t nobs, nfc, nradii_obs, nradii_fc;
+};
+
+static int collect_until(void *ud, const swx_storm_feature *f)
+{
+    struct untils *u = ud;
+    const swx_storm_field *tab;
+    size_t n = swx_storm_fields(&tab, f->kind);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(tab[i].name, "valid_until") != 0)
+            continue;
+        swx_storm_value x;
+        swx_storm_feature_value(&x, f, i);
+        int64_t t = x.null ? -1 : x.i;
+        if (f->kind == SWX_SK_FORECAST_POINT && u->nfc < 8)
+            u->fc[u->nfc++] = t;
+        else if (f->kind == SWX_SK_WIND_RADII && f->forecast && u->nradii_fc < 8)
+            u->radii_fc[u->nradii_fc++] = t;
+        else if (f->kind == SWX_SK_WIND_RADII && u->nradii_obs < 8)
+            u->radii_obs[u->nradii_obs++] = t;
+        else if (u->nobs < 8)
+            u->obs[u->nobs++] = t;
+    }
+    return 0;
+}
+
+/* A fix stands until the next fix along the track (observed, then forecast)
+ * with a later time: a repeated time and the last observed position's twin
+ * at forecast hour 0 are passed over, a 72 h gap is held whole, the last fix
+ * stands 12 h, and a fix with no time has no end. */
+static void test_valid_until(void)
+{
+    const int64_t T = 1700000000, H = 3600;
+    const int64_t obs[] = {T, T + 6 * H, T + 6 * H, T + 12 * H};
+    const int64_t fc[] = {T + 12 * H, T + 24 * H, SWX_STORM_NULL, T + 96 * H};
+    swx_storm *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_storm_new_empty(&s), 0);
+    s->atcf_id = swx_storm_str(s, "AL012024", 8);
+    for (int i = 0; i < 8; i++) {
+        swx_storm_pos *p;
+        CU_ASSERT_EQUAL_FATAL(swx_storm_add_pos(&p, s, i >= 4), 0);
+        p->lon = -40;
+        p->lat = 10 + i;
+        p->radii[0].present = 1;
+        p->radii[0].r[0] = 60;
+        p->radii[0].r[1] = p->radii[0].r[2] = p->radii[0].r[3] = 0;
+        if (i < 4)
+            p->time = obs[i];
+        else
+            p->forecast_time = fc[i - 4];
+    }
+    CU_ASSERT_EQUAL_FATAL(swx_storm_finish(s), 0);
+    swx_storm_geo *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_storm_geo_new(&g), 0);
+    struct untils u = {0};
+    CU_ASSERT_EQUAL(swx_storm_features(g, s,
+                                       (1u << SWX_SK_FORECAST_POINT) | (1u << SWX_SK_WIND_RADII) |
+                                           (1u << SWX_SK_TRACK_POINT),
+                                       collect_until, &u),
+                    0);
+    CU_ASSERT_EQUAL(u.nobs, 0); /* track points have no valid_until */
+    const int64_t want_obs[] = {T + 6 * H, T + 12 * H, T + 12 * H, T + 24 * H};
+    const int64_t want_fc[] = {T + 24 * H, T + 96 * H, -1, T + 108 * H};
+    CU_ASSERT_EQUAL_FATAL(u.nradii_obs, 4);
+    CU_ASSERT_EQUAL_FATAL(u.nfc, 4);
+    CU_ASSERT_EQUAL_FATAL(u.nradii_fc, 4);
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(u.radii_obs[i], want_obs[i]);
+        CU_ASSERT_EQUAL(u.fc[i], want_fc[i]);
+        CU_ASSERT_EQUAL(u.radii_fc[i], want_fc[i]);
+    }
+    swx_storm_geo_free(g);
+    swx_storm_free(s);
+}
+
 static void test_split(void)
 {
     char *texts[SWX_SK_COUNT] = {0};
@@ -235,5 +314,6 @@ int main(void)
     CU_add_test(s, "document read back", test_document);
     CU_add_test(s, "numbers: six decimals, huge values whole", test_numbers);
     CU_add_test(s, "one file per kind", test_split);
+    CU_add_test(s, "a fix stands until the next later one", test_valid_until);
     return cu_run();
 }

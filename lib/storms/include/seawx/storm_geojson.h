@@ -6,7 +6,9 @@
  *                   has one distinct position, no geometry when it has none)
  *                   with the summary's properties;
  *   track_point     one Point per observed position;
- *   forecast_point  one Point per forecast position (forecast_time, forecast_hour);
+ *   forecast_point  one Point per forecast position (forecast_time, forecast_hour,
+ *                   valid_until: the time of the next later fix along the
+ *                   track, or 12 h after the last; wind_radii have it too);
  *   forecast_line   the last observed position through the forecast, when that
  *                   makes at least two distinct positions;
  *   wind_radii      one Polygon per position and threshold (34, 50, 64 kt) with
@@ -64,7 +66,7 @@ SWX_API const char *swx_storm_kind_layer(int kind);
 SWX_API void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type);
 /* The <temporal> element (one line) by which the kind's layer follows QGIS's
  * Temporal Controller: spans from start/end fields, the observed track
- * growing, forecast fixes shown 12 h; NULL for an unknown kind. */
+ * growing, each fix shown until its valid_until; NULL for an unknown kind. */
 SWX_API const char *swx_storm_kind_qgis_temporal(int kind);
 /* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
 SWX_API int swx_storm_kinds_parse(unsigned *mask, const char *list);
