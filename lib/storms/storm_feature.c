@@ -408,6 +408,12 @@ static void line_summary(const swx_storm *s, int id, swx_storm_value *v)
     }
 }
 
+/* A fix's own time: its forecast time on the forecast track. */
+static int64_t fix_time(const swx_storm_feature *f)
+{
+    return f->forecast ? f->pos->forecast_time : f->pos->time;
+}
+
 /* Until when a fix stands for the storm in a time-stepped view: the time of
  * the next fix along the track (observed, then forecast) that is later than
  * its own, or 12 h after the last one (the spacing of an advisory's fixes
@@ -416,7 +422,7 @@ static void line_summary(const swx_storm *s, int id, swx_storm_value *v)
 static int64_t fix_until(const swx_storm_feature *f)
 {
     const swx_storm *s = f->storm;
-    int64_t t = f->forecast ? f->pos->forecast_time : f->pos->time;
+    int64_t t = fix_time(f);
     if (t == SWX_STORM_NULL)
         return SWX_STORM_NULL;
     if (!f->forecast)
@@ -572,7 +578,7 @@ void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
         v_str(v, f->forecast ? "forecast" : "observed");
         break;
     case F_W_TIME:
-        v_int(v, p ? (f->forecast ? p->forecast_time : p->time) : SWX_STORM_NULL);
+        v_int(v, p ? fix_time(f) : SWX_STORM_NULL);
         break;
     case F_W_THRESHOLD:
         v_int(v, swx_storm_radii_kt(f->threshold));

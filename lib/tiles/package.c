@@ -1592,18 +1592,18 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         uint64_t size_before = pf->size;
         swx_seed_file_result r;
         rc = swx_seed_file_zoom(&r, L->seed, u->file, u->z, fp);
-        if (rc) {
-            /* Stopped, or a write or the service failed: the engine leaves
-             * the file valid with every batch it committed. A budget step
-             * is put back as it was; a new file is kept for the next build
-             * (below), which continues it. */
-            if (backup && rename(bak, fp) != 0) {
+        if (rc && backup) {
+            /* A budget step that was stopped or failed is put back as it was. */
+            if (rename(bak, fp) != 0) {
                 unlink(fp);
                 pf->present = 0;
-            } else if (!backup && file_size(fp) > 0) {
-                pf->present = 1;
-                pf->size = file_size(fp);
             }
+        } else {
+            /* Done, stopped, or a write or the service failed: the engine
+             * leaves the file valid with every batch it committed; one cut
+             * short is kept for the next build (below), which continues it. */
+            pf->size = file_size(fp);
+            pf->present = pf->size > 0;
         }
         if (rc == SWX_ECANCEL || (o->cancel && *o->cancel)) {
             res->interrupted = 1;
@@ -1612,8 +1612,6 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
         }
         if (rc)
             break;
-        pf->size = file_size(fp);
-        pf->present = pf->size > 0;
         if (!r.complete && o->stop && o->stop(o->ud)) {
             res->interrupted = 1;
             break;
