@@ -37,6 +37,9 @@ sim_start() {
   unset SEAWX_API_KEY_FILE SEAWX_WMS_AUTH SEAWX_WMS_PASSWORD
 }
 
+# GetMaps the stand-in has answered so far (its access log).
+getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
+
 check() {
   local name=$1
   shift

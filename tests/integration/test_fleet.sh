@@ -16,7 +16,6 @@ sim_start --now "$NOW"
 F=$SEAWX_FIXTURES/fleet
 FLEET=$F/six.json
 cd "$T" || exit 1
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 S=("$SEAWX_CLI" fleet --now "$NOW" -q)
 
 # 1. The dry run: per ship and shared, no GetMap.

@@ -83,7 +83,6 @@ check "storms: byte-identical to a conversion on a roomy disk" cmp "$D/storms.ge
 first=$("$S" layers -b maritime -v swh --latest --json | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['times'][0])")
 voyage=("$S" voyage -q -b maritime --route "$SEAWX_FIXTURES/voyage/atlantic_1000nm.csv" --depart "$first"
   --speed 6-8 --layer swh -z 3-5 --format png --now "$SIM_NOW")
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 on_small 3m "$T/pkg.err" "${voyage[@]}" -o "$D/pkg"
 check "package on a full disk: exit 8" test $rc -eq 8
 check "package: one line naming the file, the cause and the folder kept" sh -c \

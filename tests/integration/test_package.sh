@@ -19,7 +19,6 @@ F=$SEAWX_FIXTURES/voyage
 cd "$T" || exit 1
 "$SEAWX_CLI" layers -b maritime -v swh --latest --json >"$T/layers.json" || exit 1
 first=$(python3 -c "import json; print(json.load(open('$T/layers.json'))[0]['times'][0])")
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 V=("$SEAWX_CLI" voyage -b maritime --route "$F/atlantic_1000nm.csv" --depart "$first" --speed 6-8
   --layer swh --layer sst:zoom=3 -z 3-4 --format png --now "$NOW0" -q)
 

@@ -8,7 +8,6 @@ sim_start --deny-bundle agricultural
 chk="python3 $here/seed_check.py"
 F=$SEAWX_FIXTURES/seed
 cd "$T" || exit 1
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 
 # 1. A bbox at zooms 0-5.
 check "bbox 0-5 seeds" sh -c "'$SEAWX_CLI' seed -b basic -v t2m:K --bbox -10,40,5,55 -z 0-5 -m 2 \

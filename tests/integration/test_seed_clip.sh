@@ -9,7 +9,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 sim_start
 cd "$T" || exit 1
 S=$SEAWX_CLI
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 meta() { sqlite3 "$1" "select value from metadata where name='$2'"; }
 # pixel FILE Z X Y PX PY: the RGBA of one pixel of a stored tile (XYZ row).
 pixel() {

@@ -10,7 +10,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 sim_start
 cd "$T" || exit 1
 R=$SEAWX_RASTERCMP
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 meta() { sqlite3 "$1" "select value from metadata where name='$2'"; }
 magic() { sqlite3 "$1" "select hex(substr(tile_data,1,4)) from tiles limit 1"; }
 

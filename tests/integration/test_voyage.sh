@@ -15,7 +15,6 @@ F=$SEAWX_FIXTURES/voyage
 cd "$T" || exit 1
 "$SEAWX_CLI" layers -b maritime -v swh --latest --json >"$T/layers.json" || exit 1
 first=$(python3 -c "import json; print(json.load(open('$T/layers.json'))[0]['times'][0])")
-getmaps() { grep -c 'request=GetMap' "$T/access.log" || true; }
 seed=("$SEAWX_CLI" seed -b maritime -v swh -t all -z 3-8 --buffer 50 -q)
 
 # 1. The Atlantic route (997 nm), 6-8 kn from the first valid time.
