@@ -108,7 +108,7 @@ check "  and swaps every package to its second version" sh -c "for s in a1 a2 a3
 g0=$(getmaps)
 "${S[@]}" -j 2 "$FLEET" -o "$T/int" 2>"$T/int.err" &
 int_pid=$!
-for _ in $(seq 400); do [ "$(ls "$T"/int/.a1.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 4 ] && break; sleep 0.025; done
+progress_or_exit "$int_pid" 300 eval '[ "$(ls "$T"/int/.a1.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 4 ]'
 kill -INT "$int_pid"
 wait "$int_pid"
 int_rc=$?
