@@ -14,10 +14,28 @@
 #   5. runs every test in build/, the core's unit tests once more under
 #      valgrind, ending on ctest's summary.
 # Any finding of a sanitizer or of valgrind fails the run.
+#
+# SEAWX_TEST_LOAD=N runs N busy loops beside the whole run (1: one per core),
+# as a busy CI machine would: the suite must pass under that load, and its
+# interrupting tests wait for observed progress, never a fixed time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEAWX_BUILD_DIR:-$root/build}
 bash "$root/scripts/install-deps.sh"
+
+load=${SEAWX_TEST_LOAD:-0}
+case "$load" in
+  '' | *[!0-9]*) echo "SEAWX_TEST_LOAD must be a whole number (busy loops; 1: one per core)" >&2; exit 2 ;;
+esac
+[ "$load" -eq 1 ] && load=$(nproc)
+hogs=()
+stop_hogs() { [ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null || true; }
+trap stop_hogs EXIT
+for _ in $(seq "$load"); do
+  bash -c 'while :; do :; done' &
+  hogs+=($!)
+done
+[ "$load" -eq 0 ] || echo "== load: $load busy loops beside the run (SEAWX_TEST_LOAD)"
 
 echo "== build (warnings as errors): $build"
 bash "$root/scripts/build.sh" -DSEAWX_WERROR=ON -DSEAWX_BUILD_TESTS=ON -DSEAWX_VALGRIND=ON

@@ -427,8 +427,10 @@ static int dry_run_voyage(const swx_seed_plan *plan, const swx_voyage *v, const 
     printf("the whole corridor for the same %zu time%s: %llu tiles (the voyage needs %.1f%%)\n", nt,
            nt == 1 ? "" : "s", (unsigned long long)corridor_tiles,
            corridor_tiles ? 100.0 * (double)tiles / (double)corridor_tiles : 0.0);
-    /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512. */
-    printf("estimated size: %.1f MiB in %zu file%s (at most; identical tiles are stored once)\n",
+    /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512: an
+     * estimate, not a bound (a busier field's tiles are larger), so it says "about". */
+    printf("estimated size: about %.1f MiB in %zu file%s (from a typical tile's size; identical "
+           "tiles are stored once)\n",
            (double)tiles * (tile_size == 512 ? 48.0 : 12.0) / 1024.0, nt, nt == 1 ? "" : "s");
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
@@ -712,8 +714,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                      format_factor(so.format, so.quality);
         printf("%5s %12llu %12llu\n", "all", (unsigned long long)(per_time * nt),
                (unsigned long long)(reqs * nt));
-        printf("estimated size: %.1f MiB in %zu file%s as %s (at most; identical tiles are stored "
-               "once)\n",
+        printf("estimated size: about %.1f MiB in %zu file%s as %s (from a typical tile's size; "
+               "identical tiles are stored once)\n",
                est, nt, nt == 1 ? "" : "s", swx_tile_format_name(so.format));
         if (fflush(stdout) != 0)
             exit_code = EXIT_IO;

@@ -337,7 +337,7 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
         json_object_array_length(*ships) < 1)
         return swx_error_set(SWX_EINVAL, "ships must be an array of at least one ship");
     if (json_object_array_length(*ships) > SWX_FLEET_MAX_SHIPS)
-        return swx_error_set(SWX_ETOOBIG, "at most %d ships in a fleet, not %zu",
+        return swx_error_set(SWX_EINVAL, "at most %d ships in a fleet, not %zu",
                              SWX_FLEET_MAX_SHIPS, json_object_array_length(*ships));
     return 0;
 }
@@ -350,7 +350,7 @@ int swx_fleet_parse(swx_fleet **out, const char *text, size_t len, const char *b
     int rc = 0;
     *out = NULL;
     if (len > SWX_FLEET_MAX_BYTES)
-        return swx_error_set(SWX_ETOOBIG, "a fleet file is at most %u MiB",
+        return swx_error_set(SWX_EINVAL, "a fleet file is at most %u MiB",
                              SWX_FLEET_MAX_BYTES >> 20);
     if (swx_jsonr_parse(&root, text, len, "the fleet file")) {
         /* A fleet file is the user's input: not valid JSON is a usage error. */
@@ -436,8 +436,7 @@ int swx_fleet_read(swx_fleet **out, const char *path)
     else if (err)
         rc = swx_error_set(SWX_EIO, "cannot read %s", path);
     else if (got > SWX_FLEET_MAX_BYTES)
-        rc =
-            swx_error_set(SWX_ETOOBIG, "%s is larger than %u MiB", path, SWX_FLEET_MAX_BYTES >> 20);
+        rc = swx_error_set(SWX_EINVAL, "%s is larger than %u MiB", path, SWX_FLEET_MAX_BYTES >> 20);
     else if ((rc = swx_fleet_parse(out, text, got, dir)))
         rc = swx_error_prefix(rc, "%s", path);
     free(text);

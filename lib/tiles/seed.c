@@ -1232,8 +1232,25 @@ void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s)
 typedef struct file_meta {
     char bounds[128], center[128], minz[16], maxz[16], desc[512], name[300], tsz[16], enc[32],
         scale[32];
-    char shard[32], request[SWX_SHA256_HEX_LEN];
+    char shard[32], request[SWX_SHA256_HEX_LEN], clip[32];
 } file_meta;
+
+/* What a clipped file was clipped to, for its `clip` metadata: "area " and
+ * the first 16 hex digits of the area's hash (the one a shard's request hash
+ * uses), so that a file clipped to one area is never continued with another
+ * (a wider buffer, another bbox) and keeps tiles cut to the first. */
+static void clip_id(char out[32], const swx_area *a)
+{
+    swx_sha256_ctx c;
+    uint8_t digest[SWX_SHA256_LEN];
+    swx_sha256_init(&c);
+    swx_sha256_update(&c, "seawx-clip-v1\n", 14);
+    swx_shard_hash_area(&c, a);
+    swx_sha256_final(digest, &c);
+    memcpy(out, "area ", 5);
+    for (int i = 0; i < 8; i++)
+        snprintf(out + 5 + 2 * i, 3, "%02x", digest[i]);
+}
 
 /* The hash of what defines file `file`'s tiles, for a shard's file (see
  * seawx/shard.h): the same request gives the same hash in every shard. */
@@ -1380,10 +1397,12 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         {"shard", s->part ? fm.shard : NULL},
         {"partition", s->part ? SWX_SHARD_PARTITION : NULL},
         {"request", s->part ? fm.request : NULL},
-        {"clip", s->clip ? "area" : NULL},
+        {"clip", s->clip ? fm.clip : NULL},
     };
     static const char *const identity[] = {"layer", "time",      "style",   "tile_size", "encoding",
                                            "shard", "partition", "request", "clip",      NULL};
+    if (s->clip)
+        clip_id(fm.clip, s->area);
     if (s->part) {
         snprintf(fm.shard, sizeof fm.shard, "%d/%d", s->part->k, s->part->n);
         request_hash(fm.request, s, file, fm.enc);

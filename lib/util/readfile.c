@@ -12,8 +12,8 @@
 static int too_large(const char *path, size_t limit)
 {
     if (limit >= (1u << 20) && limit % (1u << 20) == 0)
-        return swx_error_set(SWX_ETOOBIG, "%s is larger than %zu MiB", path, limit >> 20);
-    return swx_error_set(SWX_ETOOBIG, "%s is larger than %zu bytes", path, limit);
+        return swx_error_set(SWX_EINVAL, "%s is larger than %zu MiB", path, limit >> 20);
+    return swx_error_set(SWX_EINVAL, "%s is larger than %zu bytes", path, limit);
 }
 
 int swx_read_file(char **out, size_t *len, const char *path, size_t limit)

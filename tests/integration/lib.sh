@@ -4,6 +4,11 @@
 #                                   SEAWX_BASE_URL / SEAWX_API_KEY for the CLI
 #   check NAME CMD...               runs CMD, counts a pass when it exits 0
 #   finish                          prints "N passed, N failed" and exits
+#   wait_until SECONDS CMD...       runs CMD every 20 ms until it succeeds
+#   progress_or_exit PID SECONDS CMD...
+#                                   the same, but gives up (status 1) as soon as
+#                                   PID has ended: how a test that interrupts a
+#                                   run waits for that run's observed progress
 set -u
 : "${SEAWX_SIM:?run through ctest}" "${SEAWX_CLI:?run through ctest}"
 T=$(mktemp -d /tmp/seawx-it.XXXXXX)
@@ -35,6 +40,29 @@ sim_start() {
   SIM_URL=http://127.0.0.1:$SIM_PORT
   export SEAWX_BASE_URL=$SIM_URL SEAWX_API_KEY=$KEY
   unset SEAWX_API_KEY_FILE SEAWX_WMS_AUTH SEAWX_WMS_PASSWORD
+}
+
+# A test that interrupts, kills or cancels waits for observed progress (rows
+# in the access log, the size of a .part, tiles in a file), never a fixed
+# time, so that it holds on a busy machine. SECONDS only bounds a run that is
+# broken: it is never the wait a test expects.
+wait_until() {
+  local limit=$1 t0=$SECONDS
+  shift
+  until "$@"; do
+    [ $((SECONDS - t0)) -ge "$limit" ] && return 1
+    sleep 0.02
+  done
+}
+progress_or_exit() {
+  local pid=$1 limit=$2 t0=$SECONDS
+  shift 2
+  until "$@"; do
+    kill -0 "$pid" 2>/dev/null || return 1
+    [ $((SECONDS - t0)) -ge "$limit" ] && return 1
+    sleep 0.02
+  done
+  kill -0 "$pid" 2>/dev/null
 }
 
 # GetMaps the stand-in has answered so far (its access log).

@@ -4,7 +4,9 @@
 # and historical region jobs from start to downloaded file.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-export SEAWX_SIM_STORAGE_CUT=1 SEAWX_SIM_JOB_MS=2500
+# A job is pending for its first 3 s and complete after 9 s: long enough that
+# a busy machine still sees it pending when section 4 asks and watches it.
+export SEAWX_SIM_STORAGE_CUT=1 SEAWX_SIM_JOB_MS=9000
 sim_start
 S=$SEAWX_CLI
 py=python3
@@ -85,9 +87,12 @@ watch_ok() {
   uuid=$(cat job2.out)
   [ "$($S soil job status "$uuid")" = pending ] || return 1
   # Interrupted while watching: exit 130 and the way to resume.
+  # Interrupted once it has asked for the job's status (the access log shows
+  # its request: it is in its watch loop, past starting up).
+  asked=$(grep -c "/status/$uuid " access.log)
   $S soil job watch "$uuid" --poll 1 -o job2.nc 2>job2w.err &
   pid=$!
-  sleep 0.5
+  progress_or_exit $pid 120 eval '[ "$(grep -c "/status/$uuid " access.log)" -gt "$asked" ]' || return 1
   kill -INT $pid
   wait $pid
   [ $? -eq 130 ] && grep -q "resume with: seawx soil job watch $uuid" job2w.err && [ ! -e job2.nc ] || return 1

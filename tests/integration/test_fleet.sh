@@ -108,7 +108,7 @@ check "  and swaps every package to its second version" sh -c "for s in a1 a2 a3
 g0=$(getmaps)
 "${S[@]}" -j 2 "$FLEET" -o "$T/int" 2>"$T/int.err" &
 int_pid=$!
-for _ in $(seq 400); do [ "$(ls "$T"/int/.a1.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 4 ] && break; sleep 0.025; done
+progress_or_exit "$int_pid" 300 eval '[ "$(ls "$T"/int/.a1.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 4 ]'
 kill -INT "$int_pid"
 wait "$int_pid"
 int_rc=$?
@@ -154,4 +154,13 @@ bad "a bad layer" 2 'ship 1 (x): layers\[0\]' '{"bundle": "maritime", "layers": 
 bad "a missing route file" 8 'ship 1 (y): route: cannot read' '{"bundle": "maritime", "layers": ["swh"], "ships": [{"name": "y", "route": "nowhere.csv", "depart": "2026-03-02T11:00:00Z", "speed": 7}]}'
 bad "an unknown variable" 5 'ship 1 (x)' '{"bundle": "maritime", "layers": ["nosuchvar"], "ships": [{'"$ok_ship"', "speed": 7}]}'
 bad "a voyage before every valid time" 5 'ship 2 (z)' '{"bundle": "maritime", "layers": ["swh"], "ships": [{'"$ok_ship"', "speed": 7}, {"name": "z", "route": "'$F'/lane_a.csv", "depart": "2020-01-01T00:00:00Z", "speed": 7}]}'
+# The documented limits plus one: user input, so exit 2 (not 7, which says the
+# service answered with something unusable).
+ships10001=$(python3 -c "print(','.join('{\"name\": \"s%d\", \"route_csv\": \"lat,lon\\\\n1,2\\\\n3,4\\\\n\", \"speed\": 7}' % i for i in range(10001)))")
+bad "10,001 ships" 2 'at most 10000 ships in a fleet, not 10001' '{"bundle": "maritime", "layers": ["swh"], "ships": ['"$ships10001"']}'
+python3 -c "import sys; sys.stdout.write('{\"bundle\": \"maritime\", \"layers\": [\"swh\"], \"x\": \"' + 'a' * (16 << 20) + '\"}')" >"$T/big.json"
+"${S[@]}" "$T/big.json" -o "$T/badout" 2>"$T/big.err"
+rc=$?
+check "refused: a fleet file over 16 MiB (exit 2, one line)" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/big.err') -eq 1 ] &&
+  grep -q 'larger than 16 MiB' '$T/big.err' && [ ! -e '$T/badout' ]" || cat "$T/big.err"
 finish

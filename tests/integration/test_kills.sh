@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# SIGKILL at random moments, twenty times, then the same command to the end.
-#  a. `seawx seed` of 4349 tiles, killed 0.2 to 1.2 s after it starts (seawx-sim
-#     answers after 100 ms, so with 32 in flight a run fetches at most 320
-#     tiles/s: the kills land in the start, the first requests, or mid-fetch
-#     with commits behind them, and the seed is not over before the twentieth):
-#     after each kill a copy of the file (with its -journal) passes integrity_check;
-#     the final file is complete, passes integrity_check, has no side file, and
-#     holds exactly the tiles and metadata of an uninterrupted run (no row may
-#     differ: the metadata come from the command and the capabilities alone).
+# SIGKILL at random moments of observed progress, twenty times, then the same
+# command to the end. A kill lands when the run has made a random amount of
+# progress that this test watches (GetMaps answered in seawx-sim's access log,
+# bytes in the download's .part), never after a fixed time, so that the kills
+# land mid-work however busy the machine is; one run in eight is killed at
+# once after it starts (the start phase).
+#  a. `seawx seed` of 4349 tiles, killed after 1 to 299 of its GetMaps were
+#     answered (seawx-sim answers after 100 ms), or at once: the kills land in
+#     the start, the first requests, or mid-fetch with commits behind them,
+#     and the seed is not over before the twentieth: after each kill a copy of
+#     the file (with its -journal) passes integrity_check; the final file is
+#     complete, passes integrity_check, has no side file, and holds exactly
+#     the tiles and metadata of an uninterrupted run (no row may differ: the
+#     metadata come from the command and the capabilities alone).
 #  b. `seawx soil download` of an 8 MiB file that the storage host sends at
-#     1 MiB/s: every run after the first asks for the rest with a Range and gets
-#     206, the final file is byte-identical to the service's, no .part is left,
-#     and the bytes sent in all are the file plus little more.
-# Kill moments come from bash's RANDOM seeded with KILL_SEED (printed).
+#     1 MiB/s, killed after its .part grew by 16 to 400 KiB, or at once: every
+#     run after the first asks for the rest with a Range and gets 206, the
+#     final file is byte-identical to the service's, no .part is left, and the
+#     bytes sent in all are the file plus little more.
+# The progress targets come from bash's RANDOM seeded with KILL_SEED (printed).
+# Each part reports how many kills landed mid-work, and asserts most did.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 chk="python3 $here/soak_check.py"
@@ -33,17 +40,28 @@ TILES=4349
 check "uninterrupted seed" test $? -eq 0
 g0=$(grep -c 'request=GetMap' access.log)
 
-kills=0 runs=0 snaps_ok=1 moments="" before=0 withjournal=0
+# seawx-sim logs a request when its answer ends, up to the latency after a
+# kill: before each run, and before counting, let the log settle.
+settle() {
+  local a b
+  b=$(wc -l <access.log)
+  while sleep 0.3; a=$b; b=$(wc -l <access.log); [ "$a" != "$b" ]; do :; done
+}
+kills=0 runs=0 mid=0 snaps_ok=1 moments="" before=0 withjournal=0
 mkdir snap
 while [ "$kills" -lt "$KILLS" ] && [ "$runs" -lt $((KILLS * 2)) ]; do
-  d=$(awk -v r=$((RANDOM % 1000)) 'BEGIN { printf "%.3f", 0.2 + r / 1000 }') # 0.2 .. 1.2 s
+  settle
+  g=$(getmaps)
+  k=$((RANDOM % 8 == 0 ? 0 : 1 + RANDOM % 299)) # GetMaps answered before the kill
   "$SEAWX_CLI" "${ARGS[@]}" -o k.mbtiles 2>>k.err &
   pid=$!
   runs=$((runs + 1))
-  sleep "$d"
+  [ "$k" -eq 0 ] || progress_or_exit "$pid" 300 eval '[ "$(getmaps)" -ge $((g + k)) ]'
   if kill -KILL "$pid" 2>/dev/null; then
     kills=$((kills + 1))
     wait "$pid" 2>/dev/null
+    got=$(($(getmaps) - g))
+    [ "$got" -gt 0 ] && mid=$((mid + 1))
     # What a resumed run finds: the file and its -journal as the kill left them,
     # inspected on a copy so that the check itself recovers nothing.
     rm -f snap/*
@@ -58,24 +76,19 @@ while [ "$kills" -lt "$KILLS" ] && [ "$runs" -lt $((KILLS * 2)) ]; do
       ic=ok n=0
     fi
     [ "$ic" = ok ] || { snaps_ok=0; echo "  after kill $kills: integrity_check: $ic"; }
-    moments="$moments ${d}s:$n"
+    moments="$moments $k/$got:$n"
     before=$n
   else
     wait "$pid"
-    echo "  run $runs ended by itself before ${d}s (exit $?)"
+    echo "  run $runs ended by itself before $k GetMaps (exit $?)"
   fi
 done
-echo "# seed kills (moment:tiles in the file after it):$moments; $withjournal left a -journal to roll back"
+echo "# seed kills (GetMaps aimed at/answered before the kill:tiles in the file after it):$moments"
+echo "# $mid of $kills kills landed mid-fetch (GetMaps answered); $withjournal left a -journal to roll back"
 check "twenty kills landed while the seeder ran ($kills of $runs runs)" test "$kills" -eq "$KILLS" -a "$runs" -eq "$KILLS"
+check "most kills landed mid-fetch ($mid of $kills)" test "$mid" -ge $((KILLS / 2))
 check "after every kill the file passes integrity_check" test "$snaps_ok" -eq 1
 check "the kills left the seed unfinished ($before of $TILES tiles)" test "$before" -lt "$TILES"
-# seawx-sim logs a request when its answer ends, up to the latency after the
-# kill: let the log settle before counting.
-settle() {
-  local a b
-  b=$(wc -l <access.log)
-  while sleep 0.5; a=$b; b=$(wc -l <access.log); [ "$a" != "$b" ]; do :; done
-}
 settle
 g1=$(grep -c 'request=GetMap' access.log)
 "$SEAWX_CLI" "${ARGS[@]}" -o k.mbtiles --summary-json final.json 2>final.err
@@ -109,27 +122,29 @@ storage() { grep "^GET 127\.0\.0\.2:[0-9]* /files/" access.log; }
 kills=0 runs=0 grew=0 fresh=0 resumed=0 shrank=0 moments=""
 : >access.log
 while [ "$kills" -lt "$KILLS" ] && [ "$runs" -lt $((KILLS * 2)) ]; do
-  d=$(awk -v r=$((RANDOM % 1000)) 'BEGIN { printf "%.3f", 0.1 + 0.25 * r / 1000 }') # 0.1 .. 0.35 s
   s0=$(stat -c %s dl.nc.part 2>/dev/null || echo 0)
+  k=$((RANDOM % 8 == 0 ? 0 : 16 + RANDOM % 385)) # KiB the .part grows by before the kill
   [ "$s0" -eq 0 ] && fresh=$((fresh + 1))
   "$SEAWX_CLI" soil download "$NAME" -o dl.nc -q 2>>dl.err &
   pid=$!
   runs=$((runs + 1))
-  sleep "$d"
+  [ "$k" -eq 0 ] ||
+    progress_or_exit "$pid" 300 eval '[ "$(stat -c %s dl.nc.part 2>/dev/null || echo 0)" -ge $((s0 + k * 1024)) ]'
   if kill -KILL "$pid" 2>/dev/null; then
     kills=$((kills + 1))
     wait "$pid" 2>/dev/null
   else
     wait "$pid"
-    echo "  run $runs ended by itself before ${d}s (exit $?)"
+    echo "  run $runs ended by itself before its .part grew by $k KiB (exit $?)"
   fi
   s1=$(stat -c %s dl.nc.part 2>/dev/null || echo 0)
   [ "$s1" -gt "$s0" ] && [ "$s1" -lt "$SIZE" ] && grew=$((grew + 1))
   [ "$s1" -gt "$s0" ] && [ "$s0" -gt 0 ] && resumed=$((resumed + 1))
   [ "$s1" -lt "$s0" ] && shrank=1
-  moments="$moments ${d}s:$((s1 / 1024))K"
+  moments="$moments ${k}K:$((s1 / 1024))K"
 done
-echo "# download kills (moment:KiB in dl.nc.part after it):$moments"
+echo "# download kills (KiB aimed at:KiB in dl.nc.part after it):$moments"
+echo "# $grew of $kills kills landed mid-download (the .part grew)"
 check "twenty kills landed while downloading ($kills of $runs runs)" test "$kills" -eq "$KILLS" -a "$runs" -eq "$KILLS"
 check "the partial file grew in most runs ($grew of $runs) and never shrank" test "$grew" -ge 10 -a "$shrank" -eq 0
 "$SEAWX_CLI" soil download "$NAME" -o dl.nc 2>dl.final.err

@@ -63,7 +63,7 @@ assert k(a) == k(b) and a['cut'] is None\""
 g0=$(getmaps)
 "${V[@]}" --in-flight 2 -o "$T/int" 2>"$T/int.err" &
 int_pid=$!
-for _ in $(seq 400); do [ "$(ls "$T"/.int.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 6 ] && break; sleep 0.025; done
+progress_or_exit "$int_pid" 300 eval '[ "$(ls "$T"/.int.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 6 ]'
 kill -INT "$int_pid"
 wait "$int_pid"
 int_rc=$?

@@ -12,7 +12,8 @@ args=(seed -b basic -v t2m:K --bbox -30,30,30,65 -z 0-7 -m 1 -j 4)
 
 "$SEAWX_CLI" "${args[@]}" -o "$T/r.mbtiles" 2>"$T/r1.err" &
 pid=$!
-sleep 1.5
+# Interrupted once 150 of its GetMaps were answered (observed, not timed).
+check "SIGTERM lands mid-run (150 GetMaps answered)" progress_or_exit "$pid" 300 eval '[ "$(getmaps)" -ge 150 ]'
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
@@ -30,7 +31,7 @@ check "no tile fetched twice" $chk dups "$T/access.log"
 : >"$T/access.log"
 "$SEAWX_CLI" "${args[@]}" -o "$T/k.mbtiles" 2>/dev/null &
 pid=$!
-sleep 1.5
+check "SIGKILL lands mid-run (150 GetMaps answered)" progress_or_exit "$pid" 300 eval '[ "$(getmaps)" -ge 150 ]'
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 check "SIGKILL: the file is valid" sh -c "test \"\$(sqlite3 '$T/k.mbtiles' 'PRAGMA integrity_check')\" = ok"

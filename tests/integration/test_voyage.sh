@@ -23,6 +23,10 @@ check "dry run: tiles per time and zoom" sh -c "'${seed[0]}' seed -b maritime -v
   grep -q '^voyage: 996.9 nm, departs $first' '$T/dry.out' &&
   grep -q -E '^$first +8 +[0-9]+ +[0-9]+\$' '$T/dry.out' && grep -q 'the whole corridor' '$T/dry.out'"
 check "no GetMap for a dry run" test "$(getmaps)" -eq 0
+# The size is an estimate from a typical tile and must say so: a busier field
+# writes more than it, so it is no "at most".
+check "dry run: the size is 'about', never 'at most'" sh -c "grep -q '^estimated size: about ' '$T/dry.out' &&
+  ! grep -q 'at most' '$T/dry.out'"
 check "band voyage seeds" "${seed[@]}" --route "$F/atlantic_1000nm.csv" --depart "$first" --speed 6-8 \
   -o "$T/band-{time}.mbtiles" --summary-json "$T/band.json"
 "${seed[@]}" --route "$F/atlantic_1000nm.csv" -n >"$T/static.out"

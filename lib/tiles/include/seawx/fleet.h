@@ -65,7 +65,7 @@ typedef struct swx_fleet swx_fleet;
 
 /* Parses a fleet file's text; route files are read relative to base_dir
  * (NULL: the current folder). SWX_EINVAL (or SWX_EIO for a route file that
- * cannot be read, SWX_ETOOBIG past a limit) with one line naming the ship
+ * cannot be read; SWX_EINVAL too past the ship or size limits) with one line naming the ship
  * and field; *out stays NULL then. */
 SWX_API int swx_fleet_parse(swx_fleet **out, const char *text, size_t len, const char *base_dir);
 /* The same, of the file at path (its folder is base_dir). */
