@@ -21,6 +21,9 @@ The convention (docs/testing.md, "The docs test"):
 - In every ```sh and ```text block, each option given to `seawx CMD` or
   `seawx-sim` must be one that `seawx CMD --help` (`seawx-sim --help`) lists.
 
+Also lists, in OUTDIR/bad_links.txt, the links between the pages (and into
+the tree) whose file or heading is not there.
+
 Writes OUTDIR/pages.txt (one page a line: NAME<TAB>NOW), OUTDIR/NAME.sh (the
 page's script for docs_run.sh), OUTDIR/skipped.txt and OUTDIR/options.tsv
 (WHERE<TAB>PROGRAM<TAB>OPTION, one line per option named).
@@ -117,6 +120,40 @@ def synopsis_options(lines):
     return found
 
 
+def slug(heading):
+    """The anchor GitHub gives a heading."""
+    h = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return h.replace(" ", "-")
+
+
+def anchors(path):
+    out, fenced = set(), False
+    for line in open(path, encoding="utf-8"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            out.add(slug(line.lstrip("#")))
+    return out
+
+
+def bad_links(root, page):
+    """Links from page to files or headings of the tree that are not there."""
+    bad, here = [], os.path.dirname(os.path.join(root, page))
+    text = open(os.path.join(root, page), encoding="utf-8").read()
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+        target = m.group(1)
+        if re.match(r"^[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        full = os.path.normpath(os.path.join(here, path)) if path else os.path.join(root, page)
+        if not os.path.exists(full):
+            bad.append(f"{page}: {target}: no such file")
+        elif anchor and full.endswith(".md") and anchor not in anchors(full):
+            bad.append(f"{page}: {target}: no such heading")
+    return bad
+
+
 def quote_heredoc(text, tag):
     assert tag not in text
     return text + "\n" + tag + "\n"
@@ -126,8 +163,9 @@ def main():
     root, out = sys.argv[1], sys.argv[2]
     pages = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(root, "docs"))
                                    if f.endswith(".md"))
-    options, skipped, listing = [], [], []
+    options, skipped, listing, links = [], [], [], []
     for page in pages:
+        links += bad_links(root, page)
         lines = open(os.path.join(root, page), encoding="utf-8").read().split("\n")
         now, script, directive = DEFAULT_NOW, [], None
         i = 0
@@ -184,6 +222,8 @@ def main():
         fh.write("".join(l + "\n" for l in listing))
     with open(os.path.join(out, "skipped.txt"), "w") as fh:
         fh.write("".join(l + "\n" for l in skipped))
+    with open(os.path.join(out, "bad_links.txt"), "w") as fh:
+        fh.write("".join(l + "\n" for l in links))
     with open(os.path.join(out, "options.tsv"), "w") as fh:
         fh.write("".join(f"{w}\t{p}\t{o}\n" for w, p, o in options))
 

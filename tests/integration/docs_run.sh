@@ -6,6 +6,8 @@
 # appends P or F to RESULTS_FILE for each command.
 page_script=$1
 results=$2
+# A pipeline fails when any of its commands does, not only the last.
+set -o pipefail
 log=$(mktemp "${TMPDIR:-/tmp}/seawx-docs-cmd.XXXXXX")
 
 # docs_cmd WHERE EXPECTED_EXIT <<'END' ... END

@@ -44,6 +44,9 @@ n_opts=$(wc -l <"$T/pages/options.tsv")
 check "every option named in the pages ($n_opts) is one that --help lists" test ! -s "$T/bad_options"
 sed 's/^/    /' "$T/bad_options"
 
+check "every link between the pages finds its file and heading" test ! -s "$T/pages/bad_links.txt"
+sed 's/^/    /' "$T/pages/bad_links.txt"
+
 # 2. Commands: each page against its own stand-in, in its own scratch folder.
 : >"$T/results"
 while IFS=$'\t' read -r name now page; do
