@@ -176,6 +176,10 @@ def main():
                 if kind == "now":
                     now = arg
                 elif kind in ("skip", "file"):
+                    arg = re.sub(r"^\((.*)\)$", r"\1", arg).strip()
+                    if not arg:
+                        sys.exit(f"{page}:{i + 1}: docs-test {kind} needs a "
+                                 + ("reason" if kind == "skip" else "file name"))
                     directive = (kind, arg, i + 1)
                 else:
                     sys.exit(f"{page}:{i + 1}: unknown docs-test directive '{kind}'")

@@ -1,3 +1,5 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317 # docs_cmd and docs_file are called by the page script it sources
 # docs_run.sh: runs one page's commands (the script docs_extract.py wrote).
 # Usage: bash docs_run.sh PAGE_SCRIPT RESULTS_FILE, in the page's scratch folder.
 # Each command is evaluated in this one shell, so that a page's variables,
