@@ -29,6 +29,11 @@ python3 "$here/docs_extract.py" "$root" "$T/pages" || {
   finish
 }
 
+# 0. The README opens on the two commands a newcomer runs first.
+first=$(awk '/^```sh/ { f = 1; next } f && /^```/ { exit } f && !/^#/ { print $1, $2 }' "$root/README.md")
+check "the README's first commands are 'bash scripts/demo.sh' and 'bash scripts/test.sh'" \
+  test "$first" = $'bash scripts/demo.sh\nbash scripts/test.sh'
+
 # 1. Options: every option a page gives a seawx command is one its --help lists.
 : >"$T/bad_options"
 while IFS=$'\t' read -r where prog opt; do
