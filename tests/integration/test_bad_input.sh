@@ -5,7 +5,7 @@
 #
 #   row NAME EXIT SENT PATTERN -- COMMAND...
 #
-# EXIT is the README's exit code for `seawx`, or "gdal" for GDAL's programs
+# EXIT is the exit code of docs/design.md for `seawx`, or "gdal" for GDAL's programs
 # (which exit 1 whatever the cause). SENT is "no" when nothing may reach any
 # server (bad input is refused before any request), "any" otherwise. PATTERN is
 # an extended regex the one error line must match. Every command runs in a

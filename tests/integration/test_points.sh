@@ -107,7 +107,7 @@ check "unknown format" bad "format must be one of json, csv, geojson, table" tid
 check "no request was sent for bad input" test "$(wc -l <"$T/access.log")" -eq "$before"
 check "no partial output file" test ! -e "$T/none.json"
 
-# Errors of the service: one line, exit code of the README.
+# Errors of the service: one line, exit code of docs/design.md ("Exit codes").
 svc_err() {
   SEAWX_API_KEY=wrong "$S" tides hourly --lat 0 --lon 0 --start 2024-01-01 >/dev/null 2>"$T/401.err"
   [ $? -eq 4 ] && grep -q "HTTP 401" "$T/401.err" && [ "$(wc -l <"$T/401.err")" -eq 1 ] && ! grep -q wrong "$T/401.err"

@@ -37,7 +37,7 @@ echo "# voyage at 6-8 kn: $fetched tiles fetched; the whole corridor for the sam
 check "fetched as the dry run said" grep -q -E "^all +$fetched " "$T/dry.out"
 # The latest run is a 5-day one (06 and 18 UTC) for most of the day: all its
 # valid times fall before arrival and the last one holds the rest of the route
-# (every moment of the voyage is covered), 26.7 % measured (README "Voyages").
+# (every moment of the voyage is covered), 26.7 % measured (docs/voyages.md, "Voyages in `seawx seed`").
 check "at most 30 % of the corridor" python3 -c "assert $fetched * 100 <= 30 * $static"
 # 1b. The newest 15-day run (00 and 12 UTC), every valid time, as the issue
 # asks: today's corridor is seeded for each time, the voyage's tiles are at
