@@ -2,7 +2,7 @@
  * seawx_driver.cpp: registration of the SEAWX driver, connection options, and
  * opening: "SEAWX:" lists the bundles, "SEAWX:bundle=B" the layers of a
  * bundle, and "SEAWX:bundle=B,layer=L" (or variable=V) opens a layer as a
- * raster. README section "GDAL plugin" documents every option.
+ * raster. docs/gdal-qgis.md documents every option.
  */
 #include "seawx_gdal.h"
 

@@ -3,8 +3,7 @@
  * service's /storm/json (every page), "SEAWX:kmz,path=FILE" a storm KMZ file;
  * both give the layers storms, track_points, forecast_points, forecast_lines,
  * wind_radii, cones, danger_areas and wind_swaths with the typed fields of
- * lib/storms/storm_feature.c. README section
- * "Storms" documents the options.
+ * lib/storms/storm_feature.c. docs/storms.md documents the options.
  */
 #include "seawx_gdal.h"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes, the same for every subcommand (README: "Exit codes"). */
+/* Exit codes, the same for every subcommand (docs/design.md, "Exit codes"). */
 enum cli_exit {
     EXIT_OK = 0,       /* everything asked for was done */
     EXIT_PARTIAL = 1,  /* done, but some items failed (they are listed) */

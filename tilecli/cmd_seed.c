@@ -72,14 +72,14 @@ const cli_opt cmd_seed_opts[] = {
     {"clip", 0, NULL, "pixels outside the area transparent: the same area in every viewer", 0},
     {"format", 'f', "FMT",
      "png (the service's tiles, default), png8 (256 colours), webp, or jpeg (layers without "
-     "transparency): README \"Encodings\"",
+     "transparency): docs/seeding.md, \"Encodings\"",
      0},
     {"quality", 0, "N", "1-100: lossy webp (default: lossless), jpeg (default 85)", 0},
     {"viewer", 0, "NAME",
      "opencpn, qgis, maplibre or any: refuse what it cannot show; default format png8", 0},
     {"shard", 0, "K/N",
      "seed only shard K of N (each shard computes the same partition alone; {shard} in "
-     "--output becomes K-of-N); then 'seawx merge': README \"Scale\"",
+     "--output becomes K-of-N); then 'seawx merge': docs/scale-out.md",
      0},
     {"dry-run", 'n', NULL, "print tiles per zoom and an estimated size; fetch no map", 0},
     {"summary-json", 0, "FILE", "write a JSON summary of the run to FILE", 0},
@@ -188,7 +188,7 @@ static const viewer viewers[] = {
 
 /* Bytes stored per tile against the service's PNG, by format: the largest
  * share measured by bench/encode/run.sh over the ramps and the sea layer of
- * seawx-sim (README "Encodings"), for the dry run's estimate. Stepped classes
+ * seawx-sim (docs/seeding.md, "Encodings"), for the dry run's estimate. Stepped classes
  * do better in png8 and lossless webp, worse in lossy webp (31 %). */
 static double format_factor(swx_tile_format f, int quality)
 {

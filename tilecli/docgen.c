@@ -12,7 +12,7 @@
 #define SEAWX_VERSION "0.1.0"
 #endif
 
-/* The exit codes every command shares (README "Exit codes"). */
+/* The exit codes every command shares (docs/design.md, "Exit codes"). */
 static const struct {
     int code;
     const char *meaning;

@@ -61,7 +61,7 @@ static const cli_cmd commands[] = {
     {"fleet", cmd_fleet, "the voyage packages of a fleet, every distinct map fetched once",
      "seawx fleet FLEET.json --output DIR [--shard K/N] [--dry-run] [options]",
      "Builds each ship's voyage package of a fleet file (ships, their routes, departures and\n"
-     "speeds, layers; README \"Fleets\") into DIR/NAME, exactly what seawx voyage builds for\n"
+     "speeds, layers; docs/voyages.md) into DIR/NAME, exactly what seawx voyage builds for\n"
      "that ship alone, while asking the service once for each distinct GetMap: ships on the\n"
      "same lanes share the answers (DIR/.fleet-share, removed once every package is complete).\n"
      "Ships are built earliest departure first. --dry-run counts GetMaps per ship and shared.",

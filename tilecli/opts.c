@@ -57,8 +57,10 @@ static void print_opts(const cli_opt *t)
                      t->arg ? t->arg : "");
         /* Wrap the help at about 78 columns, aligned after the option. */
         const char *h = t->help;
+        /* The help starts at column 28, one blank at least after the option
+         * (an option of 26 characters fills the column: the help goes below). */
         int col = printf("  %-26s", head);
-        if (col > 28) {
+        if (col >= 28) {
             printf("\n%28s", "");
         }
         col = 28;

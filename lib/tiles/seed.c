@@ -5,7 +5,7 @@
  * Threads: the calling thread runs the fetch engine's loop, builds every
  * request and owns the file, the counts and the job lists; checker threads
  * turn each answer into the tiles to store (check it with libpng, which is
- * most of the seeder's CPU with png (README "Benchmarks"); or decode, warp,
+ * most of the seeder's CPU with png (docs/benchmarks.md); or decode, warp,
  * cut and encode it) and hand them back.
  */
 #include "seawx/seed.h"
