@@ -11,6 +11,9 @@ packages=(
   libgdal-dev gdal-bin
   libcurl4-openssl-dev libxml2-dev libjson-c-dev libminizip-dev libpng-dev zlib1g-dev
   libsqlite3-dev sqlite3 libcunit1-dev libmicrohttpd-dev
+  # ecCodes: seawx-sim writes its GRIB2 files with it; the tests read them with
+  # grib_ls/grib_get and Debian's python3 module.
+  libeccodes-dev libeccodes-tools python3-eccodes
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev libgeos-dev python3-shapely
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
