@@ -161,6 +161,18 @@ again_ok() {
     "$S" forecast download "$basic" -o basic3.grib2 2>basic3.err && cmp -s basic.grib2 basic3.grib2
 }
 check "the same hour asked twice (made again, then cached) is byte-identical" again_ok
+both_ok() { # two requests at once for a file not made yet
+  local f4
+  f4=$(pick fc.json .basic.global.f004.grib2)
+  [ ! -e "$SEAWX_SIM_GRIB_DIR/$f4" ] || return 1
+  "$S" forecast download "$f4" -o p1.grib2 2>p1.err &
+  local p1=$!
+  "$S" forecast download "$f4" -o p2.grib2 2>p2.err
+  wait "$p1" || return 1
+  cmp -s p1.grib2 p2.grib2 && cmp -s p1.grib2 "$SEAWX_SIM_GRIB_DIR/$f4" &&
+    grib_ls p1.grib2 | grep -q '^6 of 6 messages'
+}
+check "two requests at once for a new file both get the same whole file" both_ok
 check "the cache holds whole files only (no temporaries left)" sh -c "! ls '$SEAWX_SIM_GRIB_DIR' | grep -q '\.tmp$'"
 
 # ---- Range on the storage host ----
