@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "field.h"
@@ -23,6 +25,11 @@
 #define CACHE_VERSION "2"
 #define MAX_FILE (256u << 20)
 #define MISSING 9999.0
+/* Cache entries not made again for this long are removed (runs move on every
+ * 6 h, current-weather names every hour): the folder stays bounded. */
+#define KEEP_SECONDS (2 * 86400)
+/* A temporary this old belongs to a writer that died. */
+#define TMP_SECONDS 3600
 /* surface level: scale and value missing */
 #define NO_LEVEL -1
 
@@ -557,6 +564,32 @@ static int cache_dir(char *out, size_t size)
     return 0;
 }
 
+/* Removes old files of the cache folder (see KEEP_SECONDS); errors are
+ * ignored, another simulator may be sweeping at the same time. */
+static void sweep(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    time_t now = time(NULL);
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[4400];
+        struct stat st;
+        size_t n = strlen(e->d_name);
+        int grib = n > 6 && strcmp(e->d_name + n - 6, ".grib2") == 0;
+        int tmp = n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0;
+        if (!grib && !tmp)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+            now - st.st_mtime > (grib ? KEEP_SECONDS : TMP_SECONDS))
+            unlink(path);
+    }
+    closedir(d);
+}
+
 /* The whole file if it is there and looks whole (GRIB ... 7777). */
 static struct sim_blob *read_whole(const char *path)
 {
@@ -599,8 +632,11 @@ int sim_grib_get(const char *name, struct sim_blob **out)
          * same name finds it made */
         pthread_mutex_lock(&make_lock);
         b = read_whole(path);
-        if (b == NULL && make_file(&f, path) == 0)
-            b = read_whole(path);
+        if (b == NULL) {
+            sweep(dir);
+            if (make_file(&f, path) == 0)
+                b = read_whole(path);
+        }
         pthread_mutex_unlock(&make_lock);
     }
     if (b == NULL)

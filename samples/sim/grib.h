@@ -31,7 +31,8 @@
  * Files are made on first request and kept in a cache folder,
  * $SEAWX_SIM_GRIB_DIR or else $TMPDIR/seawx-sim-grib-VERSION-UID (/tmp without
  * TMPDIR), one file per name, written atomically: several requests, or several
- * simulators sharing the folder, never see a part. */
+ * simulators sharing the folder, never see a part. Files older than two days
+ * (by modification time) are removed whenever a new one is made. */
 #ifndef SIM_GRIB_H
 #define SIM_GRIB_H
 
