@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The stand-in's forecast and current-weather files are real GRIB2 (made with
 # ecCodes from the fields of its WMS maps): downloaded through the CLI, read by
-# ecCodes (grib_get, python3-eccodes) and GDAL; values equal the stand-in's
+# ecCodes (grib_get, libeccodes from python3) and GDAL; values equal the stand-in's
 # fields at the grid points; the same name twice is the same bytes; the storage
 # host answers Range with 206, or 200 when SEAWX_SIM_STORAGE_RANGE=0.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export SEAWX_SIM_GRIB_DIR=$T/grib
 sim_start
 S=$SEAWX_CLI
-PY=/usr/bin/python3 # Debian's python3-eccodes
+PY=python3
 cd "$T" || exit 1
 
 "$S" forecast files --bundles basic,maritime,wind --regions global,europe -f json -o fc.json 2>fc.err
@@ -92,9 +92,54 @@ check "GDAL: 2 m temperature reads as a sensible temperature (degrees C)" t2m_ok
 # ---- values: physical ranges, and the stand-in's own fields at grid points ----
 values_ok() {
   $PY - "$SIM_URL" basic.grib2 mar.grib2 wind.grib2 cwc.grib2 <<'PY'
-import json, sys, urllib.request, datetime, random
-import numpy as np
-import eccodes as ec
+# ecCodes' C library through ctypes: Debian 12's python3-eccodes cannot be
+# installed beside libcurl4-openssl-dev (its python3-ecmwflibs pulls in
+# libcurl4-gnutls-dev), so the check reads the files with libeccodes itself.
+import ctypes, datetime, json, random, sys, urllib.request
+from ctypes import byref, c_char_p, c_double, c_int, c_long, c_size_t, c_void_p
+
+ec = ctypes.CDLL("libeccodes.so.0")
+libc = ctypes.CDLL(None)
+libc.fopen.restype, libc.fopen.argtypes = c_void_p, [c_char_p, c_char_p]
+libc.fclose.argtypes = [c_void_p]
+ec.codes_handle_new_from_file.restype = c_void_p
+ec.codes_handle_new_from_file.argtypes = [c_void_p, c_void_p, c_int, ctypes.POINTER(c_int)]
+ec.codes_handle_delete.argtypes = [c_void_p]
+for fn in ("codes_get_long", "codes_get_double", "codes_get_size"):
+    getattr(ec, fn).argtypes = [c_void_p, c_char_p, c_void_p]
+for fn in ("codes_get_string", "codes_get_double_array"):
+    getattr(ec, fn).argtypes = [c_void_p, c_char_p, c_void_p, c_void_p]
+PRODUCT_GRIB = 1
+
+def get_long(h, k):
+    v = c_long()
+    assert ec.codes_get_long(h, k.encode(), byref(v)) == 0, k
+    return v.value
+
+def get_double(h, k):
+    v = c_double()
+    assert ec.codes_get_double(h, k.encode(), byref(v)) == 0, k
+    return v.value
+
+def get_string(h, k):
+    buf, n = ctypes.create_string_buffer(256), c_size_t(256)
+    assert ec.codes_get_string(h, k.encode(), buf, byref(n)) == 0, k
+    return buf.value.decode()
+
+def messages(path):
+    f = libc.fopen(path.encode(), b"rb")
+    err = c_int()
+    while True:
+        h = ec.codes_handle_new_from_file(None, f, PRODUCT_GRIB, byref(err))
+        if not h:
+            break
+        n = c_size_t()
+        assert ec.codes_get_size(h, b"values", byref(n)) == 0
+        vals = (c_double * n.value)()
+        assert ec.codes_get_double_array(h, b"values", vals, byref(n)) == 0
+        yield h, vals
+        ec.codes_handle_delete(h)
+    libc.fclose(f)
 
 url = sys.argv[1]
 ranges = {"10u": (-60, 60), "10v": (-60, 60), "100u": (-80, 80), "100v": (-80, 80),
@@ -103,50 +148,44 @@ ranges = {"10u": (-60, 60), "10v": (-60, 60), "100u": (-80, 80), "100v": (-80, 8
 rng = random.Random(25)
 compared = 0
 for path in sys.argv[2:]:
-    with open(path, "rb") as f:
-        while True:
-            g = ec.codes_grib_new_from_file(f)
-            if g is None:
-                break
-            sn = ec.codes_get(g, "shortName")
-            vals = ec.codes_get_values(g)
-            miss = ec.codes_get(g, "missingValue")
-            present = vals[vals != miss]
-            lo, hi = ranges[sn]
-            assert present.size > 0.25 * vals.size, (path, sn, "mostly missing")
-            assert lo <= present.min() and present.max() <= hi, (path, sn, present.min(), present.max())
-            if sn == "2t":
-                assert 250 < present.mean() < 300, ("2t mean", present.mean())
-            if sn == "prmsl":
-                assert 99000 < present.mean() < 103000, ("prmsl mean", present.mean())
-            ni, nj = ec.codes_get(g, "Ni"), ec.codes_get(g, "Nj")
-            lat0 = ec.codes_get(g, "latitudeOfFirstGridPointInDegrees")
-            lon0 = ec.codes_get(g, "longitudeOfFirstGridPointInDegrees")
-            di = ec.codes_get(g, "iDirectionIncrementInDegrees")
-            dj = ec.codes_get(g, "jDirectionIncrementInDegrees")
-            d = ec.codes_get(g, "decimalScaleFactor")
-            date, time = ec.codes_get(g, "dataDate"), ec.codes_get(g, "dataTime")
-            ref = datetime.datetime.strptime("%08d%04d" % (date, time), "%Y%m%d%H%M")
-            end = ec.codes_get(g, "endStep")
-            valid = ref + datetime.timedelta(hours=end)
-            param = "tp" if sn == "unknown" else sn
-            for _ in range(6):
-                i, j = rng.randrange(ni), rng.randrange(nj)
-                lon = (lon0 + i * di) % 360
-                lat = lat0 - j * dj
-                q = "%s/_sim/field?param=%s&lon=%.2f&lat=%.2f&time=%s&run=%s" % (
-                    url, param, lon if lon < 180 else lon - 360, lat,
-                    valid.strftime("%Y-%m-%dT%H:%M:%SZ"), ref.strftime("%Y-%m-%dT%H:%M:%SZ"))
-                want = json.load(urllib.request.urlopen(q))["value"]
-                got = vals[j * ni + i]
-                if want is None:
-                    assert got == miss, (path, sn, lon, lat, "land should be missing", got)
-                    continue
-                step = 10.0 ** -d
-                assert abs(got - want) <= 0.5 * step * 1.001 + 1e-6 * abs(want), \
-                    (path, sn, lon, lat, got, want)
-                compared += 1
-            ec.codes_release(g)
+    for h, vals in messages(path):
+        sn = get_string(h, "shortName")
+        miss = get_double(h, "missingValue")
+        present = [v for v in vals if v != miss]
+        lo, hi = ranges[sn]
+        assert len(present) > 0.25 * len(vals), (path, sn, "mostly missing")
+        assert lo <= min(present) and max(present) <= hi, (path, sn, min(present), max(present))
+        mean = sum(present) / len(present)
+        if sn == "2t":
+            assert 250 < mean < 300, ("2t mean", mean)
+        if sn == "prmsl":
+            assert 99000 < mean < 103000, ("prmsl mean", mean)
+        ni, nj = get_long(h, "Ni"), get_long(h, "Nj")
+        lat0 = get_double(h, "latitudeOfFirstGridPointInDegrees")
+        lon0 = get_double(h, "longitudeOfFirstGridPointInDegrees")
+        di = get_double(h, "iDirectionIncrementInDegrees")
+        dj = get_double(h, "jDirectionIncrementInDegrees")
+        d = get_long(h, "decimalScaleFactor")
+        date, time = get_long(h, "dataDate"), get_long(h, "dataTime")
+        ref = datetime.datetime.strptime("%08d%04d" % (date, time), "%Y%m%d%H%M")
+        valid = ref + datetime.timedelta(hours=get_long(h, "endStep"))
+        param = "tp" if sn == "unknown" else sn
+        for _ in range(6):
+            i, j = rng.randrange(ni), rng.randrange(nj)
+            lon = (lon0 + i * di) % 360
+            lat = lat0 - j * dj
+            q = "%s/_sim/field?param=%s&lon=%.2f&lat=%.2f&time=%s&run=%s" % (
+                url, param, lon if lon < 180 else lon - 360, lat,
+                valid.strftime("%Y-%m-%dT%H:%M:%SZ"), ref.strftime("%Y-%m-%dT%H:%M:%SZ"))
+            want = json.load(urllib.request.urlopen(q))["value"]
+            got = vals[j * ni + i]
+            if want is None:
+                assert got == miss, (path, sn, lon, lat, "land should be missing", got)
+                continue
+            step = 10.0 ** -d
+            assert abs(got - want) <= 0.5 * step * 1.001 + 1e-6 * abs(want), \
+                (path, sn, lon, lat, got, want)
+            compared += 1
 assert compared >= 80, compared
 print("  compared %d grid points with the stand-in's fields" % compared)
 PY
