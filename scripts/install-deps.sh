@@ -11,6 +11,11 @@ packages=(
   libgdal-dev gdal-bin
   libcurl4-openssl-dev libxml2-dev libjson-c-dev libminizip-dev libpng-dev zlib1g-dev
   libsqlite3-dev sqlite3 libcunit1-dev libmicrohttpd-dev
+  # ecCodes: seawx-sim writes its GRIB2 files with it; the tests read them with
+  # grib_ls/grib_get and with libeccodes from python3 (ctypes). Not Debian 12's
+  # python3-eccodes: through python3-ecmwflibs it needs libcurl4-gnutls-dev,
+  # which apt installs in place of libcurl4-openssl-dev.
+  libeccodes-dev libeccodes-tools
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev libgeos-dev python3-shapely
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers

@@ -5,19 +5,15 @@
  *   soil-moisture.nc  NetCDF, 2-degree global grid, the four soil variables
  *                     soil_moisture_0_10cm, soil_moisture_10_40cm,
  *                     soil_moisture_40_100cm (m3/m3), soil_temperature_0_10cm (K)
- *   current-weather.grib2  GRIB2, 1-degree grid over the North Sea and the
- *                     Baltic: 2 m temperature, relative humidity, wind speed
- *                     and direction
- *   forecast.grib2    GRIB2, the same grid: temperature, relative humidity,
- *                     eastward and northward wind
+ *
+ * (The forecast and current-weather GRIB2 files are made by seawx-sim itself,
+ * per file name, with ecCodes: samples/sim/grib.c.)
  *
  * Usage: seawx-make-samples DIR. Files are written to DIR/name.tmp and
  * renamed, so a reader never sees half a file.
  */
 #include <gdal.h>
 #include <cpl_conv.h>
-#include <cpl_string.h>
-#include <ogr_srs_api.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +23,6 @@
 typedef struct var {
     const char *name;
     const char *units;
-    const char *pds; /* GRIB2 product template 4.0 values */
     double base, amp;
 } var;
 
@@ -35,57 +30,6 @@ static double field(int v, double lat, double lon)
 {
     double rad = 3.14159265358979 / 180.0;
     return sin((lon + 37 * v) * rad * 2) * cos(lat * rad * 1.5 + v);
-}
-
-static int write_file(const char *dir, const char *name, const char *driver, const var *vars,
-                      int nvars, double west, double north, double res, int w, int h, char **copts)
-{
-    char path[4096], tmp[4200];
-    int ok = 0;
-    GDALDriverH mem = GDALGetDriverByName("MEM");
-    GDALDriverH drv = GDALGetDriverByName(driver);
-    if (!mem || !drv) {
-        fprintf(stderr, "seawx-make-samples: GDAL has no %s driver\n", driver);
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s/tmp-%s", dir, name); /* the drivers want the extension */
-    GDALDatasetH ds = GDALCreate(mem, "", w, h, nvars, GDT_Float32, NULL);
-    double gt[6] = {west, res, 0, north, 0, -res};
-    GDALSetGeoTransform(ds, gt);
-    OGRSpatialReferenceH srs = OSRNewSpatialReference(NULL);
-    OSRSetWellKnownGeogCS(srs, "WGS84");
-    GDALSetSpatialRef(ds, srs);
-    OSRDestroySpatialReference(srs);
-    float *buf = malloc((size_t)w * (size_t)h * sizeof *buf);
-    if (!buf)
-        goto done;
-    for (int v = 0; v < nvars; v++) {
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                double lat = north - (y + 0.5) * res, lon = west + (x + 0.5) * res;
-                buf[(size_t)y * (size_t)w + (size_t)x] =
-                    (float)(vars[v].base + vars[v].amp * field(v, lat, lon));
-            }
-        GDALRasterBandH b = GDALGetRasterBand(ds, v + 1);
-        if (GDALRasterIO(b, GF_Write, 0, 0, w, h, buf, w, h, GDT_Float32, 0, 0) != CE_None)
-            goto done;
-        GDALSetDescription(b, vars[v].name);
-    }
-    CPLErrorReset();
-    GDALDatasetH out = GDALCreateCopy(drv, tmp, ds, FALSE, copts, NULL, NULL);
-    if (out) {
-        GDALClose(out);
-        ok = rename(tmp, path) == 0;
-    }
-done:
-    free(buf);
-    GDALClose(ds);
-    if (!ok) {
-        fprintf(stderr, "seawx-make-samples: cannot write %s\n", path);
-        remove(tmp);
-    }
-    return ok ? 0 : -1;
 }
 
 static int str_attr(GDALMDArrayH a, const char *name, const char *value)
@@ -190,39 +134,11 @@ int main(int argc, char **argv)
     GDALAllRegister();
     CPLSetConfigOption("GDAL_PAM_ENABLED", "NO");
     static const var soil[] = {
-        {"soil_moisture_0_10cm", "m3 m-3", NULL, 0.25, 0.1},
-        {"soil_moisture_10_40cm", "m3 m-3", NULL, 0.28, 0.08},
-        {"soil_moisture_40_100cm", "m3 m-3", NULL, 0.30, 0.06},
-        {"soil_temperature_0_10cm", "K", NULL, 285, 12},
+        {"soil_moisture_0_10cm", "m3 m-3", 0.25, 0.1},
+        {"soil_moisture_10_40cm", "m3 m-3", 0.28, 0.08},
+        {"soil_moisture_40_100cm", "m3 m-3", 0.30, 0.06},
+        {"soil_temperature_0_10cm", "K", 285, 12},
     };
-    static const var cwc[] = {
-        {"air_temperature", "K", "0 0 2 0 96 0 0 1 0 103 0 2 255 0 0", 283, 6},
-        {"relative_humidity", "%", "1 1 2 0 96 0 0 1 0 103 0 2 255 0 0", 75, 15},
-        {"wind_speed", "m s-1", "2 1 2 0 96 0 0 1 0 103 0 10 255 0 0", 8, 4},
-        {"wind_direction", "degree", "2 0 2 0 96 0 0 1 0 103 0 10 255 0 0", 180, 170},
-    };
-    static const var fc[] = {
-        {"air_temperature", "K", "0 0 2 0 96 0 0 1 6 103 0 2 255 0 0", 283, 6},
-        {"relative_humidity", "%", "1 1 2 0 96 0 0 1 6 103 0 2 255 0 0", 75, 15},
-        {"eastward_wind", "m s-1", "2 2 2 0 96 0 0 1 6 103 0 10 255 0 0", 3, 6},
-        {"northward_wind", "m s-1", "2 3 2 0 96 0 0 1 6 103 0 10 255 0 0", -1, 6},
-    };
-    char **g1 = NULL, **g2 = NULL;
-    for (int i = 0; i < 4; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "BAND_%d_PDS_PDTN", i + 1);
-        g1 = CSLSetNameValue(g1, key, "0");
-        g2 = CSLSetNameValue(g2, key, "0");
-        snprintf(key, sizeof key, "BAND_%d_PDS_TEMPLATE_ASSEMBLED_VALUES", i + 1);
-        g1 = CSLSetNameValue(g1, key, cwc[i].pds);
-        g2 = CSLSetNameValue(g2, key, fc[i].pds);
-    }
     int rc = write_netcdf(argv[1], "soil-moisture.nc", soil, 4, -180, 90, 2.0, 180, 90);
-    if (!rc)
-        rc = write_file(argv[1], "current-weather.grib2", "GRIB", cwc, 4, -5, 66, 1.0, 35, 16, g1);
-    if (!rc)
-        rc = write_file(argv[1], "forecast.grib2", "GRIB", fc, 4, -5, 66, 1.0, 35, 16, g2);
-    CSLDestroy(g1);
-    CSLDestroy(g2);
     return rc ? 1 : 0;
 }

@@ -6,7 +6,9 @@
  * a JSON errors body naming the parameter otherwise.
  *
  * Settings from the environment (read once at start):
- *   SEAWX_SIM_FILES_DIR     folder of the sample files (default: the build's)
+ *   SEAWX_SIM_FILES_DIR     folder of the NetCDF sample (default: the build's)
+ *   SEAWX_SIM_GRIB_DIR      cache folder of the GRIB2 files (see grib.h)
+ *   SEAWX_SIM_STORAGE_RANGE 0: the storage host ignores Range (200, whole file)
  *   SEAWX_SIM_JOB_MS        time a historical region job takes (default 1500)
  *   SEAWX_SIM_VESSELS_TIER  premium (default) or standard: standard leaves
  *                           the extended EVD fields out

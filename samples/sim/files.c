@@ -10,6 +10,7 @@
 #include "blob.h"
 #include "buf.h"
 #include "data.h"
+#include "grib.h"
 #include "timestamp.h"
 
 #define HOUR 3600
@@ -22,11 +23,11 @@
 #define SIM_FILES_DIR "samples/files"
 #endif
 
-/* The sample files, read once. */
+/* The sample file (NetCDF soil moisture and job results), read once; the
+ * GRIB2 files are made per name (grib.c). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sim_blob *samples[3];
-static const char *const sample_names[3] = {"soil-moisture.nc", "current-weather.grib2",
-                                            "forecast.grib2"};
+static struct sim_blob *samples[1];
+static const char *const sample_names[1] = {"soil-moisture.nc"};
 /* Storage paths already cut short once (SEAWX_SIM_STORAGE_CUT). */
 static char *cut[MAX_CUT];
 static size_t ncut;
@@ -136,7 +137,9 @@ static void fc_bundle(struct sim_buf *b, const char *bundle, void *ud)
     struct fc_ctx *c = ud;
     char date[9], name[200];
     sim_ts_format_date(c->l->run, date);
-    for (int f = 0; f <= 48; f += 6) {
+    for (int f = 0; f <= SIM_GRIB_LAST_HOUR; f++) {
+        if (!sim_grib_hour_valid(f))
+            continue;
         snprintf(name, sizeof(name), "sof-d.%s.t%02dz.0p25.%s.%s.f%03d.grib2", date,
                  (int)((c->l->run % DAY) / HOUR), bundle, c->region, f);
         put_name(b, c->l, name);
@@ -184,6 +187,19 @@ int sim_files_list(struct sim_request *rq)
         return sim_data_bad(rq, "regions must be a comma list of region identifiers");
     if (regions == NULL)
         regions = "global";
+    if (strcmp(rq->path, "/soil-moisture/region") != 0) {
+        char item[80];
+        const char *q = regions;
+        while (q != NULL) {
+            const char *comma = strchr(q, ',');
+            size_t n = comma != NULL ? (size_t)(comma - q) : strlen(q);
+            snprintf(item, sizeof(item), "%.*s", (int)(n < 79 ? n : 79), q);
+            if (!sim_grib_region_known(item))
+                return sim_data_bad(rq, "regions: unknown region '%s' (known: %s)", item,
+                                    sim_grib_regions());
+            q = comma != NULL ? comma + 1 : NULL;
+        }
+    }
     sim_buf_init(&b, 4u << 20);
     if (strcmp(rq->path, "/soil-moisture/region") == 0) {
         for (int i = 28; i >= 0; i--) {
@@ -284,10 +300,10 @@ int sim_files_redirect(struct sim_request *rq)
         ok = strncmp(name, "soil-moisture.", 14) == 0 && ends_with(name, ".global.nc");
     } else if (strncmp(p, "/current/weather/file/", 22) == 0) {
         area = "current-weather";
-        ok = strncmp(name, "cwc.", 4) == 0 && ends_with(name, ".grib2");
+        ok = strncmp(name, "cwc.", 4) == 0 && sim_grib_name_ok(name);
     } else {
         area = "forecast";
-        ok = strncmp(name, "sof-d.", 6) == 0 && ends_with(name, ".grib2");
+        ok = strncmp(name, "sof-d.", 6) == 0 && sim_grib_name_ok(name);
     }
     if (!ok || !name_ok(name) || strchr(p + 1, '/') == NULL ||
         (size_t)(name - p) != strlen(p) - strlen(name))
@@ -319,9 +335,9 @@ int sim_files_storage(struct sim_request *rq, int *handled)
     const char *ctype = "application/octet-stream";
     char disp[300], crange[100];
     struct sim_header h[2];
-    struct sim_blob *blob;
+    struct sim_blob *blob = NULL;
     const char *range = sim_http_header(rq, "Range");
-    int which, rc;
+    int rc;
     size_t total;
 
     *handled = 0;
@@ -330,27 +346,43 @@ int sim_files_storage(struct sim_request *rq, int *handled)
     *handled = 1;
     name = strrchr(p, '/') + 1;
     if (strncmp(p, "/files/soil-moisture/", 21) == 0 || strncmp(p, "/files/jobs/", 12) == 0) {
-        which = 0;
         ctype = "application/x-netcdf";
-    } else if (strncmp(p, "/files/current-weather/", 23) == 0) {
-        which = 1;
-    } else if (strncmp(p, "/files/forecast/", 16) == 0) {
-        which = 2;
+    } else if (strncmp(p, "/files/current-weather/cwc.", 27) == 0 ||
+               strncmp(p, "/files/forecast/sof-d.", 22) == 0) {
+        if (!sim_grib_name_ok(name) || strchr(p + 7, '/') != name - 1)
+            return sim_http_reply_text(rq, 404, "no such file");
     } else {
         return sim_http_reply_text(rq, 404, "no such file");
     }
     if (!name_ok(name) || sim_http_arg(rq, "signature") == NULL)
         return sim_http_reply_text(rq, 403, "missing or bad signature");
-    blob = sample(which);
-    if (blob == NULL)
-        return sim_http_reply_text(rq, 500, "sample file missing");
+    if (strcmp(ctype, "application/x-netcdf") == 0) {
+        blob = sample(0);
+        if (blob == NULL)
+            return sim_http_reply_text(rq, 500, "sample file missing");
+    } else {
+        rc = sim_grib_get(name, &blob);
+        if (rc == -1)
+            return sim_http_reply_text(rq, 404, "no such file");
+        if (rc != 0)
+            return sim_http_reply_text(rq, 500, "the file could not be made");
+    }
     total = sim_blob_len(blob);
     snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", name);
     h[0].name = "Content-Disposition";
     h[0].value = disp;
+    /* SEAWX_SIM_STORAGE_RANGE=0: Range is ignored, the whole file comes with 200. */
+    if (sim_data_env("SEAWX_SIM_STORAGE_RANGE", 1, 0, 1) == 0)
+        range = NULL;
     if (range != NULL) {
         unsigned long long a = 0, b = 0;
-        int n = sscanf(range, "bytes=%llu-%llu", &a, &b);
+        int n = strncmp(range, "bytes=-", 7) == 0 ? 0 : sscanf(range, "bytes=%llu-%llu", &a, &b);
+        if (n < 1 && sscanf(range, "bytes=-%llu", &b) == 1 && b > 0) {
+            /* the last b bytes */
+            a = b >= total ? 0 : total - b;
+            b = total - 1;
+            n = 2;
+        }
         if (n < 1) {
             sim_blob_unref(blob);
             return sim_http_reply_text(rq, 400, "bad Range");
@@ -374,7 +406,7 @@ int sim_files_storage(struct sim_request *rq, int *handled)
     if (cut_now(p))
         rq->trunc = 1; /* half the file, then the connection closes */
     h[1].name = "Accept-Ranges";
-    h[1].value = "bytes";
+    h[1].value = sim_data_env("SEAWX_SIM_STORAGE_RANGE", 1, 0, 1) == 0 ? "none" : "bytes";
     rc = sim_http_reply_blob(rq, 200, ctype, blob, h, 2);
     sim_blob_unref(blob);
     return rc;

@@ -7,12 +7,16 @@
  *                             the last 24 hours, the hour of time=, or every hour
  *                             of time=START/END; regions= (default global)
  *   /forecast/file            sof-d.YYYYMMDD.tHHz.0p25.BUNDLE.REGION.fFFF.grib2 of
- *                             the newest 6-hourly run, f000..f048 every 6 h
+ *                             the newest 6-hourly run, f000..f120 hourly, then
+ *                             3-hourly to f240; bundles= (default basic)
+ * regions= of the GRIB files must be regions grib.h knows (400 otherwise).
  * A download path (.../ID) answers 302 to the storage host,
  * {storage}/files/AREA/ID?expires=..&signature=.., or 404 for a name no
- * listing would give. The storage host serves the sample files made at build
- * time (NetCDF for soil moisture and job results, GRIB2 otherwise) with byte
- * ranges (206, 416). */
+ * listing would give. The storage host serves the NetCDF sample made at build
+ * time (soil moisture and job results) and the GRIB2 files grib.c makes per
+ * name, with byte ranges (206, 416) unless SEAWX_SIM_STORAGE_RANGE=0: then a
+ * Range header is ignored and the whole file comes with 200 (a client's
+ * fallback). */
 #ifndef SIM_FILES_H
 #define SIM_FILES_H
 

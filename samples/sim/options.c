@@ -93,12 +93,16 @@ void sim_options_help(FILE *f)
                "/storm/json, /storm/kmz, /soil-moisture/..., /current/weather/...,\n"
                "/tides/point[/extrema], /forecast/..., /vessels (the Vessels API, same\n"
                "address), and /_sim/test, /_sim/count, /_sim/echo-auth, /_sim/redirect,\n"
-               "/_sim/stats, /_sim/reset; the storage host serves /files/... and\n"
+               "/_sim/stats, /_sim/reset, /_sim/field; the storage host serves /files/... and\n"
                "/_storage/echo, and refuses any request that carries the key.\n"
                "Environment: SEAWX_SIM_KEY (default key), SEAWX_SIM_FILES_DIR (the sample\n"
-               "NetCDF and GRIB2 files), SEAWX_SIM_VESSELS_TIER (standard or premium),\n"
-               "SEAWX_SIM_VESSELS (how many vessels), SEAWX_SIM_JOB_MS (how long a job\n"
-               "takes), SEAWX_SIM_STORAGE_CUT (cut downloads after that many bytes).\n"
+               "NetCDF file), SEAWX_SIM_GRIB_DIR (cache of the forecast and current-weather\n"
+               "GRIB2 files, made with ecCodes on first request; default\n"
+               "$TMPDIR/seawx-sim-grib-VERSION-UID), SEAWX_SIM_VESSELS_TIER (standard or\n"
+               "premium), SEAWX_SIM_VESSELS (how many vessels), SEAWX_SIM_JOB_MS (how long a\n"
+               "job takes), SEAWX_SIM_STORAGE_CUT=1 (the first whole-file answer of each file\n"
+               "is cut short), SEAWX_SIM_STORAGE_RANGE=0 (the storage host ignores Range and\n"
+               "answers 200 with the whole file).\n"
                "Exit status: 0 stopped by a signal, 1 could not start, 2 bad options.\n");
 }
 

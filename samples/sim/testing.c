@@ -11,6 +11,7 @@
 #include "app.h"
 #include "buf.h"
 #include "cache.h"
+#include "grib.h"
 #include "gzip.h"
 #include "stats.h"
 #include "timestamp.h"
@@ -388,6 +389,35 @@ static int handle_stats(struct sim_request *rq)
     return sim_http_reply_take(rq, 200, "application/json", body, len, NULL, 0);
 }
 
+/* /_sim/field?param=2t&lon=..&lat=..&time=..&run=..: the value a GRIB file's
+ * parameter has there, from the fields of the WMS maps. */
+static int handle_field(struct sim_request *rq)
+{
+    const char *param = sim_http_arg(rq, "param"), *slon = sim_http_arg(rq, "lon");
+    const char *slat = sim_http_arg(rq, "lat"), *st = sim_http_arg(rq, "time");
+    const char *srun = sim_http_arg(rq, "run");
+    int64_t t, run;
+    double lon, lat, v;
+    char *e1 = NULL, *e2 = NULL, body[100];
+    int rc, n;
+
+    if (param == NULL || slon == NULL || slat == NULL || st == NULL || srun == NULL)
+        return bad_request(rq, "param, lon, lat, time and run are required");
+    lon = strtod(slon, &e1);
+    lat = strtod(slat, &e2);
+    if (*e1 != '\0' || *e2 != '\0' || lat < -90 || lat > 90 || sim_ts_parse(st, &t) != 0 ||
+        sim_ts_parse(srun, &run) != 0)
+        return bad_request(rq, "bad lon, lat, time or run");
+    rc = sim_grib_value(param, lon, lat, t, run, &v);
+    if (rc == -1)
+        return bad_request(rq, "unknown param");
+    if (rc < -1)
+        return sim_http_reply_text(rq, 500, "out of memory");
+    n = rc == 1 ? snprintf(body, sizeof(body), "{\"value\":null}")
+                : snprintf(body, sizeof(body), "{\"value\":%.9g}", v);
+    return sim_http_reply(rq, 200, "application/json", body, (size_t)n, NULL, 0);
+}
+
 static int handle_reset(struct sim_request *rq)
 {
     struct sim_testing *t = rq->app->testing;
@@ -417,5 +447,7 @@ int sim_testing_handle(struct sim_request *rq)
         return handle_stats(rq);
     if (strcmp(p, "/_sim/reset") == 0)
         return handle_reset(rq);
+    if (strcmp(p, "/_sim/field") == 0)
+        return handle_field(rq);
     return sim_http_reply_json_error(rq, 404, "not_found", "No such test endpoint");
 }

@@ -5,7 +5,8 @@
  *   /_sim/echo-auth which key forms arrived
  *   /_sim/redirect  302 chains to this host or to the storage host
  *   /_sim/stats     service request counters (JSON)
- *   /_sim/reset     zero the counters, the per-id counts and the caches */
+ *   /_sim/reset     zero the counters, the per-id counts and the caches
+ *   /_sim/field     the value a GRIB file parameter has at a point (grib.h) */
 #ifndef SIM_TESTING_H
 #define SIM_TESTING_H
 

@@ -31,8 +31,9 @@ w = json.load(open("weather.list.json"))["data"]
 assert len(w) == 48 and {r["region"] for r in w} == {"global", "europe"}
 assert all(re.fullmatch(r"cwc\.\d{8}\.t\d\dz\.0p027\.basic\.(global|europe)\.grib2", r["name"]) for r in w)
 f = json.load(open("forecast.list.json"))["data"]
-assert len(f) == 18 and {r["bundle"] for r in f} == {"basic", "wind"}
-assert sorted({r["forecast_hour"] for r in f}) == [0, 6, 12, 18, 24, 30, 36, 42, 48]
+hours = list(range(0, 121)) + list(range(123, 241, 3))  # hourly to 120 h, 3-hourly to 240 h
+assert len(f) == 2 * len(hours) and {r["bundle"] for r in f} == {"basic", "wind"}
+assert sorted({r["forecast_hour"] for r in f}) == hours
 PY
 }
 check "listings carry the service's names, dates, regions, bundles" names_ok
@@ -59,8 +60,14 @@ check "no key in access log or outputs" no_key_in access.log soil.dl.err cwc.dl.
 # with a Range request and got 206.
 check "cut transfer resumed with a range (206)" grep -q "/files/soil-moisture/$soil?.* 206 " access.log
 check "NetCDF file opens in GDAL with its four variables" sh -c "gdalinfo $soil | grep -c 'SUBDATASET_[0-9]_NAME=NETCDF:.*:soil_' | grep -qx 4"
-check "GRIB2 file opens in GDAL with 4 bands" sh -c "gdalinfo dl/$cwc | grep -c '^Band ' | grep -qx 4"
-check "forecast GRIB2 has wind bands" sh -c "gdalinfo fc.grib2 | grep -q 'GRIB_ELEMENT=UGRD'"
+# The GRIB2 files hold the fields of their bundle, one per band, on the global
+# 0.25 degree grid (test_sim_grib.sh looks into them further).
+elements() { gdalinfo "$1" | sed -n 's/^ *GRIB_ELEMENT=//p' | tr '\n' ' '; }
+check "current-weather GRIB2 opens in GDAL with its 6 fields" \
+  test "$(elements "dl/$cwc")" = "UGRD VGRD GUST PRMSL TMP PRATE "
+check "forecast GRIB2 (basic, f001) has wind, gust, pressure, temperature, rain" \
+  test "$(elements fc.grib2)" = "UGRD VGRD GUST PRMSL TMP APCP01 "
+check "forecast GRIB2 is global at 0.25 degree" sh -c "gdalinfo fc.grib2 | grep -q '^Size is 1440, 721'"
 
 # 3. An interrupted download left FILE.part: the same command resumes it.
 resume_ok() {
