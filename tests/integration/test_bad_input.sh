@@ -269,11 +269,11 @@ row "storm JSON: GeoJSON instead"    7 no 'storm' -- "$S" storms -i "$T/in/storm
 
 echo "# unwritable outputs"
 row "seed: folder missing"           8 no 'folder nope does not exist' -- "${seed[@]}" "${bbox[@]}" -o nope/s.mbtiles
-row "seed: -o is a folder"           8 no 'exists and is not a writable file' -- "${seed[@]}" "${bbox[@]}" -o adir
+row "seed: -o is a folder"           8 no 'cannot write adir: it is a folder' -- "${seed[@]}" "${bbox[@]}" -o adir
 row "seed: read-only folder"         8 no 'folder ro is not writable' -- unpriv "${seed[@]}" "${bbox[@]}" -o ro/s.mbtiles
 row "seed: summary folder missing"   8 no 'cannot write nope/s.json' -- "${seed[@]}" "${bbox[@]}" -o s.mbtiles --summary-json nope/s.json
 row "storms: folder missing"         8 no 'cannot write nope/s.geojson' -- "$S" storms -o nope/s.geojson
-row "storms: read-only folder"       8 no 'cannot write ro/s.geojson.*Permission denied' -- unpriv "$S" storms -o ro/s.geojson
+row "storms: read-only folder"       8 no 'cannot write ro/s.geojson: folder ro is not writable' -- unpriv "$S" storms -o ro/s.geojson
 row "storms: DIR/ in read-only"      8 no 'cannot create folder ro/split/' -- unpriv "$S" storms -o ro/split/
 row "storms: --kmz folder missing"   8 no 'cannot write nope/s.kmz: folder nope does not exist' -- "$S" storms --kmz nope/s.kmz
 row "storms: --kmz is a folder"      8 no 'cannot write adir: it is a folder' -- "$S" storms --kmz adir
