@@ -13,7 +13,8 @@ extern "C" {
 #endif
 
 /* Reads the file at path (at most limit bytes) into *out, malloc'd and
- * NUL-terminated, its size in *len. Returns 0, or SWX_EIO (cannot open or
+ * NUL-terminated, its size in *len. The file is text (CSV, JSON, GeoJSON):
+ * a UTF-8 byte order mark at its start is dropped. Returns 0, or SWX_EIO (cannot open or
  * read: "cannot read PATH: cause"), SWX_ETOOBIG ("PATH is larger than N MiB",
  * or bytes) or SWX_ENOMEM, with *out NULL. Memory grows with the file, not
  * with the limit. */
