@@ -449,6 +449,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     char *text = NULL;
     int exit_code = EXIT_OK, rc;
     int interrupted = 0;
+    int summary_is_output = 0; /* --summary-json names a file of the seed: not written */
     char error_line[1024] = "";
     swx_fetch_stats stats = {0};
     double t_start = cli_now();
@@ -750,6 +751,18 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                 exit_code = EXIT_USAGE;
                 goto done;
             }
+        /* The summary, written last, must not replace a file of the seed. */
+        const char *summary = cli_get(&a, "summary-json");
+        const char *mine[] = {files[i].path};
+        if (summary && (strcmp(summary, files[i].path) == 0 ||
+                        swx_atomicfile_target(NULL, NULL, summary, SWX_ATOMICFILE_STREAM, mine,
+                                              1) == SWX_EINVAL)) {
+            cli_error("--summary-json %s would replace the seed's file %s: name another file",
+                      summary, files[i].path);
+            exit_code = EXIT_USAGE;
+            summary_is_output = 1;
+            goto done;
+        }
     }
     nfiles = nt;
 
@@ -824,7 +837,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 done:
     swx_seed_free(seed);
     cli_signals_release(&sigs);
-    if (cli_get(&a, "summary-json") && !dry &&
+    if (cli_get(&a, "summary-json") && !dry && !summary_is_output &&
         write_summary(cli_get(&a, "summary-json"), bundle,
                       plan ? swx_layer_name(swx_seed_plan_layer(plan)) : NULL, files, nfiles,
                       u.c.total, &stats, &u.c, swx_tile_format_name(so.format), cli_now() - t_start,

@@ -169,6 +169,10 @@ refused "seed --summary-json its --route by a link" 2 'same file as route.csv, a
 refused "storms --segments its --route" 2 'an input of the same run' "$S" storms -i "$E" --route route.csv --depart 2024-10-08T00:00:00Z --speed 10 --segments route.csv
 refused "voyage -o its --route" 2 'is not a voyage package' "$S" voyage -q -b maritime --route route.csv --depart 2026-03-01T06:00:00Z --speed 8 -l swh -z 1 -o route.csv
 check "  the route unchanged" unchanged route.csv route.keep
+refused "seed --summary-json its own -o" 2 "would replace the seed.s file s.mbtiles" "${SEED[@]}" -o s.mbtiles --summary-json s.mbtiles
+ln -s s.mbtiles slink
+refused "seed --summary-json a link to its own -o" 2 "would replace the seed.s file s.mbtiles" "${SEED[@]}" -o s.mbtiles --summary-json slink
+check "  the MBTiles still one" sh -c "[ \"\$(sqlite3 s.mbtiles 'pragma integrity_check')\" = ok ]"
 cp "$E" storms.json
 cp storms.json storms.keep
 refused "storms -o its --input" 2 'an input of the same run' "$S" storms -i storms.json -o storms.json
