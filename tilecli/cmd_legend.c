@@ -31,7 +31,7 @@ static int write_png(const char *path, const void *data, size_t len)
         return 0;
     }
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
-    int rc = swx_atomicfile_open(&af, path, 0666, 0);
+    int rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM);
     if (rc)
         return rc;
     if (fwrite(data, 1, len, af.f) != len) {
@@ -73,7 +73,8 @@ int cmd_legend(const cli_cmd *cmd, int argc, char **argv)
     if (cli_get_int(&width, &a, "width", 0, 1, SWX_LEGEND_MAX_SIDE) ||
         cli_get_int(&height, &a, "height", 0, 1, SWX_LEGEND_MAX_SIDE))
         return EXIT_USAGE;
-    if (strcmp(out, "-") != 0 && (rc = cli_check_output_folder(out)))
+    if (strcmp(out, "-") != 0 &&
+        (rc = swx_atomicfile_target(NULL, NULL, out, SWX_ATOMICFILE_STREAM, NULL, 0)))
         return cli_fail(rc);
 
     if ((exit_code = cli_client(&client, &a)))

@@ -2,12 +2,20 @@
  * checked and merged into the file an unsharded seed would have written
  * (lib/tiles/merge.c).
  *
- * For orchestrators: when a shard is missing, incomplete or of another seed,
+ * For orchestrators: when a shard is missing, incomplete, of another seed or
+ * damaged (its images do not hash to their keys, its file is cut short),
  * nothing is written, the exit code is EXIT_SHARDS and stdout lists the
- * shards to run again, one number per line (or, with --json, an object).
+ * shards to run again, one number per line (or, with --json, an object). A
+ * file too damaged to tell its shard is named on stderr (and in the JSON's
+ * "damaged_files"); its shard is among the missing ones.
+ *
+ * The output is checked before any shard is read (swx_atomicfile_target()):
+ * a device, a folder, a link to nothing or one of the shards (the same file,
+ * whatever its name) is refused with exit 2.
  */
 #include "cli.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/jsonw.h"
 #include "seawx/shard.h"
@@ -34,6 +42,8 @@ static const char *state_name(swx_shard_state s)
         return "missing";
     case SWX_SHARD_INCOMPLETE:
         return "incomplete";
+    case SWX_SHARD_DAMAGED:
+        return "damaged";
     default:
         return "other-seed";
     }
@@ -85,6 +95,11 @@ static int report(const swx_merge *m, int json, const char *output, long long ti
         swx_jsonw_object_end(w);
     }
     swx_jsonw_array_end(w);
+    swx_jsonw_key(w, "damaged_files");
+    swx_jsonw_array_begin(w);
+    for (size_t i = 0; swx_merge_damaged_file(m, i); i++)
+        swx_jsonw_string(w, swx_merge_damaged_file(m, i));
+    swx_jsonw_array_end(w);
     swx_jsonw_object_end(w);
     int rc = swx_jsonw_finish(w);
     return rc || fflush(stdout) != 0 ? -1 : 0;
@@ -96,6 +111,15 @@ static void bad_list(char *out, size_t cap, const swx_merge *m, char *const *nam
 {
     size_t at = 0;
     out[0] = '\0';
+    for (size_t i = 0; swx_merge_damaged_file(m, i) && at + 1 < cap; i++) {
+        int w = snprintf(out + at, cap - at, "%sdamaged: %s", at ? ", " : "",
+                         swx_merge_damaged_file(m, i));
+        if (w < 0 || (size_t)w >= cap - at) {
+            snprintf(out + (cap > 4 ? cap - 4 : 0), cap > 4 ? 4 : cap, "...");
+            return;
+        }
+        at += (size_t)w;
+    }
     for (int k = 1; k <= swx_merge_shard_count(m) && at + 1 < cap; k++) {
         const char *path;
         swx_shard_state st = swx_merge_state(m, k, &path);
@@ -138,7 +162,9 @@ int cmd_merge(const cli_cmd *cmd, int argc, char **argv)
     }
     if (cli_get_int(&shards, &a, "shards", 0, 1, SWX_SHARD_MAX))
         return EXIT_USAGE;
-    if ((rc = cli_check_output_folder(output)))
+    /* Checked again by the merge; here before any shard is even opened. */
+    if (!strstr(a.positional[0], "{shard}") &&
+        (rc = swx_atomicfile_target(NULL, NULL, output, 0, a.positional, a.npositional)))
         return cli_fail(rc);
     /* One name with {shard}: the file of shard K is that name with K-of-N. */
     const char *tpl = a.positional[0], *mark = strstr(tpl, "{shard}");
@@ -161,6 +187,11 @@ int cmd_merge(const cli_cmd *cmd, int argc, char **argv)
             snprintf(names[nnames++], len, "%.*s%ld-of-%ld%s", (int)(mark - tpl), tpl, k, shards,
                      mark + 7);
         }
+        if ((rc = swx_atomicfile_target(NULL, NULL, output, 0, (const char *const *)names,
+                                        nnames))) {
+            exit_code = cli_fail(rc);
+            goto done;
+        }
         rc = swx_merge_open(&m, (const char *const *)names, nnames, (int)shards);
     } else {
         rc = swx_merge_open(&m, a.positional, a.npositional, (int)shards);
@@ -173,7 +204,8 @@ int cmd_merge(const cli_cmd *cmd, int argc, char **argv)
     if (bad) {
         char list[2048];
         bad_list(list, sizeof list, m, nnames ? names : NULL);
-        cli_error("%d of %d shards must run again, nothing merged: %s", bad, n, list);
+        cli_error("%d of %d shard%s must run again, nothing merged: %s", bad, n, n == 1 ? "" : "s",
+                  list);
         exit_code = report(m, json, output, 0, 0, 0) ? EXIT_IO : EXIT_SHARDS;
         goto done;
     }

@@ -145,15 +145,17 @@ static int expand_name(const char *tpl, const char *bundle, const char *layer, c
     return 0;
 }
 
-/* The folder of path must exist and be writable, and path, if there, be a
- * writable file. */
-static int check_output_dir(const char *path)
+/* What path may become (swx_atomicfile_target(), flags as there), never one of
+ * the run's input files (--route, --area); an MBTiles file continued in place
+ * must also be readable and writable. */
+static int check_output_dir(const char *path, int flags, const cli_args *a)
 {
-    int rc = cli_check_output_folder(path);
+    const char *inputs[] = {cli_get(a, "route"), cli_get(a, "area")};
+    int stream = 0, rc = swx_atomicfile_target(NULL, &stream, path, flags, inputs, 2);
     if (rc)
         return rc;
     struct stat sb;
-    if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || access(path, R_OK | W_OK) != 0))
+    if (!stream && stat(path, &sb) == 0 && access(path, R_OK | W_OK) != 0)
         return swx_error_set(SWX_EIO, "cannot write %s: it exists and is not a writable file",
                              path);
     return 0;
@@ -221,7 +223,7 @@ static int write_summary(const char *path, const char *bundle, const char *layer
 {
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
     int bad = 0;
-    if (swx_atomicfile_open(&af, path, 0666, 0) != 0) {
+    if (swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM) != 0) {
         cli_error("writing the summary failed: %s", swx_error_last());
         return -1;
     }
@@ -449,6 +451,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     char *text = NULL;
     int exit_code = EXIT_OK, rc;
     int interrupted = 0;
+    int summary_is_output = 0; /* --summary-json names a file of the seed: not written */
     char error_line[1024] = "";
     swx_fetch_stats stats = {0};
     double t_start = cli_now();
@@ -597,10 +600,11 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         if (expand_name(tpl, bundle, "layer", "var", "2024010100", "20240101T000000Z",
                         shard_name[0] ? shard_name : NULL, probe, sizeof probe))
             return cli_fail(SWX_EINVAL);
-        if (!dry && (rc = check_output_dir(probe)))
+        if (!dry && (rc = check_output_dir(probe, 0, &a)))
             return cli_fail(rc);
+        /* The summary is JSON, a stream: /dev/null or /dev/stdout is written through. */
         const char *summary = cli_get(&a, "summary-json");
-        if (!dry && summary && (rc = check_output_dir(summary)))
+        if (!dry && summary && (rc = check_output_dir(summary, SWX_ATOMICFILE_STREAM, &a)))
             return cli_fail(rc);
     }
     size_t tlen = 0;
@@ -738,7 +742,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         if ((rc = expand_name(tpl, bundle, swx_layer_name(layer), swx_layer_variable(layer), run_s,
                               tc, shard_name[0] ? shard_name : NULL, files[i].path,
                               sizeof files[i].path)) ||
-            (rc = check_output_dir(files[i].path))) {
+            (rc = check_output_dir(files[i].path, 0, &a))) {
             exit_code = cli_fail(rc);
             goto done;
         }
@@ -749,6 +753,18 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                 exit_code = EXIT_USAGE;
                 goto done;
             }
+        /* The summary, written last, must not replace a file of the seed. */
+        const char *summary = cli_get(&a, "summary-json");
+        const char *mine[] = {files[i].path};
+        if (summary && (strcmp(summary, files[i].path) == 0 ||
+                        swx_atomicfile_target(NULL, NULL, summary, SWX_ATOMICFILE_STREAM, mine,
+                                              1) == SWX_EINVAL)) {
+            cli_error("--summary-json %s would replace the seed's file %s: name another file",
+                      summary, files[i].path);
+            exit_code = EXIT_USAGE;
+            summary_is_output = 1;
+            goto done;
+        }
     }
     nfiles = nt;
 
@@ -823,7 +839,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 done:
     swx_seed_free(seed);
     cli_signals_release(&sigs);
-    if (cli_get(&a, "summary-json") && !dry &&
+    if (cli_get(&a, "summary-json") && !dry && !summary_is_output &&
         write_summary(cli_get(&a, "summary-json"), bundle,
                       plan ? swx_layer_name(swx_seed_plan_layer(plan)) : NULL, files, nfiles,
                       u.c.total, &stats, &u.c, swx_tile_format_name(so.format), cli_now() - t_start,

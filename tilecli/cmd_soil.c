@@ -123,7 +123,7 @@ static int job(const cli_args *a)
     if (strcmp(verb, "status") != 0 && !(start && cli_has(a, "no-wait"))) {
         char *dest = data_dest(a, "soil-moisture.job.nc");
         exit_code =
-            dest ? data_check_dest(dest) : cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+            dest ? data_check_dest(dest, 0) : cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
         free(dest);
         if (exit_code)
             return exit_code;

@@ -186,38 +186,27 @@ static int write_fail(int rc, const char *output)
     return cli_fail(rc);
 }
 
-/* One atomic file per regular output, all committed at the end, so that a
- * failure leaves the old files or none, and no temporary; a device or a pipe
- * (/dev/null, /dev/stdout) is written directly, never replaced. */
+/* One atomic file per output, all committed at the end, so that a failure
+ * leaves the old files or none, and no temporary; GeoJSON is a stream, so a
+ * device or a pipe (/dev/null, /dev/stdout) is written through, never
+ * replaced (swx_atomicfile_target()); the run's input files are never outputs. */
 #define NSLOTS (NKINDS + 3) /* a file per kind, the single file, the .qlr, the segments */
 #define SLOT_QLR (NKINDS + 1)
 #define SLOT_SEGMENTS (NKINDS + 2)
 struct outputs {
     swx_atomicfile af[NSLOTS];
-    FILE *dev[NSLOTS];
-    FILE *f[NSLOTS]; /* where each output is written: af[i].f or dev[i] */
+    FILE *f[NSLOTS];       /* where each output is written: af[i].f */
+    const char *inputs[2]; /* --input and --route, or NULL */
 };
-
-static int regular_target(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
-}
 
 static int out_open(struct outputs *o, int slot, const char *path)
 {
-    if (regular_target(path)) {
-        int rc = swx_atomicfile_open(&o->af[slot], path, 0666, 0);
-        if (rc)
-            return cli_fail(rc);
-        o->f[slot] = o->af[slot].f;
-    } else {
-        if (!(o->dev[slot] = fopen(path, "wb"))) {
-            cli_error("cannot write %s: %s", path, strerror(errno));
-            return EXIT_IO;
-        }
-        o->f[slot] = o->dev[slot];
-    }
+    int rc = swx_atomicfile_target(NULL, NULL, path, SWX_ATOMICFILE_STREAM, o->inputs, 2);
+    if (!rc)
+        rc = swx_atomicfile_open(&o->af[slot], path, 0666, SWX_ATOMICFILE_STREAM);
+    if (rc)
+        return cli_fail(rc);
+    o->f[slot] = o->af[slot].f;
     return 0;
 }
 
@@ -234,14 +223,8 @@ static int out_close(struct outputs *o, int ok)
             rc = EXIT_IO;
         }
     }
-    for (int i = 0; i < NSLOTS; i++) {
-        if (o->dev[i] && fclose(o->dev[i]) != 0 && ok) {
-            cli_error("writing the output failed: %s", strerror(errno));
-            ok = 0;
-            rc = EXIT_IO;
-        }
-        o->dev[i] = o->f[i] = NULL;
-    }
+    for (int i = 0; i < NSLOTS; i++)
+        o->f[i] = NULL;
     for (int i = 0; i < NSLOTS; i++) {
         int r = ok && o->af[i].f ? swx_atomicfile_commit(&o->af[i]) : 0;
         if (r) {
@@ -302,6 +285,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     int pr = cli_parse(&a, cmd, argc, argv);
     if (pr)
         return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    out.inputs[0] = cli_get(&a, "input");
+    out.inputs[1] = cli_get(&a, "route");
     if (a.npositional) {
         cli_error("unexpected argument '%s' (see 'seawx storms --help')", a.positional[0]);
         return EXIT_USAGE;
@@ -351,7 +336,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
 
-    if (kmz && (exit_code = data_check_dest(kmz)))
+    if (kmz && (exit_code = data_check_dest(kmz, SWX_ATOMICFILE_STREAM)))
         goto done;
     if (!input && (exit_code = cli_client(&client, &a)))
         goto done;

@@ -33,7 +33,9 @@ int cmd_tilejson(const cli_cmd *cmd, int argc, char **argv)
     }
     if (!out)
         return (rc = swx_mbtiles_tilejson(stdout, a.positional[0], url)) ? cli_fail(rc) : EXIT_OK;
-    if ((rc = cli_check_output_folder(out)) || (rc = swx_atomicfile_open(&af, out, 0644, 0)))
+    /* A stream: a device or a pipe is written through; never the file read. */
+    if ((rc = swx_atomicfile_target(NULL, NULL, out, SWX_ATOMICFILE_STREAM, a.positional, 1)) ||
+        (rc = swx_atomicfile_open(&af, out, 0644, SWX_ATOMICFILE_STREAM)))
         return cli_fail(rc);
     if ((rc = swx_mbtiles_tilejson(af.f, a.positional[0], url))) {
         swx_atomicfile_abort(&af);

@@ -56,7 +56,7 @@ int cmd_vessels(const cli_cmd *cmd, int argc, char **argv)
         return cli_fail(SWX_EINVAL);
     if (data_format(&fmt, &a))
         return EXIT_USAGE;
-    if ((exit_code = data_check_dest(cli_get(&a, "output"))))
+    if ((exit_code = data_check_dest(cli_get(&a, "output"), SWX_ATOMICFILE_STREAM)))
         return exit_code;
     if (cli_has(&a, "quiet"))
         cli_set_quiet(1);

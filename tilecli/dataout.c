@@ -59,46 +59,26 @@ int data_format(swx_table_format *fmt, const cli_args *a)
     return 0;
 }
 
-/* Whether path is a regular file or not there yet: only those are written
- * under a temporary name and renamed; a device or a pipe (/dev/null) is
- * written as it is, never replaced. */
-static int regular_target(const char *path)
+int data_check_dest(const char *path, int flags)
 {
-    struct stat st;
-    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
-}
-
-int data_check_dest(const char *path)
-{
-    struct stat st;
     if (!path || strcmp(path, "-") == 0)
         return 0;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("cannot write %s: it is a folder", path);
-        return EXIT_IO;
-    }
-    if (!regular_target(path))
-        return 0;
-    int rc = cli_check_output_folder(path);
+    int rc = swx_atomicfile_target(NULL, NULL, path, flags, NULL, 0);
     return rc ? cli_fail(rc) : 0;
 }
 
 int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t)
 {
     const char *o = cli_get(a, "output");
-    if (!o || strcmp(o, "-") == 0 || !regular_target(o)) {
-        FILE *out = o && strcmp(o, "-") != 0 ? fopen(o, "w") : stdout;
-        if (!out)
-            return cli_fail(swx_error_set(SWX_EIO, "cannot write %s: %s", o, strerror(errno)));
-        int rc = swx_table_write(t, fmt, out);
-        if (!rc && fflush(out) != 0)
-            rc = swx_error_set(SWX_EIO, "writing the output failed");
-        if (out != stdout && fclose(out) != 0 && !rc)
+    if (!o || strcmp(o, "-") == 0) {
+        int rc = swx_table_write(t, fmt, stdout);
+        if (!rc && fflush(stdout) != 0)
             rc = swx_error_set(SWX_EIO, "writing the output failed");
         return rc ? cli_fail(rc) : EXIT_OK;
     }
+    /* A table is a stream: a device or a pipe is written through. */
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
-    int rc = swx_atomicfile_open(&af, o, 0666, 0);
+    int rc = swx_atomicfile_open(&af, o, 0666, SWX_ATOMICFILE_STREAM);
     if (!rc && (rc = swx_table_write(t, fmt, af.f)) != 0)
         swx_atomicfile_abort(&af);
     else if (!rc)
@@ -202,7 +182,7 @@ static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *,
     int rc, exit_code;
     if (data_format(&fmt, a))
         return EXIT_USAGE;
-    if ((exit_code = data_check_dest(cli_get(a, "output"))))
+    if ((exit_code = data_check_dest(cli_get(a, "output"), SWX_ATOMICFILE_STREAM)))
         return exit_code;
     if ((exit_code = cli_client(&c, a)))
         return exit_code;
@@ -297,7 +277,7 @@ int data_download_run(const cli_args *a, swx_file_source source, const char *fil
         return cli_fail(SWX_EINVAL);
     if (!(dest = data_dest(a, file_id)))
         return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-    if ((exit_code = data_check_dest(dest)))
+    if ((exit_code = data_check_dest(dest, 0))) /* resumable: a regular file */
         goto done;
     if (cli_has(a, "quiet"))
         cli_set_quiet(1);

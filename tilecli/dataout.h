@@ -9,6 +9,7 @@
 
 #include "cli.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/files.h"
 #include "seawx/point.h"
 #include "seawx/table.h"
@@ -36,9 +37,10 @@ int data_format(swx_table_format *fmt, const cli_args *a);
 int data_write(const cli_args *a, swx_table_format fmt, const swx_table *t);
 
 /* Checks, before anything is sent, that path (a -o FILE or a download's
- * destination; NULL or "-": stdout) can be written: not a folder, in a folder
- * that exists and is writable. Returns 0, or EXIT_IO after an error line. */
-int data_check_dest(const char *path);
+ * destination; NULL or "-": stdout) can be written, by swx_atomicfile_target()
+ * with flags (SWX_ATOMICFILE_STREAM for a table, 0 for a resumable download).
+ * Returns 0, or the exit code after an error line. */
+int data_check_dest(const char *path, int flags);
 /* Where a download goes: -o FILE, else --dir DIR/NAME, else ./NAME. Caller frees. */
 char *data_dest(const cli_args *a, const char *name);
 /* Download options with a progress line labelled label (kept by pointer). */

@@ -4,7 +4,9 @@
  * `seawx --completion bash` and installs what they write. */
 #include "cli.h"
 
-#include <errno.h>
+#include "seawx/atomicfile.h"
+#include "seawx/error.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -149,20 +151,16 @@ static int write_page(const char *dir, const char *file, const cli_cmd *cmds, si
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.1", dir, file);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_error("cannot write %s: %s", path, strerror(errno));
-        return EXIT_IO;
-    }
+    /* A page is a whole file put in place (never a device, a folder's name). */
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    int rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_NOSYNC);
+    if (rc)
+        return cli_fail(rc);
     if (one)
-        man_cmd(f, one);
+        man_cmd(af.f, one);
     else
-        man_main(f, cmds, n);
-    if (ferror(f) | fclose(f)) {
-        cli_error("cannot write %s", path);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+        man_main(af.f, cmds, n);
+    return (rc = swx_atomicfile_commit(&af)) ? cli_fail(rc) : EXIT_OK;
 }
 
 int cli_man_dir(const char *dir, const cli_cmd *cmds, size_t n)

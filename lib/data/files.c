@@ -13,6 +13,7 @@
 #include "http_int.h"
 #include "jsonr.h"
 #include "params.h"
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "table_build.h"
@@ -268,6 +269,7 @@ int swx_files_download_path(swx_download_result *res, swx_client *c, const char 
 {
     swx_buf part;
     swx_response *resp = NULL;
+    char *real = NULL;
     int fd = -1, rc = 0;
     struct stat st;
     swx_download_result local = {0};
@@ -277,7 +279,11 @@ int swx_files_download_path(swx_download_result *res, swx_client *c, const char 
     swx_buf_init(&part, 8192);
     if (!dest || !*dest)
         return swx_error_set(SWX_EINVAL, "no file name to download to");
-    if ((rc = swx_buf_printf(&part, "%s.part", dest))) {
+    /* Resumed from DEST.part and renamed over DEST: a regular file (a link's
+     * file), never a device nor a folder. */
+    if ((rc = swx_atomicfile_target(&real, NULL, dest, 0, NULL, 0)))
+        goto done;
+    if ((rc = swx_buf_printf(&part, "%s.part", real))) {
         rc = swx_error_set(SWX_EINVAL, "the output file name is too long");
         goto done;
     }
@@ -314,7 +320,7 @@ int swx_files_download_path(swx_download_result *res, swx_client *c, const char 
         goto done;
     }
     fd = -1;
-    if (rename(part.data, dest) != 0) {
+    if (rename(part.data, real) != 0) {
         rc = swx_error_set(SWX_EIO, "cannot rename %s to %s: %s", part.data, dest, strerror(errno));
         goto done;
     }
@@ -327,6 +333,7 @@ done:
     }
     swx_response_free(resp);
     swx_buf_free(&part);
+    free(real);
     if (res == &local)
         swx_download_result_clear(&local);
     return rc;

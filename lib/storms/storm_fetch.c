@@ -172,8 +172,9 @@ int swx_storm_fetch_kmz(swx_client *c, const swx_storm_query *q, const char *pat
     int rc = swx_storm_request(&req, &qs, q, 1, q->offset), rd = -1;
     if (rc)
         return rc;
-    struct stat st;
-    int device = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    int device = 0; /* a device or a pipe, written through (a KMZ is a stream of bytes) */
+    if ((rc = swx_atomicfile_target(NULL, &device, path, SWX_ATOMICFILE_STREAM, NULL, 0)))
+        goto done;
     if (device) {
         if (!(anon = tmpfile())) {
             rc = swx_error_set(SWX_EIO, "cannot create a temporary file for %s: %s", path,

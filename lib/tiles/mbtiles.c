@@ -11,6 +11,7 @@
  */
 #include "mbtiles.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/jsonw.h"
 #include "seawx/mbtiles.h"
@@ -139,7 +140,8 @@ int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const sw
                      size_t n, const char *const *identity, int batch)
 {
     struct stat sb;
-    int rc = 0;
+    char *real = NULL;
+    int rc = 0, existed = 0;
     *out = NULL;
     if (created)
         *created = 0;
@@ -149,12 +151,11 @@ int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const sw
         return swx_error_set(SWX_ENOMEM, "out of memory");
     }
     m->batch = batch > 0 ? batch : MBTILES_DEFAULT_BATCH;
-    int existed = stat(path, &sb) == 0;
-    if (existed && !S_ISREG(sb.st_mode)) {
-        rc = swx_error_set(SWX_EIO, "%s is not a regular file", path);
+    /* A regular file or none (a link: the file it names); never a device. */
+    if ((rc = swx_atomicfile_target(&real, NULL, path, 0, NULL, 0)))
         goto done;
-    }
-    if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+    existed = stat(real, &sb) == 0;
+    if (sqlite3_open_v2(real, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK) {
         rc = db_fail(m, "cannot open it for writing");
         goto done;
@@ -214,6 +215,7 @@ int swx_mbtiles_open(swx_mbtiles **out, int *created, const char *path, const sw
         goto done;
     }
 done:
+    free(real);
     if (rc) {
         if (m->in_tx)
             sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);

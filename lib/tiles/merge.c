@@ -8,11 +8,21 @@
  * its images with INSERT OR IGNORE (an image in several shards is stored
  * once), its map rows with INSERT (a tile in two shards would be a broken
  * partition: refused). The temporary is renamed over the target once whole.
+ *
+ * What is copied is checked first, when the shards are read: a complete
+ * shard's images must hash to their keys (tile_id is the SHA-256 of the
+ * bytes, mbtiles.h), each map row must name an image, and the database must
+ * read to its end; a shard that fails is damaged and must run again. A
+ * damaged file is told from a file of another kind by SQLite's own verdict
+ * (corrupt, not a database) or by being empty: a database without a shard
+ * row is not a shard's file.
  */
 #include "seawx/shard.h"
 
 #include "mbtiles.h"
+#include "seawx/atomicfile.h"
 #include "seawx/error.h"
+#include "sha256.h"
 #include "shard.h"
 
 #include <errno.h>
@@ -38,20 +48,89 @@ struct swx_merge {
     int n;
     shard_file *shards; /* n, shard k at k - 1 */
     int ref;            /* a shard of the request the others are compared with (0-based) */
+    char **lost;        /* files too damaged to tell their shard, nlost of them */
+    size_t nlost;
 };
 
-static char *meta_text(sqlite3 *db, const char *name)
+/* Whether an SQLite result means the file itself is damaged (cut short,
+ * overwritten) rather than of another kind. */
+static int damage_code(int r)
+{
+    r &= 0xff;
+    return r == SQLITE_CORRUPT || r == SQLITE_NOTADB || r == SQLITE_IOERR;
+}
+
+/* The value of one metadata row into *v (NULL when there is no such row):
+ * 0, or the SQLite result that stopped the read. */
+static int meta_get(sqlite3 *db, const char *name, char **v)
 {
     sqlite3_stmt *st = NULL;
-    char *v = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE name = ?", -1, &st, NULL) ==
-        SQLITE_OK) {
+    *v = NULL;
+    int r = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE name = ?", -1, &st, NULL);
+    if (r == SQLITE_OK) {
         sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-            v = strdup((const char *)sqlite3_column_text(st, 0));
+        r = sqlite3_step(st);
+        if (r == SQLITE_ROW) {
+            const char *t = (const char *)sqlite3_column_text(st, 0);
+            r = t && !(*v = strdup(t)) ? SQLITE_NOMEM : SQLITE_OK;
+        } else if (r == SQLITE_DONE) {
+            r = SQLITE_OK;
+        }
     }
     sqlite3_finalize(st);
-    return v;
+    return r;
+}
+
+/* 1 when the tiles of a shard read whole: every image hashes to its key,
+ * every map row names an image, both tables read to their end; else 0. */
+static int shard_whole(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    int whole = 1, r;
+    if (sqlite3_prepare_v2(db, "SELECT tile_id, tile_data FROM images", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        const void *data = sqlite3_column_blob(st, 1);
+        int len = sqlite3_column_bytes(st, 1);
+        uint8_t digest[SWX_SHA256_LEN];
+        char hex[SWX_SHA256_HEX_LEN];
+        if (!id || !data || len <= 0) {
+            whole = 0;
+            break;
+        }
+        swx_sha256(digest, hex, data, (size_t)len);
+        if (strcmp(hex, id) != 0) {
+            whole = 0;
+            break;
+        }
+    }
+    if (whole && r != SQLITE_DONE)
+        whole = 0;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (whole &&
+        (sqlite3_prepare_v2(db,
+                            "SELECT count(*) FROM map WHERE tile_id NOT IN (SELECT tile_id FROM "
+                            "images)",
+                            -1, &st, NULL) != SQLITE_OK ||
+         sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 0) != 0))
+        whole = 0;
+    sqlite3_finalize(st);
+    return whole;
+}
+
+/* A file that cannot tell its shard: kept to be named. */
+static int add_lost(swx_merge *m, const char *path)
+{
+    char **l = realloc(m->lost, (m->nlost + 1) * sizeof *l);
+    if (!l)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    m->lost = l;
+    if (!(l[m->nlost] = strdup(path)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    m->nlost++;
+    return 0;
 }
 
 /* Opens a file for reading its rows. Read-write when it can, without
@@ -81,10 +160,16 @@ static int read_shard(swx_merge *m, const char *path)
 {
     sqlite3 *db = NULL;
     char *shard = NULL, *complete = NULL, *request = NULL, *partition = NULL;
-    int k = 0, n = 0, rc;
+    int k = 0, n = 0, rc, r;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && sb.st_size == 0)
+        return add_lost(m, path); /* cut to nothing: a shard's file is never empty */
     if ((rc = open_db(&db, path)))
         return rc;
-    shard = meta_text(db, "shard");
+    if ((r = meta_get(db, "shard", &shard)) != SQLITE_OK && damage_code(r)) {
+        rc = add_lost(m, path);
+        goto done;
+    }
     if (!shard) {
         rc = swx_error_set(SWX_EINVAL,
                            "%s is not a shard's file (no 'shard' metadata row); give the files "
@@ -119,9 +204,9 @@ static int read_shard(swx_merge *m, const char *path)
                            f->path, path, k, n);
         goto done;
     }
-    complete = meta_text(db, "shard_complete");
-    request = meta_text(db, "request");
-    partition = meta_text(db, "partition");
+    int read_ok = meta_get(db, "shard_complete", &complete) == SQLITE_OK &&
+                  meta_get(db, "request", &request) == SQLITE_OK &&
+                  meta_get(db, "partition", &partition) == SQLITE_OK;
     if (!(f->path = strdup(path))) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
@@ -130,6 +215,9 @@ static int read_shard(swx_merge *m, const char *path)
     f->partition = partition;
     request = partition = NULL;
     f->state = complete && strcmp(complete, "1") == 0 ? SWX_SHARD_OK : SWX_SHARD_INCOMPLETE;
+    /* What the merge will copy is checked now, before anything is written. */
+    if (!read_ok || (f->state == SWX_SHARD_OK && !shard_whole(db)))
+        f->state = SWX_SHARD_DAMAGED;
 done:
     free(shard);
     free(complete);
@@ -172,6 +260,13 @@ int swx_merge_open(swx_merge **out, const char *const *paths, size_t n, int shar
         if ((rc = read_shard(m, paths[i])))
             goto done;
     }
+    if (!m->n && m->nlost) {
+        rc = swx_error_set(SWX_EINVAL,
+                           "%s is damaged and no other file tells the shard count: give "
+                           "--shards N, or run its shard again",
+                           m->lost[0]);
+        goto done;
+    }
     if (!m->n) {
         rc = swx_error_set(SWX_EINVAL,
                            "none of the %zu shard files given exists, and no shard "
@@ -179,16 +274,31 @@ int swx_merge_open(swx_merge **out, const char *const *paths, size_t n, int shar
                            n);
         goto done;
     }
+    /* One file too damaged to tell its shard, and one shard without a file:
+     * that file is that shard's. */
+    int missing = 0, where = -1;
+    for (int i = 0; i < m->n; i++)
+        if (m->shards[i].state == SWX_SHARD_MISSING) {
+            missing++;
+            where = i;
+        }
+    if (m->nlost == 1 && missing == 1) {
+        m->shards[where].path = m->lost[0];
+        m->shards[where].state = SWX_SHARD_DAMAGED;
+        m->lost[0] = NULL;
+        m->nlost = 0;
+    }
     /* The request most shards hold (the first such) is the seed's; shards of
      * another request or partition must run again. */
     int best = 0;
     m->ref = -1;
     for (int i = 0; i < m->n; i++) {
-        if (!m->shards[i].path)
+        if (!m->shards[i].path || m->shards[i].state == SWX_SHARD_DAMAGED)
             continue;
         int votes = 0;
         for (int j = 0; j < m->n; j++)
-            if (m->shards[j].path && same(m->shards[i].request, m->shards[j].request) &&
+            if (m->shards[j].path && m->shards[j].state != SWX_SHARD_DAMAGED &&
+                same(m->shards[i].request, m->shards[j].request) &&
                 same(m->shards[i].partition, m->shards[j].partition))
                 votes++;
         if (votes > best) {
@@ -198,7 +308,8 @@ int swx_merge_open(swx_merge **out, const char *const *paths, size_t n, int shar
     }
     for (int i = 0; m->ref >= 0 && i < m->n; i++) {
         shard_file *f = &m->shards[i], *r = &m->shards[m->ref];
-        if (f->path && (!same(f->request, r->request) || !same(f->partition, r->partition)))
+        if (f->path && f->state != SWX_SHARD_DAMAGED &&
+            (!same(f->request, r->request) || !same(f->partition, r->partition)))
             f->state = SWX_SHARD_OTHER;
     }
 done:
@@ -214,6 +325,9 @@ void swx_merge_free(swx_merge *m)
 {
     if (!m)
         return;
+    for (size_t i = 0; i < m->nlost; i++)
+        free(m->lost[i]);
+    free(m->lost);
     for (int i = 0; i < m->n; i++) {
         free(m->shards[i].path);
         free(m->shards[i].request);
@@ -239,12 +353,19 @@ swx_shard_state swx_merge_state(const swx_merge *m, int k, const char **path)
     return m->shards[k - 1].state;
 }
 
+const char *swx_merge_damaged_file(const swx_merge *m, size_t i)
+{
+    return i < m->nlost ? m->lost[i] : NULL;
+}
+
 int swx_merge_bad_count(const swx_merge *m)
 {
     int bad = 0;
     for (int i = 0; i < m->n; i++)
         bad += m->shards[i].state != SWX_SHARD_OK;
-    return bad;
+    /* A file that cannot tell its shard leaves that shard missing; given
+     * besides N complete shards, it still stops the merge. */
+    return bad ? bad : (int)m->nlost;
 }
 
 static int is_shard_row(const char *name)
@@ -345,7 +466,8 @@ int swx_merge_write(long long *tiles, long long *images, swx_merge *m, const cha
     swx_mbtiles *mb = NULL;
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    char *tmp = NULL;
+    char *tmp = NULL, *real = NULL;
+    const char **inputs = NULL;
     int rc = 0;
     if (tiles)
         *tiles = 0;
@@ -357,10 +479,21 @@ int swx_merge_write(long long *tiles, long long *images, swx_merge *m, const cha
                              "%d of %d shards are missing, incomplete or of another "
                              "seed; nothing merged",
                              bad, m->n);
-    size_t len = strlen(path) + 64;
-    if (!(tmp = malloc(len)))
+    /* A regular file or none (a link: its file), and none of the shards. */
+    if (!(inputs = malloc((size_t)m->n * sizeof *inputs)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
-    snprintf(tmp, len, "%s.%ld.merge.tmp", path, (long)getpid());
+    for (int i = 0; i < m->n; i++)
+        inputs[i] = m->shards[i].path;
+    rc = swx_atomicfile_target(&real, NULL, path, 0, inputs, (size_t)m->n);
+    free(inputs);
+    if (rc)
+        return rc;
+    size_t len = strlen(real) + 64;
+    if (!(tmp = malloc(len))) {
+        free(real);
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    }
+    snprintf(tmp, len, "%s.%ld.merge.tmp", real, (long)getpid());
     unlink(tmp);
     if ((rc = read_meta(kv, &nkv, m->shards[0].path)) ||
         (rc = swx_mbtiles_open(&mb, NULL, tmp, kv, nkv, NULL, 0)) || (rc = swx_mbtiles_close(mb)))
@@ -393,7 +526,7 @@ int swx_merge_write(long long *tiles, long long *images, swx_merge *m, const cha
         goto done;
     }
     db = NULL;
-    if (rename(tmp, path) != 0) {
+    if (rename(tmp, real) != 0) {
         rc = swx_error_set(SWX_EIO, "cannot put the merged file at %s: %s", path, strerror(errno));
         goto done;
     }
@@ -415,5 +548,6 @@ done:
         free((char *)kv[i].value);
     }
     free(tmp);
+    free(real);
     return rc;
 }

@@ -1338,6 +1338,11 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
 
     double w, so, e, n;
     swx_area_bounds(&w, &so, &e, &n, s->area);
+    /* The centre is the middle of the area going east from its west edge,
+     * across 180 when west > east (170.5 to -171.3: 179.6), in [-180, 180). */
+    double cx = w <= e ? (w + e) / 2 : w + (e + 360.0 - w) / 2;
+    if (cx >= 180.0)
+        cx -= 360.0;
     if (w > e) { /* MBTiles bounds cannot cross 180 */
         w = -180;
         e = 180;
@@ -1350,7 +1355,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
             maxz = k;
         }
     snprintf(fm.bounds, sizeof fm.bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
-    snprintf(fm.center, sizeof fm.center, "%.6f,%.6f,%d", (w + e) / 2, (so + n) / 2, minz);
+    snprintf(fm.center, sizeof fm.center, "%.6f,%.6f,%d", cx, (so + n) / 2, minz);
     snprintf(fm.minz, sizeof fm.minz, "%d", minz);
     snprintf(fm.maxz, sizeof fm.maxz, "%d", maxz);
     const char *title = swx_layer_title(layer);

@@ -11,18 +11,36 @@
 static _Thread_local char error_line[ERROR_LINE_MAX];
 static _Thread_local int error_code;
 
-/* Keeps the line a single line: control characters become spaces. */
-static void flatten(char *s)
+/* The line people see is one line of printable ASCII, whatever the input
+ * it quotes (a binary file, a service's body): tabs and line ends become
+ * spaces, every other byte outside 0x20-0x7e is written \xHH. raw was cut
+ * at n bytes when n >= its size (ERROR_LINE_MAX): "..." ends the line then. */
+static void set_line(const char *raw, int n)
 {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
-}
-
-static void mark_cut(int n)
-{
-    if (n >= ERROR_LINE_MAX)
-        memcpy(error_line + ERROR_LINE_MAX - 4, "...", 4);
+    static const char hex[] = "0123456789abcdef";
+    size_t at = 0;
+    int cut = n >= ERROR_LINE_MAX;
+    for (const unsigned char *s = (const unsigned char *)raw; *s; s++) {
+        if (at + 5 >= ERROR_LINE_MAX - 4) {
+            cut = 1;
+            break;
+        }
+        if (*s == '\t' || *s == '\n' || *s == '\r') {
+            error_line[at++] = ' ';
+        } else if (*s < 0x20 || *s > 0x7e) {
+            error_line[at++] = '\\';
+            error_line[at++] = 'x';
+            error_line[at++] = hex[*s >> 4];
+            error_line[at++] = hex[*s & 15];
+        } else {
+            error_line[at++] = (char)*s;
+        }
+    }
+    if (cut) {
+        memcpy(error_line + at, "...", 3);
+        at += 3;
+    }
+    error_line[at] = '\0';
 }
 
 const char *swx_error_last(void)
@@ -37,12 +55,12 @@ int swx_error_last_code(void)
 
 int swx_error_set(int code, const char *fmt, ...)
 {
+    char raw[ERROR_LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(error_line, sizeof error_line, fmt, ap);
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    mark_cut(n);
-    flatten(error_line);
+    set_line(raw, n);
     error_code = code;
     return code;
 }
@@ -51,15 +69,16 @@ int swx_error_prefix(int code, const char *fmt, ...)
 {
     char prev[ERROR_LINE_MAX];
     char head[ERROR_LINE_MAX];
+    char raw[ERROR_LINE_MAX];
     memcpy(prev, error_line, sizeof prev);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(head, sizeof head, fmt, ap);
     va_end(ap);
-    int n = prev[0] ? snprintf(error_line, sizeof error_line, "%s: %s", head, prev)
-                    : snprintf(error_line, sizeof error_line, "%s", head);
-    mark_cut(n);
-    flatten(error_line);
+    /* prev is escaped already; a backslash in it is kept as it is */
+    int n = prev[0] ? snprintf(raw, sizeof raw, "%s: %s", head, prev)
+                    : snprintf(raw, sizeof raw, "%s", head);
+    set_line(raw, n);
     error_code = code;
     return code;
 }

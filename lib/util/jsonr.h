@@ -12,7 +12,9 @@
 
 #define SWX_JSONR_DEPTH 32
 
-/* Parses body; on failure SWX_EPARSE with a line naming what (`what`) failed. */
+/* Parses body; on failure SWX_EPARSE with a line naming what (`what`) failed.
+ * A UTF-8 byte order mark before the document is skipped; an object that
+ * names a key twice is refused (the line names the key). */
 int swx_jsonr_parse(json_object **out, const char *body, size_t len, const char *what);
 /* The member at a path of keys (NULL-terminated), or NULL. */
 json_object *swx_jsonr_path(json_object *o, ...);

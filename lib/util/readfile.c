@@ -54,6 +54,11 @@ int swx_read_file(char **out, size_t *len, const char *path, size_t limit)
         free(b);
         return rc;
     }
+    /* A UTF-8 byte order mark (Excel and Notepad write one) is not text. */
+    if (n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0) {
+        memmove(b, b + 3, n - 3);
+        n -= 3;
+    }
     b[n] = '\0';
     *out = b;
     *len = n;

@@ -250,6 +250,21 @@ row "route: latitude 95"             2 no "line 2: '95,20' is not a latitude" --
 row "route: a Polygon"               2 no 'a Polygon geometry; expected LineString' -- "${seed[@]}" --route "$B/route_polygon.geojson" -z 3
 row "route: empty file"              2 no 'route file: empty' -- "${seed[@]}" --route "$T/in/empty" -z 3
 row "route: binary junk"             2 no 'route file line 1' -- "${seed[@]}" --route "$T/in/junk.bin" -z 3
+mkdir -p "$T/in2"
+# A binary file's bytes are quoted in printable ASCII (\xHH), never raw.
+printf '\x89PNG\r\x1b[2J\x80\xff,\x01\x7f\xc3\xa9\n' >"$T/in2/binary_route.csv"
+row "route: binary, quoted"          2 no "route file line 1: '.x89PNG .x1b.2J.x80.xff,.x01.x7f.xc3.xa9' is not a latitude" -- "${seed[@]}" --route "$T/in2/binary_route.csv" -z 3
+check "route: binary, the line is printable ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$T/row.err'"
+row "route: a key twice"             2 no "route file is not valid JSON: the key 'coordinates' appears twice" -- "${seed[@]}" --route "$B/route_dup_key.geojson" -z 3
+row "fleet: a key twice"             2 no "the fleet file is not valid JSON: the key 'bundle' appears twice" -- "$S" fleet -n "$B/fleet_dup_key.json"
+# A UTF-8 byte order mark (Excel, Notepad) before a CSV or JSON file is read past.
+printf '\xef\xbb\xbflat,lon\n40.5,10.5\n41.5,11.5\n' >"$T/in2/bom.csv"
+printf '\xef\xbb\xbf{"type": "LineString", "coordinates": [[10.5, 40.5], [11.5, 41.5]]}' >"$T/in2/bom.geojson"
+printf '\xef\xbb\xbf{"type": "Polygon", "coordinates": [[[10, 40], [11, 40], [11, 41], [10, 40]]]}' >"$T/in2/bom_area.geojson"
+for f in bom.csv bom.geojson; do
+  check "route with a byte order mark ($f): read" sh -c "'$S' seed -b basic -v t2m:K --route '$T/in2/$f' -z 0-2 -n >/dev/null 2>'$T/bom.err'"
+done
+check "area with a byte order mark: read" sh -c "'$S' seed -b basic -v t2m:K --area '$T/in2/bom_area.geojson' -z 0-2 -n >/dev/null"
 row "voyage: departure not ISO 8601" 2 no "--depart 'tomorrow' is not an ISO 8601 instant" -- "${seed[@]}" --route "$B/voyage_ok.csv" --depart tomorrow --speed 7 -z 3
 row "voyage: speed of zero"          2 no "--speed: speed '0': a speed must be above 0 knots" -- "${seed[@]}" --route "$B/voyage_ok.csv" --depart 2026-01-01T00:00:00Z --speed 0 -z 3
 row "voyage: MIN above MAX"          2 no "--speed: speed '8-6': the lower speed comes first" -- "${seed[@]}" --route "$B/voyage_ok.csv" --depart 2026-01-01T00:00:00Z --speed 8-6 -z 3
@@ -269,11 +284,11 @@ row "storm JSON: GeoJSON instead"    7 no 'storm' -- "$S" storms -i "$T/in/storm
 
 echo "# unwritable outputs"
 row "seed: folder missing"           8 no 'folder nope does not exist' -- "${seed[@]}" "${bbox[@]}" -o nope/s.mbtiles
-row "seed: -o is a folder"           8 no 'exists and is not a writable file' -- "${seed[@]}" "${bbox[@]}" -o adir
+row "seed: -o is a folder"           8 no 'cannot write adir: it is a folder' -- "${seed[@]}" "${bbox[@]}" -o adir
 row "seed: read-only folder"         8 no 'folder ro is not writable' -- unpriv "${seed[@]}" "${bbox[@]}" -o ro/s.mbtiles
 row "seed: summary folder missing"   8 no 'cannot write nope/s.json' -- "${seed[@]}" "${bbox[@]}" -o s.mbtiles --summary-json nope/s.json
 row "storms: folder missing"         8 no 'cannot write nope/s.geojson' -- "$S" storms -o nope/s.geojson
-row "storms: read-only folder"       8 no 'cannot write ro/s.geojson.*Permission denied' -- unpriv "$S" storms -o ro/s.geojson
+row "storms: read-only folder"       8 no 'cannot write ro/s.geojson: folder ro is not writable' -- unpriv "$S" storms -o ro/s.geojson
 row "storms: DIR/ in read-only"      8 no 'cannot create folder ro/split/' -- unpriv "$S" storms -o ro/split/
 row "storms: --kmz folder missing"   8 no 'cannot write nope/s.kmz: folder nope does not exist' -- "$S" storms --kmz nope/s.kmz
 row "storms: --kmz is a folder"      8 no 'cannot write adir: it is a folder' -- "$S" storms --kmz adir

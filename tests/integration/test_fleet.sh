@@ -23,6 +23,9 @@ check "dry run counts each ship alone and the fleet shared" sh -c "'${S[0]}' fle
   >'$T/dry.out' && grep -q '^a1 ' '$T/dry.out' && grep -q '^b3 ' '$T/dry.out' &&
   grep -q '^getmaps, the fleet shared: ' '$T/dry.out' && [ ! -e '$T/fleet' ]"
 check "no GetMap for a dry run" test "$(getmaps)" -eq 0
+# A fleet file saved with a UTF-8 byte order mark reads as the same fleet.
+mkdir "$T/bom" && cp "$F"/lane_?.csv "$T/bom/" && { printf '\xef\xbb\xbf'; cat "$FLEET"; } >"$T/bom/six.json"
+check "a fleet file with a byte order mark: the same dry run" sh -c "'${S[0]}' fleet --now $NOW -n '$T/bom/six.json' >'$T/bom.out' && cmp -s '$T/bom.out' '$T/dry.out'"
 alone=$(awk -F': ' '/^getmaps, each ship alone/ {print $2}' "$T/dry.out")
 shared=$(awk '/^getmaps, the fleet shared/ {print $5}' "$T/dry.out")
 echo "# GetMaps: each ship alone $alone, the fleet shared $shared"

@@ -108,5 +108,20 @@ check "tilejson: not an MBTiles file (exit 2, one line)" test $? -eq 2 -a "$(wc 
 "$S" tilejson missing.mbtiles --url '{z}/{x}/{y}' >/dev/null 2>m.err
 check "tilejson: a missing file (exit 8)" test $? -eq 8
 check "tilejson: no file left by a failed run" test ! -e bad.json
+
+# The centre of an area across 180 is its middle going east from its west
+# edge (170.5 to -171.3: 179.6), in the metadata and the TileJSON; not 0.
+check "antimeridian bbox: seeds" "$S" seed -b basic -v t2m:K --bbox 170.5,-20.2,-171.3,10.1 -z 0-1 -q -o am.mbtiles
+check "antimeridian bbox: centre 179.6,-5.05 in the metadata" test "$(sqlite3 am.mbtiles "select value from metadata where name='center'")" = "179.600000,-5.050000,0"
+check "antimeridian bbox: centre [179.6, -5.05, 0] in the TileJSON" python3 -c "
+import json, sys; j = json.load(sys.stdin); assert j['center'] == [179.6, -5.05, 0], j['center']
+" < <("$S" tilejson am.mbtiles --url '{z}/{x}/{y}')
+check "Pacific route: seeds" "$S" seed -b basic -v t2m:K --route "$SEAWX_FIXTURES/voyage/pacific_180.csv" -z 0-1 -q -o pac.mbtiles
+check "Pacific route: the centre is on the route's side of 180 (170 E to 165 W)" python3 -c "
+import sqlite3
+c = sqlite3.connect('pac.mbtiles').execute(\"select value from metadata where name='center'\").fetchone()[0]
+lon, lat = map(float, c.split(',')[:2])
+assert lon >= 169 or lon <= -164, c
+assert 29 < lat < 36, c"
 check "no key in output" no_key_in "$T"/*.err
 finish

@@ -69,5 +69,52 @@ check "a {shard} name without --shards: exit 2" test $? -eq 2
 "$SEAWX_CLI" merge --shards 4 -o m2.mbtiles p.1-of-3.mbtiles p.2-of-3.mbtiles 2>err.txt
 rc=$?
 check "shards of 3 merged as 4: exit 2 ($rc)" sh -c "test $rc -eq 2 && grep -q 'not of 4' err.txt"
+
+# A shard whose bytes changed inside a tile image (the database still passes
+# integrity_check) or that was cut short is damaged: named, exit 9, nothing
+# merged; the merge never copies an image whose bytes differ from its key.
+cp p.2-of-3.mbtiles p2.good
+python3 - <<'PY'
+b = bytearray(open("p.2-of-3.mbtiles", "rb").read())
+i = b.find(b"IDAT")
+assert i > 0
+b[i + 24] ^= 0xFF
+open("p.2-of-3.mbtiles", "wb").write(b)
+PY
+check "the changed shard still passes integrity_check" sh -c "[ \"\$(sqlite3 p.2-of-3.mbtiles 'pragma integrity_check')\" = ok ]"
+rm -f m3.mbtiles
+"$SEAWX_CLI" merge --shards 3 -o m3.mbtiles 'p.{shard}.mbtiles' >out.txt 2>err.txt
+rc=$?
+check "a shard with a changed image: exit 9 ($rc), shard 2 named damaged" sh -c "test $rc -eq 9 && test \"\$(cat out.txt)\" = 2 && test \$(wc -l <err.txt) -eq 1 && grep -q '2 (damaged: p.2-of-3.mbtiles)' err.txt"
+check "  nothing merged" test ! -e m3.mbtiles
+"$SEAWX_CLI" merge --json --shards 3 -o m3.mbtiles 'p.{shard}.mbtiles' >out.json 2>/dev/null
+check "  --json says damaged" python3 -c "
+import json; r = json.load(open('out.json'))
+assert r['rerun'] == [2] and r['states'][1]['state'] == 'damaged', r"
+for cut in half 3000; do
+  cp p2.good p.2-of-3.mbtiles
+  size=$(stat -c %s p.2-of-3.mbtiles)
+  [ "$cut" = half ] && cut=$((size / 2))
+  truncate -s "$cut" p.2-of-3.mbtiles
+  "$SEAWX_CLI" merge -o m3.mbtiles p.1-of-3.mbtiles p.2-of-3.mbtiles p.3-of-3.mbtiles >out.txt 2>err.txt
+  rc=$?
+  check "a shard cut to $cut bytes: exit 9 ($rc), called damaged, not another file" sh -c "test $rc -eq 9 && test \"\$(cat out.txt)\" = 2 && grep -q 'damaged: p.2-of-3.mbtiles' err.txt && ! grep -q \"not a shard's file\" err.txt"
+  check "  nothing merged" test ! -e m3.mbtiles
+done
+cp p2.good p.2-of-3.mbtiles
+
+# -o naming one of the shards (by its name, or by a link to it) is refused
+# before anything is written; the shard is unchanged.
+cp p.3-of-3.mbtiles p3.keep
+"$SEAWX_CLI" merge --shards 3 -o p.3-of-3.mbtiles 'p.{shard}.mbtiles' 2>err.txt
+rc=$?
+check "merge -o a shard: exit 2 ($rc), one line" sh -c "test $rc -eq 2 && test \$(wc -l <err.txt) -eq 1 && grep -q 'an input of the same run' err.txt"
+ln -s "$T/p.3-of-3.mbtiles" sub.mbtiles
+"$SEAWX_CLI" merge -o sub.mbtiles p.1-of-3.mbtiles p.2-of-3.mbtiles ./p.3-of-3.mbtiles 2>err.txt
+rc=$?
+check "merge -o a link to a shard: exit 2 ($rc)" sh -c "test $rc -eq 2 && grep -q 'same file as ./p.3-of-3.mbtiles' err.txt"
+check "  the shard unchanged, still a link to it" sh -c "cmp -s p.3-of-3.mbtiles p3.keep && test -L sub.mbtiles"
+"$SEAWX_CLI" merge -q --shards 3 -o m3.mbtiles 'p.{shard}.mbtiles'
+check "the shards merge again afterwards" python3 "$here/shard_check.py" same whole.mbtiles m3.mbtiles
 check "no key in what was printed" no_key_in err.txt out.txt out.json
 finish

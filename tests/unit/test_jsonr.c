@@ -281,6 +281,26 @@ static void test_time(void)
     CU_ASSERT_EQUAL(swx_jsonr_time(&t, NULL), 0);
 }
 
+/* A byte order mark before the document is skipped; a key named twice in one
+ * object is refused with the key named; the same key in two objects is fine. */
+static void test_bom_and_duplicates(void)
+{
+    size_t len = 0;
+    json_object *o = NULL;
+    char *body = cu_fixture("jsonr/bom.json", &len);
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, body, len, "the file"), 0);
+    int64_t a = 0;
+    CU_ASSERT_TRUE(swx_jsonr_int(&a, swx_jsonr_path(o, "a", NULL)) && a == 1);
+    json_object_put(o);
+    free(body);
+    parse_fails("dup_key.json", SWX_EPARSE, "the key 'k' appears twice in one object");
+    body = cu_fixture("jsonr/same_key_apart.json", &len);
+    o = NULL;
+    CU_ASSERT_EQUAL(swx_jsonr_parse(&o, body, len, "the file"), 0);
+    json_object_put(o);
+    free(body);
+}
+
 int main(void)
 {
     CU_initialize_registry();
@@ -294,5 +314,6 @@ int main(void)
     CU_add_test(s, "num: finite numbers only", test_num);
     CU_add_test(s, "int: exact, whole doubles, out of range", test_int);
     CU_add_test(s, "time", test_time);
+    CU_add_test(s, "parse: byte order mark, duplicate keys", test_bom_and_duplicates);
     return cu_run();
 }

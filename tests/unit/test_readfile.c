@@ -90,6 +90,23 @@ static void test_missing(void)
     free(text);
 }
 
+/* A UTF-8 byte order mark at the start is dropped; elsewhere it is kept. */
+static void test_bom(void)
+{
+    char path[256], *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/bom.csv", dir);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("\xef\xbb\xbflat,lon\n1,2\xef\xbb\xbf\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(swx_read_file(&text, &len, path, 100), 0);
+    CU_ASSERT_EQUAL(len, 15);
+    CU_ASSERT_STRING_EQUAL(text, "lat,lon\n1,2\xef\xbb\xbf\n");
+    free(text);
+    unlink(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -99,6 +116,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("readfile", NULL, NULL);
     CU_add_test(s, "empty, at the limit, over it, grown", test_sizes);
     CU_add_test(s, "a missing file, a folder, devices", test_missing);
+    CU_add_test(s, "a byte order mark", test_bom);
     int rc = cu_run();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -169,6 +169,19 @@ static void test_area_unchanged(void)
     swx_area_free(c);
 }
 
+/* A binary file read as a route: the line quotes printable ASCII only, other
+ * bytes escaped, so no raw byte reaches a terminal or a log. */
+static void test_binary_quoted(void)
+{
+    read_bad("\x89PNG\x1b[2J\x80\xff,\x01\x7f\xc3\xa9\n", "is not a latitude, longitude pair");
+    const unsigned char *e = (const unsigned char *)swx_error_last();
+    int printable = 1;
+    for (; *e; e++)
+        printable &= *e >= 0x20 && *e <= 0x7e;
+    CU_ASSERT_TRUE(printable);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "'\\x89PNG\\x1b[2J\\x80\\xff,\\x01\\x7f"));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -177,5 +190,6 @@ int main(void)
     CU_add_test(s, "CSV with times", test_csv_times);
     CU_add_test(s, "GeoJSON with times", test_geojson_times);
     CU_add_test(s, "areas do not change with times", test_area_unchanged);
+    CU_add_test(s, "a binary file is quoted in printable ASCII", test_binary_quoted);
     return cu_run();
 }

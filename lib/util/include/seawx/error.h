@@ -33,7 +33,9 @@ enum swx_error_code {
     SWX_ECONFIG = -14,   /* missing or invalid configuration (key, base address) */
 };
 
-/* The last error line of this thread, or "" when none was set. Never NULL. */
+/* The last error line of this thread, or "" when none was set. Never NULL.
+ * It is printable ASCII whatever it quotes: tabs and line ends become spaces,
+ * any other byte outside 0x20-0x7e (a binary file's, UTF-8) reads \xHH. */
 SWX_API const char *swx_error_last(void);
 
 /* The code that went with the last error line of this thread, or SWX_OK. */
