@@ -11,10 +11,41 @@
 static _Thread_local char error_line[ERROR_LINE_MAX];
 static _Thread_local int error_code;
 
-/* The line people see is one line of printable ASCII, whatever the input
- * it quotes (a binary file, a service's body): tabs and line ends become
- * spaces, every other byte outside 0x20-0x7e is written \xHH. raw was cut
- * at n bytes when n >= its size (ERROR_LINE_MAX): "..." ends the line then. */
+/* The length of the well-formed UTF-8 sequence of a printable character
+ * (U+00A0 and up: no C1 control, no overlong form, no surrogate) at s, or 0. */
+static int utf8_printable(const unsigned char *s)
+{
+    unsigned cp;
+    int n;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+        n = 2;
+        cp = s[0] & 0x1fu;
+    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        cp = s[0] & 0x0fu;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        cp = s[0] & 0x07u;
+    } else {
+        return 0;
+    }
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* The line people see is one line of printable text, whatever the input it
+ * quotes (a binary file, a service's body): tabs and line ends become
+ * spaces, a well-formed UTF-8 character is kept (a place or ship name in
+ * another script), every other byte outside 0x20-0x7e is written \xHH. raw
+ * was cut at n bytes when n >= its size (ERROR_LINE_MAX): "..." ends the
+ * line then. */
 static void set_line(const char *raw, int n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -25,7 +56,12 @@ static void set_line(const char *raw, int n)
             cut = 1;
             break;
         }
-        if (*s == '\t' || *s == '\n' || *s == '\r') {
+        int u = *s > 0x7e ? utf8_printable(s) : 0;
+        if (u) {
+            memcpy(error_line + at, s, (size_t)u);
+            at += (size_t)u;
+            s += u - 1;
+        } else if (*s == '\t' || *s == '\n' || *s == '\r') {
             error_line[at++] = ' ';
         } else if (*s < 0x20 || *s > 0x7e) {
             error_line[at++] = '\\';

@@ -251,10 +251,13 @@ row "route: a Polygon"               2 no 'a Polygon geometry; expected LineStri
 row "route: empty file"              2 no 'route file: empty' -- "${seed[@]}" --route "$T/in/empty" -z 3
 row "route: binary junk"             2 no 'route file line 1' -- "${seed[@]}" --route "$T/in/junk.bin" -z 3
 mkdir -p "$T/in2"
-# A binary file's bytes are quoted in printable ASCII (\xHH), never raw.
+# A binary file's bytes are quoted as \xHH, never raw; a well-formed UTF-8
+# character (a name in another script) is kept.
 printf '\x89PNG\r\x1b[2J\x80\xff,\x01\x7f\xc3\xa9\n' >"$T/in2/binary_route.csv"
-row "route: binary, quoted"          2 no "route file line 1: '.x89PNG .x1b.2J.x80.xff,.x01.x7f.xc3.xa9' is not a latitude" -- "${seed[@]}" --route "$T/in2/binary_route.csv" -z 3
-check "route: binary, the line is printable ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$T/row.err'"
+row "route: binary, quoted"          2 no "route file line 1: '.x89PNG .x1b.2J.x80.xff,.x01.x7fé' is not a latitude" -- "${seed[@]}" --route "$T/in2/binary_route.csv" -z 3
+check "route: binary, the line is printable UTF-8" python3 -c "
+import sys, unicodedata; t = open('$T/row.err', 'rb').read().decode('utf-8').rstrip('\\n')
+assert all(unicodedata.category(c)[0] != 'C' for c in t), t"
 row "route: a key twice"             2 no "route file is not valid JSON: the key 'coordinates' appears twice" -- "${seed[@]}" --route "$B/route_dup_key.geojson" -z 3
 row "fleet: a key twice"             2 no "the fleet file is not valid JSON: the key 'bundle' appears twice" -- "$S" fleet -n "$B/fleet_dup_key.json"
 # A UTF-8 byte order mark (Excel, Notepad) before a CSV or JSON file is read past.

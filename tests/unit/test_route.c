@@ -175,11 +175,25 @@ static void test_binary_quoted(void)
 {
     read_bad("\x89PNG\x1b[2J\x80\xff,\x01\x7f\xc3\xa9\n", "is not a latitude, longitude pair");
     const unsigned char *e = (const unsigned char *)swx_error_last();
+    /* Printable ASCII but for the one well-formed UTF-8 character (e-acute),
+     * kept as it is: a name in another script stays readable. */
     int printable = 1;
     for (; *e; e++)
-        printable &= *e >= 0x20 && *e <= 0x7e;
+        printable &= (*e >= 0x20 && *e <= 0x7e) || (e[0] == 0xc3 && e[1] == 0xa9 && e++);
     CU_ASSERT_TRUE(printable);
-    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "'\\x89PNG\\x1b[2J\\x80\\xff,\\x01\\x7f"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(swx_error_last(), "'\\x89PNG\\x1b[2J\\x80\\xff,\\x01\\x7f\xc3\xa9'"));
+}
+
+/* A lone lead byte, an overlong form, a surrogate and a C1 control are
+ * escaped; two-, three- and four-byte characters are kept. */
+static void test_utf8_kept(void)
+{
+    read_bad("\xc3\xa5lesund\xc3 \xc0\xaf \xed\xa0\x80 \xc2\x85 \xe6\xb8\xaf \xf0\x9f\x8c\x8a,1\n",
+             "is not a latitude, longitude pair");
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "'\xc3\xa5lesund\\xc3 \\xc0\\xaf "
+                                                    "\\xed\\xa0\\x80 \\xc2\\x85 \xe6\xb8\xaf "
+                                                    "\xf0\x9f\x8c\x8a,1'"));
 }
 
 int main(void)
@@ -191,5 +205,6 @@ int main(void)
     CU_add_test(s, "GeoJSON with times", test_geojson_times);
     CU_add_test(s, "areas do not change with times", test_area_unchanged);
     CU_add_test(s, "a binary file is quoted in printable ASCII", test_binary_quoted);
+    CU_add_test(s, "well-formed UTF-8 is kept, the rest escaped", test_utf8_kept);
     return cu_run();
 }
