@@ -1,4 +1,4 @@
-/* cmd_voyage.c: `seawx voyage`, a voyage package (lib/tiles/package.c):
+/* cmd_voyage.c: `seawx voyage`, a voyage package (lib/voyage/package.c):
  * several layers along one voyage, one MBTiles per layer and valid time, the
  * route, a manifest and a QGIS project, in the order the ship needs them,
  * under a budget, replaced whole when built again.
