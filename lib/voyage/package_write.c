@@ -4,6 +4,7 @@
 #include "package_priv.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/sphere.h"
 
 #include <errno.h>
 #include <math.h>
@@ -146,7 +147,7 @@ static void layer_id(char *out, size_t n, const pkg_layer *L, size_t f)
  * draws it). */
 static void view_extent(double *x0, double *y0, double *x1, double *y1, const swx_voyage *v)
 {
-    const double R = 6378137.0, D = M_PI / 180.0;
+    const double R = SWX_MERC_RADIUS_M, D = M_PI / 180.0;
     double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
     for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
         double lon, lat;
