@@ -354,8 +354,17 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     swx_package_opts po = {
-        bundle,  cli_get(&a, "run"), out,    voyage, buffer_nm * SWX_NM_M, layers,
-        nlayers, (int)tile_size,     budget, now};
+        .bundle = bundle,
+        .run = cli_get(&a, "run"),
+        .path = out,
+        .voyage = voyage,
+        .buffer_m = buffer_nm * SWX_NM_M,
+        .layers = layers,
+        .nlayers = nlayers,
+        .tile_size = (int)tile_size,
+        .budget = budget,
+        .now = now,
+    };
     if ((rc = swx_package_new(&pkg, caps, &po))) {
         if (rc == SWX_EINVAL && budget)
             swx_error_prefix(rc, "--budget");
@@ -363,7 +372,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     if (storms_text) {
-        swx_package_storms ps = {&storms_q, danger, cli_storm_qml};
+        swx_package_storms ps = {.query = &storms_q, .danger = danger, .qml = cli_storm_qml};
         if ((rc = swx_package_set_storms(pkg, &ps))) {
             exit_code = cli_fail(rc);
             goto done;
@@ -377,7 +386,13 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     cli_signals_catch(&sigs);
     u.t0 = u.last = cli_now();
     swx_package_run_opts ro = {
-        (int)in_flight, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
+        .in_flight = (int)in_flight,
+        .stop = cli_stop_asked,
+        .cancel = &cli_stop_hard,
+        .progress = ui_progress,
+        .failed = ui_failed,
+        .ud = &u,
+    };
     swx_package_result res;
     rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);

@@ -46,7 +46,7 @@ static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer 
     if ((rc = sample_area(&area, lon, lat)))
         goto done;
     so.area = area;
-    swx_seed_run_opts ro = {8, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    swx_seed_run_opts ro = {.in_flight = 8};
     if ((rc = swx_seed_plan_new(&sp, p->caps, &so)) || (rc = swx_seed_new(&seed, c, sp, &ro)))
         goto done;
     double before = FILE_BYTES;
