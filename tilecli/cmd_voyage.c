@@ -320,24 +320,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     if ((rc = cli_voyage_read(&vo, &a)))
         return rc;
     if ((rc = swx_read_file(&text, &tlen, route, VOYAGE_MAX_ROUTE)) ||
-        (rc = swx_voyage_from_route(&voyage, text, tlen))) {
+        (rc = swx_voyage_open(&voyage, text, tlen, &vo))) {
         swx_error_prefix(rc, "%s", route);
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (swx_voyage_timed(voyage) && vo.given) {
-        cli_error("%s gives waypoint times; --depart and --speed go with a route without them",
-                  route);
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
-    if (!swx_voyage_timed(voyage) && !vo.given) {
-        cli_error("%s has no waypoint times: give --depart TIME and --speed KN", route);
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
-    if (vo.given && (rc = swx_voyage_set_speed(voyage, vo.depart, vo.vmin, vo.vmax))) {
-        swx_error_prefix(rc, "--speed");
         exit_code = cli_fail(rc);
         goto done;
     }
