@@ -188,15 +188,13 @@ static int build_ship(int *first_rc, swx_fleet_result *res, swx_fleet_plan *p, s
 {
     const swx_fleet_ship *s = swx_fleet_ship_at(p->fleet, i);
     ship_ud ud = {o, {res->built + res->failed_ships + 1, res->ships, s->name, NULL}};
-    swx_package_run_opts ro = {
-        .in_flight = o->in_flight,
-        .stop = ship_stop,
-        .cancel = o->cancel,
-        .progress = ship_progress,
-        .failed = ship_failed,
-        .ud = &ud,
-        .share = share,
-    };
+    swx_package_run_opts ro = {.in_flight = o->in_flight,
+                               .stop = ship_stop,
+                               .cancel = o->cancel,
+                               .progress = ship_progress,
+                               .failed = ship_failed,
+                               .ud = &ud,
+                               .share = share};
     swx_fleet_ship_result r = {.index = i, .ship = s->name, .k = ud.at.k, .n = ud.at.n};
     r.rc = swx_package_build(&r.res, p->pkgs[i], c, &ro);
     res->requests += r.res.requests;

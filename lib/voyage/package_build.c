@@ -210,15 +210,13 @@ static int plan_steps(build_run *B, swx_client *c)
         }
         B->uds[i].b = &B->ctx;
         B->uds[i].layer = i;
-        swx_seed_run_opts ro = {
-            .in_flight = o->in_flight,
-            .stop = on_stop,
-            .cancel = o->cancel,
-            .progress = on_progress,
-            .failed = on_failed,
-            .ud = &B->uds[i],
-            .share = o->share,
-        };
+        swx_seed_run_opts ro = {.in_flight = o->in_flight,
+                                .stop = on_stop,
+                                .cancel = o->cancel,
+                                .progress = on_progress,
+                                .failed = on_failed,
+                                .ud = &B->uds[i],
+                                .share = o->share};
         swx_seed_free(L->seed);
         L->seed = NULL;
         memset(&L->c, 0, sizeof L->c);

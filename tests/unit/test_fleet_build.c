@@ -144,18 +144,38 @@ static void on_ship(void *ud, const swx_fleet_ship_result *r)
     s->ships++;
 }
 
-/* Builds the fleet of SHIPS("swh") into dir with key; *res and *s filled. */
-static int build(swx_fleet_result *res, seen *s, const char *dir, const char *key)
+/* One build of SHIPS("swh") into a folder of its own. */
+typedef struct run {
+    char dir[40];
+    swx_fleet_result res;
+    seen s;
+} run;
+
+static int run_start(run *r)
+{
+    snprintf(r->dir, sizeof r->dir, "/tmp/seawx-fleet-test.XXXXXX");
+    return mkdtemp(r->dir) ? 0 : -1;
+}
+
+static void run_end(const run *r)
+{
+    char cmd[80];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* Builds the fleet into r->dir with key; r->res and r->s filled. */
+static int build(run *r, const char *key)
 {
     swx_fleet *f = fleet(SHIPS("swh"));
     swx_fleet_plan *p = NULL;
     swx_client *c = cu_client(sim.base_url, key, NULL);
     int rc = -1;
-    memset(s, 0, sizeof *s);
-    swx_fleet_plan_opts po = {.dir = dir, .now = cu_time(NOW), .shards = 0};
+    memset(&r->s, 0, sizeof r->s);
+    swx_fleet_plan_opts po = {.dir = r->dir, .now = cu_time(NOW), .shards = 0};
     if (f && c && swx_fleet_plan_new(&p, f, caps, &po) == 0) {
-        swx_fleet_build_opts bo = {.in_flight = 4, .ship_done = on_ship, .ud = s};
-        rc = swx_fleet_build(res, p, c, &bo);
+        swx_fleet_build_opts bo = {.in_flight = 4, .ship_done = on_ship, .ud = &r->s};
+        rc = swx_fleet_build(&r->res, p, c, &bo);
     }
     swx_client_free(c);
     swx_fleet_plan_free(p);
@@ -165,49 +185,44 @@ static int build(swx_fleet_result *res, seen *s, const char *dir, const char *ke
 
 static void test_build_shares(void)
 {
-    char dir[] = "/tmp/seawx-fleet-test.XXXXXX", cmd[128];
-    if (!mkdtemp(dir))
-        return;
-    swx_fleet_result res;
-    seen s;
-    CU_ASSERT_EQUAL(build(&res, &s, dir, KEY), 0);
-    /* Earliest departure first, then as in the file: b and c at 11, a at 13. */
-    CU_ASSERT_STRING_EQUAL(s.order, "bca");
-    CU_ASSERT_EQUAL(res.ships, 3);
-    CU_ASSERT_EQUAL(res.built, 3);
-    CU_ASSERT_EQUAL(res.partial, 0);
-    CU_ASSERT(res.requests > 0);
-    CU_ASSERT(res.shared > 0); /* a and b share a lane */
+    run r;
     struct stat st;
-    CU_ASSERT_NOT_EQUAL(stat(res.share_dir, &st), 0); /* every package complete */
+    if (run_start(&r))
+        return;
+    CU_ASSERT_EQUAL(build(&r, KEY), 0);
+    /* Earliest departure first, then as in the file: b and c at 11, a at 13. */
+    CU_ASSERT_STRING_EQUAL(r.s.order, "bca");
+    CU_ASSERT_EQUAL(r.res.ships, 3);
+    CU_ASSERT_EQUAL(r.res.built, 3);
+    CU_ASSERT_EQUAL(r.res.partial, 0);
+    CU_ASSERT(r.res.requests > 0);
+    CU_ASSERT(r.res.shared > 0);                        /* a and b share a lane */
+    CU_ASSERT_NOT_EQUAL(stat(r.res.share_dir, &st), 0); /* every package complete */
     /* Again: every file is copied from the version before. */
-    CU_ASSERT_EQUAL(build(&res, &s, dir, KEY), 0);
-    CU_ASSERT_EQUAL(res.built, 3);
-    CU_ASSERT_EQUAL(res.requests, 0);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(build(&r, KEY), 0);
+    CU_ASSERT_EQUAL(r.res.built, 3);
+    CU_ASSERT_EQUAL(r.res.requests, 0);
+    run_end(&r);
 }
 
 static void test_rejected_key_stops(void)
 {
-    char dir[] = "/tmp/seawx-fleet-test.XXXXXX", cmd[128];
-    if (!mkdtemp(dir))
-        return;
-    swx_fleet_result res;
-    seen s;
-    CU_ASSERT_EQUAL(build(&res, &s, dir, "wrong-key"), SWX_EAUTH);
-    CU_ASSERT_EQUAL(s.ships, 1); /* every other ship would fail the same way */
-    CU_ASSERT_EQUAL(s.first_rc, SWX_EAUTH);
-    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "ship 2 (b)"));
-    CU_ASSERT_EQUAL(res.ships, 3);
-    CU_ASSERT_EQUAL(res.failed_ships, 1);
-    CU_ASSERT_EQUAL(res.built, 0);
-    CU_ASSERT_FALSE(res.interrupted);
+    run r;
     struct stat st;
-    snprintf(cmd, sizeof cmd, "%s/b", dir);
-    CU_ASSERT_NOT_EQUAL(lstat(cmd, &st), 0); /* no package where the build failed */
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    char b[80];
+    if (run_start(&r))
+        return;
+    CU_ASSERT_EQUAL(build(&r, "wrong-key"), SWX_EAUTH);
+    CU_ASSERT_EQUAL(r.s.ships, 1); /* every other ship would fail the same way */
+    CU_ASSERT_EQUAL(r.s.first_rc, SWX_EAUTH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "ship 2 (b)"));
+    CU_ASSERT_EQUAL(r.res.ships, 3);
+    CU_ASSERT_EQUAL(r.res.failed_ships, 1);
+    CU_ASSERT_EQUAL(r.res.built, 0);
+    CU_ASSERT_FALSE(r.res.interrupted);
+    snprintf(b, sizeof b, "%s/b", r.dir);
+    CU_ASSERT_NOT_EQUAL(lstat(b, &st), 0); /* no package where the build failed */
+    run_end(&r);
 }
 
 int main(void)
