@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include "seawx/http.h"
+#include "seawx/voyage.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -115,12 +116,9 @@ int cli_client(swx_client **out, const cli_args *a);
         "danger-errors", 0, "E24,E48,E72",                                                         \
             "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0           \
     }
-/* --depart and --speed: both or neither (voyage_opts.c). */
-typedef struct {
-    int given;         /* 1: both were given and parsed */
-    int64_t depart;    /* Unix seconds */
-    double vmin, vmax; /* knots; equal for one speed */
-} cli_voyage_opts;
+/* --depart and --speed: both or neither (voyage_opts.c), as the sailing of
+ * a route without waypoint times (swx_voyage_open). */
+typedef swx_voyage_sailing cli_voyage_opts;
 /* Reads --depart and --speed into *v. Returns 0, or EXIT_USAGE after one line
  * (one without the other, a departure not ISO 8601, a bad speed). */
 int cli_voyage_read(cli_voyage_opts *v, const cli_args *a);

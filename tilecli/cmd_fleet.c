@@ -1,16 +1,10 @@
-/* cmd_fleet.c: `seawx fleet`, the voyage packages of a fleet in one run
- * (seawx/fleet.h, seawx/package.h): each ship's package in DIR/NAME, exactly
- * what `seawx voyage` writes for that ship alone, with every distinct GetMap
- * asked of the service once for the whole fleet.
- *
- * What is shared: every package asks one GetMap per tile on the global tile
- * grid, so the same tile of the same layer, time, style and tile size is the
- * same request for every ship. The ships' packages are built one after
- * another through one share (a disk cache in DIR/.fleet-share, keyed by the
- * request without the key): an answer one ship fetched serves every later
- * ship. The share is removed once every ship's package is complete; a run
- * that was stopped or had failed tiles keeps it, so running it again fetches
- * only what is still missing.
+/* cmd_fleet.c: `seawx fleet`, the voyage packages of a fleet in one run: the
+ * options, the progress line, each ship's lines and the summary. The fleet
+ * is planned and built by the library (swx_fleet_plan_new, swx_fleet_build
+ * in seawx/fleet.h): each ship's package in DIR/NAME, exactly what `seawx
+ * voyage` writes for that ship alone, with every distinct GetMap asked of
+ * the service once for the whole fleet through a share kept until every
+ * package is complete.
  *
  * Everything typed and every ship is checked (the fleet file, routes, layers
  * against the capabilities, the package folders) before any GetMap.
@@ -26,15 +20,11 @@
 #include "seawx/shard.h"
 #include "seawx/wms.h"
 
-#include <errno.h>
-#include <ftw.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #define FLEET_FAILURES_SHOWN 10
 #define FLEET_DEFAULT_SHARE_MB 4096
@@ -64,60 +54,67 @@ const cli_opt cmd_fleet_opts[] = {
 
 typedef struct ui {
     int quiet, failures_shown;
-    double t0, last;
-    size_t k, n; /* the ship under way, of the ships built */
-    const char *ship;
+    double last;
+    size_t failures_k; /* the ship failures_shown counts for */
+    int exit_code;     /* of the first ship that failed */
 } ui;
 
-static void ui_progress(void *ud, const swx_package_progress *pr)
+static void ui_progress(void *ud, const swx_fleet_progress *fp)
 {
     ui *u = ud;
+    const swx_package_progress *pr = fp->package;
     if (u->quiet || !cli_progress_due(&u->last))
         return;
     char ts[SWX_ISO8601_LEN];
     swx_iso8601_format(ts, pr->time);
-    cli_progress(0, "ship %zu/%zu %s: %llu/%llu tiles (%.0f%%), %.2f MiB: %s %s", u->k, u->n,
-                 u->ship, (unsigned long long)pr->done, (unsigned long long)pr->total,
+    cli_progress(0, "ship %zu/%zu %s: %llu/%llu tiles (%.0f%%), %.2f MiB: %s %s", fp->k, fp->n,
+                 fp->ship, (unsigned long long)pr->done, (unsigned long long)pr->total,
                  pr->total ? 100.0 * (double)pr->done / (double)pr->total : 100.0,
                  (double)pr->bytes / 1048576.0, pr->variable ? pr->variable : "", ts);
 }
 
-static void ui_failed(void *ud, int z, uint32_t x, uint32_t y, int n, const char *why)
+static void ui_failed(void *ud, const swx_fleet_progress *ship, int z, uint32_t x, uint32_t y,
+                      int n, const char *why)
 {
     ui *u = ud;
+    if (u->failures_k != ship->k) {
+        u->failures_k = ship->k;
+        u->failures_shown = 0;
+    }
     if (u->failures_shown < FLEET_FAILURES_SHOWN) {
         cli_progress(0, NULL);
-        cli_warn("ship %s: %d tile%s from %d/%u/%u failed: %s", u->ship, n, n == 1 ? "" : "s", z, x,
-                 y, why);
+        cli_warn("ship %s: %d tile%s from %d/%u/%u failed: %s", ship->ship, n, n == 1 ? "" : "s", z,
+                 x, y, why);
     }
     u->failures_shown++;
 }
 
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+/* A ship's lines: what failed, where the budget cut it, what it holds. */
+static void ui_ship_done(void *ud, const swx_fleet_ship_result *r)
 {
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    remove(p);
-    return 0;
+    ui *u = ud;
+    cli_progress(0, NULL);
+    if (r->rc == SWX_ECANCEL || r->res.interrupted)
+        return;
+    if (r->rc) {
+        int code = cli_fail(r->rc);
+        if (u->exit_code == EXIT_OK)
+            u->exit_code = code;
+        return;
+    }
+    if (r->res.cut)
+        cli_warn("ship %s: %s", r->ship, r->res.cut_line);
+    if (r->res.failed)
+        cli_error("ship %s: %llu tiles failed and are missing", r->ship,
+                  (unsigned long long)r->res.failed);
+    cli_info("ship %zu/%zu %s: %zu files, %llu tiles, %.2f MiB, %llu GetMaps sent, %llu "
+             "answered from the fleet's share",
+             r->k, r->n, r->ship, r->res.files, (unsigned long long)r->res.tiles,
+             (double)r->res.bytes / 1048576.0, (unsigned long long)r->res.requests,
+             (unsigned long long)r->res.shared);
 }
 
-/* Ships in the order they are built: earliest departure first, then as in
- * the file. */
-typedef struct order {
-    size_t i;
-    int64_t depart;
-} order;
-
-static int order_cmp(const void *a, const void *b)
-{
-    const order *x = a, *y = b;
-    if (x->depart != y->depart)
-        return x->depart < y->depart ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-static int dry_run(const swx_fleet *fleet, swx_package **pkgs, const int *shard_of, int shard)
+static int dry_run(const swx_fleet *fleet, const swx_fleet_plan *plan, int shard)
 {
     swx_fleet_count *cnt = NULL;
     uint64_t sum = 0, distinct = 0;
@@ -127,16 +124,17 @@ static int dry_run(const swx_fleet *fleet, swx_package **pkgs, const int *shard_
         return cli_fail(rc);
     printf("%-24s %6s %6s %10s %10s\n", "ship", "shard", "files", "getmaps", "new");
     for (size_t i = 0; i < swx_fleet_ship_count(fleet); i++) {
-        if (shard && shard_of[i] != shard)
+        if (shard && swx_fleet_plan_shard(plan, i) != shard)
             continue;
+        const swx_package *pkg = swx_fleet_plan_package(plan, i);
         uint64_t g, added;
-        if ((rc = swx_fleet_count_add(&g, &added, cnt, pkgs[i]))) {
+        if ((rc = swx_fleet_count_add(&g, &added, cnt, pkg))) {
             swx_fleet_count_free(cnt);
             return cli_fail(rc);
         }
         size_t files = 0;
-        for (size_t l = 0; l < swx_package_layer_count(pkgs[i]); l++)
-            files += swx_package_file_count(pkgs[i], l);
+        for (size_t l = 0; l < swx_package_layer_count(pkg); l++)
+            files += swx_package_file_count(pkg, l);
         printf("%-24s %6d %6zu %10llu %10llu\n", swx_fleet_ship_at(fleet, i)->name,
                shard ? shard : 1, files, (unsigned long long)g, (unsigned long long)added);
         sum += g;
@@ -151,20 +149,47 @@ static int dry_run(const swx_fleet *fleet, swx_package **pkgs, const int *shard_
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
 
+/* The summary after a build: how many ships, files, tiles and GetMaps, and
+ * what to do about what is missing; the exit code. */
+static int summary(const swx_fleet_result *r, int rc, const ui *u, double t0)
+{
+    int exit_code = u->exit_code;
+    if (r->interrupted) {
+        cli_error("interrupted: %zu of %zu ships built; the others were left as they were; run the "
+                  "same command again to continue (what was fetched is kept in %s)",
+                  r->built, r->ships, r->share_dir);
+        exit_code = EXIT_INTERRUPTED;
+    } else if (rc && exit_code == EXIT_OK) {
+        exit_code = cli_exit_code(rc);
+    }
+    cli_info("fleet: %zu of %zu ships built, %zu files, %llu tiles; %llu GetMaps sent, %llu "
+             "answered from the share (%.1f %% of %llu), in %.1f s",
+             r->built, r->ships, r->files, (unsigned long long)r->tiles,
+             (unsigned long long)r->requests, (unsigned long long)r->shared,
+             r->requests + r->shared ? 100.0 * (double)r->shared / (double)(r->requests + r->shared)
+                                     : 0.0,
+             (unsigned long long)(r->requests + r->shared), cli_now() - t0);
+    if (!r->interrupted && r->partial && exit_code == EXIT_OK) {
+        cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
+                  (unsigned long long)r->partial);
+        exit_code = EXIT_PARTIAL;
+    }
+    if (r->failed_ships && exit_code != EXIT_INTERRUPTED)
+        cli_error("%zu ship%s failed (named above); run the same command again to build %s",
+                  r->failed_ships, r->failed_ships == 1 ? "" : "s",
+                  r->failed_ships == 1 ? "it" : "them");
+    return exit_code;
+}
+
 int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
     swx_fleet *fleet = NULL;
     swx_client *client = NULL;
     swx_caps *caps = NULL;
-    swx_package **pkgs = NULL;
-    char(*paths)[4200] = NULL; /* the packages' paths, borrowed by them */
-    swx_diskcache *share = NULL;
-    int *shard_of = NULL;
-    order *ord = NULL;
+    swx_fleet_plan *plan = NULL;
     int exit_code = EXIT_OK, rc;
     cli_signals sigs = {0};
-    char share_dir[4200] = "";
     ui u = {0};
 
     int pr = cli_parse(&a, cmd, argc, argv);
@@ -219,7 +244,6 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    size_t nships = swx_fleet_ship_count(fleet);
     struct stat st;
     if (!dry && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
         cli_error("--output %s exists and is not a folder", dir);
@@ -230,15 +254,9 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    char path[4200];
-    int dir_exists = !dry && stat(dir, &st) == 0;
-    for (size_t i = 0; i < nships && dir_exists; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, swx_fleet_ship_at(fleet, i)->name);
-        if ((rc = swx_package_path_check(path)) < 0) {
-            swx_error_prefix(rc, "ship %zu (%s)", i + 1, swx_fleet_ship_at(fleet, i)->name);
-            exit_code = cli_fail(rc);
-            goto done;
-        }
+    if (!dry && (rc = swx_fleet_check_folder(fleet, dir))) {
+        exit_code = cli_fail(rc);
+        goto done;
     }
 
     /* ---- every ship's package, planned against the capabilities ---- */
@@ -248,149 +266,41 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    pkgs = calloc(nships, sizeof *pkgs);
-    shard_of = calloc(nships, sizeof *shard_of);
-    ord = calloc(nships, sizeof *ord);
-    paths = calloc(nships, sizeof *paths);
-    if (!pkgs || !shard_of || !ord || !paths) {
-        exit_code = cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-        goto done;
-    }
-    for (size_t i = 0; i < nships; i++) {
-        const swx_fleet_ship *s = swx_fleet_ship_at(fleet, i);
-        snprintf(paths[i], sizeof paths[i], "%s/%s", dir[0] ? dir : ".", s->name);
-        swx_package_opts po = {swx_fleet_bundle(fleet),
-                               swx_fleet_run(fleet),
-                               paths[i],
-                               s->voyage,
-                               s->buffer_m,
-                               s->layers,
-                               s->nlayers,
-                               swx_fleet_tile_size(fleet),
-                               s->budget,
-                               now};
-        if ((rc = swx_package_new(&pkgs[i], caps, &po))) {
-            swx_error_prefix(rc, "ship %zu (%s)%s", i + 1, s->name,
-                             rc == SWX_EINVAL && s->budget ? ": budget" : "");
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-        int64_t dep;
-        double arr;
-        swx_voyage_span(&dep, &arr, s->voyage);
-        ord[i] = (order){i, dep};
-    }
-    if (nshards && (rc = swx_fleet_deal(shard_of, pkgs, nships, nshards))) {
+    swx_fleet_plan_opts po = {.dir = dir, .now = now, .shards = nshards};
+    if ((rc = swx_fleet_plan_new(&plan, fleet, caps, &po))) {
         exit_code = cli_fail(rc);
         goto done;
     }
     if (dry) {
-        exit_code = dry_run(fleet, pkgs, shard_of, shard);
+        exit_code = dry_run(fleet, plan, shard);
         goto done;
     }
 
     /* ---- the packages, one ship after another, through one share ---- */
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        exit_code = cli_fail(swx_error_set(SWX_EIO, "cannot create %s: %s", dir, strerror(errno)));
-        goto done;
-    }
-    if (nshards)
-        snprintf(share_dir, sizeof share_dir, "%s/.fleet-share.%d-of-%d", dir, shard, nshards);
-    else
-        snprintf(share_dir, sizeof share_dir, "%s/.fleet-share", dir);
-    if ((rc = swx_diskcache_open(&share, share_dir, share_max))) {
+    cli_signals_catch(&sigs);
+    double t0 = cli_now();
+    u.last = t0;
+    swx_fleet_build_opts bo = {
+        .shard = shard,
+        .share_max = share_max,
+        .in_flight = (int)in_flight,
+        .stop = cli_stop_asked,
+        .cancel = &cli_stop_hard,
+        .progress = ui_progress,
+        .failed = ui_failed,
+        .ship_done = ui_ship_done,
+        .ud = &u,
+    };
+    swx_fleet_result res;
+    rc = swx_fleet_build(&res, plan, client, &bo);
+    if (rc && !res.interrupted && !res.failed_ships) {
         exit_code = cli_fail(rc);
         goto done;
     }
-    qsort(ord, nships, sizeof *ord, order_cmp);
-    cli_signals_catch(&sigs);
-    u.t0 = u.last = cli_now();
-    for (size_t k = 0; k < nships; k++)
-        u.n += !nshards || shard_of[ord[k].i] == shard;
-    uint64_t sent = 0, shared = 0, tiles = 0, partial = 0;
-    size_t files = 0, built = 0, failed_ships = 0;
-    int interrupted = 0;
-    for (size_t k = 0; k < nships && !interrupted; k++) {
-        size_t i = ord[k].i;
-        const swx_fleet_ship *s = swx_fleet_ship_at(fleet, i);
-        if (nshards && shard_of[i] != shard)
-            continue;
-        u.k = built + failed_ships + 1;
-        u.ship = s->name;
-        u.failures_shown = 0;
-        swx_package_run_opts ro = {
-            (int)in_flight, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, share};
-        swx_package_result res;
-        rc = swx_package_build(&res, pkgs[i], client, &ro);
-        cli_progress(0, NULL);
-        sent += res.requests;
-        shared += res.shared;
-        if (rc == SWX_ECANCEL || res.interrupted) {
-            interrupted = 1;
-            break;
-        }
-        if (rc) {
-            swx_error_prefix(rc, "ship %zu (%s)", i + 1, s->name);
-            int code = cli_fail(rc);
-            if (exit_code == EXIT_OK)
-                exit_code = code;
-            failed_ships++;
-            /* The key or the service: every other ship would fail the same way. */
-            if (code == EXIT_AUTH || code == EXIT_CONFIG || code == EXIT_NETWORK)
-                break;
-            continue;
-        }
-        if (res.cut)
-            cli_warn("ship %s: %s", s->name, res.cut_line);
-        if (res.failed) {
-            cli_error("ship %s: %llu tiles failed and are missing", s->name,
-                      (unsigned long long)res.failed);
-            partial += res.failed;
-        }
-        cli_info("ship %zu/%zu %s: %zu files, %llu tiles, %.2f MiB, %llu GetMaps sent, %llu "
-                 "answered from the fleet's share",
-                 u.k, u.n, s->name, res.files, (unsigned long long)res.tiles,
-                 (double)res.bytes / 1048576.0, (unsigned long long)res.requests,
-                 (unsigned long long)res.shared);
-        files += res.files;
-        tiles += res.tiles;
-        built++;
-    }
-    if (interrupted) {
-        cli_error("interrupted: %zu of %zu ships built; the others were left as they were; run the "
-                  "same command again to continue (what was fetched is kept in %s)",
-                  built, u.n, share_dir);
-        exit_code = EXIT_INTERRUPTED;
-    }
-    cli_info("fleet: %zu of %zu ships built, %zu files, %llu tiles; %llu GetMaps sent, %llu "
-             "answered from the share (%.1f %% of %llu), in %.1f s",
-             built, u.n, files, (unsigned long long)tiles, (unsigned long long)sent,
-             (unsigned long long)shared,
-             sent + shared ? 100.0 * (double)shared / (double)(sent + shared) : 0.0,
-             (unsigned long long)(sent + shared), cli_now() - u.t0);
-    if (!interrupted && partial && exit_code == EXIT_OK) {
-        cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
-                  (unsigned long long)partial);
-        exit_code = EXIT_PARTIAL;
-    }
-    if (failed_ships && exit_code != EXIT_INTERRUPTED)
-        cli_error("%zu ship%s failed (named above); run the same command again to build %s",
-                  failed_ships, failed_ships == 1 ? "" : "s", failed_ships == 1 ? "it" : "them");
-    /* Every package complete: the shared answers have served. */
-    if (exit_code == EXIT_OK) {
-        swx_diskcache_free(share);
-        share = NULL;
-        nftw(share_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    }
+    exit_code = summary(&res, rc, &u, t0);
 done:
     cli_signals_release(&sigs);
-    swx_diskcache_free(share);
-    for (size_t i = 0; pkgs && i < swx_fleet_ship_count(fleet); i++)
-        swx_package_free(pkgs[i]);
-    free(pkgs);
-    free(paths);
-    free(shard_of);
-    free(ord);
+    swx_fleet_plan_free(plan);
     swx_caps_free(caps);
     swx_client_free(client);
     swx_fleet_free(fleet);

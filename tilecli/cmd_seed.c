@@ -619,18 +619,9 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         /* A route read as a voyage: asked for, or given by its waypoint times
          * (a route of several lines, with no times, stays a corridor). */
         if (!rc && cli_has(&a, "route")) {
-            rc = swx_voyage_from_route(&voyage, text, tlen);
-            if (rc && !vo.given) {
-                rc = 0;
-            } else if (!rc && swx_voyage_timed(voyage) && vo.given) {
-                rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; --depart and "
-                                               "--speed go with a route without them");
-            } else if (!rc && vo.given) {
-                rc = swx_voyage_set_speed(voyage, vo.depart, vo.vmin, vo.vmax);
-            } else if (!rc && !swx_voyage_timed(voyage)) {
-                swx_voyage_free(voyage);
-                voyage = NULL;
-            }
+            rc = swx_voyage_open(&voyage, text, tlen, &vo);
+            if (rc && !vo.given)
+                rc = 0; /* no voyage: a corridor */
         }
         if (rc)
             swx_error_prefix(rc, "%s", file);

@@ -132,19 +132,9 @@ static int read_voyage(const cli_args *a, swx_voyage **out)
         return rc;
     if ((rc = swx_read_file(&text, &len, route, RISK_MAX_FILE)))
         return cli_fail(rc);
-    rc = swx_voyage_from_route(out, text, len);
+    rc = swx_voyage_open(out, text, len, &v);
     free(text);
-    if (!rc && swx_voyage_timed(*out) && v.given)
-        rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; --depart and --speed go "
-                                       "with a route without them");
-    else if (!rc && !swx_voyage_timed(*out) && !v.given)
-        rc = swx_error_set(SWX_EINVAL, "the route has no waypoint times: give --depart and "
-                                       "--speed");
-    else if (!rc && v.given)
-        rc = swx_voyage_set_speed(*out, v.depart, v.vmin, v.vmax);
     if (rc) {
-        swx_voyage_free(*out);
-        *out = NULL;
         cli_error("--route %s: %s", route, swx_error_last());
         return EXIT_USAGE;
     }

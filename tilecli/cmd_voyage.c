@@ -1,4 +1,4 @@
-/* cmd_voyage.c: `seawx voyage`, a voyage package (lib/tiles/package.c):
+/* cmd_voyage.c: `seawx voyage`, a voyage package (lib/voyage/package.c):
  * several layers along one voyage, one MBTiles per layer and valid time, the
  * route, a manifest and a QGIS project, in the order the ship needs them,
  * under a budget, replaced whole when built again.
@@ -320,24 +320,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     if ((rc = cli_voyage_read(&vo, &a)))
         return rc;
     if ((rc = swx_read_file(&text, &tlen, route, VOYAGE_MAX_ROUTE)) ||
-        (rc = swx_voyage_from_route(&voyage, text, tlen))) {
+        (rc = swx_voyage_open(&voyage, text, tlen, &vo))) {
         swx_error_prefix(rc, "%s", route);
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (swx_voyage_timed(voyage) && vo.given) {
-        cli_error("%s gives waypoint times; --depart and --speed go with a route without them",
-                  route);
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
-    if (!swx_voyage_timed(voyage) && !vo.given) {
-        cli_error("%s has no waypoint times: give --depart TIME and --speed KN", route);
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
-    if (vo.given && (rc = swx_voyage_set_speed(voyage, vo.depart, vo.vmin, vo.vmax))) {
-        swx_error_prefix(rc, "--speed");
         exit_code = cli_fail(rc);
         goto done;
     }
@@ -354,8 +338,17 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     swx_package_opts po = {
-        bundle,  cli_get(&a, "run"), out,    voyage, buffer_nm * SWX_NM_M, layers,
-        nlayers, (int)tile_size,     budget, now};
+        .bundle = bundle,
+        .run = cli_get(&a, "run"),
+        .path = out,
+        .voyage = voyage,
+        .buffer_m = buffer_nm * SWX_NM_M,
+        .layers = layers,
+        .nlayers = nlayers,
+        .tile_size = (int)tile_size,
+        .budget = budget,
+        .now = now,
+    };
     if ((rc = swx_package_new(&pkg, caps, &po))) {
         if (rc == SWX_EINVAL && budget)
             swx_error_prefix(rc, "--budget");
@@ -363,7 +356,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     if (storms_text) {
-        swx_package_storms ps = {&storms_q, danger, cli_storm_qml};
+        swx_package_storms ps = {.query = &storms_q, .danger = danger, .qml = cli_storm_qml};
         if ((rc = swx_package_set_storms(pkg, &ps))) {
             exit_code = cli_fail(rc);
             goto done;
@@ -377,7 +370,13 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     cli_signals_catch(&sigs);
     u.t0 = u.last = cli_now();
     swx_package_run_opts ro = {
-        (int)in_flight, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
+        .in_flight = (int)in_flight,
+        .stop = cli_stop_asked,
+        .cancel = &cli_stop_hard,
+        .progress = ui_progress,
+        .failed = ui_failed,
+        .ud = &u,
+    };
     swx_package_result res;
     rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);

@@ -14,7 +14,7 @@ int cli_voyage_read(cli_voyage_opts *v, const cli_args *a)
     const char *depart_s = cli_get(a, "depart"), *speed_s = cli_get(a, "speed");
     v->given = 0;
     v->depart = 0;
-    v->vmin = v->vmax = 0;
+    v->min_kn = v->max_kn = 0;
     if (!!depart_s != !!speed_s) {
         cli_error("a voyage needs both --depart TIME and --speed KN (or a route with waypoint "
                   "times)");
@@ -26,7 +26,7 @@ int cli_voyage_read(cli_voyage_opts *v, const cli_args *a)
         cli_error("--depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)", depart_s);
         return EXIT_USAGE;
     }
-    if (swx_speed_parse(&v->vmin, &v->vmax, speed_s)) {
+    if (swx_speed_parse(&v->min_kn, &v->max_kn, speed_s)) {
         swx_error_prefix(SWX_EINVAL, "--speed");
         return cli_fail(SWX_EINVAL);
     }

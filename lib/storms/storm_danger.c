@@ -23,6 +23,7 @@
 #include "convex_union.h"
 #include "buf.h"
 #include "seawx/error.h"
+#include "seawx/sphere.h"
 #include "seawx/jsonw.h"
 #include "storm_danger_int.h"
 #include "storm_feature.h"
@@ -34,8 +35,6 @@
 #include <strings.h>
 
 #define DEG (M_PI / 180.0)
-#define EARTH_RADIUS_M 6371008.8
-#define NM_M 1852.0
 
 /* ---- settings ---- */
 
@@ -758,7 +757,7 @@ static int put_shape(swx_danger_ws *w, const struct frame *cf, const struct fram
     static const double step = 2 * M_PI / CIRCLE_STEPS;
     r_nm *= sqrt(step / sin(step));
     const struct bearings *bt = bearings();
-    double dd = r_nm * NM_M / EARTH_RADIUS_M, cd = cos(dd), sd = sin(dd);
+    double dd = r_nm * SWX_NM_M / SWX_EARTH_RADIUS_M, cd = cos(dd), sd = sin(dd);
     if (q < 0) {
         for (int k = 0; k < CIRCLE_STEPS; k++)
             put_point(w, cf, pf, bt->circle[k][0], bt->circle[k][1], cd, sd);
@@ -1408,7 +1407,7 @@ static int fast_chain(swx_danger_ws *w, const double *c, const double *r, size_t
     for (size_t i = 0; i < n * (size_t)nq; i++)
         rmax = fmax(rmax, r[i]);
     double len = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
-    if (!(len > 1e-9) || rmax * NM_M / EARTH_RADIUS_M > FAST_MAX_RADIUS_DEG * DEG)
+    if (!(len > 1e-9) || rmax * SWX_NM_M / SWX_EARTH_RADIUS_M > FAST_MAX_RADIUS_DEG * DEG)
         return 0;
     double clon, clat, far = cos(FAST_MAX_DEG * DEG);
     for (int k = 0; k < 3; k++)
@@ -1572,7 +1571,7 @@ static int chain(swx_danger_ws *w, double *c, const double *r, size_t n, int nq)
                 double rm = fmax(rmax, r[(j + 1) * nq + qi]);
                 if ((rc = shapes_hull(w, c, r, nq, qi, q, j + 1, j + 1, &pf, w->rh, nr, &nh)))
                     break;
-                if (!hull_fits(w, nh, k + 1, RUN_TOL * rm * NM_M / EARTH_RADIUS_M))
+                if (!hull_fits(w, nh, k + 1, RUN_TOL * rm * SWX_NM_M / SWX_EARTH_RADIUS_M))
                     break;
                 if ((rc = grow((void **)&w->rh, &w->crh, nh + 1, 2 * sizeof(double))))
                     break;

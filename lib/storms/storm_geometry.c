@@ -4,6 +4,7 @@
 #include "seawx/storm_geojson.h"
 
 #include "seawx/error.h"
+#include "seawx/sphere.h"
 #include "storm_danger_int.h"
 #include "storm_feature.h"
 
@@ -256,9 +257,6 @@ static int add_ring(swx_storm_geo *g, const double *r, size_t n, double shift)
     return 0;
 }
 
-#define EARTH_RADIUS_M 6371008.8
-#define NM_M 1852.0
-
 static int radii_nonzero(const swx_storm_radii *r)
 {
     if (!r->present)
@@ -296,7 +294,7 @@ static int build_radii(swx_storm_geo *g, const swx_storm_pos *p, int t)
             }
             continue;
         }
-        double d = rad * NM_M / EARTH_RADIUS_M, sd = sin(d), cd = cos(d);
+        double d = rad * SWX_NM_M / SWX_EARTH_RADIUS_M, sd = sin(d), cd = cos(d);
         for (int k = 0; k <= ARC_STEPS; k++) {
             int b = q * ARC_STEPS + k;
             double slat2 = slat * cd + clat * sd * g->bear_cos[b];

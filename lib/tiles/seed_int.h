@@ -1,7 +1,7 @@
 /*
- * seed_int.h: what the tiles domain reads of a plan beyond seawx/seed.h
+ * seed_int.h: what the domains above tiles read of a plan beyond seawx/seed.h
  * (internal): a file's area, for counting the GetMaps of several plans
- * together (lib/tiles/fleet.c).
+ * together (lib/voyage/fleet.c).
  */
 #ifndef SEAWX_SEED_INT_H
 #define SEAWX_SEED_INT_H

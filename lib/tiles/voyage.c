@@ -117,6 +117,31 @@ int swx_voyage_set_speed(swx_voyage *v, int64_t depart, double min_kn, double ma
     return 0;
 }
 
+int swx_voyage_set_sailing(swx_voyage *v, const swx_voyage_sailing *s)
+{
+    if (s && s->given)
+        return swx_voyage_set_speed(v, s->depart, s->min_kn, s->max_kn);
+    if (!v->r->t)
+        return swx_error_set(SWX_EINVAL,
+                             "the route has no waypoint times: give a departure and a speed");
+    return 0;
+}
+
+int swx_voyage_open(swx_voyage **out, const char *text, size_t len, const swx_voyage_sailing *s)
+{
+    swx_voyage *v = NULL;
+    *out = NULL;
+    int rc = swx_voyage_from_route(&v, text, len);
+    if (!rc)
+        rc = swx_voyage_set_sailing(v, s);
+    if (rc) {
+        swx_voyage_free(v);
+        return rc;
+    }
+    *out = v;
+    return 0;
+}
+
 void swx_voyage_speed(double *min_kn, double *max_kn, const swx_voyage *v)
 {
     *min_kn = v->has_speed ? v->vmin / SWX_KNOT_MPS : 0;

@@ -9,6 +9,7 @@
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/sphere.h"
 #include "seawx/wms_select.h"
 
 #include <math.h>
@@ -18,7 +19,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define MERC_R 6378137.0
 #define MERC_MAX 20037508.342789244
 #define MERC_MAX_LAT 85.0511287798066
 #define MAX_LEVELS 24
@@ -45,7 +45,7 @@ static double merc_y(double lat)
         lat = MERC_MAX_LAT;
     if (lat < -MERC_MAX_LAT)
         lat = -MERC_MAX_LAT;
-    return MERC_R * log(tan(M_PI / 4 + lat * M_PI / 360));
+    return SWX_MERC_RADIUS_M * log(tan(M_PI / 4 + lat * M_PI / 360));
 }
 
 /* The layer, time, style and CRS asked for, with the one grammar of
@@ -80,8 +80,8 @@ static void resolve_extent(swx_map *m)
                 return;
             }
         }
-        m->minx = MERC_R * w * M_PI / 180;
-        m->maxx = MERC_R * e * M_PI / 180;
+        m->minx = SWX_MERC_RADIUS_M * w * M_PI / 180;
+        m->maxx = SWX_MERC_RADIUS_M * e * M_PI / 180;
         m->miny = merc_y(s);
         m->maxy = merc_y(n);
         return;
@@ -116,7 +116,7 @@ static int resolve_size(swx_map *m, const swx_map_opts *o)
     if (res < 0 || o->width < 0 || o->height < 0)
         return swx_error_set(SWX_EINVAL, "size and resolution must be positive");
     if (res == 0)
-        res = m->epsg == 3857 ? MERC_R * M_PI / 180 * SWX_MAP_DEFAULT_RES_DEG
+        res = m->epsg == 3857 ? SWX_MERC_RADIUS_M * M_PI / 180 * SWX_MAP_DEFAULT_RES_DEG
                               : SWX_MAP_DEFAULT_RES_DEG;
     double w = o->width, h = o->height;
     if (w > 0 && h <= 0)

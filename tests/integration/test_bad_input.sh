@@ -275,7 +275,7 @@ row "voyage: speed not a number"     2 no "--speed: speed 'fast' is not KN or MI
 row "voyage: departure, no speed"    2 no 'a voyage needs both --depart TIME and --speed KN' -- "${seed[@]}" --route "$B/voyage_ok.csv" --depart 2026-01-01T00:00:00Z -z 3
 row "voyage: speed without route"    2 no '--depart and --speed go with --route' -- "${seed[@]}" --speed 7 --depart 2026-01-01T00:00:00Z "${bbox[@]}"
 row "voyage: times not increasing"   2 no "line 4: time 2030-01-01T06:00:00Z is not after the one before; waypoint times must increase" -- "${seed[@]}" --route "$B/voyage_times_back.csv" -z 3
-row "voyage: times and --speed"      2 no 'the route gives waypoint times; --depart and --speed go with a route without them' -- "${seed[@]}" --route "$B/voyage_times_1990.csv" --depart 2026-01-01T00:00:00Z --speed 7 -z 3
+row "voyage: times and --speed"      2 no 'the route gives waypoint times; a departure and a speed go with a route without them' -- "${seed[@]}" --route "$B/voyage_times_1990.csv" --depart 2026-01-01T00:00:00Z --speed 7 -z 3
 row "voyage: times outside the layer's" 5 any 'the voyage \(1990-01-01T00:00:00Z to 1990-01-02T06:00:00Z\) is outside the valid times of layer ' -- "${seed[@]}" --route "$B/voyage_times_1990.csv" -t all -z 3
 row "storm JSON: truncated"          7 no 'ends early|not closed|truncated' -- "$S" storms -i "$F/storms/truncated.json" -o s.geojson
 row "storm JSON: malformed"          7 no 'malformed storm JSON' -- "$S" storms -i "$F/storms/malformed.json" -o s.geojson

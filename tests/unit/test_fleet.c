@@ -1,4 +1,4 @@
-/* test_fleet.c: the fleet file (lib/tiles/fleet.c): defaults applied to each
+/* test_fleet.c: the fleet file (lib/voyage/fleet.c): defaults applied to each
  * ship, the three forms of route, and each bad input refused with the line
  * that names its ship and field. */
 #include "cu_support.h"

@@ -1,4 +1,4 @@
-/* test_package.c: what users type for voyage packages (lib/tiles/package.c):
+/* test_package.c: what users type for voyage packages (lib/voyage/package.c):
  * layer specs and sizes, and the package path check. Building packages is
  * tested against seawx-sim in tests/integration/test_package.sh. */
 #include "cu_support.h"

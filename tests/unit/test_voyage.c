@@ -122,6 +122,39 @@ static void test_speed(void)
 }
 
 /* The stretches of a speed band, from the definition of the windows. */
+/* The one way every command reads a voyage: a route with waypoint times
+ * takes no departure and speed, one without needs them. */
+static void test_open(void)
+{
+    const char *untimed = "lat,lon\n0,0\n0,1\n";
+    const char *timed = "lat,lon,time\n0,0,2026-01-01T00:00:00Z\n0,1,2026-01-01T10:00:00Z\n";
+    swx_voyage_sailing sail = {.given = 1, .depart = 1000, .min_kn = 6, .max_kn = 8};
+    swx_voyage *v = (swx_voyage *)1;
+    CU_ASSERT_EQUAL(swx_voyage_open(&v, untimed, strlen(untimed), NULL), SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(v);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(swx_error_last(), "the route has no waypoint times: give a departure and a speed"));
+    CU_ASSERT_EQUAL(swx_voyage_open(&v, timed, strlen(timed), &sail), SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(v);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "the route gives waypoint times; a departure"));
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_open(&v, timed, strlen(timed), NULL), 0);
+    CU_ASSERT(swx_voyage_timed(v));
+    swx_voyage_free(v);
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_open(&v, untimed, strlen(untimed), &sail), 0);
+    double lo, hi;
+    swx_voyage_speed(&lo, &hi, v);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 6, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 8, 1e-9);
+    int64_t d;
+    double arr;
+    CU_ASSERT_EQUAL(swx_voyage_span(&d, &arr, v), 0);
+    CU_ASSERT_EQUAL(d, 1000);
+    swx_voyage_free(v);
+    sail.min_kn = 0;
+    CU_ASSERT_EQUAL(swx_voyage_open(&v, untimed, strlen(untimed), &sail), SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(v);
+}
+
 static void test_band_stretches(void)
 {
     swx_voyage *v = voyage("0,-10\n0,10\n"); /* along the equator, 20 degrees */
@@ -305,6 +338,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("voyage", NULL, NULL);
     CU_add_test(s, "lengths and points against haversine, across 180", test_geometry);
     CU_add_test(s, "speeds", test_speed);
+    CU_add_test(s, "a voyage opened from a route, a departure and a speed", test_open);
     CU_add_test(s, "speed band stretches", test_band_stretches);
     CU_add_test(s, "waypoint time stretches", test_timed_stretches);
     CU_add_test(s, "areas hold every reachable position, across 180", test_areas);

@@ -28,6 +28,7 @@
 #ifndef SEAWX_TILES_H
 #define SEAWX_TILES_H
 
+#include "seawx/sphere.h"
 #include "seawx/visibility.h"
 
 #include <stddef.h>
@@ -40,8 +41,6 @@ extern "C" {
 #define SWX_TILE_MAX_ZOOM 24
 #define SWX_MERC_MAX_LAT 85.05112877980659
 #define SWX_MERC_HALF 20037508.342789244 /* half the world's width in EPSG:3857 metres */
-#define SWX_EARTH_RADIUS_M 6371008.8     /* mean radius (IUGG) for geodesic distances */
-#define SWX_NM_M 1852.0                  /* one nautical mile in metres */
 
 typedef struct swx_area swx_area;
 

@@ -53,6 +53,25 @@ SWX_API int swx_voyage_set_speed(swx_voyage *v, int64_t depart, double min_kn, d
 /* Parses "KN" or "MIN-MAX" (knots, decimals allowed): 0 < MIN <= MAX <= 100. */
 SWX_API int swx_speed_parse(double *min_kn, double *max_kn, const char *text);
 
+/* How a route without waypoint times is sailed: the departure and the speed
+ * band in knots (given 0: none). */
+typedef struct swx_voyage_sailing {
+    int given;
+    int64_t depart;
+    double min_kn, max_kn;
+} swx_voyage_sailing;
+/* The rules every front end follows: a route with waypoint times takes no
+ * sailing ("the route gives waypoint times; a departure and a speed go with
+ * a route without them"), one without needs it ("the route has no waypoint
+ * times: give a departure and a speed"); then swx_voyage_set_speed. s may be
+ * NULL (none given). SWX_EINVAL with one of those lines. */
+SWX_API int swx_voyage_set_sailing(swx_voyage *v, const swx_voyage_sailing *s);
+/* The voyage of a route file's text (swx_voyage_from_route) sailed as s
+ * (swx_voyage_set_sailing): the one way every command reads a voyage.
+ * *out stays NULL on an error. */
+SWX_API int swx_voyage_open(swx_voyage **out, const char *text, size_t len,
+                            const swx_voyage_sailing *s);
+
 /* The speed band in knots; 0 and 0 for a voyage with waypoint times or
  * no speed yet. */
 SWX_API void swx_voyage_speed(double *min_kn, double *max_kn, const swx_voyage *v);

@@ -1,6 +1,6 @@
-/* package_int.h: what the tiles domain, the tests and the fuzz targets use of
+/* package_int.h: what the voyage domain, the tests and the fuzz targets use of
  * a voyage package beyond seawx/package.h (internal): its options and layer
- * plans, for a fleet (lib/tiles/fleet.c), and what a package reads back of
+ * plans, for a fleet (lib/voyage/fleet.c), and what a package reads back of
  * its own files. */
 #ifndef SEAWX_PACKAGE_INT_H
 #define SEAWX_PACKAGE_INT_H

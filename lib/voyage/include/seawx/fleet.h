@@ -38,7 +38,9 @@
 #include "seawx/package.h"
 #include "seawx/visibility.h"
 #include "seawx/voyage.h"
+#include "seawx/wms_caps.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -86,6 +88,95 @@ SWX_API const swx_fleet_ship *swx_fleet_ship_at(const swx_fleet *f, size_t i);
  * the lighter, then the lower shard. Every shard computes the same deal
  * alone. shard_of[i] is 1 to shards. */
 SWX_API int swx_fleet_deal(int *shard_of, swx_package *const *pkgs, size_t n, int shards);
+
+/* ---- building a fleet ----
+ *
+ * Every ship's package is DIR/NAME, exactly what swx_package_build makes for
+ * that ship alone. Every package asks one GetMap per tile on the global tile
+ * grid, so the same tile of the same layer, time, style and tile size is the
+ * same request for every ship: the packages are built one after another,
+ * earliest departure first (then as in the file), through one share (a disk
+ * cache in DIR/.fleet-share, or DIR/.fleet-share.K-of-N for a shard, keyed
+ * by the request without the key), so that an answer one ship fetched serves
+ * every later ship. The share is removed once every ship's package is
+ * complete; a run that was stopped, had failed tiles or failed ships keeps
+ * it, so running it again fetches only what is still missing. A ship that
+ * fails does not stop the others, unless the key, the configuration or the
+ * service failed (SWX_EAUTH, SWX_EFORBIDDEN, SWX_ECONFIG, SWX_ENET,
+ * SWX_EHTTP, SWX_ERATE): every other ship would fail the same way. */
+
+/* Checks, before anything is asked of the service, that each ship's package
+ * can be built at DIR/NAME (swx_package_path_check) when the folder DIR
+ * exists. 0, or the error of the first ship that cannot, naming it. */
+SWX_API int swx_fleet_check_folder(const swx_fleet *f, const char *dir);
+
+/* The fleet planned: each ship's package against the capabilities, and the
+ * deal of the ships to shards. */
+typedef struct swx_fleet_plan swx_fleet_plan;
+typedef struct swx_fleet_plan_opts {
+    const char *dir; /* the fleet's folder (NULL: the current one) */
+    int64_t now;     /* valid times whose window is over by now are left out */
+    int shards;      /* deal the ships to this many shards (swx_fleet_deal); 0: none */
+} swx_fleet_plan_opts;
+/* f and caps must outlive the plan. An error names the ship (its number
+ * from 1 and name); *out stays NULL then. */
+SWX_API int swx_fleet_plan_new(swx_fleet_plan **out, const swx_fleet *f, const swx_caps *caps,
+                               const swx_fleet_plan_opts *o);
+SWX_API void swx_fleet_plan_free(swx_fleet_plan *p);
+/* Ship i's package (as in the fleet file), and its shard (1 to shards; 0
+ * without shards). */
+SWX_API const swx_package *swx_fleet_plan_package(const swx_fleet_plan *p, size_t i);
+SWX_API int swx_fleet_plan_shard(const swx_fleet_plan *p, size_t i);
+
+/* Progress, on the calling thread: ship k of n (from 1) and its package's. */
+typedef struct swx_fleet_progress {
+    size_t k, n;
+    const char *ship;
+    const swx_package_progress *package;
+} swx_fleet_progress;
+
+/* One ship's build ended: built (rc 0, res as swx_package_build gives it),
+ * failed (rc negative, its line in swx_error_last() naming the ship), or
+ * stopped (rc SWX_ECANCEL or res.interrupted). */
+typedef struct swx_fleet_ship_result {
+    size_t index; /* in the fleet file, from 0 */
+    const char *ship;
+    size_t k, n;
+    int rc;
+    swx_package_result res;
+} swx_fleet_ship_result;
+
+typedef struct swx_fleet_build_opts {
+    int shard;          /* build only the ships of this shard of the plan's; 0: all */
+    uint64_t share_max; /* bytes the share may hold on disk; 0: no limit */
+    int in_flight;      /* GetMaps under way at once; 0: 32 */
+    int (*stop)(void *ud);
+    volatile sig_atomic_t *cancel;
+    void (*progress)(void *ud, const swx_fleet_progress *pr);
+    void (*failed)(void *ud, const swx_fleet_progress *ship, int z, uint32_t x, uint32_t y, int n,
+                   const char *why);
+    void (*ship_done)(void *ud, const swx_fleet_ship_result *r);
+    void *ud;
+} swx_fleet_build_opts;
+
+/* What a fleet build did, over the ships it built. */
+typedef struct swx_fleet_result {
+    size_t ships; /* to build: the shard's, or all */
+    size_t built, failed_ships;
+    size_t files;
+    uint64_t tiles;
+    uint64_t requests; /* GetMaps sent */
+    uint64_t shared;   /* GetMaps answered from the share */
+    uint64_t partial;  /* tiles that failed in built packages */
+    int interrupted;
+    char share_dir[4200]; /* where the shared answers are kept */
+} swx_fleet_result;
+
+/* Builds the packages of shard o->shard (or all) in the plan's folder.
+ * 0: all built (res->partial: tiles missing); SWX_ECANCEL: stopped; else
+ * the first failed ship's code, or what kept every ship from starting. */
+SWX_API int swx_fleet_build(swx_fleet_result *res, swx_fleet_plan *p, swx_client *c,
+                            const swx_fleet_build_opts *o);
 
 /* Counting GetMaps across packages: one per tile of a package (metatile 1),
  * and the same GetMap (layer, time, style, tile size, tile) once for them

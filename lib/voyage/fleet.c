@@ -248,24 +248,14 @@ static int parse_ship(swx_fleet_ship *s, json_object *o, const defaults *d, cons
     if (!!depart_s != !!speed_s)
         return swx_error_set(SWX_EINVAL, "a voyage needs both depart and speed (or a route with "
                                          "waypoint times)");
-    if (swx_voyage_timed(s->voyage) && depart_s)
-        return swx_error_set(SWX_EINVAL, "the route gives waypoint times; depart and speed go "
-                                         "with a route without them");
-    if (!swx_voyage_timed(s->voyage) && !depart_s)
-        return swx_error_set(SWX_EINVAL, "the route has no waypoint times: give depart and speed");
-    if (depart_s) {
-        int64_t depart;
-        double vmin, vmax;
-        if (swx_iso8601_parse(&depart, depart_s))
-            return swx_error_set(SWX_EINVAL,
-                                 "depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)",
-                                 depart_s);
-        if (swx_speed_parse(&vmin, &vmax, speed_s))
-            return swx_error_prefix(SWX_EINVAL, "speed");
-        if ((rc = swx_voyage_set_speed(s->voyage, depart, vmin, vmax)))
-            return swx_error_prefix(rc, "speed");
-    }
-    return 0;
+    swx_voyage_sailing sail = {.given = depart_s != NULL};
+    if (depart_s && swx_iso8601_parse(&sail.depart, depart_s))
+        return swx_error_set(SWX_EINVAL,
+                             "depart '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)",
+                             depart_s);
+    if (speed_s && swx_speed_parse(&sail.min_kn, &sail.max_kn, speed_s))
+        return swx_error_prefix(SWX_EINVAL, "speed");
+    return swx_voyage_set_sailing(s->voyage, &sail);
 }
 
 /* The fleet's own fields; the defaults they set. */

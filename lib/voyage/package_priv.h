@@ -1,0 +1,104 @@
+/* package_priv.h: what the files of a voyage package share (package_*.c):
+ * the package's body, the sizes a budget counts with, and the helpers each
+ * topic uses of the others. Seen only inside lib/voyage. */
+#ifndef SEAWX_PACKAGE_PRIV_H
+#define SEAWX_PACKAGE_PRIV_H
+
+#include "package_int.h"
+#include "seawx/package.h"
+#include "sha256.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The fixed cost of an MBTiles file written by the engine (schema, metadata
+ * and the first pages of each table and index, 4 KiB pages), measured; and
+ * the least a tile can add (the smallest pages seen for an empty tile). */
+#define FILE_BYTES 28672.0
+#define MIN_TILE_BYTES 40.0
+/* Bytes per tile before anything is measured: a 256 px tile of a smooth
+ * field of seawx-sim with its SQLite pages. */
+#define GUESS_TILE_BYTES 14000.0
+/* The route, manifest and project: room kept for them under a budget. */
+#define EXTRA_FIXED 12288.0
+#define EXTRA_PER_FILE 2560.0
+#define SAMPLE_POINTS 8
+#define MAX_MANIFEST (16u << 20)
+#define MANIFEST_FORMAT "seawx-package"
+
+typedef struct pkg_file {
+    char name[96];
+    char identity[SWX_SHA256_HEX_LEN];
+    int zooms_done;
+    int failed;
+    int copied;
+    int present; /* on disk in the folder being built */
+    uint64_t tiles;
+    uint64_t size;
+} pkg_file;
+
+typedef struct pkg_layer {
+    swx_package_layer spec;
+    swx_seed_opts so;
+    swx_seed_plan *plan;
+    char safe[64];
+    size_t first; /* the files before it are past */
+    size_t nfiles;
+    int nzooms;
+    pkg_file *files;
+    double bpt[SWX_TILE_MAX_ZOOM + 1]; /* measured bytes per tile */
+    swx_seed *seed;
+    swx_seed_counts c;
+} pkg_layer;
+
+struct swx_package {
+    swx_package_opts o;
+    const swx_caps *caps;
+    pkg_layer *layers;
+    size_t n;
+    double route_bytes;
+    swx_package_storms storm_opts; /* query NULL: no storms */
+    swx_pkg_storms *storms;
+};
+
+/* ---- files and folders (package_files.c) ---- */
+
+/* snprintf into a path buffer; a path too long is cut (and then not found or
+ * refused by the system), which never happens below PATH_MAX. */
+void swx_pkg_pathf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The folder of path and its last name. */
+int swx_pkg_split_path(char *dir, size_t dn, char *base, size_t bn, const char *path);
+/* N of a version folder ".BASE.vN", or -1. */
+long swx_pkg_version_of(const char *name, const char *base);
+void swx_pkg_rm_tree(const char *path);
+int swx_pkg_copy_file(const char *from, const char *to);
+/* The size of the file at path, 0 when there is none. */
+uint64_t swx_pkg_file_size(const char *path);
+/* t as YYYYMMDDTHHMMSSZ. */
+void swx_pkg_compact_time(char *out, size_t n, int64_t t);
+
+/* ---- planning (package_plan.c) ---- */
+
+/* The lowest zoom of a zoom set, -1 for none. */
+int swx_pkg_lowest_zoom(uint32_t zooms);
+
+/* ---- what the package writes (package_write.c, package_manifest.c) ---- */
+
+/* A file's fixed temporal range ends here (inclusive); last: the last file
+ * of layer L in the package. */
+int64_t swx_pkg_range_end(const pkg_layer *L, size_t f, size_t last);
+/* The last file of layer L in the package, or SIZE_MAX when it has none. */
+size_t swx_pkg_last_present(const pkg_layer *L);
+int swx_pkg_write_route(const char *path, const swx_package *p);
+int swx_pkg_write_project(const char *path, const swx_package *p);
+int swx_pkg_write_manifest(const char *dir, const swx_package *p, const swx_package_result *res,
+                           const char *cut_layer, int64_t cut_time, int cut_zoom);
+int swx_pkg_write_resume(const char *part, const swx_package *p);
+/* Files of the current version (old_dir) complete with the same identity,
+ * copied into part; *copied counts them. */
+int swx_pkg_copy_unchanged(swx_package *p, const char *old_dir, const char *part, size_t *copied);
+/* Makes part anew, or keeps the files of an interrupted build's part that
+ * its resume.json names with the same identity (marked present). */
+int swx_pkg_resume_part(swx_package *p, const char *part);
+
+#endif

@@ -1,0 +1,299 @@
+/* package_write.c: the files a voyage package writes of its own besides the
+ * tiles: route.geojson and project.qgs (QGIS 3.22). */
+#define _GNU_SOURCE
+#include "package_priv.h"
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/sphere.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static void xml_put(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+/* The route, RFC 7946: positions as given, split at 180 where a leg crosses
+ * it (a MultiLineString), with the voyage's times and speeds. */
+int swx_pkg_write_route(const char *path, const swx_package *p)
+{
+    const swx_voyage *v = p->o.voyage;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
+    size_t n = swx_voyage_waypoint_count(v);
+    int crosses = 0;
+    for (size_t i = 1; i < n; i++) {
+        double a, b, lat;
+        int64_t t;
+        swx_voyage_waypoint(&a, &lat, &t, v, i - 1);
+        swx_voyage_waypoint(&b, &lat, &t, v, i);
+        crosses |= fabs(b - a) > 180;
+    }
+    fprintf(f,
+            "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{");
+    int64_t dep;
+    double arr, vmin, vmax;
+    swx_voyage_span(&dep, &arr, v);
+    swx_voyage_speed(&vmin, &vmax, v);
+    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
+    swx_iso8601_format(a, dep);
+    swx_iso8601_format(b, (int64_t)ceil(arr));
+    fprintf(f, "\"depart\":\"%s\",\"arrive_latest\":\"%s\",\"length_nm\":%.1f,\"buffer_nm\":%.1f",
+            a, b, swx_voyage_length(v) / SWX_NM_M, p->o.buffer_m / SWX_NM_M);
+    if (vmin > 0)
+        fprintf(f, ",\"speed_kn\":[%g,%g]", vmin, vmax);
+    if (swx_voyage_timed(v)) {
+        fprintf(f, ",\"times\":[");
+        for (size_t i = 0; i < n; i++) {
+            double lon, lat;
+            int64_t t;
+            swx_voyage_waypoint(&lon, &lat, &t, v, i);
+            swx_iso8601_format(a, t);
+            fprintf(f, "%s\"%s\"", i ? "," : "", a);
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "},\"geometry\":{\"type\":\"%s\",\"coordinates\":[%s",
+            crosses ? "MultiLineString" : "LineString", crosses ? "[" : "");
+    double plon = 0, plat = 0;
+    for (size_t i = 0; i < n; i++) {
+        double lon, lat;
+        int64_t t;
+        swx_voyage_waypoint(&lon, &lat, &t, v, i);
+        if (i && fabs(lon - plon) > 180) {
+            /* The crossing, on the straight line in longitude, latitude. */
+            double l2 = lon + (lon < plon ? 360 : -360);
+            double edge = l2 > plon ? 180 : -180;
+            double fr = (edge - plon) / (l2 - plon);
+            double yl = plat + fr * (lat - plat);
+            fprintf(f, ",[%.6f,%.6f]],[[%.6f,%.6f]", edge, yl, -edge, yl);
+        }
+        fprintf(f, "%s[%.6f,%.6f]", i ? "," : "", lon, lat);
+        plon = lon;
+        plat = lat;
+    }
+    fprintf(f, "%s]}}]}\n", crosses ? "]" : "");
+    if (ferror(f) | (fclose(f) != 0))
+        return swx_error_set(SWX_EIO, "cannot write %s", path);
+    return 0;
+}
+
+/* A file's fixed temporal range: its valid time until one second before the
+ * next file of its layer (QGIS takes a raster's range as inclusive at its
+ * end); the last one as long as the step before it, or an hour. */
+int64_t swx_pkg_range_end(const pkg_layer *L, size_t f, size_t last)
+{
+    int64_t t = swx_seed_plan_time(L->plan, f);
+    if (f + 1 <= last)
+        return swx_seed_plan_time(L->plan, f + 1) - 1;
+    if (f > L->first)
+        return t + (t - swx_seed_plan_time(L->plan, f - 1)) - 1;
+    return t + 3600 - 1;
+}
+
+/* The last file of layer L in the package, or SIZE_MAX when it has none. */
+size_t swx_pkg_last_present(const pkg_layer *L)
+{
+    size_t last = SIZE_MAX;
+    for (size_t f = L->first; f < L->nfiles; f++)
+        if (L->files[f].present)
+            last = f;
+    return last;
+}
+
+static const char merc_srs[] =
+    "<spatialrefsys><proj4>+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 "
+    "+k=1 +units=m +nadgrids=@null +wktext +no_defs</proj4><srsid>3857</srsid><srid>3857</srid>"
+    "<authid>EPSG:3857</authid><description>WGS 84 / Pseudo-Mercator</description>"
+    "<projectionacronym>merc</projectionacronym><ellipsoidacronym>EPSG:7030</ellipsoidacronym>"
+    "<geographicflag>false</geographicflag></spatialrefsys>";
+static const char wgs_srs[] =
+    "<spatialrefsys><proj4>+proj=longlat +datum=WGS84 +no_defs</proj4><srsid>3452</srsid>"
+    "<srid>4326</srid><authid>EPSG:4326</authid><description>WGS 84</description>"
+    "<projectionacronym>longlat</projectionacronym><ellipsoidacronym>EPSG:7030</ellipsoidacronym>"
+    "<geographicflag>true</geographicflag></spatialrefsys>";
+
+static void layer_id(char *out, size_t n, const pkg_layer *L, size_t f)
+{
+    char tc[32];
+    swx_pkg_compact_time(tc, sizeof tc, swx_seed_plan_time(L->plan, f));
+    snprintf(out, n, "%s_%s", L->safe, tc);
+}
+
+/* The route's extent in Web Mercator metres with a margin of a fifth; a
+ * route across 180 runs on east of it (x beyond the world's edge, as QGIS
+ * draws it). */
+static void view_extent(double *x0, double *y0, double *x1, double *y1, const swx_voyage *v)
+{
+    const double R = SWX_MERC_RADIUS_M, D = M_PI / 180.0;
+    double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
+    for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
+        double lon, lat;
+        int64_t t;
+        swx_voyage_waypoint(&lon, &lat, &t, v, i);
+        if (i && lon + shift - prev < -180)
+            shift += 360;
+        else if (i && lon + shift - prev > 180)
+            shift -= 360;
+        lon += shift;
+        prev = lon;
+        w = lon < w ? lon : w;
+        e = lon > e ? lon : e;
+        s = lat < s ? lat : s;
+        n = lat > n ? lat : n;
+    }
+    s = s < -85 ? -85 : s;
+    n = n > 85 ? 85 : n;
+    *x0 = R * w * D;
+    *x1 = R * e * D;
+    *y0 = R * log(tan(M_PI / 4 + s * D / 2));
+    *y1 = R * log(tan(M_PI / 4 + n * D / 2));
+    double mx = (*x1 - *x0) / 5 + 50000, my = (*y1 - *y0) / 5 + 50000;
+    *x0 -= mx;
+    *x1 += mx;
+    *y0 -= my;
+    *y1 += my;
+}
+
+int swx_pkg_write_project(const char *path, const swx_package *p)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN, step = INT64_MAX;
+    for (size_t i = 0; i < p->n; i++) {
+        const pkg_layer *L = &p->layers[i];
+        size_t last = swx_pkg_last_present(L);
+        for (size_t k = L->first; last != SIZE_MAX && k <= last; k++) {
+            if (!L->files[k].present)
+                continue;
+            int64_t t = swx_seed_plan_time(L->plan, k), e = swx_pkg_range_end(L, k, last) + 1;
+            t0 = t < t0 ? t : t0;
+            t1 = e > t1 ? e : t1;
+            step = e - t < step ? e - t : step;
+        }
+    }
+    if (t0 == INT64_MAX)
+        t0 = t1 = 0;
+    long hours = step == INT64_MAX ? 1 : (long)(step / 3600);
+    hours = hours < 1 ? 1 : hours;
+    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
+    fprintf(f, "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
+               "<qgis projectname=\"");
+    xml_put(f, "voyage package");
+    fprintf(f,
+            "\" version=\"3.22.0\">\n  <homePath path=\"\"/>\n  <title>voyage package</title>\n"
+            "  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n",
+            merc_srs);
+    fprintf(f, "    <layer-tree-layer checked=\"Qt::Checked\" name=\"route\" expanded=\"1\" "
+               "providerKey=\"ogr\" id=\"voyage_route\" source=\"./route.geojson\"/>\n");
+    if (p->storms)
+        swx_pkg_storms_tree(f, p->storms);
+    for (size_t i = 0; i < p->n; i++) {
+        const pkg_layer *L = &p->layers[i];
+        fprintf(f, "    <layer-tree-group checked=\"Qt::Checked\" name=\"");
+        xml_put(f, L->spec.variable);
+        fprintf(f, "\" expanded=\"1\">\n");
+        for (size_t k = L->first; k < L->nfiles; k++) {
+            if (!L->files[k].present)
+                continue;
+            char id[160];
+            layer_id(id, sizeof id, L, k);
+            swx_iso8601_format(a, swx_seed_plan_time(L->plan, k));
+            fprintf(f, "      <layer-tree-layer checked=\"Qt::Checked\" name=\"");
+            xml_put(f, L->spec.variable);
+            fprintf(f, " %s\" expanded=\"0\" providerKey=\"gdal\" id=\"%s\" source=\"./%s\"/>\n", a,
+                    id, L->files[k].name);
+        }
+        fprintf(f, "    </layer-tree-group>\n");
+    }
+    fprintf(f, "  </layer-tree-group>\n  <projectlayers>\n");
+    fprintf(f,
+            "    <maplayer type=\"vector\" geometry=\"Line\" wkbType=\"LineString\">\n"
+            "      <id>voyage_route</id>\n      <datasource>./route.geojson</datasource>\n"
+            "      <layername>route</layername>\n      <srs>%s</srs>\n"
+            "      <provider encoding=\"UTF-8\">ogr</provider>\n"
+            "      <renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"
+            "<symbols><symbol type=\"line\" name=\"0\" alpha=\"1\" clip_to_extent=\"1\">"
+            "<layer class=\"SimpleLine\" enabled=\"1\" locked=\"0\" pass=\"0\">"
+            "<Option type=\"Map\"><Option type=\"QString\" name=\"line_color\" "
+            "value=\"220,20,60,255\"/><Option type=\"QString\" name=\"line_width\" "
+            "value=\"0.8\"/></Option></layer></symbol></symbols></renderer-v2>\n"
+            "    </maplayer>\n",
+            wgs_srs);
+    if (p->storms)
+        swx_pkg_storms_layers(f, p->storms, wgs_srs);
+    for (size_t i = 0; i < p->n; i++) {
+        const pkg_layer *L = &p->layers[i];
+        size_t last = swx_pkg_last_present(L);
+        for (size_t k = L->first; k < L->nfiles; k++) {
+            if (!L->files[k].present)
+                continue;
+            char id[160];
+            layer_id(id, sizeof id, L, k);
+            swx_iso8601_format(a, swx_seed_plan_time(L->plan, k));
+            swx_iso8601_format(b, swx_pkg_range_end(L, k, last));
+            fprintf(f,
+                    "    <maplayer type=\"raster\">\n      <id>%s</id>\n"
+                    "      <datasource>./%s</datasource>\n      <layername>",
+                    id, L->files[k].name);
+            xml_put(f, L->spec.variable);
+            fprintf(f,
+                    " %s</layername>\n      <srs>%s</srs>\n      <provider>gdal</provider>\n"
+                    "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"
+                    "        <fixedRange><start>%s</start><end>%s</end></fixedRange>\n"
+                    "      </temporal>\n    </maplayer>\n",
+                    a, merc_srs, a, b);
+        }
+    }
+    swx_iso8601_format(a, t0);
+    swx_iso8601_format(b, t1);
+    double x0, y0, x1, y1;
+    view_extent(&x0, &y0, &x1, &y1, p->o.voyage);
+    fprintf(f,
+            "  </projectlayers>\n  <mapcanvas name=\"theMapCanvas\" annotationsVisible=\"1\">\n"
+            "    <units>meters</units>\n    <extent><xmin>%.1f</xmin><ymin>%.1f</ymin>"
+            "<xmax>%.1f</xmax><ymax>%.1f</ymax></extent>\n    <rotation>0</rotation>\n"
+            "    <destinationsrs>%s</destinationsrs>\n  </mapcanvas>\n"
+            "  <ProjectViewSettings UseProjectScales=\"0\" rotation=\"0\">\n"
+            "    <DefaultViewExtent xmin=\"%.1f\" ymin=\"%.1f\" xmax=\"%.1f\" ymax=\"%.1f\">%s"
+            "</DefaultViewExtent>\n  </ProjectViewSettings>\n",
+            x0, y0, x1, y1, merc_srs, x0, y0, x1, y1, merc_srs);
+    fprintf(f,
+            "  <properties>\n    <Paths><Absolute type=\"bool\">false"
+            "</Absolute></Paths>\n"
+            /* Without ProjectionsEnabled QGIS ignores <projectCrs> and opens
+             * the project with no CRS: the route (degrees) and the rasters
+             * (metres) would not line up. */
+            "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
+            "</SpatialRefSys>\n  </properties>\n"
+            "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"h\" frameRate=\"1\" "
+            "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s</end>"
+            "</TemporalRange>\n  </ProjectTimeSettings>\n</qgis>\n",
+            hours, a, b);
+    if (ferror(f) | (fclose(f) != 0))
+        return swx_error_set(SWX_EIO, "cannot write %s", path);
+    return 0;
+}
