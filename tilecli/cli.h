@@ -94,10 +94,6 @@ void cli_progress(int final, const char *fmt, ...) __attribute__((format(printf,
 int cli_fail(int code);
 int cli_exit_code(int swx_code);
 
-/* Whether a file can be created at path: its folder must exist and be
- * writable. 0, or SWX_EIO with the line naming what is wrong. */
-int cli_check_output_folder(const char *path);
-
 /* The options every command takes, to reach the service. */
 extern const cli_opt cli_service_opts[];
 /* Builds a client from those options and the SEAWX_* environment. */

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/fleet.h"
@@ -250,7 +251,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         exit_code = EXIT_USAGE;
         goto done;
     }
-    if (!dry && stat(dir, &st) != 0 && (rc = cli_check_output_folder(dir))) {
+    if (!dry && stat(dir, &st) != 0 && (rc = swx_atomicfile_folder_check(dir))) {
         exit_code = cli_fail(rc);
         goto done;
     }

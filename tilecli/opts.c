@@ -268,22 +268,3 @@ int cli_client(swx_client **out, const cli_args *a)
     int rc = swx_client_new(out, &o);
     return rc ? cli_fail(rc) : 0;
 }
-
-int cli_check_output_folder(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return swx_error_set(SWX_EIO, "cannot write %s: folder %s does not exist", path, dir);
-    if (access(dir, W_OK) != 0)
-        return swx_error_set(SWX_EIO, "cannot write %s: folder %s is not writable", path, dir);
-    return 0;
-}

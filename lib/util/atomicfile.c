@@ -53,6 +53,11 @@ static int folder_writable(const char *shown, const char *path)
     return 0;
 }
 
+int swx_atomicfile_folder_check(const char *path)
+{
+    return folder_writable(path, path);
+}
+
 int swx_atomicfile_target(char **target, int *stream, const char *path, int flags,
                           const char *const *inputs, size_t n)
 {

@@ -413,21 +413,11 @@ int swx_fleet_read(swx_fleet **out, const char *path)
         *(slash == dir ? slash + 1 : slash) = '\0';
     else
         snprintf(dir, sizeof dir, ".");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return swx_error_set(SWX_EIO, "cannot read %s: %s", path, strerror(errno));
-    text = malloc(SWX_FLEET_MAX_BYTES + 1);
-    size_t got = text ? fread(text, 1, SWX_FLEET_MAX_BYTES + 1, fp) : 0;
-    int err = ferror(fp);
-    fclose(fp);
-    int rc;
-    if (!text)
-        rc = swx_error_set(SWX_ENOMEM, "out of memory");
-    else if (err)
-        rc = swx_error_set(SWX_EIO, "cannot read %s", path);
-    else if (got > SWX_FLEET_MAX_BYTES)
-        rc = swx_error_set(SWX_EINVAL, "%s is larger than %u MiB", path, SWX_FLEET_MAX_BYTES >> 20);
-    else if ((rc = swx_fleet_parse(out, text, got, dir)))
+    size_t got = 0;
+    int rc = swx_read_file(&text, &got, path, SWX_FLEET_MAX_BYTES);
+    if (rc)
+        return rc;
+    if ((rc = swx_fleet_parse(out, text, got, dir)))
         rc = swx_error_prefix(rc, "%s", path);
     free(text);
     return rc;

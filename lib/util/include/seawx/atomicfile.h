@@ -75,6 +75,11 @@ typedef struct swx_atomicfile {
 SWX_API int swx_atomicfile_target(char **target, int *stream, const char *path, int flags,
                                   const char *const *inputs, size_t n);
 
+/* The folder path would be made or renamed in exists and is writable: 0, or
+ * SWX_EIO ("cannot write PATH: folder DIR does not exist" or "is not
+ * writable"). For outputs that are folders of files (a fleet's). */
+SWX_API int swx_atomicfile_folder_check(const char *path);
+
 /* Opens the temporary with the given permission bits (before umask), after
  * swx_atomicfile_target(path, flags): a link to a regular file replaces that
  * file; a device or FIFO with SWX_ATOMICFILE_STREAM is opened as it is (no
