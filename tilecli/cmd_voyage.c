@@ -148,6 +148,9 @@ static int storms_parse(swx_storm_query *q, char *text)
 /* The quote: per layer and in all. */
 static int dry_run(swx_package *pkg, swx_client *client, int storms)
 {
+    /* The quote fetches samples for seconds: SIGINT and SIGTERM stop it (the
+     * samples' temporary files removed), as they stop a build. */
+    swx_package_run_opts ro = {.stop = cli_stop_asked, .cancel = &cli_stop_hard};
     double total = 0;
     uint64_t tiles = 0, reqs = 0;
     size_t files = 0;
@@ -155,7 +158,11 @@ static int dry_run(swx_package *pkg, swx_client *client, int storms)
            "est. MiB");
     for (size_t i = 0; i < swx_package_layer_count(pkg); i++) {
         swx_package_quote q;
-        int rc = swx_package_quote_layer(&q, pkg, client, i);
+        int rc = swx_package_quote_layer(&q, pkg, client, i, &ro);
+        if (rc == SWX_ECANCEL) {
+            cli_error("interrupted: the quote was stopped; nothing was written");
+            return EXIT_INTERRUPTED;
+        }
         if (rc)
             return cli_fail(rc);
         const swx_layer *l = swx_package_wms_layer(pkg, i);
@@ -362,12 +369,12 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
             goto done;
         }
     }
+    cli_signals_catch(&sigs);
     if (dry) {
         exit_code = dry_run(pkg, client, storms_text != NULL);
         goto done;
     }
 
-    cli_signals_catch(&sigs);
     u.t0 = u.last = cli_now();
     swx_package_run_opts ro = {
         .in_flight = (int)in_flight,

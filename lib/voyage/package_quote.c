@@ -27,8 +27,15 @@ static int sample_area(swx_area **out, double lon, double lat)
 /* Sample k of SAMPLE_POINTS: the tile at each zoom where the ship is half
  * way along its stretch at a valid time spread over the layer's files, into
  * its own file; adds the bytes each zoom added and its tiles. */
+/* 1 when the caller asked the quote to stop. */
+static int quote_stopped(const swx_package_run_opts *o)
+{
+    return o && o->stop && o->stop(o->ud);
+}
+
 static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer *L, swx_client *c,
-                      const int64_t *times, size_t nt, size_t f, const char *path)
+                      const int64_t *times, size_t nt, size_t f, const char *path,
+                      const swx_package_run_opts *o)
 {
     swx_area *area = NULL;
     swx_seed_plan *sp = NULL;
@@ -46,7 +53,10 @@ static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer 
     if ((rc = sample_area(&area, lon, lat)))
         goto done;
     so.area = area;
-    swx_seed_run_opts ro = {.in_flight = 8};
+    swx_seed_run_opts ro = {.in_flight = 8,
+                            .stop = o ? o->stop : NULL,
+                            .cancel = o ? o->cancel : NULL,
+                            .ud = o ? o->ud : NULL};
     if ((rc = swx_seed_plan_new(&sp, p->caps, &so)) || (rc = swx_seed_new(&seed, c, sp, &ro)))
         goto done;
     double before = FILE_BYTES;
@@ -56,6 +66,10 @@ static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer 
         swx_seed_file_result r;
         if ((rc = swx_seed_file_zoom(&r, seed, 0, z, path)))
             goto done;
+        if (quote_stopped(o)) {
+            rc = swx_error_set(SWX_ECANCEL, "the quote was stopped before it was complete");
+            goto done;
+        }
         double size = (double)swx_pkg_file_size(path);
         bytes[z] += size - before;
         tiles[z] += r.stored + r.present;
@@ -68,7 +82,8 @@ done:
     return rc;
 }
 
-int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *c, size_t i)
+int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *c, size_t i,
+                            const swx_package_run_opts *o)
 {
     pkg_layer *L = &p->layers[i];
     int64_t *times = NULL;
@@ -102,7 +117,7 @@ int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *
     for (int k = 0; k < SAMPLE_POINTS; k++) {
         size_t f = L->first + (size_t)((k + 0.5) * (double)out->files / SAMPLE_POINTS);
         swx_pkg_pathf(path, sizeof path, "%s/sample%d.mbtiles", dir, k);
-        if ((rc = sample_one(bytes, tiles, p, L, c, times, L->nfiles, f, path)))
+        if ((rc = sample_one(bytes, tiles, p, L, c, times, L->nfiles, f, path, o)))
             goto done;
     }
     double last = 0;

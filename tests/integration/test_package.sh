@@ -25,6 +25,19 @@ V=("$SEAWX_CLI" voyage -b maritime --route "$F/atlantic_1000nm.csv" --depart "$f
 # 1. Quote, build, manifest.
 check "dry run quotes each layer" sh -c "'${V[0]}' ${V[*]:1} -n >'$T/dry.out' && grep -q '^swh ' '$T/dry.out' &&
   grep -q '^sst ' '$T/dry.out' && grep -q '^all ' '$T/dry.out' && [ ! -e '$T/pkg' ]"
+# The quote fetches samples for seconds: SIGINT stops it, once its first
+# sample GetMap was answered (observed), even from a script's background job,
+# which starts with SIGINT ignored.
+g0=$(getmaps)
+"${V[@]}" -n >"$T/dry_int.out" 2>"$T/dry_int.err" &
+dry_pid=$!
+check "dry run: a sample GetMap answered" progress_or_exit "$dry_pid" 300 eval '[ "$(getmaps)" -gt "$g0" ]'
+kill -INT "$dry_pid"
+wait "$dry_pid"
+dry_rc=$?
+check "dry run interrupted: exit 130, one line, no estimate" sh -c "[ $dry_rc -eq 130 ] &&
+  [ \$(wc -l <'$T/dry_int.err') -eq 1 ] && grep -q 'interrupted: the quote was stopped' '$T/dry_int.err' &&
+  ! grep -q '^estimated size' '$T/dry_int.out'" || cat "$T/dry_int.err"
 before=$(getmaps)
 check "package builds" "${V[@]}" -o "$T/pkg"
 built=$(($(getmaps) - before))

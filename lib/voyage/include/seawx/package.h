@@ -153,9 +153,13 @@ typedef struct swx_package_quote {
  * a sample of tiles at each zoom, around eight points along the route at the
  * middle valid time, is fetched and stored in the layer's encoding into a
  * temporary file, and its bytes per tile (SQLite pages included) scale to
- * every file, each plus the fixed cost of an MBTiles file. */
-SWX_API int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *c,
-                                    size_t i);
+ * every file, each plus the fixed cost of an MBTiles file. o (may be NULL)
+ * gives the stop and cancel of a build's run options (the rest is not used):
+ * asked before each sample's GetMaps, a stop ends the quote with SWX_ECANCEL,
+ * its temporary files removed. */
+struct swx_package_run_opts;
+SWX_API int swx_package_quote_layer(swx_package_quote *out, swx_package *p, swx_client *c, size_t i,
+                                    const struct swx_package_run_opts *o);
 /* The estimate for the package's other files (route, manifest, project). */
 SWX_API double swx_package_quote_extra(const swx_package *p);
 
