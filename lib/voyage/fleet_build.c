@@ -7,6 +7,7 @@
 
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
+#include "seawx/lockfile.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -226,17 +227,24 @@ int swx_fleet_build(swx_fleet_result *res, swx_fleet_plan *p, swx_client *c,
 {
     swx_diskcache *share = NULL;
     order *ord = NULL;
+    swx_lockfile lock = SWX_LOCKFILE_INIT;
     int rc = 0, first_rc = 0;
     memset(res, 0, sizeof *res);
-    if (mkdir(p->dir, 0777) != 0 && errno != EEXIST)
-        return swx_error_set(SWX_EIO, "cannot create %s: %s", p->dir, strerror(errno));
+    /* Two fleets on one folder would build the same ships at once: the
+     * second is refused before it makes or touches anything in it. */
+    if ((rc = swx_lockfile_take(&lock, p->dir, p->dir)))
+        return rc;
+    if (mkdir(p->dir, 0777) != 0 && errno != EEXIST) {
+        rc = swx_error_set(SWX_EIO, "cannot create %s: %s", p->dir, strerror(errno));
+        goto done;
+    }
     if (p->shards)
         snprintf(res->share_dir, sizeof res->share_dir, "%s/.fleet-share.%d-of-%d", p->dir,
                  o->shard, p->shards);
     else
         snprintf(res->share_dir, sizeof res->share_dir, "%s/.fleet-share", p->dir);
     if ((rc = swx_diskcache_open(&share, res->share_dir, o->share_max)))
-        return rc;
+        goto done;
     if (!(ord = calloc(p->n ? p->n : 1, sizeof *ord))) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
@@ -267,5 +275,6 @@ int swx_fleet_build(swx_fleet_result *res, swx_fleet_plan *p, swx_client *c,
 done:
     swx_diskcache_free(share);
     free(ord);
+    swx_lockfile_release(&lock);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include "package_priv.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/lockfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -136,6 +137,7 @@ typedef struct build_run {
     const char *cut_layer;
     int64_t cut_time;
     int cut_zoom;
+    swx_lockfile lock; /* one build of this package at a time */
 } build_run;
 
 /* How a step ends the loop of steps. */
@@ -149,6 +151,10 @@ static int open_folder(build_run *B, swx_client *c)
     char old_target[PATH_MAX] = "", old_dir[PATH_MAX] = "", fp[PATH_MAX];
     int rc;
     if ((rc = swx_pkg_split_path(B->dir, sizeof B->dir, B->base, sizeof B->base, p->o.path)))
+        return rc;
+    /* Two builds of one package would share its .part folder and swap each
+     * other's versions in: the second is refused before it touches either. */
+    if ((rc = swx_lockfile_take(&B->lock, p->o.path, p->o.path)))
         return rc;
     int state = swx_package_path_check(p->o.path);
     if (state < 0)
@@ -509,6 +515,7 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
     B.ctx.p = p;
     B.ctx.o = o;
     B.cut_zoom = -1;
+    B.lock = (swx_lockfile)SWX_LOCKFILE_INIT;
     if ((rc = open_folder(&B, c)) || (rc = plan_steps(&B, c)))
         goto done;
     for (size_t k = 0; k < B.nunits && end == STEP_ON; k++)
@@ -538,5 +545,6 @@ done:
     }
     free(B.units);
     free(B.uds);
+    swx_lockfile_release(&B.lock);
     return rc;
 }

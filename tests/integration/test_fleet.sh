@@ -123,6 +123,20 @@ check "  fetching only what the interrupted run had not" test $(($(getmaps) - g0
 check "  and no GetMap of either run twice" sh -c "[ -z \"\$(grep 'request=GetMap' '$T/access.log' |
   tail -n $(($(getmaps) - g0)) | awk '{print \$3}' | sort | uniq -d)\" ] && [ $g1 -gt $g0 ]"
 
+# Two fleets on one folder at once: the second is refused with one line.
+"${S[@]}" -j 2 "$FLEET" -o "$T/twice" 2>"$T/twice1.err" &
+tw_pid=$!
+check "two fleets: the first is under way" progress_or_exit "$tw_pid" 300 \
+  eval '[ -n "$(ls "$T"/twice/.a1.v1.part/*.mbtiles 2>/dev/null)" ]'
+"${S[@]}" "$FLEET" -o "$T/twice" 2>"$T/twice2.err"
+tw_rc=$?
+check "  the second is refused: exit 8, one line" sh -c "[ $tw_rc -eq 8 ] && [ \$(wc -l <'$T/twice2.err') -eq 1 ] &&
+  grep -q 'is being built by another run right now' '$T/twice2.err'" || cat "$T/twice2.err"
+wait "$tw_pid"
+check "  the first completes every ship, its locks let go" sh -c "[ $? -eq 0 ] &&
+  for s in a1 a2 a3 b1 b2 b3; do [ -L '$T/twice/'\$s ] || exit 1; done &&
+  [ -z \"\$(find '$T' -maxdepth 2 -name '*.lock')\" ]"
+
 # 5. Shards by ship: every ship in exactly one shard, the same deal in each;
 # ships that share maps dealt together.
 for k in 1 2 3; do "${S[@]}" -n --shard $k/3 "$FLEET" | awk 'NF == 5 && $2 ~ /^[0-9]+$/ {print $1}' >"$T/shard$k"; done

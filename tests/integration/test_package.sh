@@ -89,6 +89,22 @@ import json; m = json.load(open('$T/int/manifest.json')); n = sum(f['tiles'] for
 assert $(getmaps) - $g1 < n and $(getmaps) - $g0 <= n + 2, ($g0, $g1, $(getmaps), n)"
 check "  to the same package" $chk manifest "$T/int"
 
+# Two builds of one package at once: the second is refused at once with one
+# line (exit 8), touching nothing; the first ends whole, its lock let go.
+"${V[@]}" --in-flight 2 -o "$T/two" 2>"$T/two1.err" &
+two_pid=$!
+check "two builds: the first is under way (a file in its .part)" progress_or_exit "$two_pid" 300 \
+  eval '[ "$(ls "$T"/.two.v1.part/*.mbtiles 2>/dev/null | wc -l)" -ge 1 ]'
+"${V[@]}" -o "$T/two/" 2>"$T/two2.err"
+two_rc=$?
+check "  the second is refused: exit 8, one line naming the package" sh -c "[ $two_rc -eq 8 ] &&
+  [ \$(wc -l <'$T/two2.err') -eq 1 ] && grep -q 'is being built by another run right now' '$T/two2.err'" ||
+  cat "$T/two2.err"
+wait "$two_pid"
+check "  the first completes, whole, with no resume.json in it" sh -c "[ $? -eq 0 ] &&
+  $chk manifest '$T/two' >/dev/null && [ ! -e '$T/two/resume.json' ]"
+check "  and lets its lock go" test ! -e "$T/.two.lock"
+
 # 3. Refresh after a newer run: the stand-in restarted 6 hours later.
 run0=$(python3 -c "import json; print(json.load(open('$T/pkg/manifest.json'))['layers'][0]['run'])")
 kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
