@@ -142,6 +142,13 @@ int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_o
     p->caps = caps;
     p->route_bytes = route_geojson_bytes(o->voyage);
     size_t kept_total = 0;
+    /* A package starts at the frame a viewer shows at departure (or now, if
+     * later): the valid times before it would show the ship in port, a budget
+     * spent on frames the voyage never sees. */
+    int64_t from = o->now, depart;
+    double arrival;
+    if (swx_voyage_span(&depart, &arrival, o->voyage) == 0 && depart > from)
+        from = depart;
     for (size_t i = 0; i < o->nlayers; i++) {
         pkg_layer *L = &p->layers[i];
         L->spec = o->layers[i];
@@ -174,7 +181,7 @@ int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_o
         if ((rc = swx_seed_plan_new(&L->plan, caps, &L->so)))
             goto done;
         L->nfiles = swx_seed_plan_file_count(L->plan);
-        while (L->first < L->nfiles && window_over(L->plan, L->first, o->now))
+        while (L->first < L->nfiles && window_over(L->plan, L->first, from))
             L->first++;
         kept_total += L->nfiles - L->first;
         if (!(L->files = calloc(L->nfiles ? L->nfiles : 1, sizeof *L->files))) {

@@ -72,6 +72,15 @@ check "  and the package is whole, as the one built in one go" sh -c "$chk manif
 k = lambda m: [(f['path'], f['tiles'], f['complete']) for f in m['files']]
 assert k(a) == k(b) and a['cut'] is None\""
 
+# Departing a day after now: the package starts at the frame shown at
+# departure; the valid times before it (the ship in port) are left out.
+later=$(python3 -c "import datetime as d; t = d.datetime.strptime('$first', '%Y-%m-%dT%H:%M:%SZ') + d.timedelta(hours=24); print(t.strftime('%Y-%m-%dT%H:%M:%SZ'))")
+check "a later departure builds" "$SEAWX_CLI" voyage -b maritime --route "$F/atlantic_1000nm.csv" --depart "$later" \
+  --speed 6-8 --layer swh -z 3 --now "$NOW0" -q -o "$T/later"
+check "  its first file is the valid time at departure, none before" python3 -c "
+import json; m = json.load(open('$T/later/manifest.json')); t = sorted(f['time'] for f in m['files'])
+assert t[0] == '$later', (t[0], '$later')"
+
 # Interrupted (SIGINT): the package as it was, what was fetched kept for the next build.
 g0=$(getmaps)
 "${V[@]}" --in-flight 2 -o "$T/int" 2>"$T/int.err" &
