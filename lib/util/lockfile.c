@@ -47,8 +47,7 @@ int swx_lockfile_take(swx_lockfile *lk, const char *path, const char *what)
     for (int t = 0; t < LOCKFILE_TRIES; t++) {
         int fd = open(lk->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0)
-            return swx_error_set(SWX_EIO, "cannot make the lock %s: %s", lk->path,
-                                 strerror(errno));
+            return swx_error_set(SWX_EIO, "cannot make the lock %s: %s", lk->path, strerror(errno));
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int e = errno;
             close(fd);

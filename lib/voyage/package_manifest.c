@@ -97,7 +97,6 @@ static int manifest_files(swx_jsonw *w, const swx_package *p, const char *dir)
     swx_jsonw_array_begin(w);
     for (size_t i = 0; i < p->n && !rc; i++) {
         const pkg_layer *L = &p->layers[i];
-        size_t last = swx_pkg_last_present(L);
         for (size_t k = L->first; k < L->nfiles && !rc; k++) {
             const pkg_file *pf = &L->files[k];
             if (!pf->present)
@@ -117,9 +116,9 @@ static int manifest_files(swx_jsonw *w, const swx_package *p, const char *dir)
             swx_jsonw_key(w, "time");
             swx_jsonw_time(w, swx_seed_plan_time(L->plan, k));
             swx_jsonw_key(w, "shown_from");
-            swx_jsonw_time(w, swx_seed_plan_time(L->plan, k));
+            swx_jsonw_time(w, swx_pkg_range_start(L, k));
             swx_jsonw_key(w, "shown_until");
-            swx_jsonw_time(w, swx_pkg_range_end(L, k, last));
+            swx_jsonw_time(w, swx_pkg_range_end(L, k));
             swx_jsonw_key(w, "tiles");
             swx_jsonw_int(w, (int64_t)pf->tiles);
             swx_jsonw_key(w, "bytes");

@@ -84,9 +84,12 @@ int swx_pkg_lowest_zoom(uint32_t zooms);
 
 /* ---- what the package writes (package_write.c, package_manifest.c) ---- */
 
-/* A file's fixed temporal range ends here (inclusive); last: the last file
- * of layer L in the package. */
-int64_t swx_pkg_range_end(const pkg_layer *L, size_t f, size_t last);
+/* The range of moments a viewer shows file f of layer L (the manifest's
+ * shown_from and shown_until, the QGIS project's fixed temporal range, both
+ * inclusive): the moments nearer to its valid time than to any other, the
+ * window whose stretch of route its tiles cover (seawx/voyage.h). */
+int64_t swx_pkg_range_start(const pkg_layer *L, size_t f);
+int64_t swx_pkg_range_end(const pkg_layer *L, size_t f);
 /* The last file of layer L in the package, or SIZE_MAX when it has none. */
 size_t swx_pkg_last_present(const pkg_layer *L);
 int swx_pkg_write_route(const char *path, const swx_package *p);

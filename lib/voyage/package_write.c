@@ -100,15 +100,24 @@ int swx_pkg_write_route(const char *path, const swx_package *p)
     return 0;
 }
 
-/* A file's fixed temporal range: its valid time until one second before the
- * next file of its layer (QGIS takes a raster's range as inclusive at its
- * end); the last one as long as the step before it, or an hour. */
-int64_t swx_pkg_range_end(const pkg_layer *L, size_t f, size_t last)
+/* A file's range (see package_priv.h): from half way after the valid time
+ * before (the first valid time of the run: from itself) to one second before
+ * half way to the next, as QGIS takes a raster's fixed range as inclusive at
+ * its end and two files must never show at once. The run's last valid time
+ * has a window open at its end (its stretch runs to the latest arrival): it
+ * is shown for as long as the step before it, or an hour. */
+int64_t swx_pkg_range_start(const pkg_layer *L, size_t f)
 {
     int64_t t = swx_seed_plan_time(L->plan, f);
-    if (f + 1 <= last)
-        return swx_seed_plan_time(L->plan, f + 1) - 1;
-    if (f > L->first)
+    return f > 0 ? t - (t - swx_seed_plan_time(L->plan, f - 1)) / 2 : t;
+}
+
+int64_t swx_pkg_range_end(const pkg_layer *L, size_t f)
+{
+    int64_t t = swx_seed_plan_time(L->plan, f);
+    if (f + 1 < L->nfiles)
+        return t + (swx_seed_plan_time(L->plan, f + 1) - t) / 2 - 1;
+    if (f > 0)
         return t + (t - swx_seed_plan_time(L->plan, f - 1)) - 1;
     return t + 3600 - 1;
 }
@@ -189,10 +198,14 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
         for (size_t k = L->first; last != SIZE_MAX && k <= last; k++) {
             if (!L->files[k].present)
                 continue;
-            int64_t t = swx_seed_plan_time(L->plan, k), e = swx_pkg_range_end(L, k, last) + 1;
+            int64_t t = swx_pkg_range_start(L, k), e = swx_pkg_range_end(L, k) + 1;
             t0 = t < t0 ? t : t0;
             t1 = e > t1 ? e : t1;
-            step = e - t < step ? e - t : step;
+            /* the Temporal Controller steps from valid time to valid time */
+            if (k + 1 < L->nfiles) {
+                int64_t d = swx_seed_plan_time(L->plan, k + 1) - swx_seed_plan_time(L->plan, k);
+                step = d < step ? d : step;
+            }
         }
     }
     if (t0 == INT64_MAX)
@@ -247,14 +260,13 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
         swx_pkg_storms_layers(f, p->storms, wgs_srs);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
-        size_t last = swx_pkg_last_present(L);
         for (size_t k = L->first; k < L->nfiles; k++) {
             if (!L->files[k].present)
                 continue;
             char id[160];
             layer_id(id, sizeof id, L, k);
-            swx_iso8601_format(a, swx_seed_plan_time(L->plan, k));
-            swx_iso8601_format(b, swx_pkg_range_end(L, k, last));
+            swx_iso8601_format(a, swx_pkg_range_start(L, k));
+            swx_iso8601_format(b, swx_pkg_range_end(L, k));
             fprintf(f,
                     "    <maplayer type=\"raster\">\n      <id>%s</id>\n"
                     "      <datasource>./%s</datasource>\n      <layername>",

@@ -81,6 +81,16 @@ check "  its first file is the valid time at departure, none before" python3 -c 
 import json; m = json.load(open('$T/later/manifest.json')); t = sorted(f['time'] for f in m['files'])
 assert t[0] == '$later', (t[0], '$later')"
 
+# What a viewer shows at every moment covers where the ship can be then: a
+# fast ship (18-22 kn) in a narrow corridor (1 nm) at zooms 7-8, 3000 random
+# (file, moment in its shown range, reachable position) pairs, checked apart
+# from lib/ (voyage_check.py): each file is shown over the moments nearest its
+# valid time, the window its tiles cover.
+check "a narrow, fast package builds" "$SEAWX_CLI" voyage -b maritime --route "$F/atlantic_1000nm.csv" \
+  --depart "$later" --speed 18-22 --buffer 1 --layer swh -z 7-8 --now "$NOW0" -q -o "$T/fast"
+check "  every moment shown covers where the ship can be" python3 "$here/voyage_check.py" package \
+  "$T/fast" "$F/atlantic_1000nm.csv" 7 8 3000 "$later" 18 22
+
 # Interrupted (SIGINT): the package as it was, what was fetched kept for the next build.
 g0=$(getmaps)
 "${V[@]}" --in-flight 2 -o "$T/int" 2>"$T/int.err" &

@@ -6,13 +6,17 @@ times from their definition, tiles from the Web Mercator formulas.
 
   voyage_check.py LAYERS_JSON ROUTE_CSV GLOB Z0 Z1 PAIRS band DEPART VMIN VMAX
   voyage_check.py LAYERS_JSON ROUTE_CSV GLOB Z0 Z1 PAIRS timed
+  voyage_check.py package PKG_DIR ROUTE_CSV Z0 Z1 PAIRS DEPART VMIN VMAX
 
 LAYERS_JSON is `seawx layers --json` (the files' layer's valid times),
 ROUTE_CSV has lat,lon[,eta] columns, GLOB the seeded files. Checks that the
 files are exactly the valid times whose window starts before the latest
 arrival, and that for PAIRS random (valid time, position the ship can reach
 in that time's window) every tile holding the position at every zoom is in
-that time's file.
+that time's file. The package form checks a voyage package the same way by
+what a viewer shows: for PAIRS random (file, moment in the range the
+manifest and the QGIS project show it, position the ship can reach then),
+every tile holding the position at every zoom is in that file.
 """
 import datetime, glob, json, math, random, sqlite3, sys
 
@@ -52,10 +56,36 @@ def tile(z, lon, lat):
     return x, y
 
 
-def main():
-    layers, route_csv, pattern = sys.argv[1:4]
-    z0, z1, pairs = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-    mode = sys.argv[7]
+def read_tiles(path):
+    db = sqlite3.connect(path)
+    meta = dict(db.execute("SELECT name, value FROM metadata"))
+    tiles = {(z, x, 2 ** z - 1 - r) for z, x, r in
+             db.execute("SELECT zoom_level, tile_column, tile_row FROM tiles")}
+    db.close()
+    return meta, tiles
+
+
+def package(pkg, route_csv, z0, z1, pairs, depart, vmin, vmax):
+    point, length, _ = route(route_csv)
+    vmin, vmax, depart = vmin * KN, vmax * KN, iso(depart)
+    m = json.load(open(pkg + "/manifest.json"))
+    rnd = random.Random(20261127)
+    for _ in range(pairs):
+        f = rnd.choice(m["files"])
+        tau = rnd.uniform(iso(f["shown_from"]), iso(f["shown_until"]))
+        s0 = min(max(vmin * (tau - depart), 0), length)
+        s1 = min(max(vmax * (tau - depart), 0), length)
+        lon, lat = point(rnd.uniform(s0, s1))
+        tiles = read_tiles(pkg + "/" + f["path"])[1]
+        for z in range(z0, z1 + 1):
+            x, y = tile(z, lon, lat)
+            assert (z, x, y) in tiles, "shown at %s, the ship can be at %.4f,%.4f: tile %d/%d/%d not in %s" % (
+                datetime.datetime.fromtimestamp(tau, datetime.timezone.utc), lat, lon, z, x, y,
+                f["path"])
+    print("%d files; %d (moment shown, position) pairs: every tile present" % (len(m["files"]), pairs))
+
+
+def route(route_csv):
     lines = [l.split("#")[0].strip() for l in open(route_csv)]
     lines = [l for l in lines if l]
     head = [h.strip().lower() for h in lines[0].split(",")]
@@ -74,6 +104,19 @@ def main():
         if len(pts) == 1:
             return pts[0]
         return toward(pts[k], pts[k + 1], s - cum[k])
+    return point, length, rows
+
+
+def main():
+    if sys.argv[1] == "package":
+        pkg, route_csv = sys.argv[2:4]
+        z0, z1, pairs = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+        return package(pkg, route_csv, z0, z1, pairs, sys.argv[7], float(sys.argv[8]),
+                       float(sys.argv[9]))
+    layers, route_csv, pattern = sys.argv[1:4]
+    z0, z1, pairs = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+    mode = sys.argv[7]
+    point, length, rows = route(route_csv)
 
     if mode == "band":
         depart, vmin, vmax = iso(sys.argv[8]), float(sys.argv[9]) * KN, float(sys.argv[10]) * KN
@@ -97,11 +140,7 @@ def main():
 
     files = {}
     for path in glob.glob(pattern):
-        db = sqlite3.connect(path)
-        meta = dict(db.execute("SELECT name, value FROM metadata"))
-        tiles = {(z, x, 2 ** z - 1 - r) for z, x, r in
-                 db.execute("SELECT zoom_level, tile_column, tile_row FROM tiles")}
-        db.close()
+        meta, tiles = read_tiles(path)
         files[iso(meta["time"])] = (path, tiles, meta["layer"])
     assert files, "no files"
     layer = next(iter(files.values()))[2]

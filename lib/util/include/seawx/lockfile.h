@@ -24,7 +24,10 @@ typedef struct swx_lockfile {
     char path[4096];
 } swx_lockfile;
 
-#define SWX_LOCKFILE_INIT {.fd = -1}
+#define SWX_LOCKFILE_INIT                                                                          \
+    {                                                                                              \
+        .fd = -1                                                                                   \
+    }
 
 /* Takes the lock of output path (the file ".NAME.lock" in path's folder);
  * what names the output in the refusal. 0, or SWX_EIO: "WHAT is being built
