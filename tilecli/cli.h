@@ -84,6 +84,9 @@ int cli_get_double(double *out, const cli_args *a, const char *name, double def,
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A command's closing summary: printed as cli_info, even with -q (which
+ * keeps "only errors and the summary"). */
+void cli_summary(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_set_quiet(int quiet);
 /* Progress: on a terminal one line that rewrites itself in place (final ends
  * it with a newline); when stderr is not a terminal, one plain line per call.

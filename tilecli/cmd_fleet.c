@@ -163,13 +163,14 @@ static int summary(const swx_fleet_result *r, int rc, const ui *u, double t0)
     } else if (rc && exit_code == EXIT_OK) {
         exit_code = cli_exit_code(rc);
     }
-    cli_info("fleet: %zu of %zu ships built, %zu files, %llu tiles; %llu GetMaps sent, %llu "
-             "answered from the share (%.1f %% of %llu), in %.1f s",
-             r->built, r->ships, r->files, (unsigned long long)r->tiles,
-             (unsigned long long)r->requests, (unsigned long long)r->shared,
-             r->requests + r->shared ? 100.0 * (double)r->shared / (double)(r->requests + r->shared)
-                                     : 0.0,
-             (unsigned long long)(r->requests + r->shared), cli_now() - t0);
+    cli_summary("fleet: %zu of %zu ships built, %zu files, %llu tiles; %llu GetMaps sent, %llu "
+                "answered from the share (%.1f %% of %llu), in %.1f s",
+                r->built, r->ships, r->files, (unsigned long long)r->tiles,
+                (unsigned long long)r->requests, (unsigned long long)r->shared,
+                r->requests + r->shared
+                    ? 100.0 * (double)r->shared / (double)(r->requests + r->shared)
+                    : 0.0,
+                (unsigned long long)(r->requests + r->shared), cli_now() - t0);
     if (!r->interrupted && r->partial && exit_code == EXIT_OK) {
         cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
                   (unsigned long long)r->partial);

@@ -42,6 +42,14 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_summary(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(NULL, fmt, ap);
+    va_end(ap);
+}
+
 void cli_info(const char *fmt, ...)
 {
     if (quiet)

@@ -438,8 +438,6 @@ static void count_result(build_run *B)
         }
         res->fetched += L->c.stored;
         res->failed += L->c.failed;
-        res->requests += L->c.requests;
-        res->shared += L->c.shared;
     }
 }
 
@@ -537,6 +535,12 @@ int swx_package_build(swx_package_result *res, swx_package *p, swx_client *c,
     if ((rc = write_own_files(&B)) || (rc = swap_in(&B)))
         goto done;
 done:
+    /* The GetMaps sent are counted whatever the end: a build stopped or
+     * failed half way sent them too (a fleet's summary adds them up). */
+    for (size_t i = 0; i < p->n; i++) {
+        res->requests += p->layers[i].c.requests;
+        res->shared += p->layers[i].c.shared;
+    }
     if (B.made_part)
         swx_pkg_rm_tree(B.part);
     for (size_t i = 0; i < p->n; i++) {

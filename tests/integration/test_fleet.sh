@@ -118,6 +118,11 @@ int_rc=$?
 check "interrupted: exit 130, the share kept, no ship's package made" sh -c "[ $int_rc -eq 130 ] &&
   [ -d '$T/int/.fleet-share' ] && [ ! -e '$T/int/a1' ] && grep -q 'run the same command again' '$T/int.err'"
 g1=$(getmaps)
+# -q keeps the summary (its help says so), and the summary counts the GetMaps
+# the interrupted run sent (the access log's), not 0.
+sent=$(sed -n 's/.*tiles; \([0-9]*\) GetMaps sent.*/\1/p' "$T/int.err")
+check "interrupted, -q: the summary counts the GetMaps sent (${sent:-none} of $((g1 - g0)))" \
+  test "${sent:-x}" = $((g1 - g0)) -a $((g1 - g0)) -gt 0
 check "the same command continues" "${S[@]}" "$FLEET" -o "$T/int"
 check "  fetching only what the interrupted run had not" test $(($(getmaps) - g0)) -eq "$shared"
 check "  and no GetMap of either run twice" sh -c "[ -z \"\$(grep 'request=GetMap' '$T/access.log' |
