@@ -200,13 +200,15 @@ int swx_risk_report_json(FILE *f, const swx_risk_report *rr)
 }
 
 /* The stretch [s0, s1] of the route as a line of points every 5 nm (and
- * its ends), cut at the antimeridian. */
+ * its ends), cut at the antimeridian: the part before the cut ends at
+ * longitude 180 (or -180) and the next begins at the other, at the latitude
+ * where the line between the two points either side crosses it, so the
+ * stretch has no gap there (nor do the storm tracks, cut there too). */
 static void segment_line(FILE *f, const swx_voyage *v, double s0, double s1)
 {
     const double step = 5 * SWX_NM_M;
     size_t n = 2 + (size_t)((s1 - s0) / step);
-    double plon = 0;
-    int part_open = 0;
+    double plon = 0, plat = 0;
     fputs("{\"type\":\"MultiLineString\",\"coordinates\":[", f);
     for (size_t i = 0; i < n; i++) {
         double s = i + 1 == n ? s1 : s0 + (double)i * step, lon, lat;
@@ -217,13 +219,16 @@ static void segment_line(FILE *f, const swx_voyage *v, double s0, double s1)
             lon -= 360;
         while (lon < -180)
             lon += 360;
-        if (part_open && fabs(lon - plon) > 180) {
-            fputs("]", f);
-            part_open = 0;
+        if (i && fabs(lon - plon) > 180) {
+            /* eastward (179.9 to -179.9) crosses +180, westward -180 */
+            double edge = lon < plon ? 180.0 : -180.0;
+            double unwrapped = lon < plon ? lon + 360 : lon - 360;
+            double lat_c = plat + (edge - plon) / (unwrapped - plon) * (lat - plat);
+            fprintf(f, ",[%.6f,%.6f]],[[%.6f,%.6f]", edge, lat_c, -edge, lat_c);
         }
-        fprintf(f, "%s%s[%.6f,%.6f]", part_open ? "," : (i ? ",[" : "["), "", lon, lat);
-        part_open = 1;
+        fprintf(f, "%s[%.6f,%.6f]", i ? "," : "[", lon, lat);
         plon = lon;
+        plat = lat;
     }
     fputs("]]}", f);
 }

@@ -84,6 +84,26 @@ risk_through() {
 }
 check "route through the 34-kt radii: closest approach and interval as brute force; exit 13" risk_through
 check "the segments at risk pass geojsonhint" hint "$T/segments.geojson"
+# Across 180 (WP272024 crosses it): a stretch cut at the antimeridian ends at
+# 180 and goes on at -180 at the same latitude, with no gap between them.
+pacific_ok() {
+  printf 'lat,lon\n19.5,174.0\n19.5,-174.0\n' >"$T/pacific.csv"
+  "$S" storms -q --input "$E" --route "$T/pacific.csv" --depart 2024-10-02T06:00:00Z --speed 10-12 \
+    --json --segments "$T/pacific.geojson" >/dev/null
+  [ $? -eq 13 ] || return 1
+  "$py" - "$T/pacific.geojson" <<'PY'
+import json, sys
+cut = 0
+for f in json.load(open(sys.argv[1]))["features"]:
+    parts = f["geometry"]["coordinates"]
+    for a, b in zip(parts, parts[1:]):
+        assert abs(a[-1][0]) == 180 and b[0][0] == -a[-1][0] and a[-1][1] == b[0][1], (a[-1], b[0])
+        cut += 1
+assert cut >= 3, cut
+PY
+}
+check "segments across 180: each cut part ends at 180 and goes on at -180, no gap" pacific_ok
+check "  and pass geojsonhint" hint "$T/pacific.geojson"
 risk_timed_ok() {
   printf 'lat,lon,time\n24.0,-79.0,2024-10-08T00:00:00Z\n29.0,-86.0,2024-10-09T16:00:00Z\n' \
     >"$T/timed.csv"
