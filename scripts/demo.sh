@@ -257,6 +257,14 @@ step "13. A historical soil-moisture job, from start to a NetCDF file GDAL reads
 "$seawx" soil job start --region global --start 2024-01-01 --end 2024-01-31 -o "$work/job.nc"
 gdalinfo "$work/job.nc" | grep 'SUBDATASET_.*_NAME' | head -n 4
 
+step "13b. The service's forecast GRIB2: a maritime file of the North Atlantic, its messages (wave height, direction, period), read by ecCodes and GDAL" \
+  "seawx forecast files --bundles maritime --regions north-atlantic ; seawx forecast download NAME"
+fc=$("$seawx" forecast files --bundles maritime --regions north-atlantic -f json |
+  python3 -c "import json, sys; print([f['name'] for f in json.load(sys.stdin)['data'] if f['name'].endswith('.f024.grib2')][0])")
+"$seawx" forecast download "$fc" -o "$work/$fc" -q
+grib_ls -p shortName,dataDate,dataTime,stepRange,packingType,Ni,Nj "$work/$fc"
+gdalinfo "$work/$fc" | grep -E 'GRIB_(ELEMENT|COMMENT)=' | head -n 6
+
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
 
