@@ -957,7 +957,7 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
                       const char *what)
 {
     swx_area *a = b->a;
-    leg *legs = swx_array_reserve(a->legs, &a->legs_cap, a->nlegs + 1, sizeof *legs, 64);
+    leg *legs = swx_array_reserve(a->legs, &a->legs_cap, a->nlegs + 1, sizeof *legs, 4);
     if (!legs)
         return SWX_ENOMEM;
     a->legs = legs;
