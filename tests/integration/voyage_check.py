@@ -66,7 +66,7 @@ def read_tiles(path):
 
 
 def package(pkg, route_csv, z0, z1, pairs, depart, vmin, vmax):
-    point, length, _ = route(route_csv)
+    point, length, _, _ = route(route_csv)
     vmin, vmax, depart = vmin * KN, vmax * KN, iso(depart)
     m = json.load(open(pkg + "/manifest.json"))
     rnd = random.Random(20261127)
@@ -104,7 +104,7 @@ def route(route_csv):
         if len(pts) == 1:
             return pts[0]
         return toward(pts[k], pts[k + 1], s - cum[k])
-    return point, length, rows
+    return point, length, rows, cum
 
 
 def main():
@@ -116,7 +116,7 @@ def main():
     layers, route_csv, pattern = sys.argv[1:4]
     z0, z1, pairs = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
     mode = sys.argv[7]
-    point, length, rows = route(route_csv)
+    point, length, rows, cum = route(route_csv)
 
     if mode == "band":
         depart, vmin, vmax = iso(sys.argv[8]), float(sys.argv[9]) * KN, float(sys.argv[10]) * KN
