@@ -19,6 +19,7 @@ extern const cli_opt cmd_soil_opts[];
 extern const cli_opt cmd_weather_opts[];
 extern const cli_opt cmd_tides_opts[];
 extern const cli_opt cmd_forecast_opts[];
+extern const cli_opt cmd_grib_opts[];
 extern const cli_opt cmd_vessels_opts[];
 extern const cli_opt cmd_tilejson_opts[];
 
@@ -66,6 +67,18 @@ static const cli_cmd commands[] = {
      "same lanes share the answers (DIR/.fleet-share, removed once every package is complete).\n"
      "Ships are built earliest departure first. --dry-run counts GetMaps per ship and shared.",
      cmd_fleet_opts},
+    {"grib", cmd_grib,
+     "a voyage GRIB: the forecast data along a route, as small as a satellite link wants",
+     "seawx grib --route FILE [--depart TIME --speed KN|MIN-MAX] [--buffer NM] --output FILE\n"
+     "       seawx grib --bbox W,S,E,N [--hours LIST] --output FILE   [options]",
+     "Cuts the service's forecast GRIB2 files to what a voyage needs, for routing software\n"
+     "(OpenCPN's GRIB and weather-routing plugins, XyGrib, qtVlm): the run's forecast hours\n"
+     "every --step hours while the ship can be at sea, per time only the grid points near\n"
+     "where it can be then (others missing), the asked variables at --grid degrees, one\n"
+     "field per message, packed to a sailor's precision. Only the messages needed are\n"
+     "fetched, with Range requests, and kept in a cache. --bbox cuts a fixed box instead.\n"
+     "--dry-run says what a build fetches and about how big the file is (docs/grib.md).",
+     cmd_grib_opts},
     {"merge", cmd_merge, "merge the shards of a seed (seed --shard K/N) into one MBTiles file",
      "seawx merge --output FILE [--shards N] [--json] (SHARD_FILE... | NAME_WITH_{shard})",
      "Checks that shards 1 to N of one seed are all there, of the same request and complete,\n"

@@ -567,12 +567,14 @@ typedef struct xfer {
      * memory, from sink_off on; other bodies (redirects, errors) are buffered
      * as usual for their messages. sink_fd is -1 for ordinary requests. */
     int sink_fd;
-    int sink_state;      /* this attempt: 0 undecided, 1 to the file, 2 to memory */
-    int64_t sink_off;    /* where this attempt's bytes start in the file */
-    int64_t sink_got;    /* bytes written by this attempt */
-    int64_t range_start; /* Content-Range start of a 206, -1 if none */
-    int sink_err;        /* errno of a failed write */
-    int sink_restarted;  /* a 416 made us start over once */
+    int sink_state;               /* this attempt: 0 undecided, 1 to the file, 2 to memory */
+    int64_t sink_off;             /* where this attempt's bytes start in the file */
+    int64_t sink_got;             /* bytes written by this attempt */
+    int64_t range_start;          /* Content-Range start of a 206, -1 if none */
+    int64_t range_total;          /* Content-Range length of the whole file, -1 if none */
+    int64_t range_from, range_to; /* a byte range asked for (range_from >= 0) */
+    int sink_err;                 /* errno of a failed write */
+    int sink_restarted;           /* a 416 made us start over once */
     const swx_download_opts *sink_opts;
     /* Callback path (swx_http_get_sink): a 2xx body of an accepted type goes
      * to cb->write as it arrives; other bodies are buffered as usual. cb is
@@ -672,11 +674,15 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
         size_t m = n < sizeof line - 1 ? n : sizeof line - 1;
         memcpy(line, ptr, m);
         line[m] = '\0';
-        long long a = -1;
-        if (sscanf(line + sizeof cr - 1, " bytes %lld-", &a) == 1 && a >= 0)
+        long long a = -1, b = -1, t = -1;
+        int got = sscanf(line + sizeof cr - 1, " bytes %lld-%lld/%lld", &a, &b, &t);
+        if (got >= 1 && a >= 0)
             x->range_start = a;
+        if (got == 3 && t >= 0)
+            x->range_total = t;
     } else if (n >= 5 && strncasecmp(ptr, "HTTP/", 5) == 0) {
         x->range_start = -1; /* a new response (after a 1xx) */
+        x->range_total = -1;
     }
     return n;
 }
@@ -765,6 +771,13 @@ static int xfer_new(swx_client *c, const swx_request *req, void *user, xfer **ou
     x->wms = req->wms;
     x->with_key = 1;
     x->sink_fd = -1;
+    x->range_start = x->range_total = -1;
+    x->range_from = req->range_from > 0 || req->range_to > 0 ? req->range_from : -1;
+    x->range_to = req->range_to;
+    if (x->range_from >= 0 && x->range_to < x->range_from) {
+        free(x);
+        return swx_error_set(SWX_EINVAL, "a byte range ends before it starts");
+    }
     x->origin = req->service == SWX_SERVICE_VESSELS ? c->origin_vessels : c->origin_main;
     x->max_body = req->max_body ? req->max_body : c->max_body;
     swx_buf_init(&x->body, x->max_body);
@@ -837,7 +850,18 @@ static int xfer_setup(swx_client *c, xfer *x)
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); /* redirects are ours: see xfer_redirect */
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    if (x->sink_fd < 0) {
+    if (x->sink_fd < 0 && x->range_from >= 0) {
+        /* A byte range of a file as it is stored: no content encoding, and
+         * the Content-Range of the answer read (swx_response). */
+        char range[48];
+        snprintf(range, sizeof range, "%lld-%lld", (long long)x->range_from,
+                 (long long)x->range_to);
+        curl_easy_setopt(e, CURLOPT_RANGE, range);
+        curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+        x->range_start = x->range_total = -1;
+    } else if (x->sink_fd < 0) {
         curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
     } else {
@@ -1259,6 +1283,8 @@ static int finish(engine *en, xfer *x, int rc)
         r.body = x->body.data ? x->body.data : (char *)"";
         r.attempts = x->attempts;
         r.url = x->display;
+        r.range_start = x->range_start;
+        r.range_total = x->range_total;
         en->stats->completed++;
         en->stats->bytes +=
             (double)x->body.len + (x->sink_fd >= 0 ? (double)x->sink_got : 0) + (double)x->cb_got;
@@ -1505,6 +1531,8 @@ static int single_done(void *ud, void *user, int rc, const swx_response *resp)
         return 0;
     }
     r->status = resp->status;
+    r->range_start = resp->range_start;
+    r->range_total = resp->range_total;
     r->attempts = resp->attempts;
     r->content_type = xstrdup(resp->content_type);
     r->url = xstrdup(resp->url);

@@ -28,6 +28,11 @@ typedef struct swx_request {
                                    ("image/png", "application/json"); NULL: any */
     const char *const *headers; /* extra "Name: value" lines, NULL-terminated; may be NULL */
     size_t max_body;            /* 0: the client's limit */
+    /* Bytes range_from..range_to (inclusive) of a stored file, when range_to
+     * > 0 (or range_from > 0): sent as a Range header, without asking for a
+     * content encoding; the server may answer 206 with that range or 200
+     * with the whole file (the response's range_start tells which). */
+    int64_t range_from, range_to;
 } swx_request;
 
 typedef struct swx_response {
@@ -37,6 +42,10 @@ typedef struct swx_response {
     size_t len;
     int attempts; /* 1 + retries taken */
     char *url;    /* the final URL, with any key removed */
+    /* A ranged request's answer (swx_request.range_*): the first byte and
+     * the file's whole length from its Content-Range, -1 when absent (a 200
+     * with the whole file, or a request without a range). */
+    int64_t range_start, range_total;
 } swx_response;
 
 /* Sends one GET. *out is set only on success (2xx with an acceptable body). */

@@ -462,6 +462,30 @@ static int tile_state(int *state, const swx_area *a, int z, uint32_t x, uint32_t
     return 0;
 }
 
+int swx_area_meets_rect(const swx_area *a, double west, double south, double east, double north)
+{
+    if (a->kind == AREA_ROUTE) {
+        rect r = {west * DEG, east * DEG, south * DEG, north * DEG, (east - west) * DEG};
+        for (size_t i = 0; i < a->nlegs; i++)
+            if (leg_rect(&a->legs[i], &r) <= a->buffer)
+                return 1;
+        return 0;
+    }
+    if (a->kind == AREA_BBOX) {
+        uint32_t none;
+        size_t nout;
+        return classify_rect(a, west, south, east, north, NULL, 0, &none, &nout) != OUTSIDE;
+    }
+    /* polygons: by their bounds */
+    double w = a->west, e = a->east < a->west ? a->east + 360 : a->east;
+    if (!(south <= a->north && north >= a->south))
+        return 0;
+    for (int k = -1; k <= 1; k++)
+        if (west <= e + 360 * k && east >= w + 360 * k)
+            return 1;
+    return 0;
+}
+
 int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y)
 {
     if (z < 0 || z > SWX_TILE_MAX_ZOOM || x >= (1u << z) || y >= (1u << z))

@@ -75,6 +75,12 @@ int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat
 /* Whether tile (z, x, y) belongs to the area (1) or not (0). */
 int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
 
+/* Whether the area meets the rectangle west..east, south..north (degrees,
+ * west <= east, east - west <= 360; longitudes may run past 180): for routes
+ * and boxes (the voyage GRIB's grid points); a polygon area answers by its
+ * rectangle's bounds. */
+int swx_area_meets_rect(const swx_area *a, double west, double south, double east, double north);
+
 /* Which pixels of tile (z, x, y), ts x ts pixels (a power of two), belong to
  * the area, by the rule of seawx/tiles.h applied to each pixel's rectangle
  * (a pixel whose interior meets the area belongs, so nothing of the area is

@@ -1,0 +1,230 @@
+/* grib_cut.c: one field cut to a voyage's grid and packed again, with
+ * ecCodes (decoding and encoding GRIB is ecCodes' work, never ours). The
+ * source message is cloned, so that everything that says what the field is
+ * (centre, parameter, level, reference and forecast time, statistics) stays
+ * as the service wrote it; only the grid, the values, the bitmap and the
+ * precision change. */
+#include "grib_priv.h"
+
+#include "area_int.h"
+#include "seawx/error.h"
+
+#include <eccodes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SENTINEL 9.999e20
+#define MISSING 9999.0 /* what the bitmap stands in for while values are set */
+#define MAX_POINTS (16u << 20)
+
+static int keeps(const ggrid *g, const swx_area *area, uint32_t i, uint32_t j)
+{
+    if (!area)
+        return 1;
+    double lon = g->lon0 + i * g->step, lat = g->lat0 - j * g->step;
+    double s = lat - g->step, n = lat + g->step;
+    if (s < -90)
+        s = -90;
+    if (n > 90)
+        n = 90;
+    return swx_area_meets_rect(area, lon - g->step, s, lon + g->step, n);
+}
+
+uint64_t swx__grib_kept(const ggrid *g, const swx_area *area)
+{
+    uint64_t k = 0;
+    for (uint32_t j = 0; j < g->nj; j++)
+        for (uint32_t i = 0; i < g->ni; i++)
+            k += (uint64_t)keeps(g, area, i, j);
+    return k;
+}
+
+int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap)
+{
+    /* sections 0, 1, 3, 4 (template 4.8 is longer), 5 (template 5.3), 6, 7
+     * and the end, then the bitmap and the values at the source's width */
+    int64_t head = 16 + 21 + 72 + (h->pdt == 8 ? 58 : 34) + 49 + 6 + 5 + 4;
+    int64_t bits = h->bits > 0 ? h->bits : 16;
+    int64_t n = (int64_t)g->ni * g->nj;
+    return head + (bitmap ? (n + 7) / 8 : 0) + ((int64_t)kept * bits + 7) / 8;
+}
+
+static int ec_fail(const char *what, const char *doing, int err)
+{
+    return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot %s (%s)", what, doing,
+                         codes_get_error_message(err));
+}
+
+static int put(uint8_t **out, size_t *len, size_t *cap, const void *data, size_t n)
+{
+    if (*len + n > *cap) {
+        size_t c = *cap ? *cap : 64 * 1024;
+        while (c < *len + n)
+            c *= 2;
+        uint8_t *p = realloc(*out, c);
+        if (!p)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        *out = p;
+        *cap = c;
+    }
+    memcpy(*out + *len, data, n);
+    *len += n;
+    return 0;
+}
+
+/* A copy of the source message h on grid g with the m values v (missing ones
+ * MISSING), packed as packing to values of 10^-dscale. */
+static int encode(codes_handle **out, codes_handle *h, const ggrid *g, const double *v, size_t m,
+                  size_t missing, const char *packing, int dscale, const char *what)
+{
+    int err;
+    codes_handle *c = codes_handle_clone(h);
+    *out = c;
+    if (!c)
+        return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot copy a message", what);
+    double west = fmod(g->lon0 + 720.0, 360.0);
+    double east = fmod(g->lon0 + (g->ni - 1) * g->step + 720.0, 360.0);
+    if ((err = codes_set_long(c, "Ni", g->ni)) || (err = codes_set_long(c, "Nj", g->nj)) ||
+        (err = codes_set_long(c, "jScansPositively", 0)) ||
+        (err = codes_set_double(c, "latitudeOfFirstGridPointInDegrees", g->lat0)) ||
+        (err = codes_set_double(c, "longitudeOfFirstGridPointInDegrees", west)) ||
+        (err = codes_set_double(c, "latitudeOfLastGridPointInDegrees",
+                                g->lat0 - (g->nj - 1) * g->step)) ||
+        (err = codes_set_double(c, "longitudeOfLastGridPointInDegrees", east)) ||
+        (err = codes_set_double(c, "iDirectionIncrementInDegrees", g->step)) ||
+        (err = codes_set_double(c, "jDirectionIncrementInDegrees", g->step)))
+        return ec_fail(what, "set the grid", err);
+    size_t pl = strlen(packing);
+    if ((err = codes_set_string(c, "packingType", packing, &pl)))
+        return ec_fail(what, "set the packing", err);
+    /* The precision before the values: ecCodes packs them as they are set. */
+    if ((err = codes_set_long(c, "bitmapPresent", missing ? 1 : 0)) ||
+        (err = codes_set_double(c, "missingValue", MISSING)) ||
+        (err = codes_set_long(c, "decimalScaleFactor", dscale)) ||
+        (err = codes_set_double_array(c, "values", v, m)))
+        return ec_fail(what, "pack the values", err);
+    return 0;
+}
+
+int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
+                  const ggrid *g, const swx_area *area, const gparam *p, const char *what)
+{
+    int err = 0, rc = 0;
+    double *src = NULL, *dst = NULL;
+    codes_handle *c = NULL;
+    codes_handle *h = codes_handle_new_from_message(NULL, msg, len);
+    if (!h)
+        return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot read a message", what);
+    char grid_type[64] = "";
+    size_t gl = sizeof grid_type;
+    long ni = 0, nj = 0, jpos = 0, ineg = 0, cons = 1;
+    double lat1 = 0, lon1 = 0, di = 0, dj = 0;
+    if ((err = codes_get_string(h, "gridType", grid_type, &gl)) ||
+        (err = codes_get_long(h, "Ni", &ni)) || (err = codes_get_long(h, "Nj", &nj)) ||
+        (err = codes_get_long(h, "jScansPositively", &jpos)) ||
+        (err = codes_get_long(h, "iScansNegatively", &ineg)) ||
+        (err = codes_get_double(h, "latitudeOfFirstGridPointInDegrees", &lat1)) ||
+        (err = codes_get_double(h, "longitudeOfFirstGridPointInDegrees", &lon1)) ||
+        (err = codes_get_double(h, "iDirectionIncrementInDegrees", &di)) ||
+        (err = codes_get_double(h, "jDirectionIncrementInDegrees", &dj))) {
+        rc = ec_fail(what, "read the grid", err);
+        goto done;
+    }
+    (void)codes_get_long(h, "jPointsAreConsecutive", &cons);
+    if (strcmp(grid_type, "regular_ll") != 0 || ineg || cons || ni <= 0 || nj <= 0 || di <= 0 ||
+        dj <= 0 || (uint64_t)ni * (uint64_t)nj > MAX_POINTS * 16u) {
+        rc =
+            swx_error_set(SWX_EPARSE,
+                          "%s: a grid this build does not cut (%.40s, %ld x %ld, scanning "
+                          "%s)",
+                          what, grid_type, ni, nj, ineg || cons ? "other than by rows" : "by rows");
+        goto done;
+    }
+    size_t n = (size_t)ni * (size_t)nj, got = n;
+    if ((err = codes_set_double(h, "missingValue", SENTINEL))) {
+        rc = ec_fail(what, "set the missing value", err);
+        goto done;
+    }
+    if (!(src = malloc(n * sizeof *src))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((err = codes_get_double_array(h, "values", src, &got)) || got != n) {
+        rc = ec_fail(what, "decode the values", err ? err : CODES_WRONG_ARRAY_SIZE);
+        goto done;
+    }
+    size_t m = (size_t)g->ni * g->nj;
+    if (m == 0 || m > MAX_POINTS) {
+        rc = swx_error_set(SWX_ETOOBIG, "a grid of %u x %u points (at most %u)", g->ni, g->nj,
+                           MAX_POINTS);
+        goto done;
+    }
+    if (!(dst = malloc(m * sizeof *dst))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    int global = ni * di >= 360 - di / 2;
+    size_t missing = 0;
+    for (uint32_t j = 0; j < g->nj; j++) {
+        double lat = g->lat0 - j * g->step;
+        double fj = jpos ? (lat - lat1) / dj : (lat1 - lat) / dj;
+        long sj = lround(fj);
+        for (uint32_t i = 0; i < g->ni; i++) {
+            double lon = g->lon0 + i * g->step;
+            double fi = fmod(lon - lon1 + 720.0, 360.0) / di;
+            long si = lround(fi);
+            if (global && si >= ni)
+                si -= ni;
+            double v = SENTINEL;
+            if (sj >= 0 && sj < nj && si >= 0 && si < ni && fabs(fi - si) < 1e-6 &&
+                fabs(fj - sj) < 1e-6 && keeps(g, area, i, j))
+                v = src[(size_t)sj * (size_t)ni + (size_t)si];
+            if (v >= SENTINEL / 2) {
+                v = MISSING;
+                missing++;
+            }
+            dst[(size_t)j * g->ni + i] = v;
+        }
+    }
+    /* Packed twice, the smaller kept: complex packing with spatial
+     * differencing (template 5.3) wins on larger grids, simple packing (5.0)
+     * on the few points of a window (5.3 spends about 40 bytes more on its
+     * groups); every viewer of docs/grib.md reads both. */
+    static const char *const packings[] = {"grid_complex_spatial_differencing", "grid_simple"};
+    uint8_t *best = NULL;
+    size_t best_len = 0;
+    for (int k = 0; k < 2 && !rc; k++) {
+        const void *bytes = NULL;
+        size_t blen = 0;
+        if ((rc = encode(&c, h, g, dst, m, missing, packings[k], p->dscale, what)))
+            break;
+        if ((err = codes_get_message(c, &bytes, &blen))) {
+            rc = ec_fail(what, "write a message", err);
+            break;
+        }
+        if (!best || blen < best_len) {
+            uint8_t *b = realloc(best, blen);
+            if (!b) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory");
+                break;
+            }
+            best = b;
+            memcpy(best, bytes, blen);
+            best_len = blen;
+        }
+        codes_handle_delete(c);
+        c = NULL;
+    }
+    if (!rc)
+        rc = put(out, out_len, out_cap, best, best_len);
+    free(best);
+done:
+    if (c)
+        codes_handle_delete(c);
+    codes_handle_delete(h);
+    free(src);
+    free(dst);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * grib_priv.h: what the voyage GRIB's modules share: the variables table
+ * (grib_vars.c), a build's files and messages (grib.c: planning, walking and
+ * fetching), and cutting and packing with ecCodes (grib_cut.c).
+ */
+#ifndef SEAWX_GRIB_PRIV_H
+#define SEAWX_GRIB_PRIV_H
+
+#include "gribscan.h"
+#include "seawx/grib.h"
+#include "seawx/tiles.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One GRIB2 parameter a variable is made of. */
+typedef struct gparam {
+    const char *var;    /* the sailor's name: "wind" */
+    const char *bundle; /* the forecast bundle holding it */
+    const char *label;  /* what error lines call it: "10 m wind (u)" */
+    int discipline, category, number, surface;
+    double level;
+    int dscale;     /* decimal scale factor written: values to 10^-dscale */
+    int accumulate; /* a total over the hours before: absent at hour 0 */
+} gparam;
+
+#define GRIB_MAX_PARAMS 16
+
+/* The parameters of a comma list of variables, in the table's order. */
+int swx__grib_params(const gparam **out, size_t *n, const char *vars);
+/* Whether a message's head is this parameter. */
+int swx__grib_is(const gparam *p, const swx_grib_head *h);
+
+/* A grid written: nodes lon0 + i * step, lat0 - j * step (north to south). */
+typedef struct ggrid {
+    double lon0, lat0, step; /* lon0 in -180..540 (continuous across 180) */
+    uint32_t ni, nj;
+} ggrid;
+
+/* Cuts the message (whole, len bytes) to grid g, points whose square of side
+ * 2 * step does not meet area (NULL: every point kept) missing, packed to
+ * p's precision; appends the new message to *out (realloc'd, *out_len).
+ * what names the file in error lines. */
+int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
+                  const ggrid *g, const swx_area *area, const gparam *p, const char *what);
+
+/* An estimate of a cut message's size from its source head (bits per
+ * value) and the points it keeps. */
+int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap);
+
+/* The points of g the area keeps (all when area is NULL). */
+uint64_t swx__grib_kept(const ggrid *g, const swx_area *area);
+
+#endif

@@ -1,0 +1,93 @@
+/* grib_vars.c: the variables of a voyage GRIB, by the names sailors use, and
+ * the GRIB2 parameters and precision each is written with (docs/grib.md). */
+#include "grib_priv.h"
+
+#include "seawx/error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The precision is what a navigator reads, not what the model carries: wind
+ * and gust to 0.1 m/s, pressure to 10 Pa (0.1 hPa), temperature to 0.1 K,
+ * rain to 0.1 kg/m2 (0.1 mm), wave height to 0.1 m, direction to 1 degree,
+ * period to 1 s. */
+static const gparam params[] = {
+    {"wind", "basic", "10 m wind (u)", 0, 2, 2, 103, 10, 1, 0},
+    {"wind", "basic", "10 m wind (v)", 0, 2, 3, 103, 10, 1, 0},
+    {"gust", "basic", "10 m gust", 0, 2, 22, 103, 10, 1, 0},
+    {"prmsl", "basic", "mean sea-level pressure", 0, 3, 1, 101, 0, -1, 0},
+    {"temp", "basic", "2 m temperature", 0, 0, 0, 103, 2, 1, 0},
+    {"rain", "basic", "total precipitation", 0, 1, 8, 1, 0, 1, 1},
+    {"waves", "maritime", "significant wave height", 10, 0, 3, 1, 0, 1, 0},
+    {"waves", "maritime", "mean wave direction", 10, 0, 14, 1, 0, 0, 0},
+    {"waves", "maritime", "mean wave period", 10, 0, 15, 1, 0, 0, 0},
+    {"wind100", "wind", "100 m wind (u)", 0, 2, 2, 103, 100, 1, 0},
+    {"wind100", "wind", "100 m wind (v)", 0, 2, 3, 103, 100, 1, 0},
+};
+#define NPARAMS (sizeof params / sizeof params[0])
+#define KNOWN "wind, gust, prmsl, temp, rain, waves, wind100"
+
+static int known(const char *name, size_t n)
+{
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (strlen(params[i].var) == n && strncmp(params[i].var, name, n) == 0)
+            return 1;
+    return 0;
+}
+
+int swx__grib_params(const gparam **out, size_t *n, const char *vars)
+{
+    if (!vars)
+        vars = SWX_GRIB_DEFAULT_VARS;
+    char seen[NPARAMS] = {0};
+    const char *p = vars;
+    *n = 0;
+    if (!*p)
+        return swx_error_set(SWX_EINVAL, "no variable given (known: " KNOWN ")");
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || !known(p, len))
+            return swx_error_set(SWX_EINVAL, "unknown variable '%.*s' (known: " KNOWN ")",
+                                 (int)(len > 40 ? 40 : len), p);
+        for (size_t i = 0; i < NPARAMS; i++) {
+            if (strlen(params[i].var) != len || strncmp(params[i].var, p, len) != 0)
+                continue;
+            if (seen[i])
+                return swx_error_set(SWX_EINVAL, "variable '%.*s' is given twice", (int)len, p);
+            seen[i] = 1;
+        }
+        p += len + (comma ? 1 : 0);
+        if (comma && !*p)
+            return swx_error_set(SWX_EINVAL, "a variable list ends with a comma");
+    }
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (seen[i] && out)
+            out[(*n)++] = &params[i];
+        else if (seen[i])
+            (*n)++;
+    return 0;
+}
+
+int swx_grib_vars_check(const char *vars)
+{
+    size_t n;
+    return swx__grib_params(NULL, &n, vars);
+}
+
+int swx__grib_is(const gparam *p, const swx_grib_head *h)
+{
+    return h->discipline == p->discipline && h->category == p->category && h->number == p->number &&
+           h->surface == p->surface && fabs(h->level - p->level) < 1e-6;
+}
+
+int swx_grib_cut_parse(swx_grib_cut *out, const char *text)
+{
+    static const char *const names[] = {"window", "route", "box"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (swx_grib_cut)i;
+            return 0;
+        }
+    return swx_error_set(SWX_EINVAL, "unknown cut '%.40s': use window, route or box", text);
+}

@@ -1,0 +1,299 @@
+/* cmd_grib.c: `seawx grib`, a voyage GRIB: the service's forecast data cut to
+ * where the ship can be, for the routing software on board (OpenCPN's GRIB
+ * and weather-routing plugins, XyGrib, qtVlm); the work is the library's
+ * (seawx/grib.h, docs/grib.md). */
+#include "cli.h"
+
+#include "seawx/diskcache.h"
+#include "seawx/error.h"
+#include "seawx/grib.h"
+#include "seawx/iso8601.h"
+#include "seawx/readfile.h"
+#include "seawx/tiles.h"
+#include "seawx/voyage.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRIB_MAX_ROUTE (16u * 1024u * 1024u)
+#define GRIB_DEFAULT_BUFFER_NM 50
+
+const cli_opt cmd_grib_opts[] = {
+    {"output", 'o', "FILE", "the GRIB2 file to write (.grb2); - or /dev/stdout for standard output",
+     0},
+    {"route", 0, "FILE",
+     "the route: GeoJSON LineString or CSV waypoints (lat,lon), with waypoint times or with "
+     "--depart and --speed",
+     0},
+    {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0},
+    {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0},
+    {"buffer", 0, "NM", "nautical miles around the route (default 50)", 0},
+    {"days", 0, "D",
+     "a voyage: forecast times up to D days after departure (default: while the ship can be "
+     "at sea)",
+     0},
+    {"bbox", 0, "W,S,E,N",
+     "a fixed box instead of a route, as Saildocs sends (degrees; W > E crosses 180)", 0},
+    {"hours", 0, "LIST",
+     "with --bbox: forecast hours, A-B (every --step hours) or H,H,H (default: the whole run)", 0},
+    {"vars", 0, "LIST",
+     "variables, comma-separated: wind, gust, prmsl, temp, rain, waves, wind100 (default "
+     "wind,prmsl)",
+     0},
+    {"grid", 0, "DEG",
+     "grid spacing in degrees, a multiple of the forecast files' 0.25 (default 0.5)", 0},
+    {"step", 0, "H", "hours between forecast times (default 6)", 0},
+    {"cut", 0, "HOW",
+     "window (default: per time the area where the ship can be then), route (one grid for the "
+     "voyage, each time's points outside its area missing) or box (with --bbox)",
+     0},
+    {"run", 0, "TIME", "the forecast run (its reference time, ISO 8601; default: the newest)", 0},
+    {"region", 0, "NAME",
+     "the forecast files' region (default: the smallest listed that holds the area)", 0},
+    {"cache", 0, "DIR",
+     "keep fetched messages here (default $SEAWX_CACHE_DIR, else ~/.cache/seawx); a second "
+     "build on the same run fetches nothing",
+     0},
+    {"no-cache", 0, NULL, "keep nothing on disk", 0},
+    {"in-flight", 0, "N", "requests at once (default 8)", 0},
+    {"dry-run", 'n', NULL,
+     "walk the files (small requests) and say how many bytes a build fetches and about how "
+     "big the file is; write nothing",
+     0},
+    {"quiet", 'q', NULL, "only errors and the summary", 0},
+    {0},
+};
+
+static int parse_bbox(double v[4], const char *text)
+{
+    char *end;
+    const char *p = text;
+    for (int i = 0; i < 4; i++) {
+        v[i] = strtod(p, &end);
+        if (end == p || (i < 3 && *end != ',') || (i == 3 && *end))
+            return -1;
+        p = end + 1;
+    }
+    return 0;
+}
+
+typedef struct progress_state {
+    double last;
+} progress_state;
+
+static int on_progress(void *ud, const char *stage, size_t done, size_t total)
+{
+    progress_state *ps = ud;
+    if (cli_stop_soft)
+        return 1;
+    if (done == total || cli_progress_due(&ps->last)) {
+        const char *what = strcmp(stage, "index") == 0   ? "files walked"
+                           : strcmp(stage, "fetch") == 0 ? "messages fetched"
+                                                         : "fields cut";
+        cli_progress(0, "%s: %zu of %zu", what, done, total);
+    }
+    return 0;
+}
+
+static void fmt_bytes(char *out, size_t n, double b)
+{
+    if (b < 10 * 1024)
+        snprintf(out, n, "%.0f bytes", b);
+    else if (b < 10 * 1024 * 1024)
+        snprintf(out, n, "%.1f kB", b / 1024);
+    else
+        snprintf(out, n, "%.1f MiB", b / 1048576);
+}
+
+static int open_cache(swx_diskcache **dc, const cli_args *a)
+{
+    *dc = NULL;
+    if (cli_has(a, "no-cache"))
+        return 0;
+    char dir[4096];
+    const char *d = cli_get(a, "cache");
+    if (!d)
+        d = getenv("SEAWX_CACHE_DIR");
+    if (d && *d) {
+        snprintf(dir, sizeof dir, "%s", d);
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg && *xdg)
+            snprintf(dir, sizeof dir, "%s/seawx", xdg);
+        else if (home && *home)
+            snprintf(dir, sizeof dir, "%s/.cache/seawx", home);
+        else
+            return 0; /* nowhere to keep it */
+    }
+    uint64_t max = (uint64_t)SWX_DISKCACHE_DEFAULT_MAX_MB << 20;
+    const char *mb = getenv("SEAWX_CACHE_MAX_MB");
+    if (mb && *mb && swx_diskcache_parse_mb(&max, mb)) {
+        swx_error_prefix(SWX_EINVAL, "SEAWX_CACHE_MAX_MB");
+        return cli_fail(SWX_EINVAL);
+    }
+    int rc = swx_diskcache_open(dc, dir, max);
+    return rc ? cli_fail(rc) : 0;
+}
+
+int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_parse(&a, cmd, argc, argv);
+    if (rc)
+        return rc > 0 ? EXIT_OK : EXIT_USAGE;
+    if (a.npositional) {
+        cli_error("unexpected argument '%.60s'", a.positional[0]);
+        return EXIT_USAGE;
+    }
+    cli_set_quiet(cli_has(&a, "quiet"));
+    int dry = cli_has(&a, "dry-run");
+    const char *out = cli_get(&a, "output"), *route = cli_get(&a, "route");
+    const char *bbox = cli_get(&a, "bbox");
+    if (!out && !dry) {
+        cli_error("--output is required (or --dry-run)");
+        return EXIT_USAGE;
+    }
+    if (!!route == !!bbox) {
+        cli_error("give a voyage (--route) or a box (--bbox W,S,E,N), one of them");
+        return EXIT_USAGE;
+    }
+    swx_grib_spec spec = {.vars = cli_get(&a, "vars"), .region = cli_get(&a, "region")};
+    if ((rc = swx_grib_vars_check(spec.vars))) {
+        swx_error_prefix(rc, "--vars");
+        return cli_fail(rc);
+    }
+    long step;
+    double buffer_nm;
+    if (cli_get_double(&spec.grid_deg, &a, "grid", SWX_GRIB_DEFAULT_GRID, 0.01, 10) ||
+        cli_get_int(&step, &a, "step", SWX_GRIB_DEFAULT_STEP, 1, 240) ||
+        cli_get_double(&buffer_nm, &a, "buffer", GRIB_DEFAULT_BUFFER_NM, 0, 2000))
+        return EXIT_USAGE;
+    spec.step_h = (int)step;
+    double days;
+    if (cli_get_double(&days, &a, "days", 0, 0, 16))
+        return EXIT_USAGE;
+    if (cli_has(&a, "days") && bbox) {
+        cli_error("--days goes with --route; a box takes --hours");
+        return EXIT_USAGE;
+    }
+    spec.max_hours = (int)lround(days * 24);
+    spec.buffer_m = buffer_nm * SWX_NM_M;
+    long in_flight;
+    if (cli_get_int(&in_flight, &a, "in-flight", 8, 1, 64))
+        return EXIT_USAGE;
+    spec.cut = bbox ? SWX_GRIB_CUT_BOX : SWX_GRIB_CUT_WINDOW;
+    if (cli_get(&a, "cut") && (rc = swx_grib_cut_parse(&spec.cut, cli_get(&a, "cut")))) {
+        swx_error_prefix(rc, "--cut");
+        return cli_fail(rc);
+    }
+    if ((spec.cut == SWX_GRIB_CUT_BOX) != !!bbox) {
+        cli_error(bbox ? "--bbox cuts a box: --cut window and route go with --route"
+                       : "--cut box goes with --bbox W,S,E,N");
+        return EXIT_USAGE;
+    }
+    if (cli_get(&a, "hours") && !bbox) {
+        cli_error("--hours goes with --bbox; a voyage takes the hours the ship is at sea");
+        return EXIT_USAGE;
+    }
+    spec.hours = cli_get(&a, "hours");
+    if (cli_get(&a, "run") && swx_iso8601_parse(&spec.run, cli_get(&a, "run"))) {
+        cli_error("--run '%.60s' is not an ISO 8601 instant (2026-03-01T00:00:00Z)",
+                  cli_get(&a, "run"));
+        return EXIT_USAGE;
+    }
+    if (bbox) {
+        double v[4];
+        if (parse_bbox(v, bbox)) {
+            cli_error("--bbox '%.60s': give W,S,E,N in degrees (-30,40,-10,55)", bbox);
+            return EXIT_USAGE;
+        }
+        spec.west = v[0];
+        spec.south = v[1];
+        spec.east = v[2];
+        spec.north = v[3];
+        if (cli_get(&a, "depart") || cli_get(&a, "speed")) {
+            cli_error("--depart and --speed go with --route");
+            return EXIT_USAGE;
+        }
+    }
+    if (out && strcmp(out, "-") == 0)
+        out = "/dev/stdout";
+
+    swx_voyage *voyage = NULL;
+    swx_client *client = NULL;
+    swx_diskcache *cache = NULL;
+    char *text = NULL;
+    size_t tlen = 0;
+    int exit_code = EXIT_OK;
+    if (route) {
+        cli_voyage_opts vo;
+        if ((rc = cli_voyage_read(&vo, &a)))
+            return rc;
+        if ((rc = swx_read_file(&text, &tlen, route, GRIB_MAX_ROUTE)) ||
+            (rc = swx_voyage_open(&voyage, text, tlen, &vo))) {
+            swx_error_prefix(rc, "%s", route);
+            exit_code = cli_fail(rc);
+            goto done;
+        }
+        spec.voyage = voyage;
+    }
+    if ((exit_code = open_cache(&cache, &a)) || (exit_code = cli_client(&client, &a)))
+        goto done;
+    progress_state ps = {0};
+    cli_signals sig;
+    cli_signals_catch(&sig);
+    swx_grib_opts go = {.cache = cache,
+                        .in_flight = (int)in_flight,
+                        .progress = on_progress,
+                        .ud = &ps,
+                        .cancel = &cli_stop_hard};
+    swx_grib_result res;
+    double t0 = cli_now();
+    rc = dry ? swx_grib_quote(&res, client, &spec, &go)
+             : swx_grib_build(&res, client, &spec, out, &go);
+    cli_progress(0, NULL);
+    cli_signals_release(&sig);
+    if (rc == SWX_ECANCEL || cli_stop_soft) {
+        cli_error("interrupted: nothing written");
+        exit_code = EXIT_INTERRUPTED;
+        goto done;
+    }
+    if (rc) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    char run[SWX_ISO8601_LEN], first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
+    char size[40], fetched[40], files[40];
+    swx_iso8601_format(run, res.run);
+    swx_iso8601_format(first, res.first);
+    swx_iso8601_format(last, res.last);
+    fmt_bytes(size, sizeof size, (double)res.bytes);
+    fmt_bytes(fetched, sizeof fetched, (double)(dry ? res.to_fetch : res.fetched));
+    fmt_bytes(files, sizeof files, (double)res.files_bytes);
+    if (res.ends_early)
+        cli_warn("the voyage goes on after the run's last forecast (%s): the file ends there",
+                 last);
+    if (res.range_ignored)
+        cli_warn("the storage host sent whole files for byte ranges: more was fetched than needed");
+    if (dry) {
+        printf("run %s, %s files, %zu times from %s to %s, %zu fields\n", run, res.region,
+               res.times, first, last, res.messages);
+        printf("about %s written; %s to fetch of %s of forecast files (%s already in the "
+               "cache)\n",
+               size, fetched, files, res.from_cache ? "some" : "none");
+        goto done;
+    }
+    double pct = res.files_bytes > 0 ? 100.0 * (double)res.fetched / (double)res.files_bytes : 0;
+    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched %s "
+                "of %s (%.1f %%) in %ld requests, %.1f s",
+                out, size, res.messages, res.times, first, last, run, res.region, fetched, files,
+                pct, res.requests, cli_now() - t0);
+done:
+    swx_diskcache_free(cache);
+    swx_client_free(client);
+    swx_voyage_free(voyage);
+    free(text);
+    return exit_code;
+}
