@@ -23,6 +23,9 @@ packages=(
   # test itself), and the Kubernetes manifests read as YAML.
   slurmctld slurmd munge slurm-client python3-yaml
   chromium iproute2 xvfb xdotool
+  # The voyage GRIB: XyGrib opens it under Xvfb (it.test_grib_viewers); CDO is
+  # the peer tool bench/grib.sh measures it against.
+  xygrib cdo
 )
 # The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre),
 # Signal K in a network namespace of its own (it.test_signalk, `ip` from
