@@ -16,6 +16,8 @@ packages=(
   # python3-eccodes: through python3-ecmwflibs it needs libcurl4-gnutls-dev,
   # which apt installs in place of libcurl4-openssl-dev.
   libeccodes-dev libeccodes-tools
+  # bzip2: a voyage GRIB compressed for the satellite link (seawx grib -o F.grb2.bz2)
+  libbz2-dev bzip2
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev libgeos-dev python3-shapely
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers

@@ -21,8 +21,11 @@
 #define GRIB_DEFAULT_BUFFER_NM 50
 
 const cli_opt cmd_grib_opts[] = {
-    {"output", 'o', "FILE", "the GRIB2 file to write (.grb2); - or /dev/stdout for standard output",
+    {"output", 'o', "FILE",
+     "the GRIB2 file to write (.grb2; a name ending in .bz2 is compressed with bzip2, which "
+     "OpenCPN and XyGrib open as it is); - or /dev/stdout for standard output",
      0},
+    {"compress", 0, "HOW", "bzip2 or none (default: bzip2 when the name ends in .bz2)", 0},
     {"route", 0, "FILE",
      "the route: GeoJSON LineString or CSV waypoints (lat,lon), with waypoint times or with "
      "--depart and --speed",
@@ -220,6 +223,16 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
     }
     if (out && strcmp(out, "-") == 0)
         out = "/dev/stdout";
+    size_t olen = out ? strlen(out) : 0;
+    spec.bzip2 = olen > 4 && strcmp(out + olen - 4, ".bz2") == 0;
+    if (cli_get(&a, "compress")) {
+        const char *how = cli_get(&a, "compress");
+        if (strcmp(how, "bzip2") != 0 && strcmp(how, "none") != 0) {
+            cli_error("--compress '%.40s': use bzip2 or none", how);
+            return EXIT_USAGE;
+        }
+        spec.bzip2 = strcmp(how, "bzip2") == 0;
+    }
 
     swx_voyage *voyage = NULL;
     swx_client *client = NULL;
@@ -280,9 +293,10 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
     if (dry) {
         printf("run %s, %s files, %zu times from %s to %s, %zu fields\n", run, res.region,
                res.times, first, last, res.messages);
-        printf("about %s written; %s to fetch of %s of forecast files (%s already in the "
+        printf("about %s written%s; %s to fetch of %s of forecast files (%s already in the "
                "cache)\n",
-               size, fetched, files, res.from_cache ? "some" : "none");
+               size, spec.bzip2 ? " before bzip2 (about a third of that after)" : "", fetched,
+               files, res.from_cache ? "some" : "none");
         goto done;
     }
     double pct = res.files_bytes > 0 ? 100.0 * (double)res.fetched / (double)res.files_bytes : 0;

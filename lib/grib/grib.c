@@ -12,6 +12,8 @@
 #include "seawx/table.h"
 #include "seawx/voyage.h"
 
+#include <bzlib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1125,6 +1127,27 @@ int swx_grib_quote(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
     return rc;
 }
 
+/* The whole file through bzip2 at its best (900 kB blocks: a voyage GRIB is
+ * one block). */
+static int compress(uint8_t **data, size_t *len)
+{
+    if (*len > UINT_MAX / 2)
+        return swx_error_set(SWX_ETOOBIG, "a file too big to compress");
+    unsigned cap = (unsigned)(*len + *len / 100 + 600);
+    char *z = malloc(cap);
+    if (!z)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    int e = BZ2_bzBuffToBuffCompress(z, &cap, (char *)*data, (unsigned)*len, 9, 0, 0);
+    if (e != BZ_OK) {
+        free(z);
+        return swx_error_set(e == BZ_MEM_ERROR ? SWX_ENOMEM : SWX_EIO, "bzip2 failed (%d)", e);
+    }
+    free(*data);
+    *data = (uint8_t *)z;
+    *len = cap;
+    return 0;
+}
+
 int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spec, const char *path,
                    const swx_grib_opts *opts)
 {
@@ -1179,6 +1202,8 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
             free(m->data);
             m->data = NULL;
         }
+    if (!rc && spec->bzip2 && out_len)
+        rc = compress(&out, &out_len);
     if (!rc) {
         swx_atomicfile af = SWX_ATOMICFILE_INIT;
         rc = swx_atomicfile_open(&af, path, 0644, SWX_ATOMICFILE_STREAM);

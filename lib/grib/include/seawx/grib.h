@@ -92,6 +92,10 @@ typedef struct swx_grib_spec {
     int max_hours;
     int64_t run;        /* the run's reference time; 0: the newest listed */
     const char *region; /* NULL: the smallest listed region that holds the area */
+    /* 1: the file is compressed with bzip2 (a .grb2.bz2, which OpenCPN's GRIB
+     * plugin and XyGrib open as it is): a third of the size, since the
+     * messages' heads repeat; ecCodes and GDAL need it decompressed */
+    int bzip2;
 } swx_grib_spec;
 
 /* Progress: stage "index" (files walked), "fetch" (messages fetched) or

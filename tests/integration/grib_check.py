@@ -1,0 +1,206 @@
+"""grib_check.py: independent check of a voyage GRIB written by `seawx grib`.
+
+Written apart from lib/: the file is read with the ecCodes command-line tools
+(grib_ls, grib_copy, grib_get_data), the source forecast files too; the
+windows of the valid times come from their definition, distances from the
+haversine formula, points along a leg from the navigator's destination
+formula.
+
+  grib_check.py OUT SRC_DIR ROUTE_CSV RUN DEPART VMIN VMAX BUFFER_NM GRID PAIRS HOURS STEP
+
+OUT is the voyage GRIB, SRC_DIR holds the whole forecast files it was cut
+from (as the service names them), ROUTE_CSV has lat,lon columns, RUN and
+DEPART are ISO 8601, HOURS the run's last forecast hour and STEP the hours
+between valid times. Checks, for every field of the file:
+  - it is a field of the run at one of its hours, on a grid of GRID degrees
+    whose nodes are the source's nodes;
+  - every grid point within BUFFER_NM of the stretch of route where the ship
+    can be in that time's window has a value, and every point farther than
+    the buffer plus a grid cell's diagonal is missing (the bitmap);
+and, for PAIRS random (field, grid point inside the window), that the value
+equals the source file's value at that point within half the packing step.
+Prints one summary line; exits 1 on the first failure.
+"""
+import datetime, math, os, random, subprocess, sys, tempfile
+
+R = 6371008.8
+NM = 1852.0
+KN = NM / 3600.0
+MISSING = "MISSING"
+# half the packing step of each variable (docs/grib.md): 10^-D / 2
+HALF_STEP = {"10u": 0.05, "10v": 0.05, "i10fg": 0.05, "prmsl": 5.0, "2t": 0.05, "tp": 0.05,
+             "swh": 0.05, "mwd": 0.5, "mwp": 0.5}
+
+
+def iso(s):
+    return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+
+
+def haversine(a, b):
+    (lo1, la1), (lo2, la2) = a, b
+    p1, p2 = math.radians(la1), math.radians(la2)
+    dp, dl = p2 - p1, math.radians(lo2 - lo1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * R * math.asin(min(1.0, math.sqrt(h)))
+
+
+def toward(a, b, d):
+    (lo1, la1), (lo2, la2) = a, b
+    p1, p2, dl = math.radians(la1), math.radians(la2), math.radians(lo2 - lo1)
+    brg = math.atan2(math.sin(dl) * math.cos(p2),
+                     math.cos(p1) * math.sin(p2) - math.sin(p1) * math.cos(p2) * math.cos(dl))
+    dr = d / R
+    p = math.asin(math.sin(p1) * math.cos(dr) + math.cos(p1) * math.sin(dr) * math.cos(brg))
+    l = math.radians(lo1) + math.atan2(math.sin(brg) * math.sin(dr) * math.cos(p1),
+                                       math.cos(dr) - math.sin(p1) * math.sin(p))
+    return (math.degrees(l) + 540) % 360 - 180, math.degrees(p)
+
+
+def route(path):
+    pts = []
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#") or line[0].isalpha():
+            continue
+        lat, lon = (float(x) for x in line.split(",")[:2])
+        pts.append((lon, lat))
+    return pts
+
+
+def point_at(pts, cum, s):
+    for i in range(len(pts) - 1):
+        if s <= cum[i + 1] or i == len(pts) - 2:
+            return toward(pts[i], pts[i + 1], max(0.0, min(s, cum[i + 1]) - cum[i]))
+    return pts[-1]
+
+
+def fail(msg):
+    print("grib_check: FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(*cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def read_points(path, where=None):
+    """{(lat, lon): value or None} of one message (lon in 0..360)."""
+    cmd = ["grib_get_data", "-m", MISSING]
+    if where:
+        cmd += ["-w", where]
+    cmd.append(path)
+    out = {}
+    for line in run(*cmd).splitlines()[1:]:
+        f = line.split()
+        if len(f) != 3 or f[0] == "Latitude":
+            continue
+        key = (round(float(f[0]) * 100), round(float(f[1]) % 360 * 100))
+        out[key] = None if f[2] == MISSING else float(f[2])
+    return out
+
+
+def main():
+    (out, src_dir, route_csv, run_iso, depart_iso, vmin, vmax, buffer_nm, grid, pairs, hours,
+     step) = sys.argv[1:13]
+    t_run, depart = iso(run_iso), iso(depart_iso)
+    vmin, vmax, buf = float(vmin) * KN, float(vmax) * KN, float(buffer_nm) * NM
+    grid, pairs, hours, step = float(grid), int(pairs), int(hours), int(step)
+    pts = route(route_csv)
+    cum = [0.0]
+    for i in range(len(pts) - 1):
+        cum.append(cum[-1] + haversine(pts[i], pts[i + 1]))
+    length = cum[-1]
+    valid = [t_run + h * 3600 for h in range(0, hours + 1, step)]
+
+    def stretch(i):
+        a = (valid[i - 1] + valid[i]) / 2 if i > 0 else None
+        b = (valid[i] + valid[i + 1]) / 2 if i + 1 < len(valid) else None
+        s0 = 0.0 if a is None else min(length, max(0.0, vmin * (a - depart)))
+        s1 = length if b is None else min(length, max(0.0, vmax * (b - depart)))
+        n = max(2, int((s1 - s0) / (NM / 2)) + 2)
+        return [point_at(pts, cum, s0 + (s1 - s0) * k / (n - 1)) for k in range(n)]
+
+    tmp = tempfile.mkdtemp(prefix="grib_check.")
+    listing = run("grib_ls", "-p", "shortName,dataDate,dataTime,stepRange,Ni,Nj,"
+                  "iDirectionIncrementInDegrees,jDirectionIncrementInDegrees", out).splitlines()
+    fields = []
+    for line in listing:
+        f = line.split()
+        if len(f) != 8 or f[0] == "shortName" or "messages" in f:
+            continue
+        fields.append(f)
+    if not fields:
+        fail("no field in " + out)
+    run("grib_copy", out, os.path.join(tmp, "[count].grb2"))
+    src_cache = {}
+    candidates = []
+    checked_in = checked_out = 0
+    for k, (name, ddate, dtime, srange, ni, nj, di, dj) in enumerate(fields, 1):
+        date = datetime.datetime.strptime(ddate + dtime.zfill(4), "%Y%m%d%H%M").replace(
+            tzinfo=datetime.timezone.utc).timestamp()
+        if date != t_run:
+            fail("field %d (%s) is of the run of %s %s" % (k, name, ddate, dtime))
+        fh = int(srange.split("-")[-1])
+        if abs(float(di) - grid) > 1e-6 or abs(float(dj) - grid) > 1e-6:
+            fail("field %d (%s) has a grid of %s x %s degrees" % (k, name, di, dj))
+        t = t_run + fh * 3600
+        if t not in valid:
+            fail("field %d (%s) is valid at hour %d, not one of every %d" % (k, name, fh, step))
+        i = valid.index(t)
+        line = stretch(i)
+        pts_k = read_points(os.path.join(tmp, "%d.grb2" % k))
+        if len(pts_k) != int(ni) * int(nj):
+            fail("field %d has %d points for %s x %s" % (k, len(pts_k), ni, nj))
+        for (la, lo), v in pts_k.items():
+            lat, lon = la / 100.0, lo / 100.0
+            if abs(lat / 0.25 - round(lat / 0.25)) > 1e-6 or abs(lon / 0.25 - round(lon / 0.25)) > 1e-6:
+                fail("field %d: point %g,%g is not a source node" % (k, lat, lon))
+            p = ((lon + 180) % 360 - 180, lat)
+            d = min(haversine(p, q) for q in line)
+            diag = haversine(p, (p[0] + grid, min(90, p[1] + grid)))
+            if d <= buf - NM:
+                checked_in += 1
+                if v is None:
+                    fail("field %d (%s, hour %d): point %g,%g is %.1f nm from the ship's "
+                         "stretch, inside the %.0f nm window, and missing" %
+                         (k, name, fh, lat, lon, d / NM, buf / NM))
+                candidates.append((k, name, fh, la, lo, v))
+            elif d > buf + diag + NM:
+                checked_out += 1
+                if v is not None:
+                    fail("field %d (%s, hour %d): point %g,%g is %.1f nm from the stretch, "
+                         "outside the window, and has a value" % (k, name, fh, lat, lon, d / NM))
+    if not candidates:
+        fail("no grid point inside any window")
+    random.seed(7)
+    picks = [random.choice(candidates) for _ in range(pairs)]
+    worst = 0.0
+    for k, name, fh, la, lo, v in picks:
+        key = (name, fh)
+        if key not in src_cache:
+            names = [f for f in os.listdir(src_dir) if f.endswith(".f%03d.grib2" % fh)]
+            found = None
+            for f in names:
+                got = read_points(os.path.join(src_dir, f), "shortName=" + name)
+                if got:
+                    found = got
+                    break
+            if found is None:
+                fail("no source file of hour %d holds %s" % (fh, name))
+            src_cache[key] = found
+        src = src_cache[key].get((la, lo))
+        if src is None:
+            fail("source of %s hour %d has no value at %g,%g" % (name, fh, la / 100.0, lo / 100.0))
+        err = abs(src - v)
+        worst = max(worst, err / HALF_STEP[name])
+        if err > HALF_STEP[name] * (1 + 1e-6) + 1e-9:
+            fail("%s hour %d at %g,%g: %g in the file, %g in the source (more than %g apart)" %
+                 (name, fh, la / 100.0, lo / 100.0, v, src, HALF_STEP[name]))
+    print("grib_check: %d fields; %d points inside windows all with values, %d outside all "
+          "missing; %d random values equal the source's within half a packing step (worst "
+          "%.2f of it)" % (len(fields), checked_in, checked_out, pairs, worst))
+
+
+if __name__ == "__main__":
+    main()
