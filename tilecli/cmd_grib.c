@@ -56,7 +56,8 @@ const cli_opt cmd_grib_opts[] = {
     {"region", 0, "NAME",
      "the forecast files' region (default: the smallest listed that holds the area)", 0},
     {"cache", 0, "DIR",
-     "keep fetched messages here (default $SEAWX_CACHE_DIR, else ~/.cache/seawx); a second "
+     "keep fetched messages here (default $SEAWX_CACHE_DIR/grib, else ~/.cache/seawx/grib); a "
+     "second "
      "build on the same run fetches nothing",
      0},
     {"no-cache", 0, NULL, "keep nothing on disk", 0},
@@ -117,16 +118,18 @@ static int open_cache(swx_diskcache **dc, const cli_args *a)
         return 0;
     char dir[4096];
     const char *d = cli_get(a, "cache");
-    if (!d)
-        d = getenv("SEAWX_CACHE_DIR");
+    const char *env = getenv("SEAWX_CACHE_DIR");
     if (d && *d) {
         snprintf(dir, sizeof dir, "%s", d);
+    } else if (env && *env) {
+        /* the plugin's folder, which keeps tiles/, legends/ and files/ */
+        snprintf(dir, sizeof dir, "%s/grib", env);
     } else {
         const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
         if (xdg && *xdg)
-            snprintf(dir, sizeof dir, "%s/seawx", xdg);
+            snprintf(dir, sizeof dir, "%s/seawx/grib", xdg);
         else if (home && *home)
-            snprintf(dir, sizeof dir, "%s/.cache/seawx", home);
+            snprintf(dir, sizeof dir, "%s/.cache/seawx/grib", home);
         else
             return 0; /* nowhere to keep it */
     }
