@@ -122,6 +122,38 @@ typedef swx_voyage_sailing cli_voyage_opts;
  * (one without the other, a departure not ISO 8601, a bad speed). */
 int cli_voyage_read(cli_voyage_opts *v, const cli_args *a);
 
+/* The voyage GRIB of a package (seawx voyage, seawx fleet): its options for
+ * the option tables, and reading them. */
+#define CLI_OPTS_GRIB                                                                              \
+    {"grib", 0, "VARS",                                                                            \
+     "also a voyage GRIB for routing software (voyage.grb2, as seawx grib cuts it to the "         \
+     "package's voyage and buffer): variables wind, gust, prmsl, temp, rain, waves, wind100, "     \
+     "comma-separated",                                                                            \
+     0},                                                                                           \
+        {"grib-grid", 0, "DEG", "the voyage GRIB's grid spacing in degrees (default 0.5)", 0},     \
+        {"grib-step", 0, "H", "hours between the voyage GRIB's forecast times (default 6)", 0},    \
+        {"grib-cut", 0, "HOW", "window (default) or route, as seawx grib --cut", 0},               \
+        {"cache", 0, "DIR",                                                                        \
+         "where the voyage GRIB's messages are kept (default $SEAWX_CACHE_DIR/grib, else "         \
+         "~/.cache/seawx/grib)",                                                                   \
+         0},                                                                                       \
+    {                                                                                              \
+        "no-cache", 0, NULL, "keep no voyage GRIB message on disk", 0                              \
+    }
+struct swx_package_grib;
+struct swx_diskcache;
+/* --grib and its settings into *g (*given 0 without --grib: then the others
+ * are refused), the cache into *cache (the caller frees it). Returns 0 or
+ * the exit code after one line. */
+int cli_grib_read(struct swx_package_grib *g, int *given, struct swx_diskcache **cache,
+                  const cli_args *a);
+
+/* The voyage GRIB's message cache from --cache DIR / --no-cache: DIR, else
+ * $SEAWX_CACHE_DIR/grib, else $XDG_CACHE_HOME/seawx/grib or
+ * ~/.cache/seawx/grib, within SEAWX_CACHE_MAX_MB (*dc NULL: none). Returns
+ * 0 or the exit code after one line. */
+int cli_grib_cache(struct swx_diskcache **dc, const cli_args *a);
+
 struct swx_storm_danger;
 /* --cone-radii and --danger-errors into *out (NULL when neither is given).
  * Returns 0, or the exit code after one line (EXIT_USAGE for a bad table). */

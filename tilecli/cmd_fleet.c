@@ -42,6 +42,7 @@ const cli_opt cmd_fleet_opts[] = {
      "the most the shared answers (DIR/.fleet-share) may hold on disk, in megabytes (default "
      "4096; 0: no limit); past it the least recently used are dropped and asked again if needed",
      0},
+    CLI_OPTS_GRIB,
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
      0},
     {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
@@ -190,6 +191,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     swx_client *client = NULL;
     swx_caps *caps = NULL;
     swx_fleet_plan *plan = NULL;
+    swx_diskcache *gcache = NULL;
     int exit_code = EXIT_OK, rc;
     cli_signals sigs = {0};
     ui u = {0};
@@ -268,7 +270,11 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    swx_fleet_plan_opts po = {.dir = dir, .now = now, .shards = nshards};
+    swx_package_grib pg;
+    int grib = 0;
+    if ((exit_code = cli_grib_read(&pg, &grib, &gcache, &a)))
+        goto done;
+    swx_fleet_plan_opts po = {.dir = dir, .now = now, .shards = nshards, .grib = grib ? &pg : NULL};
     if ((rc = swx_fleet_plan_new(&plan, fleet, caps, &po))) {
         exit_code = cli_fail(rc);
         goto done;
@@ -303,6 +309,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
 done:
     cli_signals_release(&sigs);
     swx_fleet_plan_free(plan);
+    swx_diskcache_free(gcache);
     swx_caps_free(caps);
     swx_client_free(client);
     swx_fleet_free(fleet);

@@ -111,38 +111,6 @@ static void fmt_bytes(char *out, size_t n, double b)
         snprintf(out, n, "%.1f MiB", b / 1048576);
 }
 
-static int open_cache(swx_diskcache **dc, const cli_args *a)
-{
-    *dc = NULL;
-    if (cli_has(a, "no-cache"))
-        return 0;
-    char dir[4096];
-    const char *d = cli_get(a, "cache");
-    const char *env = getenv("SEAWX_CACHE_DIR");
-    if (d && *d) {
-        snprintf(dir, sizeof dir, "%s", d);
-    } else if (env && *env) {
-        /* the plugin's folder, which keeps tiles/, legends/ and files/ */
-        snprintf(dir, sizeof dir, "%s/grib", env);
-    } else {
-        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-        if (xdg && *xdg)
-            snprintf(dir, sizeof dir, "%s/seawx/grib", xdg);
-        else if (home && *home)
-            snprintf(dir, sizeof dir, "%s/.cache/seawx/grib", home);
-        else
-            return 0; /* nowhere to keep it */
-    }
-    uint64_t max = (uint64_t)SWX_DISKCACHE_DEFAULT_MAX_MB << 20;
-    const char *mb = getenv("SEAWX_CACHE_MAX_MB");
-    if (mb && *mb && swx_diskcache_parse_mb(&max, mb)) {
-        swx_error_prefix(SWX_EINVAL, "SEAWX_CACHE_MAX_MB");
-        return cli_fail(SWX_EINVAL);
-    }
-    int rc = swx_diskcache_open(dc, dir, max);
-    return rc ? cli_fail(rc) : 0;
-}
-
 int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
@@ -255,7 +223,7 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
         }
         spec.voyage = voyage;
     }
-    if ((exit_code = open_cache(&cache, &a)) || (exit_code = cli_client(&client, &a)))
+    if ((exit_code = cli_grib_cache(&cache, &a)) || (exit_code = cli_client(&client, &a)))
         goto done;
     progress_state ps = {0};
     cli_signals sig;

@@ -10,7 +10,9 @@
  */
 #include "cli.h"
 
+#include "seawx/diskcache.h"
 #include "seawx/error.h"
+#include "seawx/grib.h"
 #include "seawx/readfile.h"
 #include "seawx/storm_danger.h"
 #include "seawx/iso8601.h"
@@ -71,6 +73,7 @@ const cli_opt cmd_voyage_opts[] = {
      0},
     CLI_OPT_CONE_RADII,
     CLI_OPT_DANGER_ERRORS,
+    CLI_OPTS_GRIB,
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
      0},
     {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
@@ -146,7 +149,7 @@ static int storms_parse(swx_storm_query *q, char *text)
 }
 
 /* The quote: per layer and in all. */
-static int dry_run(swx_package *pkg, swx_client *client, int storms)
+static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib)
 {
     /* The quote fetches samples for seconds: SIGINT and SIGTERM stop it (the
      * samples' temporary files removed), as they stop a build. */
@@ -185,6 +188,17 @@ static int dry_run(swx_package *pkg, swx_client *client, int storms)
         total += sb;
         files += sf;
     }
+    if (grib) {
+        double gb, gf;
+        int rc = swx_package_quote_grib(&gb, &gf, pkg, client);
+        if (rc)
+            return cli_fail(rc);
+        printf("%-12s %-32s %6d %10s %10s %12.2f\n", "grib", "voyage.grb2 (about)", 1, "", "",
+               gb / 1048576.0);
+        cli_info("the voyage GRIB fetches %.2f MiB of forecast messages", gf / 1048576.0);
+        total += gb;
+        files += 1;
+    }
     double extra = swx_package_quote_extra(pkg);
     printf("%-12s %-32s %6s %10s %10s %12.2f\n", "other", "route, manifest, project", "3", "", "",
            extra / 1048576.0);
@@ -204,6 +218,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     swx_caps *caps = NULL;
     swx_voyage *voyage = NULL;
     swx_package *pkg = NULL;
+    swx_diskcache *gcache = NULL;
     char *text = NULL, *storms_text = NULL;
     swx_storm_danger *danger = NULL;
     swx_storm_query storms_q;
@@ -369,9 +384,18 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
             goto done;
         }
     }
+    swx_package_grib pg;
+    int grib = 0;
+    if ((exit_code = cli_grib_read(&pg, &grib, &gcache, &a)))
+        goto done;
+    if (grib && (rc = swx_package_set_grib(pkg, &pg))) {
+        swx_error_prefix(rc, "--grib");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
     cli_signals_catch(&sigs);
     if (dry) {
-        exit_code = dry_run(pkg, client, storms_text != NULL);
+        exit_code = dry_run(pkg, client, storms_text != NULL, cli_has(&a, "grib"));
         goto done;
     }
 
@@ -407,6 +431,12 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
              out, res.files, (unsigned long long)res.tiles, (unsigned long long)res.fetched,
              res.copied, (double)res.bytes / 1048576.0, (unsigned long long)res.requests,
              cli_now() - u.t0, res.version, out);
+    swx_grib_result gr;
+    if (swx_package_grib_result(&gr, pkg) == 0)
+        cli_info("voyage.grb2: %llu bytes, %zu fields at %zu times (run of the %s files), "
+                 "%.2f MiB of messages fetched",
+                 (unsigned long long)res.grib_bytes, gr.messages, gr.times, gr.region,
+                 (double)gr.fetched / 1048576.0);
     const swx_risk_report *risk = swx_package_storm_risk(pkg);
     if (risk) {
         size_t row = 0;
@@ -431,6 +461,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
 done:
     cli_signals_release(&sigs);
     swx_package_free(pkg);
+    swx_diskcache_free(gcache);
     swx_caps_free(caps);
     swx_client_free(client);
     swx_voyage_free(voyage);

@@ -735,6 +735,9 @@ static int times_of_voyage(gjob *j, const listing *l, int64_t run, const char *r
         /* times before departure are worth one frame: the last of them */
         if (i + 1 < n && valid[i + 1] <= depart)
             continue;
+        /* a window already over */
+        if (j->spec->now && i + 1 < n && (valid[i] + valid[i + 1]) / 2 < j->spec->now)
+            continue;
         gtime *t = &j->times[j->ntimes];
         memset(t, 0, sizeof *t);
         t->valid = valid[i];

@@ -97,6 +97,10 @@ int swx_fleet_plan_new(swx_fleet_plan **out, const swx_fleet *f, const swx_caps 
                              rc == SWX_EINVAL && s->budget ? ": budget" : "");
             goto done;
         }
+        if (o->grib && (rc = swx_package_set_grib(p->pkgs[i], o->grib))) {
+            swx_error_prefix(rc, "ship %zu (%s): GRIB", i + 1, s->name);
+            goto done;
+        }
         double arr;
         swx_voyage_span(&p->depart[i], &arr, s->voyage);
     }

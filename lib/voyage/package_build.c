@@ -104,6 +104,26 @@ static int build_storms(swx_package_result *res, swx_package *p, swx_client *c, 
     return 0;
 }
 
+/* The voyage GRIB, made next: the routing software's data before the maps. */
+static int build_grib(swx_package_result *res, swx_package *p, swx_client *c, const char *part,
+                      const swx_package_run_opts *o)
+{
+    if (!p->grib)
+        return 0;
+    int rc = swx_pkg_grib_write(p, c, part, o ? o->cancel : NULL);
+    if (rc)
+        return rc;
+    res->grib_bytes = swx_pkg_grib_bytes(p);
+    double need = EXTRA_FIXED + p->route_bytes + (double)res->storm_bytes +
+                  (double)res->grib_bytes + (p->storms ? swx_pkg_storms_extra(p->storms) : 0);
+    if (p->o.budget && need > (double)p->o.budget)
+        return swx_error_set(SWX_EINVAL,
+                             "a budget of %llu bytes cannot hold the voyage GRIB (%llu bytes) with "
+                             "the route, storms, manifest and project",
+                             (unsigned long long)p->o.budget, (unsigned long long)res->grib_bytes);
+    return 0;
+}
+
 /* The package's size: its files, and the room for route, manifest and project. */
 static double package_bytes(const swx_package *p, size_t *nfiles)
 {
@@ -111,6 +131,7 @@ static double package_bytes(const swx_package *p, size_t *nfiles)
     size_t n = 0;
     if (p->storms)
         b += (double)swx_pkg_storms_bytes(p->storms) + swx_pkg_storms_extra(p->storms);
+    b += (double)swx_pkg_grib_bytes(p);
     for (size_t i = 0; i < p->n; i++)
         for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
             if (p->layers[i].files[f].present) {
@@ -181,7 +202,9 @@ static int open_folder(build_run *B, swx_client *c)
     p->route_bytes = (double)swx_pkg_file_size(fp);
     if (old_dir[0] && (rc = swx_pkg_copy_unchanged(p, old_dir, B->part, &B->res->copied)))
         return rc;
-    return build_storms(B->res, p, c, B->part);
+    if ((rc = build_storms(B->res, p, c, B->part)))
+        return rc;
+    return build_grib(B->res, p, c, B->part, B->o);
 }
 
 /* The steps, in the order the ship needs them, and a seed per layer. */

@@ -59,7 +59,19 @@ struct swx_package {
     double route_bytes;
     swx_package_storms storm_opts; /* query NULL: no storms */
     swx_pkg_storms *storms;
+    struct swx_pkg_grib *grib; /* NULL: no voyage GRIB */
 };
+
+/* ---- the voyage GRIB (package_grib.c) ---- */
+
+typedef struct swx_pkg_grib swx_pkg_grib;
+/* Writes dir/voyage.grb2 (nothing without a GRIB). */
+int swx_pkg_grib_write(swx_package *p, swx_client *c, const char *dir,
+                       volatile sig_atomic_t *cancel);
+/* Its size once written, else 0. */
+uint64_t swx_pkg_grib_bytes(const swx_package *p);
+struct swx_jsonw;
+void swx_pkg_grib_manifest(struct swx_jsonw *w, const swx_package *p);
 
 /* ---- files and folders (package_files.c) ---- */
 

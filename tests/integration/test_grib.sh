@@ -190,6 +190,38 @@ check "--hours with a route: exit 2" bad hoursroute 2 "hours" "${voyage[@]}" --h
 check "a voyage departing after the run's last hour: exit 2" bad late 2 "departs after the run's last forecast hour" \
   --route route.csv --depart 2026-12-20T00:00:00Z --speed 6 --cache c1
 
+# ---- in a voyage package, and for a fleet ----
+"$S" voyage -b maritime --route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --layer swh \
+  --zoom 3 --grib wind,prmsl --cache c1 --now "$SIM_NOW" -o pkg -q 2>pkg.err
+rc=$?
+check "seawx voyage --grib: the package holds voyage.grb2, listed in its manifest (bytes, SHA-256, times)" \
+  sh -c "[ $rc -eq 0 ] && python3 -c \"
+import hashlib, json, subprocess, sys
+m = json.load(open('pkg/manifest.json'))['grib']
+b = open('pkg/voyage.grb2', 'rb').read()
+n = int(subprocess.run(['grib_count', 'pkg/voyage.grb2'], capture_output=True, text=True).stdout)
+ok = (m['file'] == 'voyage.grb2' and m['bytes'] == len(b) and m['sha256'] == hashlib.sha256(b).hexdigest()
+      and m['fields'] == n == 3 * m['times'] and m['variables'] == 'wind,prmsl' and m['run'] == '$RUN')
+sys.exit(0 if ok else 1)\""
+"$S" voyage -b maritime --route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --layer swh \
+  --zoom 3 --grib wind,prmsl --cache c1 --now "$SIM_NOW" --budget 20kB -o pkgsmall -q 2>small.err
+rc=$?
+check "a budget that cannot hold the GRIB: exit 2, no package" \
+  sh -c "[ $rc -eq 2 ] && grep -q 'cannot hold' small.err && [ ! -e pkgsmall ]"
+printf '{"bundle": "maritime", "layers": ["swh"], "zoom": "3", "buffer_nm": 50, "ships": [
+  {"name": "one", "route": "route.csv", "depart": "%s", "speed": "6-8"},
+  {"name": "two", "route": "route.csv", "depart": "%s", "speed": "6-8"}]}\n' "$DEPART" "$DEPART" >fleet.json
+m=$(mark)
+"$S" grib --route route.csv --depart "$DEPART" --speed 6-8 --vars wind,prmsl --cache c3 -o alone.grb2 -q 2>alone.err
+alone=$(storage_bytes "$m")
+m=$(mark)
+"$S" fleet fleet.json --grib wind,prmsl --cache c4 --now "$SIM_NOW" -o fleet -q 2>fleet.err
+rc=$?
+both=$(storage_bytes "$m")
+echo "# a fleet of two ships on one voyage fetched $both bytes from storage; one ship alone $alone"
+check "seawx fleet --grib: each ship's package has it, and each message is fetched once for the fleet" \
+  sh -c "[ $rc -eq 0 ] && cmp -s fleet/one/voyage.grb2 fleet/two/voyage.grb2 && cmp -s fleet/one/voyage.grb2 alone.grb2 && [ $both -eq $alone ]"
+
 # ---- the key ----
 check "the key is in no file written and no message printed" \
   sh -c "! grep -rqaF -- '$KEY' v.grb2 c1 c2 ./*.err ./*.out"

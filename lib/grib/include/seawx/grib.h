@@ -90,6 +90,9 @@ typedef struct swx_grib_spec {
      * last frame's window still ends where the list of the run's times puts
      * it); 0: while the ship can be at sea */
     int max_hours;
+    /* a voyage: valid times whose window ended before now are left out (a
+     * package refreshed under way); 0: none */
+    int64_t now;
     int64_t run;        /* the run's reference time; 0: the newest listed */
     const char *region; /* NULL: the smallest listed region that holds the area */
     /* 1: the file is compressed with bzip2 (a .grb2.bz2, which OpenCPN's GRIB

@@ -117,6 +117,9 @@ typedef struct swx_fleet_plan_opts {
     const char *dir; /* the fleet's folder (NULL: the current one) */
     int64_t now;     /* valid times whose window is over by now are left out */
     int shards;      /* deal the ships to this many shards (swx_fleet_deal); 0: none */
+    /* a voyage GRIB in every ship's package (NULL: none); through its one
+     * cache, a message wanted by several ships is fetched once */
+    const swx_package_grib *grib;
 } swx_fleet_plan_opts;
 /* f and caps must outlive the plan. An error names the ship (its number
  * from 1 and name); *out stays NULL then. */

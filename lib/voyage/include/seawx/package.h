@@ -51,6 +51,7 @@
 #ifndef SEAWX_PACKAGE_H
 #define SEAWX_PACKAGE_H
 
+#include "seawx/grib.h"
 #include "seawx/http.h"
 #include "seawx/risk.h"
 #include "seawx/seed.h"
@@ -140,6 +141,24 @@ SWX_API int swx_package_quote_storms(double *bytes, size_t *files, swx_package *
  * until the next build or swx_package_free); NULL without storms. */
 SWX_API const swx_risk_report *swx_package_storm_risk(const swx_package *p);
 
+/* A voyage GRIB in the package (seawx/grib.h): voyage.grb2, the forecast
+ * data of the voyage for routing software, made by every build from the
+ * newest run (its messages from the cache after the first build), written
+ * before any tile, counted first against the budget and listed in the
+ * manifest ("grib": file, bytes, SHA-256, variables, run, times). */
+typedef struct swx_package_grib {
+    const char *vars;     /* checked by swx_grib_vars_check */
+    double grid_deg;      /* 0: SWX_GRIB_DEFAULT_GRID */
+    int step_h;           /* 0: SWX_GRIB_DEFAULT_STEP */
+    swx_grib_cut cut;     /* window or route */
+    swx_diskcache *cache; /* the messages kept between builds; may be NULL */
+} swx_package_grib;
+SWX_API int swx_package_set_grib(swx_package *p, const swx_package_grib *g);
+/* The GRIB's size (about) and the bytes a build would fetch for it. */
+SWX_API int swx_package_quote_grib(double *bytes, double *to_fetch, swx_package *p, swx_client *c);
+/* After a build with a GRIB: what it holds; SWX_ENOTFOUND without one. */
+SWX_API int swx_package_grib_result(swx_grib_result *out, const swx_package *p);
+
 /* The quote of one layer. */
 typedef struct swx_package_quote {
     uint64_t tiles;
@@ -200,6 +219,7 @@ typedef struct swx_package_result {
     size_t complete_times; /* valid times complete in every layer, from the first */
     size_t storms;         /* storms fetched (with swx_package_set_storms) */
     uint64_t storm_bytes;  /* their files' size, counted first against the budget */
+    uint64_t grib_bytes;   /* the voyage GRIB's size, counted next */
     int cut;               /* the budget stopped the build */
     char cut_line[512];    /* where it fell, for people */
     int interrupted;       /* stop() asked; nothing was changed */
