@@ -10,6 +10,7 @@
 #include "seawx/error.h"
 
 #include <eccodes.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +52,44 @@ int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept
     return head + (bitmap ? (n + 7) / 8 : 0) + ((int64_t)kept * bits + 7) / 8;
 }
 
+/* ecCodes reports on stderr through its context's log procedure: here its
+ * messages are kept (per thread, the first since the field began: the
+ * cause, before what followed from it) and put in the error line of
+ * the field that failed, so a failure is one line. The default context is
+ * shared with the rest of the process: a program that reads GRIB with
+ * ecCodes beside libseawx gets its messages the same way, in the error
+ * lines of whatever failed. */
+static _Thread_local char ec_last[256];
+static pthread_once_t ec_once = PTHREAD_ONCE_INIT;
+
+static void ec_log(const codes_context *c, int level, const char *msg)
+{
+    (void)c;
+    (void)level;
+    if (ec_last[0])
+        return;
+    snprintf(ec_last, sizeof ec_last, "%s", msg ? msg : "");
+    size_t n = strlen(ec_last);
+    while (n && (ec_last[n - 1] == '\n' || ec_last[n - 1] == ' '))
+        ec_last[--n] = '\0';
+}
+
+static void ec_quiet(void)
+{
+    codes_context_set_logging_proc(codes_context_get_default(), ec_log);
+}
+
+void swx__grib_init(void)
+{
+    pthread_once(&ec_once, ec_quiet);
+    ec_last[0] = '\0';
+}
+
 static int ec_fail(const char *what, const char *doing, int err)
 {
+    if (ec_last[0])
+        return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot %s (%s: %s)", what, doing,
+                             codes_get_error_message(err), ec_last);
     return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot %s (%s)", what, doing,
                          codes_get_error_message(err));
 }
@@ -114,9 +151,10 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
     int err = 0, rc = 0;
     double *src = NULL, *dst = NULL;
     codes_handle *c = NULL;
+    swx__grib_init();
     codes_handle *h = codes_handle_new_from_message(NULL, msg, len);
     if (!h)
-        return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot read a message", what);
+        return ec_fail(what, "read a message", CODES_INVALID_MESSAGE);
     char grid_type[64] = "";
     size_t gl = sizeof grid_type;
     long ni = 0, nj = 0, jpos = 0, ineg = 0, cons = 1;

@@ -44,6 +44,10 @@ typedef struct ggrid {
 int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
                   const ggrid *g, const swx_area *area, const gparam *p, const char *what);
 
+/* Sends ecCodes' messages to the next error line instead of stderr (once
+ * per process; clears this thread's last message). */
+void swx__grib_init(void);
+
 /* An estimate of a cut message's size from its source head (bits per
  * value) and the points it keeps. */
 int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap);

@@ -328,6 +328,60 @@ static int cut_now(const char *path)
     return yes;
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* SEAWX_SIM_GRIB_DAMAGE: a storage host that serves damaged GRIB files, for
+ * the clients' tests: "html" (a web page instead of the file), "short" (the
+ * stored file ends half-way through its last message) or "template" (every
+ * message's data representation template is one no decoder knows). NULL:
+ * the file as made. */
+static struct sim_blob *damaged(struct sim_blob *blob)
+{
+    const char *how = getenv("SEAWX_SIM_GRIB_DAMAGE");
+    if (how == NULL || *how == '\0')
+        return blob;
+    const uint8_t *d = (const uint8_t *)sim_blob_data(blob);
+    size_t len = sim_blob_len(blob), n = len;
+    static const char page[] = "<!DOCTYPE html><html><body><h1>Service temporarily "
+                               "unavailable</h1></body></html>\n";
+    if (strcmp(how, "html") == 0)
+        n = sizeof(page) - 1;
+    uint8_t *out = malloc(n ? n : 1);
+    if (out == NULL)
+        return blob;
+    if (strcmp(how, "html") == 0) {
+        memcpy(out, page, n);
+    } else {
+        memcpy(out, d, len);
+        size_t off = 0, last = 0;
+        while (off + 16 <= len && memcmp(out + off, "GRIB", 4) == 0) {
+            size_t mlen = be32(out + off + 12);
+            if (mlen < 16 || off + mlen > len)
+                break;
+            if (strcmp(how, "template") == 0) {
+                size_t s = off + 16;
+                while (s + 5 <= off + mlen - 4) {
+                    uint32_t sl = be32(out + s);
+                    if (sl < 5)
+                        break;
+                    if (out[s + 4] == 5 && sl >= 11)
+                        out[s + 9] = out[s + 10] = 0xff;
+                    s += sl;
+                }
+            }
+            last = off;
+            off += mlen;
+        }
+        if (strcmp(how, "short") == 0)
+            n = last + (len - last) / 2;
+    }
+    sim_blob_unref(blob);
+    return sim_blob_adopt(out, n);
+}
+
 int sim_files_storage(struct sim_request *rq, int *handled)
 {
     const char *p = rq->path;
@@ -366,6 +420,7 @@ int sim_files_storage(struct sim_request *rq, int *handled)
             return sim_http_reply_text(rq, 404, "no such file");
         if (rc != 0)
             return sim_http_reply_text(rq, 500, "the file could not be made");
+        blob = damaged(blob);
     }
     total = sim_blob_len(blob);
     snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", name);

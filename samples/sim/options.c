@@ -102,7 +102,9 @@ void sim_options_help(FILE *f)
                "premium), SEAWX_SIM_VESSELS (how many vessels), SEAWX_SIM_JOB_MS (how long a\n"
                "job takes), SEAWX_SIM_STORAGE_CUT=1 (the first whole-file answer of each file\n"
                "is cut short), SEAWX_SIM_STORAGE_RANGE=0 (the storage host ignores Range and\n"
-               "answers 200 with the whole file).\n"
+               "answers 200 with the whole file), SEAWX_SIM_GRIB_DAMAGE=html|short|template (GRIB\n"
+               "files served as a web page, cut inside their last message, or with a packing no\n"
+               "decoder knows).\n"
                "Exit status: 0 stopped by a signal, 1 could not start, 2 bad options.\n");
 }
 

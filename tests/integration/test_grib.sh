@@ -137,6 +137,16 @@ rc=$?
 echo "# with 503s, dropped and cut answers: exit $rc; $(tail -1 faults.err)"
 check "503s, dropped connections and cut answers: the same file, or one error and no file" \
   sh -c "[ $rc -eq 0 ] && cmp -s v.grb2 faults.grb2 || { [ $rc -ne 0 ] && [ ! -e faults.grb2 ]; }"
+# Damaged storage: one line naming the file, exit 7, nothing written.
+for damage in html short template; do
+  SEAWX_SIM_GRIB_DAMAGE=$damage sim_restart
+  rm -f damaged.grb2
+  "$S" grib "${voyage[@]}" --no-cache -q -o damaged.grb2 2>damaged.err
+  rc=$?
+  echo "# storage serving '$damage' files: exit $rc: $(cat damaged.err)"
+  check "storage serving damaged files ($damage): exit 7, one line naming the file, nothing written" \
+    sh -c "[ $rc -eq 7 ] && [ \$(wc -l <damaged.err) -eq 1 ] && grep -q 'sof-d\\.' damaged.err && [ ! -e damaged.grb2 ] && ! ls | grep -q '\\.tmp\$'"
+done
 sim_restart
 
 # ---- Ctrl-C while fetching: nothing written; the next run finishes ----
