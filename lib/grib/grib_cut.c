@@ -1,9 +1,5 @@
 /* grib_cut.c: one field cut to a voyage's grid and packed again, with
- * ecCodes (decoding and encoding GRIB is ecCodes' work, never ours). The
- * source message is cloned, so that everything that says what the field is
- * (centre, parameter, level, reference and forecast time, statistics) stays
- * as the service wrote it; only the grid, the values, the bitmap and the
- * precision change. */
+ * ecCodes (decoding and encoding GRIB is ecCodes' work, never ours). */
 #include "grib_priv.h"
 
 #include "area_int.h"
@@ -19,6 +15,8 @@
 #define SENTINEL 9.999e20
 #define MISSING 9999.0 /* what the bitmap stands in for while values are set */
 #define MAX_POINTS (16u << 20)
+/* From this many points a field is also tried with complex packing. */
+#define COMPLEX_FROM 4096
 
 static int keeps(const ggrid *g, const swx_area *area, uint32_t i, uint32_t j)
 {
@@ -111,16 +109,10 @@ static int put(uint8_t **out, size_t *len, size_t *cap, const void *data, size_t
     return 0;
 }
 
-/* A copy of the source message h on grid g with the m values v (missing ones
- * MISSING), packed as packing to values of 10^-dscale. */
-static int encode(codes_handle **out, codes_handle *h, const ggrid *g, const double *v, size_t m,
-                  size_t missing, const char *packing, int dscale, const char *what)
+/* The grid g on handle h (the source message, decoded already). */
+static int set_grid(codes_handle *c, const ggrid *g, const char *what)
 {
     int err;
-    codes_handle *c = codes_handle_clone(h);
-    *out = c;
-    if (!c)
-        return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot copy a message", what);
     double west = fmod(g->lon0 + 720.0, 360.0);
     double east = fmod(g->lon0 + (g->ni - 1) * g->step + 720.0, 360.0);
     if ((err = codes_set_long(c, "Ni", g->ni)) || (err = codes_set_long(c, "Nj", g->nj)) ||
@@ -133,6 +125,15 @@ static int encode(codes_handle **out, codes_handle *h, const ggrid *g, const dou
         (err = codes_set_double(c, "iDirectionIncrementInDegrees", g->step)) ||
         (err = codes_set_double(c, "jDirectionIncrementInDegrees", g->step)))
         return ec_fail(what, "set the grid", err);
+    return 0;
+}
+
+/* The m values v (missing ones MISSING) packed on c as packing, to values of
+ * 10^-dscale. */
+static int pack(codes_handle *c, const double *v, size_t m, size_t missing, const char *packing,
+                int dscale, const char *what)
+{
+    int err;
     size_t pl = strlen(packing);
     if ((err = codes_set_string(c, "packingType", packing, &pl)))
         return ec_fail(what, "set the packing", err);
@@ -150,9 +151,8 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
 {
     int err = 0, rc = 0;
     double *src = NULL, *dst = NULL;
-    codes_handle *c = NULL;
     swx__grib_init();
-    codes_handle *h = codes_handle_new_from_message(NULL, msg, len);
+    codes_handle *h = codes_handle_new_from_message_copy(NULL, msg, len);
     if (!h)
         return ec_fail(what, "read a message", CODES_INVALID_MESSAGE);
     char grid_type[64] = "";
@@ -226,19 +226,25 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
             dst[(size_t)j * g->ni + i] = v;
         }
     }
-    /* Packed twice, the smaller kept: complex packing with spatial
-     * differencing (template 5.3) wins on larger grids, simple packing (5.0)
-     * on the few points of a window (5.3 spends about 40 bytes more on its
-     * groups); every viewer of docs/grib.md reads both. */
-    static const char *const packings[] = {"grid_complex_spatial_differencing", "grid_simple"};
+    /* The field is written on the handle its source was read into, so
+     * that what says what the field is (centre, parameter, level, reference
+     * and forecast time, statistics) stays as the service wrote it; only the
+     * grid, the values, the bitmap and the precision change. Simple packing
+     * (template 5.0) for a grid of fewer than COMPLEX_FROM points (a window's
+     * few dozen, a Saildocs box's hundreds: measured smaller, as 5.3 spends
+     * about 40 bytes on its groups); above, packed both ways and the smaller
+     * kept. Every viewer of docs/grib.md reads both. */
+    static const char *const packings[] = {"grid_simple", "grid_complex_spatial_differencing"};
     uint8_t *best = NULL;
     size_t best_len = 0;
-    for (int k = 0; k < 2 && !rc; k++) {
+    int tries = m < COMPLEX_FROM ? 1 : 2;
+    rc = set_grid(h, g, what);
+    for (int k = 0; k < tries && !rc; k++) {
         const void *bytes = NULL;
         size_t blen = 0;
-        if ((rc = encode(&c, h, g, dst, m, missing, packings[k], p->dscale, what)))
+        if ((rc = pack(h, dst, m, missing, packings[k], p->dscale, what)))
             break;
-        if ((err = codes_get_message(c, &bytes, &blen))) {
+        if ((err = codes_get_message(h, &bytes, &blen))) {
             rc = ec_fail(what, "write a message", err);
             break;
         }
@@ -252,15 +258,11 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
             memcpy(best, bytes, blen);
             best_len = blen;
         }
-        codes_handle_delete(c);
-        c = NULL;
     }
     if (!rc)
         rc = put(out, out_len, out_cap, best, best_len);
     free(best);
 done:
-    if (c)
-        codes_handle_delete(c);
     codes_handle_delete(h);
     free(src);
     free(dst);
