@@ -235,6 +235,13 @@ out=$top/bench/grib/last-run.md
   echo "GRIB1 (WMO) against the GRIB2 window: $(cat window.wmo.cmp)"
   echo "GRIB1 (edition=1) against its GRIB2: $(cat window.ed1.cmp)"
   echo
+  for c in window route box; do
+    grib_get -p totalLength,section6Length,section7Length $c.grb2 | awk -v c=$c '
+      { t += $1; b += $2; d += $3; n++ }
+      END { printf "- GRIB2 %s: %d bytes = %d of section heads (%.0f a message, %.0f %%), %d of section 6 (bitmap), %d of section 7 (packed values)\n",
+            c, t, t - b - d, (t - b - d) / n, 100 * (t - b - d) / t, b, d }'
+  done
+  echo
   w=$(size window.grb2) b=$(size box.grb2)
   echo "Target: window <= 15 kB and <= 40 % of the box: $w bytes ($(python3 -c "print('%.1f' % ($w / 1024))") KiB), $(pct "$w" "$b") of the box."
   echo
@@ -270,13 +277,20 @@ cat "$out"
 
 if [ "${PROFILE:-0}" = 1 ]; then
   # Instructions, not time: the same on a busy machine. Shares are of the whole run.
+  set +o pipefail # head ends the reports early
   valgrind --tool=callgrind --callgrind-out-file=cg.out "${SBOX[@]}" 2>/dev/null
-  echo
-  echo "Profile of the warm box build (valgrind --tool=callgrind, inclusive share of instructions):"
-  callgrind_annotate --inclusive=yes cg.out 2>/dev/null | grep -E '^ *[0-9,]+ \( *[0-9.]+%\)' |
-    grep -E 'PROGRAM TOTALS|swx_grib_build|grib_cut.c|codes_(get_double_array|handle_clone|handle_new_from_message|set_string|set_double_array|set_long|handle_delete|set_double) ' |
-    grep -v '=>' | head -12
-  echo "Called from swx__grib_cut:"
-  callgrind_annotate --tree=calling --inclusive=yes cg.out 2>/dev/null |
-    awk '/\*  .*grib_cut.c:swx__grib_cut/ { on = 1; next } on && /^$/ { exit } on' | head -10
+  {
+    echo
+    echo '## Profile'
+    echo
+    echo '```'
+    echo "Profile of the warm box build (valgrind --tool=callgrind, inclusive share of instructions):"
+    callgrind_annotate --auto=no --inclusive=yes cg.out 2>/dev/null | grep -E '^ *[0-9,]+ \( *[0-9.]+%\)' |
+      grep -E 'PROGRAM TOTALS|swx_grib_build|grib_cut.c|codes_(get_double_array|handle_clone|handle_new_from_message|set_string|set_double_array|set_long|handle_delete|set_double) ' |
+      grep -v '=>' | head -12
+    echo "Called from swx__grib_cut:"
+    callgrind_annotate --auto=no --tree=calling --inclusive=yes cg.out 2>/dev/null |
+      awk '/\*  .*grib_cut.c:swx__grib_cut/ { on = 1; next } on && /^$/ { exit } on' | head -10
+    echo '```'
+  } | sed "s|$top/||g" | tee -a "$out"
 fi
