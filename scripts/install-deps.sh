@@ -26,7 +26,7 @@ packages=(
   slurmctld slurmd munge slurm-client python3-yaml
   chromium iproute2 xvfb xdotool
   # The voyage GRIB: XyGrib opens it under Xvfb (it.test_grib_viewers); CDO is
-  # the peer tool bench/grib.sh measures it against.
+  # the peer tool bench/grib/run.sh measures it against.
   xygrib cdo
 )
 # The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre),

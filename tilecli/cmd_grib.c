@@ -26,6 +26,10 @@ const cli_opt cmd_grib_opts[] = {
      "OpenCPN and XyGrib open as it is); - or /dev/stdout for standard output",
      0},
     {"compress", 0, "HOW", "bzip2 or none (default: bzip2 when the name ends in .bz2)", 0},
+    {"edition", 0, "N",
+     "2 or 1: GRIB1 as Saildocs sends it, about 90 bytes of heads a field instead of 180 (no "
+     "gust); default: 1 for a name ending in .grb or .grib (before any .bz2), else 2",
+     0},
     {"route", 0, "FILE",
      "the route: GeoJSON LineString or CSV waypoints (lat,lon), with waypoint times or with "
      "--depart and --speed",
@@ -81,6 +85,25 @@ static int parse_bbox(double v[4], const char *text)
         p = end + 1;
     }
     return 0;
+}
+
+/* The edition a file name asks for: 1 for NAME.grb or NAME.grib (then
+ * maybe .bz2), as GRIB1 files are named; 2 otherwise (.grb2, .grib2, any
+ * other name). */
+static int edition_of(const char *name)
+{
+    if (!name)
+        return 2;
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".bz2") == 0)
+        n -= 4;
+    static const char *const g1[] = {".grb", ".grib", ".grb1", ".grib1"};
+    for (size_t i = 0; i < sizeof g1 / sizeof g1[0]; i++) {
+        size_t k = strlen(g1[i]);
+        if (n > k && strncmp(name + n - k, g1[i], k) == 0)
+            return 1;
+    }
+    return 2;
 }
 
 typedef struct progress_state {
@@ -172,6 +195,10 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     spec.hours = cli_get(&a, "hours");
+    long edition;
+    if (cli_get_int(&edition, &a, "edition", 2, 1, 2))
+        return EXIT_USAGE;
+    spec.edition = cli_has(&a, "edition") ? (int)edition : edition_of(cli_get(&a, "output"));
     if (cli_get(&a, "run") && swx_iso8601_parse(&spec.run, cli_get(&a, "run"))) {
         cli_error("--run '%.60s' is not an ISO 8601 instant (2026-03-01T00:00:00Z)",
                   cli_get(&a, "run"));

@@ -825,9 +825,16 @@ static int plan(gjob *j)
     int rc = swx__grib_params(j->params, &j->nparams, s->vars);
     if (rc)
         return rc;
-    for (size_t i = 0; i < j->nparams; i++)
+    if (s->edition != 0 && s->edition != 1 && s->edition != 2)
+        return swx_error_set(SWX_EINVAL, "GRIB edition %d: 1 or 2", s->edition);
+    for (size_t i = 0; i < j->nparams; i++) {
+        if (s->edition == 1 && !j->params[i]->g1_param)
+            return swx_error_set(
+                SWX_EINVAL, "%s has no code in GRIB1's WMO table: write it as GRIB2 (edition 2)",
+                j->params[i]->label);
         if (bundle_index(j, j->params[i]->bundle) < 0)
             j->bundles[j->nbundles++] = j->params[i]->bundle;
+    }
     j->grid = s->grid_deg > 0 ? s->grid_deg : SWX_GRIB_DEFAULT_GRID;
     if (j->grid < 0.01 || j->grid > 10)
         return swx_error_set(SWX_EINVAL, "a grid of %g degrees (0.01 to 10)", j->grid);
@@ -1195,7 +1202,8 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
             char what[300];
             snprintf(what, sizeof what, "%s (%s)", f->id, j->params[k]->label);
             rc = swx__grib_cut(&out, &out_len, &out_cap, m->data, (size_t)m->h.length,
-                               &j->times[t].grid, j->times[t].area, j->params[k], what);
+                               &j->times[t].grid, j->times[t].area, j->params[k],
+                               spec->edition == 1 ? 1 : 2, what);
             if (!rc) {
                 j->res.messages++;
                 j->progress_done++;

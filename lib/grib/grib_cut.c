@@ -146,8 +146,79 @@ static int pack(codes_handle *c, const double *v, size_t m, size_t missing, cons
     return 0;
 }
 
+/* The field as GRIB1, from ecCodes' GRIB1 sample: the source's centre,
+ * reference time and forecast step (an accumulation as its period), p's
+ * codes of WMO table 2, the grid with longitudes from -180 on (GRIB1 keeps
+ * them signed), simple packing (GRIB1's complex packing is read by few
+ * viewers), a bitmap where values are missing. */
+static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *src, const ggrid *g,
+                 const double *v, size_t m, size_t missing, const gparam *p, const char *what)
+{
+    int err, rc = 0;
+    long centre = 0, date = 0, time = 0, start = 0, end = 0;
+    char type[32] = "instant";
+    size_t tl = sizeof type;
+    if ((err = codes_get_long(src, "centre", &centre)) ||
+        (err = codes_get_long(src, "dataDate", &date)) ||
+        (err = codes_get_long(src, "dataTime", &time)) ||
+        (err = codes_get_long(src, "startStep", &start)) ||
+        (err = codes_get_long(src, "endStep", &end)) ||
+        (err = codes_get_string(src, "stepType", type, &tl)))
+        return ec_fail(what, "read the field's times", err);
+    codes_handle *c = codes_grib_handle_new_from_samples(NULL, "regular_ll_sfc_grib1");
+    if (!c)
+        return ec_fail(what, "open its GRIB1 sample", CODES_FILE_NOT_FOUND);
+    double west = fmod(g->lon0 + 540.0, 360.0) - 180.0;
+    size_t sl = strlen("grid_simple");
+    int accum = strcmp(type, "accum") == 0;
+    if (end > 255 || start > 255) {
+        codes_handle_delete(c);
+        return swx_error_set(SWX_EINVAL, "%s: GRIB1 holds forecast hours up to 255 (this is %ld)",
+                             what, end);
+    }
+    /* no local section: the heads are what a viewer reads, and no more */
+    if ((err = codes_set_long(c, "centre", centre)) ||
+        (err = codes_set_long(c, "deleteLocalDefinition", 1)) ||
+        (err = codes_set_long(c, "table2Version", 3)) ||
+        (err = codes_set_long(c, "indicatorOfParameter", p->g1_param)) ||
+        (err = codes_set_long(c, "indicatorOfTypeOfLevel", p->g1_level_type)) ||
+        (err = codes_set_long(c, "level", p->g1_level)) ||
+        (err = codes_set_long(c, "dataDate", date)) ||
+        (err = codes_set_long(c, "dataTime", time)) ||
+        (err = codes_set_long(c, "unitOfTimeRange", 1)) ||
+        (err = codes_set_long(c, "timeRangeIndicator", accum ? 4 : 0)) ||
+        (err = codes_set_long(c, "P1", accum ? start : end)) ||
+        (err = codes_set_long(c, "P2", accum ? end : 0)) ||
+        (err = codes_set_long(c, "Ni", g->ni)) || (err = codes_set_long(c, "Nj", g->nj)) ||
+        (err = codes_set_long(c, "jScansPositively", 0)) ||
+        (err = codes_set_long(c, "iScansNegatively", 0)) ||
+        (err = codes_set_double(c, "latitudeOfFirstGridPointInDegrees", g->lat0)) ||
+        (err = codes_set_double(c, "longitudeOfFirstGridPointInDegrees", west)) ||
+        (err = codes_set_double(c, "latitudeOfLastGridPointInDegrees",
+                                g->lat0 - (g->nj - 1) * g->step)) ||
+        (err = codes_set_double(c, "longitudeOfLastGridPointInDegrees",
+                                west + (g->ni - 1) * g->step)) ||
+        (err = codes_set_double(c, "iDirectionIncrementInDegrees", g->step)) ||
+        (err = codes_set_double(c, "jDirectionIncrementInDegrees", g->step)) ||
+        (err = codes_set_string(c, "packingType", "grid_simple", &sl)) ||
+        (err = codes_set_long(c, "bitmapPresent", missing ? 1 : 0)) ||
+        (err = codes_set_double(c, "missingValue", MISSING)) ||
+        (err = codes_set_long(c, "decimalScaleFactor", p->dscale)) ||
+        (err = codes_set_double_array(c, "values", v, m)))
+        rc = ec_fail(what, "write it as GRIB1", err);
+    const void *bytes = NULL;
+    size_t blen = 0;
+    if (!rc && (err = codes_get_message(c, &bytes, &blen)))
+        rc = ec_fail(what, "write a message", err);
+    if (!rc)
+        rc = put(out, out_len, out_cap, bytes, blen);
+    codes_handle_delete(c);
+    return rc;
+}
+
 int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
-                  const ggrid *g, const swx_area *area, const gparam *p, const char *what)
+                  const ggrid *g, const swx_area *area, const gparam *p, int edition,
+                  const char *what)
 {
     int err = 0, rc = 0;
     double *src = NULL, *dst = NULL;
@@ -234,6 +305,10 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
      * few dozen, a Saildocs box's hundreds: measured smaller, as 5.3 spends
      * about 40 bytes on its groups); above, packed both ways and the smaller
      * kept. Every viewer of docs/grib.md reads both. */
+    if (edition == 1) {
+        rc = grib1(out, out_len, out_cap, h, g, dst, m, missing, p, what);
+        goto done;
+    }
     static const char *const packings[] = {"grid_simple", "grid_complex_spatial_differencing"};
     uint8_t *best = NULL;
     size_t best_len = 0;

@@ -22,6 +22,8 @@ typedef struct gparam {
     double level;
     int dscale;     /* decimal scale factor written: values to 10^-dscale */
     int accumulate; /* a total over the hours before: absent at hour 0 */
+    /* GRIB1 (WMO table 2, version 3): parameter, level type, level; 0: none */
+    int g1_param, g1_level_type, g1_level;
 } gparam;
 
 #define GRIB_MAX_PARAMS 16
@@ -39,10 +41,11 @@ typedef struct ggrid {
 
 /* Cuts the message (whole, len bytes) to grid g, points whose square of side
  * 2 * step does not meet area (NULL: every point kept) missing, packed to
- * p's precision; appends the new message to *out (realloc'd, *out_len).
+ * p's precision, as GRIB2 (edition 2) or GRIB1 (edition 1); appends the new message to *out (realloc'd, *out_len).
  * what names the file in error lines. */
 int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
-                  const ggrid *g, const swx_area *area, const gparam *p, const char *what);
+                  const ggrid *g, const swx_area *area, const gparam *p, int edition,
+                  const char *what);
 
 /* Sends ecCodes' messages to the next error line instead of stderr (once
  * per process; clears this thread's last message). */

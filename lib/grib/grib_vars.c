@@ -11,18 +11,24 @@
  * and gust to 0.1 m/s, pressure to 10 Pa (0.1 hPa), temperature to 0.1 K,
  * rain to 0.1 kg/m2 (0.1 mm), wave height to 0.1 m, direction to 1 degree,
  * period to 1 s. */
+/* GRIB1 codes: WMO table 2 (version 3), levels of table 3 (105 height above
+ * ground, 102 mean sea level, 1 surface). GRIB1 has no code for the mean
+ * direction and period of the total sea: they are written as the primary
+ * wave's (107, 108), as WAVEWATCH III's GRIB1 files carry them and viewers
+ * show them; the gust has no code outside centres' local tables, so GRIB1
+ * leaves it out (refused). */
 static const gparam params[] = {
-    {"wind", "basic", "10 m wind (u)", 0, 2, 2, 103, 10, 1, 0},
-    {"wind", "basic", "10 m wind (v)", 0, 2, 3, 103, 10, 1, 0},
-    {"gust", "basic", "10 m gust", 0, 2, 22, 103, 10, 1, 0},
-    {"prmsl", "basic", "mean sea-level pressure", 0, 3, 1, 101, 0, -1, 0},
-    {"temp", "basic", "2 m temperature", 0, 0, 0, 103, 2, 1, 0},
-    {"rain", "basic", "total precipitation", 0, 1, 8, 1, 0, 1, 1},
-    {"waves", "maritime", "significant wave height", 10, 0, 3, 1, 0, 1, 0},
-    {"waves", "maritime", "mean wave direction", 10, 0, 14, 1, 0, 0, 0},
-    {"waves", "maritime", "mean wave period", 10, 0, 15, 1, 0, 0, 0},
-    {"wind100", "wind", "100 m wind (u)", 0, 2, 2, 103, 100, 1, 0},
-    {"wind100", "wind", "100 m wind (v)", 0, 2, 3, 103, 100, 1, 0},
+    {"wind", "basic", "10 m wind (u)", 0, 2, 2, 103, 10, 1, 0, 33, 105, 10},
+    {"wind", "basic", "10 m wind (v)", 0, 2, 3, 103, 10, 1, 0, 34, 105, 10},
+    {"gust", "basic", "10 m gust", 0, 2, 22, 103, 10, 1, 0, 0, 0, 0},
+    {"prmsl", "basic", "mean sea-level pressure", 0, 3, 1, 101, 0, -1, 0, 2, 102, 0},
+    {"temp", "basic", "2 m temperature", 0, 0, 0, 103, 2, 1, 0, 11, 105, 2},
+    {"rain", "basic", "total precipitation", 0, 1, 8, 1, 0, 1, 1, 61, 1, 0},
+    {"waves", "maritime", "significant wave height", 10, 0, 3, 1, 0, 1, 0, 100, 1, 0},
+    {"waves", "maritime", "mean wave direction", 10, 0, 14, 1, 0, 0, 0, 107, 1, 0},
+    {"waves", "maritime", "mean wave period", 10, 0, 15, 1, 0, 0, 0, 108, 1, 0},
+    {"wind100", "wind", "100 m wind (u)", 0, 2, 2, 103, 100, 1, 0, 33, 105, 100},
+    {"wind100", "wind", "100 m wind (v)", 0, 2, 3, 103, 100, 1, 0, 34, 105, 100},
 };
 #define NPARAMS (sizeof params / sizeof params[0])
 #define KNOWN "wind, gust, prmsl, temp, rain, waves, wind100"

@@ -28,6 +28,8 @@ NM = 1852.0
 KN = NM / 3600.0
 MISSING = "MISSING"
 # half the packing step of each variable (docs/grib.md): 10^-D / 2
+# GRIB1 names (WMO table 2 as ecCodes reads it) of the source's GRIB2 fields
+ALIAS = {"msl": "prmsl", "mdps": "mwd", "mpps": "mwp"}
 HALF_STEP = {"10u": 0.05, "10v": 0.05, "i10fg": 0.05, "prmsl": 5.0, "2t": 0.05, "tp": 0.05,
              "swh": 0.05, "mwd": 0.5, "mwp": 0.5}
 
@@ -132,11 +134,12 @@ def main():
         fields.append(f)
     if not fields:
         fail("no field in " + out)
-    run("grib_copy", out, os.path.join(tmp, "[count].grb2"))
+    run("grib_copy", out, os.path.join(tmp, "[count].grb"))
     src_cache = {}
     candidates = []
     checked_in = checked_out = 0
     for k, (name, ddate, dtime, srange, ni, nj, di, dj) in enumerate(fields, 1):
+        name = ALIAS.get(name, name)
         date = datetime.datetime.strptime(ddate + dtime.zfill(4), "%Y%m%d%H%M").replace(
             tzinfo=datetime.timezone.utc).timestamp()
         if date != t_run:
@@ -149,7 +152,7 @@ def main():
             fail("field %d (%s) is valid at hour %d, not one of every %d" % (k, name, fh, step))
         i = valid.index(t)
         line = stretch(i)
-        pts_k = read_points(os.path.join(tmp, "%d.grb2" % k))
+        pts_k = read_points(os.path.join(tmp, "%d.grb" % k))
         if len(pts_k) != int(ni) * int(nj):
             fail("field %d has %d points for %s x %s" % (k, len(pts_k), ni, nj))
         for (la, lo), v in pts_k.items():

@@ -74,6 +74,13 @@ bz=$(stat -c %s v.grb2.bz2 2>/dev/null || echo 0)
 echo "# compressed with bzip2: $bz bytes"
 check "-o NAME.bz2: the same file through bzip2, at most 10 kB (Pactor-2)" \
   sh -c "bunzip2 -c v.grb2.bz2 | cmp -s - v.grb2 && [ $bz -gt 0 ] && [ $bz -le 10240 ]"
+"$S" grib "${voyage[@]}" --cache c1 -o v.grb 2>g1.err
+g1=$(stat -c %s v.grb 2>/dev/null || echo 0)
+echo "# as GRIB1 (-o v.grb): $g1 bytes; $(grib_ls -p edition,centre,indicatorOfParameter,indicatorOfTypeOfLevel:l v.grb | sed -n 3p)"
+check "-o NAME.grb: GRIB1 (WMO table 2: 33/34 at 10 m, 2 at mean sea level), at most 10 kB" \
+  sh -c "[ \"\$(grib_get -p edition v.grb | sort -u)\" = 1 ] && [ \$(grib_count v.grb) -eq 63 ] &&
+         [ \"\$(grib_get -p indicatorOfParameter v.grb | sort -u | tr '\n' ' ')\" = '2 33 34 ' ] &&
+         [ $g1 -gt 0 ] && [ $g1 -le 10240 ]"
 
 # ---- against the whole files: what a download would take ----
 # Each forecast file's size, asked of storage with a one-byte range (the
@@ -118,6 +125,12 @@ check "the check can fail: the box file has values outside the windows" \
   sh -c "! python3 '$here/grib_check.py' box.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 10 240 6 >boxcheck.out 2>&1 && grep -q 'outside the window, and has a value' boxcheck.out"
 "$S" grib "${voyage[@]}" --cut route --cache c1 -o route.grb2 2>routecut.err
 echo "# route cut (one grid, a bitmap per time): $(stat -c %s route.grb2) bytes"
+check "the GRIB1 file passes the same check" \
+  sh -c "python3 '$here/grib_check.py' v.grb src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >g1check.out 2>&1"
+"$S" grib --bbox -61.2,35,-39.3,41 --hours 6-126 --vars wind,prmsl --cache c1 -o box.grb 2>box1.err
+box1=$(stat -c %s box.grb 2>/dev/null || echo 0)
+echo "# GRIB1: window $g1 bytes, box $box1 ($(awk -v a="$g1" -v b="$box1" 'BEGIN {printf "%.0f", 100 * a / b}') %)"
+check "as GRIB1, the window cut is at most 40 % of the box" test "$box1" -gt 0 -a $((100 * g1)) -le $((40 * box1))
 check "the route cut passes the same check" \
   sh -c "python3 '$here/grib_check.py' route.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >routecheck.out 2>&1"
 
@@ -192,6 +205,8 @@ check "hours past the run: exit 2" bad hours 2 "past the run's last forecast hou
 check "a run not listed: exit 5" bad run 5 "no forecast file of the run of 2026-11-20" \
   "${voyage[@]}" --run 2026-11-20T00:00:00Z --cache c1
 check "a box across a pole: exit 2" bad pole 2 "cannot cross a pole" --bbox 0,80,10,95
+check "gust as GRIB1: exit 2 (no WMO code)" bad gust1 2 "has no code in GRIB1" \
+  --route route.csv --depart "$DEPART" --speed 6-8 --vars wind,gust --edition 1
 printf '\377\376junk\000\n' >junk.csv
 check "a route that is not a route: exit 2" bad route 2 "junk.csv" --route junk.csv \
   --depart "$DEPART" --speed 6

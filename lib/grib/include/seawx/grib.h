@@ -99,6 +99,9 @@ typedef struct swx_grib_spec {
      * plugin and XyGrib open as it is): a third of the size, since the
      * messages' heads repeat; ecCodes and GDAL need it decompressed */
     int bzip2;
+    /* 2 (0: the default) or 1: GRIB1 as Saildocs sends it, each message about
+     * 90 bytes of heads instead of 180 (WMO table 2 codes; no gust) */
+    int edition;
 } swx_grib_spec;
 
 /* Progress: stage "index" (files walked), "fetch" (messages fetched) or

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/grib.sh: the voyage GRIB (`seawx grib`) in one run against seawx-sim
+# bench/grib/run.sh: the voyage GRIB (`seawx grib`) in one run against seawx-sim
 # (started here on a free loopback port, clock at 2026-11-27T06:00:00Z, its
 # GRIB2 files made afresh in a folder of this run):
 #  1. sizes of the must-show case (the route 40N 60W, 38.5N 50W, 36N
@@ -26,14 +26,14 @@
 #   RUNS          timed rounds (default 7)
 #   PROFILE=1     also record the warm box build with perf and print where its time goes
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${SEAWX_BUILD:-$top/build}
 CLI=${SEAWX_CLI:-$BUILD/tilecli/seawx}
 SIM=${SEAWX_SIM:-$BUILD/samples/seawx-sim}
 RUNS=${RUNS:-7}
 HERE=$top/bench/grib
 for tool in cdo grib_set grib_filter grib_get_data bzip2 python3; do
-  command -v $tool >/dev/null || { echo "bench/grib.sh needs $tool (Debian: cdo, libeccodes-tools, bzip2)" >&2; exit 2; }
+  command -v $tool >/dev/null || { echo "bench/grib/run.sh needs $tool (Debian: cdo, libeccodes-tools, bzip2)" >&2; exit 2; }
 done
 NOW=2026-11-27T06:00:00Z
 T=$(mktemp -d /tmp/seawx-bench-grib.XXXXXX)
