@@ -218,7 +218,7 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
 
 int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
                   const ggrid *g, const swx_area *area, const gparam *p, int edition,
-                  const char *what)
+                  uint8_t **simple, size_t *simple_len, const char *what)
 {
     int err = 0, rc = 0;
     double *src = NULL, *dst = NULL;
@@ -263,6 +263,34 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
     if ((err = codes_get_double_array(h, "values", src, &got)) || got != n) {
         rc = ec_fail(what, "decode the values", err ? err : CODES_WRONG_ARRAY_SIZE);
         goto done;
+    }
+    if (simple) {
+        /* The whole field, simply packed at the source's precision: its
+         * values decode as the source's did (the same multiples of
+         * 10^-D), in a fraction of the time. */
+        long d = 0;
+        size_t sl = strlen("grid_simple"), nmiss = 0;
+        for (size_t i = 0; i < n; i++)
+            nmiss += src[i] >= SENTINEL / 2;
+        const void *bytes = NULL;
+        size_t blen = 0;
+        *simple = NULL;
+        if ((err = codes_get_long(h, "decimalScaleFactor", &d)) ||
+            (err = codes_set_string(h, "packingType", "grid_simple", &sl)) ||
+            (err = codes_set_long(h, "bitmapPresent", nmiss ? 1 : 0)) ||
+            (err = codes_set_double(h, "missingValue", SENTINEL)) ||
+            (err = codes_set_long(h, "decimalScaleFactor", d)) ||
+            (err = codes_set_double_array(h, "values", src, n)) ||
+            (err = codes_get_message(h, &bytes, &blen))) {
+            rc = ec_fail(what, "pack it simply", err);
+            goto done;
+        }
+        if (!(*simple = malloc(blen))) {
+            rc = swx_error_set(SWX_ENOMEM, "out of memory");
+            goto done;
+        }
+        memcpy(*simple, bytes, blen);
+        *simple_len = blen;
     }
     size_t m = (size_t)g->ni * g->nj;
     if (m == 0 || m > MAX_POINTS) {

@@ -32,6 +32,9 @@ typedef struct gparam {
 int swx__grib_params(const gparam **out, size_t *n, const char *vars);
 /* Whether a message's head is this parameter. */
 int swx__grib_is(const gparam *p, const swx_grib_head *h);
+/* Whether two heads are of the same field (parameter, level, times, grid),
+ * whatever their packing. */
+int swx__grib_is_same(const swx_grib_head *a, const swx_grib_head *b);
 
 /* A grid written: nodes lon0 + i * step, lat0 - j * step (north to south). */
 typedef struct ggrid {
@@ -41,11 +44,14 @@ typedef struct ggrid {
 
 /* Cuts the message (whole, len bytes) to grid g, points whose square of side
  * 2 * step does not meet area (NULL: every point kept) missing, packed to
- * p's precision, as GRIB2 (edition 2) or GRIB1 (edition 1); appends the new message to *out (realloc'd, *out_len).
- * what names the file in error lines. */
+ * p's precision, as GRIB2 (edition 2) or GRIB1 (edition 1); with simple
+ * non-NULL, *simple (malloc'd, *simple_len bytes) also receives the whole
+ * source field packed simply at its own precision, which decodes several
+ * times faster than complex packing (what the cache keeps for the next cut); appends the new
+ * message to *out (realloc'd, *out_len). what names the file in error lines. */
 int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
                   const ggrid *g, const swx_area *area, const gparam *p, int edition,
-                  const char *what);
+                  uint8_t **simple, size_t *simple_len, const char *what);
 
 /* Sends ecCodes' messages to the next error line instead of stderr (once
  * per process; clears this thread's last message). */

@@ -87,6 +87,15 @@ int swx__grib_is(const gparam *p, const swx_grib_head *h)
            h->surface == p->surface && fabs(h->level - p->level) < 1e-6;
 }
 
+int swx__grib_is_same(const swx_grib_head *a, const swx_grib_head *b)
+{
+    return a->discipline == b->discipline && a->category == b->category && a->number == b->number &&
+           a->surface == b->surface && fabs(a->level - b->level) < 1e-9 &&
+           a->reftime == b->reftime && a->forecast == b->forecast && a->ni == b->ni &&
+           a->nj == b->nj && fabs(a->lat1 - b->lat1) < 1e-9 && fabs(a->lon1 - b->lon1) < 1e-9 &&
+           fabs(a->di - b->di) < 1e-9 && fabs(a->dj - b->dj) < 1e-9;
+}
+
 int swx_grib_cut_parse(swx_grib_cut *out, const char *text)
 {
     static const char *const names[] = {"window", "route", "box"};

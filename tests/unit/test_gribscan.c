@@ -159,7 +159,8 @@ static void test_cut(void)
     ggrid g = {.lon0 = -8, .lat0 = 48, .step = 2, .ni = 9, .nj = 3};
     uint8_t *out = NULL;
     size_t olen = 0, ocap = 0;
-    CU_ASSERT_EQUAL_FATAL(swx__grib_cut(&out, &olen, &ocap, m, len, &g, NULL, p[0], 2, "t"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        swx__grib_cut(&out, &olen, &ocap, m, len, &g, NULL, p[0], 2, NULL, NULL, "t"), 0);
     double v[64];
     long ni, nj;
     CU_ASSERT_EQUAL(read_back(v, 64, out, olen, &ni, &nj), 27);
@@ -174,7 +175,8 @@ static void test_cut(void)
     const double lon[2] = {0, 0}, lat[2] = {49, 41};
     CU_ASSERT_EQUAL_FATAL(swx_area_from_waypoints(&a, lon, lat, 2, 60 * 1852.0), 0);
     olen = 0;
-    CU_ASSERT_EQUAL_FATAL(swx__grib_cut(&out, &olen, &ocap, m, len, &g, a, p[0], 2, "t"), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        swx__grib_cut(&out, &olen, &ocap, m, len, &g, a, p[0], 2, NULL, NULL, "t"), 0);
     CU_ASSERT_EQUAL(read_back(v, 64, out, olen, &ni, &nj), 27);
     for (int j = 0; j < 3; j++)
         for (int i = 0; i < 9; i++) /* kept: 2W, 0 and 2E, within a step of the route */
