@@ -266,16 +266,16 @@ grib_ls -p shortName,dataDate,dataTime,stepRange,packingType,Ni,Nj "$work/$fc"
 gdalinfo "$work/$fc" | grep -E 'GRIB_(ELEMENT|COMMENT)=' | head -n 6
 
 step "13c. A voyage GRIB for the routing software on board (OpenCPN, XyGrib): 5 days of wind and pressure, per time only where the ship can be" \
-  "seawx grib --route voyage.csv --depart TIME --speed 6-8 --days 5 -o voyage.grb2 (after its --dry-run), then as .grb2.bz2, and a Saildocs-style box"
+  "seawx grib --route voyage.csv --depart TIME --speed 6-8 --days 5 -o voyage.grb2 (after its --dry-run), then as GRIB1 compressed (.grb.bz2), and a Saildocs-style box"
 gdepart=$(date -u +%Y-%m-%dT%H:00:00Z)
 "$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 --dry-run
 "$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 -o "$work/voyage.grb2"
-"$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 -o "$work/voyage.grb2.bz2"
+"$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 -o "$work/voyage.grb.bz2"
 "$seawx" grib --bbox -28.5,29.5,-8,40 --hours 0-120 --vars wind,prmsl -o "$work/box.grb2" -q
 grib_ls -p shortName,dataDate,dataTime,stepRange,Ni,Nj,numberOfMissing,packingType,totalLength "$work/voyage.grb2" | head -n 8
 echo "  ..."
-printf '  voyage.grb2 %s bytes, voyage.grb2.bz2 %s bytes; a Saildocs-style box of hours 0-120 %s bytes\n' \
-  "$(stat -c %s "$work/voyage.grb2")" "$(stat -c %s "$work/voyage.grb2.bz2")" "$(stat -c %s "$work/box.grb2")"
+printf '  voyage.grb2 %s bytes, voyage.grb.bz2 (GRIB1, bzip2) %s bytes; a Saildocs-style box of hours 0-120 %s bytes\n' \
+  "$(stat -c %s "$work/voyage.grb2")" "$(stat -c %s "$work/voyage.grb.bz2")" "$(stat -c %s "$work/box.grb2")"
 
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
