@@ -2,9 +2,9 @@
 
 Written apart from lib/: the file is read with the ecCodes command-line tools
 (grib_ls, grib_copy, grib_get_data), the source forecast files too; the
-windows of the valid times come from their definition, distances from the
-haversine formula, points along a leg from the navigator's destination
-formula.
+windows of the valid times come from their definition, distances and points
+along the route from voyage_check.py (the haversine and the navigator's
+destination formulas).
 
   grib_check.py OUT SRC_DIR ROUTE_CSV RUN DEPART VMIN VMAX BUFFER_NM GRID PAIRS HOURS STEP
 
@@ -23,58 +23,16 @@ Prints one summary line; exits 1 on the first failure.
 """
 import datetime, math, os, random, subprocess, sys, tempfile
 
-R = 6371008.8
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from voyage_check import KN, haversine, iso, route  # noqa: E402 (the same formulas)
+
 NM = 1852.0
-KN = NM / 3600.0
 MISSING = "MISSING"
 # half the packing step of each variable (docs/grib.md): 10^-D / 2
 # GRIB1 names (WMO table 2 as ecCodes reads it) of the source's GRIB2 fields
 ALIAS = {"msl": "prmsl", "mdps": "mwd", "mpps": "mwp"}
 HALF_STEP = {"10u": 0.05, "10v": 0.05, "i10fg": 0.05, "prmsl": 5.0, "2t": 0.05, "tp": 0.05,
              "swh": 0.05, "mwd": 0.5, "mwp": 0.5}
-
-
-def iso(s):
-    return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(
-        tzinfo=datetime.timezone.utc).timestamp()
-
-
-def haversine(a, b):
-    (lo1, la1), (lo2, la2) = a, b
-    p1, p2 = math.radians(la1), math.radians(la2)
-    dp, dl = p2 - p1, math.radians(lo2 - lo1)
-    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * R * math.asin(min(1.0, math.sqrt(h)))
-
-
-def toward(a, b, d):
-    (lo1, la1), (lo2, la2) = a, b
-    p1, p2, dl = math.radians(la1), math.radians(la2), math.radians(lo2 - lo1)
-    brg = math.atan2(math.sin(dl) * math.cos(p2),
-                     math.cos(p1) * math.sin(p2) - math.sin(p1) * math.cos(p2) * math.cos(dl))
-    dr = d / R
-    p = math.asin(math.sin(p1) * math.cos(dr) + math.cos(p1) * math.sin(dr) * math.cos(brg))
-    l = math.radians(lo1) + math.atan2(math.sin(brg) * math.sin(dr) * math.cos(p1),
-                                       math.cos(dr) - math.sin(p1) * math.sin(p))
-    return (math.degrees(l) + 540) % 360 - 180, math.degrees(p)
-
-
-def route(path):
-    pts = []
-    for line in open(path):
-        line = line.strip()
-        if not line or line.startswith("#") or line[0].isalpha():
-            continue
-        lat, lon = (float(x) for x in line.split(",")[:2])
-        pts.append((lon, lat))
-    return pts
-
-
-def point_at(pts, cum, s):
-    for i in range(len(pts) - 1):
-        if s <= cum[i + 1] or i == len(pts) - 2:
-            return toward(pts[i], pts[i + 1], max(0.0, min(s, cum[i + 1]) - cum[i]))
-    return pts[-1]
 
 
 def fail(msg):
@@ -108,11 +66,7 @@ def main():
     t_run, depart = iso(run_iso), iso(depart_iso)
     vmin, vmax, buf = float(vmin) * KN, float(vmax) * KN, float(buffer_nm) * NM
     grid, pairs, hours, step = float(grid), int(pairs), int(hours), int(step)
-    pts = route(route_csv)
-    cum = [0.0]
-    for i in range(len(pts) - 1):
-        cum.append(cum[-1] + haversine(pts[i], pts[i + 1]))
-    length = cum[-1]
+    point_at, length, _, _ = route(route_csv)
     valid = [t_run + h * 3600 for h in range(0, hours + 1, step)]
 
     def stretch(i):
@@ -121,7 +75,7 @@ def main():
         s0 = 0.0 if a is None else min(length, max(0.0, vmin * (a - depart)))
         s1 = length if b is None else min(length, max(0.0, vmax * (b - depart)))
         n = max(2, int((s1 - s0) / (NM / 2)) + 2)
-        return [point_at(pts, cum, s0 + (s1 - s0) * k / (n - 1)) for k in range(n)]
+        return [point_at(s0 + (s1 - s0) * k / (n - 1)) for k in range(n)]
 
     tmp = tempfile.mkdtemp(prefix="grib_check.")
     listing = run("grib_ls", "-p", "shortName,dataDate,dataTime,stepRange,Ni,Nj,"

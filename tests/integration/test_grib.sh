@@ -134,6 +134,19 @@ check "as GRIB1, the window cut is at most 40 % of the box" test "$box1" -gt 0 -
 check "the route cut passes the same check" \
   sh -c "python3 '$here/grib_check.py' route.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >routecheck.out 2>&1"
 
+# Across 180: a Pacific route, from the global files (no region holds it).
+printf 'lat,lon\n20,170\n22,-175\n24,-165\n' >pacific.csv
+"$S" grib --route pacific.csv --depart "$DEPART" --speed 8-10 --days 2 --cache c1 -o pacific.grb2 2>pacific.err
+mkdir -p srcg
+for h in $(seq 6 6 54); do
+  g=$(printf 'sof-d.20261127.t00z.0p25.basic.global.f%03d.grib2' "$h")
+  "$S" forecast download "$g" -o "srcg/$g" -q 2>>src.err
+done
+check "a route across 180: global files, grids continuous across it, values and windows right" \
+  sh -c "grep -q 'global files' pacific.err &&
+         python3 '$here/grib_check.py' pacific.grb2 srcg pacific.csv $RUN $DEPART 8 10 50 0.5 300 240 6 >paccheck.out 2>&1"
+cat paccheck.out
+
 # ---- storage that ignores Range, faults ----
 sim_restart() {
   kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
