@@ -930,7 +930,16 @@ static int plan(gjob *j)
     double uw = 0, us = 90, ue = 0, un = -90;
     for (size_t i = 0; i < j->ntimes; i++) {
         double w, so, e, n;
-        swx_area_bounds(&w, &so, &e, &n, j->times[i].area);
+        if (s->cut == SWX_GRIB_CUT_BOX) {
+            /* the box as given (an area's bounds stop at Web Mercator's
+             * latitudes) */
+            w = s->west;
+            so = s->south;
+            e = s->east;
+            n = s->north;
+        } else {
+            swx_area_bounds(&w, &so, &e, &n, j->times[i].area);
+        }
         if (e < w)
             e += 360;
         if (i == 0) {
