@@ -2,16 +2,19 @@
 runs in Debian's python3 (python3-qgis, PyQt5). Each command prints what it found and
 exits non-zero with one line on stderr when something is wrong.
 
-  grib_viewers_check.py wind SHOTS REFS MIN_PIXELS MOVES
+  grib_viewers_check.py wind SHOTS REFS MIN_PIXELS MOVES [MIN_INSIDE]
       SHOTS and REFS are comma-separated screenshots of one viewer, one per valid
       time: SHOTS of the file with wind, REFS of the same view of a file without
       wind (pressure only, same grids). Wind is drawn at a time where the screenshot
       differs from its reference in at least MIN_PIXELS pixels that the reference
       shows as open sea or as the file's area (its two most common colours that are
       neither dark nor grey), not
-      counting dark or grey ones (arrows, isobars, labels); nearly all of them are inside
-      the file's area. MOVES=east: the drawn wind's centre moves east (right) from
+      counting dark or grey ones (isobars, labels); at least MIN_INSIDE (default
+      0.8) of them inside the file's area, as XyGrib shades it. MOVES=east: the drawn wind's centre moves east (right) from
       each time to the next, as the ship does; MOVES=any: no condition.
+
+  grib_viewers_check.py same A B [ROWS]
+      the two screenshots are the same, pixel for pixel (their first ROWS rows)
 
   grib_viewers_check.py qgis FILE PNG_PREFIX HOURS
       QGIS (MDAL) loads FILE as a mesh layer: its dataset groups "wind" (vector)
@@ -81,7 +84,7 @@ def wind_pixels(shot, ref):
     return n, (inside / n if n else 0.0), (sx / n if n else 0.0)
 
 
-def cmd_wind(shots, refs, min_pixels, moves):
+def cmd_wind(shots, refs, min_pixels, moves, min_inside="0.8"):
     shots, refs = shots.split(","), refs.split(",")
     if len(shots) != len(refs) or not shots:
         fail("as many screenshots as references, at least one")
@@ -91,7 +94,7 @@ def cmd_wind(shots, refs, min_pixels, moves):
         print(f"{s}: {n} wind pixels, {share:.1%} inside the file's area, centre x {mx:.0f}")
         if n < int(min_pixels):
             fail(f"{s}: {n} wind pixels, fewer than {min_pixels}: no wind drawn")
-        if share < 0.8:
+        if share < float(min_inside):
             fail(f"{s}: only {share:.1%} of the wind drawn inside the file's area")
         xs.append(mx)
     if moves == "east" and any(b <= a for a, b in zip(xs, xs[1:])):
@@ -178,6 +181,14 @@ def cmd_qgis(path, prefix, hours):
           f"capabilities {raster.dataProvider().temporalCapabilities().hasTemporalCapabilities()}")
 
 
+def cmd_same(a, b, rows=None):
+    a_im, b_im = load(a), load(b)
+    if rows is not None:
+        a_im, b_im = a_im.copy(0, 0, a_im.width(), int(rows)), b_im.copy(0, 0, b_im.width(), int(rows))
+    if a_im != b_im:
+        fail(f"{a} and {b} differ")
+
+
 def cmd_mesh_extent(path):
     layer = QgsMeshLayer(path, "voyage", "mdal")
     if not layer.isValid():
@@ -195,6 +206,8 @@ def main():
         cmd_wind(*args)
     elif cmd == "qgis":
         cmd_qgis(*args)
+    elif cmd == "same":
+        cmd_same(*args)
     elif cmd == "mesh-extent":
         cmd_mesh_extent(*args)
     else:
