@@ -186,11 +186,11 @@ done
 sleep 1
 xdotool key --clearmodifiers Return >/dev/null 2>&1
 # The GRIB tool, pressed until the plugin's label names the file (the
-# toolbar may not be there yet): a press that landed shows it within 5 s.
+# toolbar may not be there yet): a press that landed shows it within 10 s.
 shown=
-for _ in $(seq 20); do
+for _ in $(seq 12); do
   xdotool mousemove 27 347 click 1 >/dev/null 2>&1
-  for _ in $(seq 50); do
+  for _ in $(seq 100); do
     shown=$(xdotool search --name '^File: voyage\.grb2' 2>/dev/null | head -1)
     [ -n "$shown" ] && break 2
     sleep 0.1
