@@ -28,6 +28,8 @@ packages=(
   # The voyage GRIB: XyGrib opens it under Xvfb (it.test_grib_viewers); CDO is
   # the peer tool bench/grib/run.sh measures it against.
   xygrib cdo
+  # it.test_grib_viewers: ImageMagick's import screenshots XyGrib's screen.
+  imagemagick
 )
 # The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre),
 # Signal K in a network namespace of its own (it.test_signalk, `ip` from

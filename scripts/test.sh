@@ -49,7 +49,7 @@ SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
   export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   ctest --output-on-failure -j2 --timeout 900 \
-    -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install|it\.test_deb|it\.test_maplibre|it\.test_signalk|it\.test_opencpn'
+    -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install|it\.test_deb|it\.test_maplibre|it\.test_signalk|it\.test_opencpn|it\.test_grib_viewers'
 )
 
 echo "== ThreadSanitizer: $root/build-tsan"

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# A voyage GRIB in the programs navigators and analysts open it with, checked on
+# what they draw. `seawx grib` cuts a 2-day voyage eastwards from 40N 60W (6-8 kn)
+# three ways: per valid time the window where the ship can be (the default),
+# one grid for the voyage with a bitmap (--cut route), and a fixed box
+# (--bbox --cut box); each also with pressure only, the reference that has no
+# wind.
+# - XyGrib under Xvfb, in a network namespace of its own (loopback only): opens
+#   each file (xdotool answers its first-start language dialog), steps through
+#   four valid times with Page Down and is screenshotted at each once the screen
+#   has settled. Wind is drawn where the file has data: hundreds of pixels the
+#   pressure-only file's same view shows as sea, nearly all inside the file's
+#   area, and for the voyage cuts further east at each time (the window moves
+#   with the ship). The same check fails on the pressure-only screenshots.
+# - OpenCPN 5.10's GRIB plugin under Xvfb (loopback only), the GRIB folder set
+#   in opencpn.conf and the plugin's tool pressed with xdotool: the window and
+#   route cuts' wind drawn at the first valid time where the pressure-only
+#   files show sea, and the window cut drawn pixel for pixel as the same values
+#   packed simply by ecCodes (template 5.0). What it makes of the box cut,
+#   whose messages are partly in template 5.3, is printed.
+# - QGIS (MDAL mesh, headless): the route cut's wind and pressure dataset
+#   groups carry the valid times, and stepping the map's temporal range through
+#   three of them draws each time differently, further east each time. The
+#   window cut is read on its first time's grid alone (GDAL's GRIB driver takes
+#   one grid per file): printed, not held against the file.
+# Screenshots stay in the test's folder while it runs ($T/xygrib, $T/opencpn, $T/qgis).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+export SEAWX_SIM_GRIB_DIR=$T/simgrib
+sim_start
+S=$SEAWX_CLI
+py=/usr/bin/python3 # Debian's, where python3-qgis and PyQt5 live
+export QT_QPA_PLATFORM=offscreen
+check_py=$here/grib_viewers_check.py
+for p in XyGrib Xvfb xdotool import unshare grib_get; do
+  check "$p is installed (scripts/install-deps.sh)" sh -c 'command -v "$0" >/dev/null' "$p"
+done
+cd "$T" || exit 1
+
+# XyGrib opens a file at the valid time closest to the real clock: every time
+# in the files is ahead of it (the voyage departs 6 to 12 hours after the
+# stand-in's clock, which is the real one at the start), so it opens at the first.
+printf 'lat,lon\n40,-60\n38.5,-50\n36,-40.5\n' >route.csv
+depart=$(date -u -d @$((($(date -u -d "$SIM_NOW" +%s) / 21600 + 2) * 21600)) +%Y-%m-%dT%H:%M:%SZ)
+voyage=(--route route.csv --depart "$depart" --speed 6-8 --days 2 --cache "$T/cache")
+t0=$(date +%s%N)
+check "window cut (the default) written" sh -c '"$0" grib "$@" -o win.grb2 2>win.err' "$S" "${voyage[@]}"
+t1=$(date +%s%N)
+echo "# window cut: $(stat -c %s win.grb2) bytes in $(((t1 - t0) / 1000000)) ms"
+check "window cut, pressure only, written" sh -c '"$0" grib "$@" --vars prmsl -o winp.grb2 2>winp.err' "$S" "${voyage[@]}"
+first=$(grib_get -w count=1 -p endStep win.grb2)
+box=(--bbox -65,30,-35,45 --hours "$first-$((first + 18))" --cut box --cache "$T/cache")
+check "route cut written" sh -c '"$0" grib "$@" --cut route -o route.grb2 2>route.err' "$S" "${voyage[@]}"
+check "route cut, pressure only, written" sh -c '"$0" grib "$@" --cut route --vars prmsl -o routep.grb2 2>routep.err' "$S" "${voyage[@]}"
+check "box cut written" sh -c '"$0" grib "$@" -o box.grb2 2>box.err' "$S" "${box[@]}"
+check "box cut, pressure only, written" sh -c '"$0" grib "$@" --vars prmsl -o boxp.grb2 2>boxp.err' "$S" "${box[@]}"
+ahead() { # the first valid time of FILE is ahead of the real clock
+  local v
+  v=$(grib_get -w count=1 -p validityDate,validityTime "$1" |
+    awk '{ printf "%s %02d:%02d", $1, $2 / 100, $2 % 100 }')
+  [ "$(date -u -d "$v" +%s)" -gt "$(date +%s)" ]
+}
+both_ahead() { ahead win.grb2 && ahead box.grb2; }
+check "every valid time is ahead of the clock (XyGrib opens the files at their first)" both_ahead
+grids() { grib_get -w shortName=prmsl -p Ni,Nj "$1" | sort -u | wc -l; }
+check "the window cut's grid differs from time to time, the route cut's does not" \
+  test "$(grids win.grb2)" -gt 1 -a "$(grids route.grb2)" -eq 1
+
+# ---- XyGrib ----
+mkdir -p xygrib
+cat >xygrib.sh <<'IN'
+# xygrib.sh FILE PREFIX N: XyGrib shows FILE; PREFIX-0.ppm .. PREFIX-(N-1).ppm are
+# the screen at its first N valid times. Runs in a network namespace of its own.
+f=$1 out=$2 n=$3
+ip link set lo up 2>/dev/null || true
+export HOME=$out.home
+mkdir -p "$HOME"
+unset QT_QPA_PLATFORM
+Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 3>"$out.display" &
+xp=$!
+for _ in $(seq 1200); do [ -s "$out.display" ] && break; sleep 0.05; done
+export DISPLAY=:$(cat "$out.display")
+for _ in $(seq 600); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { echo "  Xvfb did not start"; exit 1; }
+# A first start asks for a language (English is chosen): Return. Then the main
+# window is titled with the file's name. On a busy machine XyGrib sometimes
+# fails to connect to the new display it was just told of: it is started again.
+main=
+starts=0
+for _ in $(seq 600); do
+  if [ $starts = 0 ] || ! kill -0 $op 2>/dev/null; then
+    [ $starts = 3 ] && break
+    XyGrib "$f" >>"$out.log" 2>&1 &
+    op=$!
+    starts=$((starts + 1))
+  fi
+  main=$(xdotool search --name "^XyGrib.* - $(basename "$f")\$" 2>/dev/null | head -1)
+  [ -n "$main" ] && break
+  w=$(xdotool search --name '^Welcome to XyGrib' 2>/dev/null | head -1)
+  [ -n "$w" ] && xdotool windowfocus --sync "$w" key --clearmodifiers Return 2>/dev/null
+  sleep 0.1
+done
+# The screen has settled when two screenshots 0.3 s apart are the same, and
+# it shows something new when that differs from the last one kept.
+settled() {
+  local t0=$SECONDS
+  while [ $((SECONDS - t0)) -lt 60 ]; do
+    import -window root "$out.a.ppm"
+    sleep 0.3
+    import -window root "$out.b.ppm"
+    cmp -s "$out.a.ppm" "$out.b.ppm" && ! cmp -s "$out.b.ppm" "$1" && return 0
+  done
+  return 1
+}
+ok=0
+if [ -n "$main" ]; then
+  : >"$out.none"
+  settled "$out.none" && mv "$out.b.ppm" "$out-0.ppm" && ok=1
+  for i in $(seq 1 $((n - 1))); do
+    [ $ok = 1 ] || break
+    xdotool windowfocus --sync "$main" key --clearmodifiers Page_Down
+    settled "$out-$((i - 1)).ppm" && mv "$out.b.ppm" "$out-$i.ppm" || ok=0
+  done
+fi
+[ $ok = 1 ] || { echo "  XyGrib's window: ${main:-none}, started $starts times; its log:"; sed 's/^/  /' "$out.log"; }
+[ $starts = 1 ] || echo "  XyGrib started $starts times"
+# XyGrib is killed (it would ask before quitting), Xvfb asked to end: it
+# removes its lock and socket, the next one may take its display.
+kill -9 $op 2>/dev/null
+kill $xp 2>/dev/null
+wait $op $xp 2>/dev/null
+rm -f "$out.a.ppm" "$out.b.ppm" "$out.none" "$out.display"
+[ $ok = 1 ]
+IN
+shots() { # NAME: four screenshots of NAME.grb2, xygrib/NAME-0..3.ppm
+  timeout -s KILL 240 unshare -n bash xygrib.sh "$T/$1.grb2" "$T/xygrib/$1" 4
+}
+list() { echo "xygrib/$1-0.ppm,xygrib/$1-1.ppm,xygrib/$1-2.ppm,xygrib/$1-3.ppm"; }
+t0=$(date +%s%N)
+for f in win winp route routep box boxp; do
+  check "XyGrib showed $f.grb2 at four valid times under Xvfb (loopback only)" shots $f
+done
+t1=$(date +%s%N)
+echo "# XyGrib: six files, four times each, in $(((t1 - t0) / 1000000)) ms"
+check "XyGrib: window cut, wind drawn at each time where the ship can be, moving east" \
+  $py "$check_py" wind "$(list win)" "$(list winp)" 300 east
+check "XyGrib: route cut, wind drawn at each time where the ship can be, moving east" \
+  $py "$check_py" wind "$(list route)" "$(list routep)" 300 east
+check "XyGrib: box cut, wind drawn over the box at each time" \
+  $py "$check_py" wind "$(list box)" "$(list boxp)" 20000 any
+check "the wind check fails where no wind is drawn (pressure only against itself)" \
+  sh -c '! "$0" "$1" wind "$2" "$2" 300 any 2>/dev/null' $py "$check_py" "$(list winp)"
+check "the wind check fails where the wind stands still (one time over and over)" \
+  sh -c '! "$0" "$1" wind "$2" "$3" 300 east 2>/dev/null' $py "$check_py" \
+  xygrib/win-0.ppm,xygrib/win-0.ppm xygrib/winp-0.ppm,xygrib/winp-0.ppm
+
+# ---- OpenCPN's GRIB plugin ----
+# OpenCPN 5.10 with grib_pi enabled and the GRIB folder holding one file,
+# voyage.grb2 (the same name for every file: the plugin's label shows it):
+# pressing the plugin's tool (the toolbar's last, at the left edge of the
+# 1024x700 screen) opens the newest file of the folder (LoadLastOpenFile=0)
+# and centres the chart on it, at the valid time nearest the clock: the first.
+mkdir -p opencpn
+cat >opencpn.sh <<'IN'
+# opencpn.sh FILE PNG: OpenCPN shows FILE with its GRIB plugin; PNG is the screen.
+f=$1 out=$2
+ip link set lo up 2>/dev/null || true
+export HOME=$out.home
+mkdir -p "$HOME/.opencpn" "$HOME/grib"
+cp "$f" "$HOME/grib/voyage.grb2"
+printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns/GRIB]\nLoadLastOpenFile=0\nZoomToCenterAtInit=1\n[Directories]\nGRIBDirectory=%s\n' \
+  "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
+unset QT_QPA_PLATFORM
+Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 3>"$out.display" &
+xp=$!
+for _ in $(seq 1200); do [ -s "$out.display" ] && break; sleep 0.05; done
+export DISPLAY=:$(cat "$out.display")
+for _ in $(seq 600); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
+opencpn >"$out.log" 2>&1 &
+op=$!
+# The welcome dialog of a first start: OK (as in test_opencpn.sh).
+for _ in $(seq 600); do
+  xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
+  sleep 0.1
+done
+sleep 1
+xdotool key --clearmodifiers Return >/dev/null 2>&1
+# The GRIB tool, pressed until the plugin's label names the file (the
+# toolbar may not be there yet): a press that landed shows it within 10 s.
+shown=
+for _ in $(seq 12); do
+  xdotool mousemove 27 347 click 1 >/dev/null 2>&1
+  for _ in $(seq 100); do
+    shown=$(xdotool search --name '^File: voyage\.grb2' 2>/dev/null | head -1)
+    [ -n "$shown" ] && break 2
+    sleep 0.1
+  done
+done
+ok=0
+if [ -n "$shown" ]; then
+  xdotool mousemove 1000 680 >/dev/null 2>&1 # the pointer off the chart
+  t0=$SECONDS
+  while [ $((SECONDS - t0)) -lt 60 ]; do
+    import -window root "$out.a.ppm"
+    sleep 0.5
+    import -window root "$out.b.ppm"
+    cmp -s "$out.a.ppm" "$out.b.ppm" && mv "$out.b.ppm" "$out" && ok=1 && break
+  done
+fi
+[ $ok = 1 ] || { echo "  the GRIB plugin's label: ${shown:-none}"; tail -5 "$out.log"; }
+kill -9 $op 2>/dev/null
+kill $xp 2>/dev/null
+wait $op $xp 2>/dev/null
+rm -f "$out.a.ppm" "$out.b.ppm" "$out.display"
+[ $ok = 1 ]
+IN
+ocpn() { # NAME: OpenCPN's screen with NAME.grb2, opencpn/NAME.ppm
+  timeout -s KILL 240 unshare -n bash opencpn.sh "$T/$1.grb2" "$T/opencpn/$1.ppm"
+}
+# The window cut again, every message packed simply (template 5.0) by ecCodes.
+grib_set -r -s packingType=grid_simple win.grb2 wins.grb2
+t0=$(date +%s%N)
+for f in win winp wins route routep; do
+  check "OpenCPN's GRIB plugin showed $f.grb2 under Xvfb (loopback only)" ocpn $f
+done
+t1=$(date +%s%N)
+echo "# OpenCPN: five files in $(((t1 - t0) / 1000000)) ms"
+check "OpenCPN: window cut, wind drawn where the file has data" \
+  $py "$check_py" wind opencpn/win.ppm opencpn/winp.ppm 300 any 0
+check "OpenCPN: route cut, wind drawn where the file has data" \
+  $py "$check_py" wind opencpn/route.ppm opencpn/routep.ppm 100 any 0
+# The chart, not the status bar below it (the pointer's last position).
+check "OpenCPN draws the window cut as it draws the same values packed simply" \
+  $py "$check_py" same opencpn/win.ppm opencpn/wins.ppm 460
+# The box cut holds messages in complex packing with spatial differencing
+# (template 5.3, as ecCodes writes it: order of spatial differencing 0), which
+# OpenCPN 5.10 draws as one wind everywhere: printed, not counted.
+grib_set -r -s packingType=grid_simple box.grb2 boxs.grb2
+if ocpn box && ocpn boxs; then
+  if $py "$check_py" same opencpn/box.ppm opencpn/boxs.ppm 460 2>/dev/null; then
+    echo "# OpenCPN: the box cut drawn as its values packed simply"
+  else
+    echo "# OpenCPN: the box cut ($(grib_get -p packingType box.grb2 | sort | uniq -c | awk '{ print $1, $2 }' | paste -sd,))" \
+      "drawn otherwise than its values packed simply"
+  fi
+fi
+
+# ---- QGIS ----
+mkdir -p qgis
+hours=$(grib_get -w shortName=prmsl -p endStep route.grb2 | paste -sd,)
+check "QGIS: the route cut as a mesh, its valid times, wind and pressure drawn at three of them" \
+  $py "$check_py" qgis route.grb2 qgis/route "$hours"
+read -r w s e n v < <($py "$check_py" mesh-extent win.grb2 2>/dev/null)
+read -r rw rs re rn rv < <($py "$check_py" mesh-extent route.grb2 2>/dev/null)
+echo "# QGIS: the window cut as a mesh spans $w,$s,$e,$n ($v vertices: the first time's grid);" \
+  "the route cut $rw,$rs,$re,$rn ($rv vertices)"
+check "no key in XyGrib's or OpenCPN's settings or logs, or in the outputs" \
+  no_key_in xygrib/*.log opencpn/*.log ./*.err $(find xygrib opencpn -name '*.conf' -o -name '*.ini' -o -name '*.log')
+finish
