@@ -132,7 +132,10 @@ int cli_voyage_read(cli_voyage_opts *v, const cli_args *a);
      0},                                                                                           \
         {"grib-grid", 0, "DEG", "the voyage GRIB's grid spacing in degrees (default 0.5)", 0},     \
         {"grib-step", 0, "H", "hours between the voyage GRIB's forecast times (default 6)", 0},    \
-        {"grib-cut", 0, "HOW", "window (default) or route, as seawx grib --cut", 0},               \
+        {"grib-cut", 0, "HOW",                                                                     \
+         "route (default: one grid, which the QGIS project shows) or window (smaller; left out "   \
+         "of the project), as seawx grib --cut",                                                   \
+         0},                                                                                       \
         {"cache", 0, "DIR",                                                                        \
          "where the voyage GRIB's messages are kept (default $SEAWX_CACHE_DIR/grib, else "         \
          "~/.cache/seawx/grib)",                                                                   \

@@ -107,6 +107,9 @@ int cli_grib_read(swx_package_grib *g, int *given, swx_diskcache **cache, const 
         return 0;
     }
     g->vars = cli_get(a, "grib");
+    /* a package's GRIB has one grid by default, so that its QGIS project
+     * shows it (docs/grib.md) */
+    g->cut = SWX_GRIB_CUT_ROUTE;
     int rc = swx_grib_vars_check(g->vars);
     if (rc) {
         swx_error_prefix(rc, "--grib");

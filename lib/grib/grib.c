@@ -1056,6 +1056,18 @@ static int find_msg(gmsg **out, gfile **fout, gjob *j, size_t t, const gparam *p
     return swx_error_set(SWX_ENOTFOUND, "no %s file for hour %d", p->bundle, j->times[t].fh);
 }
 
+/* Data representation templates ecCodes decodes (simple, complex, complex
+ * with spatial differencing, IEEE, JPEG 2000, PNG, spectral, CCSDS, run
+ * length): a message packed otherwise is refused before it is fetched. */
+static int drt_known(int drt)
+{
+    static const int known[] = {0, 1, 2, 3, 4, 40, 41, 42, 50, 51, 53, 61, 200};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i] == drt)
+            return 1;
+    return 0;
+}
+
 static int mark_wanted(gjob *j)
 {
     for (size_t t = 0; t < j->ntimes; t++)
@@ -1067,6 +1079,11 @@ static int mark_wanted(gjob *j)
                 return rc;
             if (!m)
                 continue;
+            if (!drt_known(m->h.drt))
+                return swx_error_set(SWX_ESERVICE,
+                                     "%s: its %s is packed with data representation template "
+                                     "5.%d, which ecCodes does not decode",
+                                     f->id, j->params[k]->label, m->h.drt);
             m->wanted = 1;
         }
     for (size_t i = 0; i < j->nfiles; i++) {

@@ -42,7 +42,7 @@ uint64_t swx__grib_kept(const ggrid *g, const swx_area *area)
 
 int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap)
 {
-    /* sections 0, 1, 3, 4 (template 4.8 is longer), 5 (template 5.3), 6, 7
+    /* sections 0, 1, 3, 4 (template 4.8 is longer), 5 (template 5.2), 6, 7
      * and the end, then the bitmap and the values at the source's width */
     int64_t head = 16 + 21 + 72 + (h->pdt == 8 ? 58 : 34) + 49 + 6 + 5 + 4;
     int64_t bits = h->bits > 0 ? h->bits : 16;
@@ -330,14 +330,17 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
      * and forecast time, statistics) stays as the service wrote it; only the
      * grid, the values, the bitmap and the precision change. Simple packing
      * (template 5.0) for a grid of fewer than COMPLEX_FROM points (a window's
-     * few dozen, a Saildocs box's hundreds: measured smaller, as 5.3 spends
+     * few dozen, a Saildocs box's hundreds: measured smaller, as 5.2 spends
      * about 40 bytes on its groups); above, packed both ways and the smaller
-     * kept. Every viewer of docs/grib.md reads both. */
+     * kept. Complex packing is template 5.2, not 5.3: ecCodes 2.28 writes
+     * 5.3 with a spatial differencing order of 0, which code table 5.6
+     * leaves reserved and OpenCPN's GRIB plugin misreads (every barb the
+     * same, it.test_grib_viewers). Every viewer of docs/grib.md reads both. */
     if (edition == 1) {
         rc = grib1(out, out_len, out_cap, h, g, dst, m, missing, p, what);
         goto done;
     }
-    static const char *const packings[] = {"grid_simple", "grid_complex_spatial_differencing"};
+    static const char *const packings[] = {"grid_simple", "grid_complex"};
     uint8_t *best = NULL;
     size_t best_len = 0;
     int tries = m < COMPLEX_FROM ? 1 : 2;

@@ -152,3 +152,129 @@ void swx_pkg_grib_manifest(swx_jsonw *w, const swx_package *p)
     swx_jsonw_int(w, (int64_t)x->res.messages);
     swx_jsonw_object_end(w);
 }
+
+/* The QGIS project's layer of the GRIB: a mesh layer (QGIS reads GRIB
+ * through MDAL, the variables as its dataset groups, wind as vectors) whose
+ * times the Temporal Controller steps through. MDAL gives a file one grid,
+ * so only a GRIB of one grid (the route cut) is shown; a window cut's grids
+ * change from time to time, and the project leaves it out (it is in the
+ * package and its manifest all the same). */
+static int shown(const swx_package *p)
+{
+    return p->grib && p->grib->written && p->grib->o.cut == SWX_GRIB_CUT_ROUTE;
+}
+
+void swx_pkg_grib_tree(FILE *f, const swx_package *p)
+{
+    if (!shown(p))
+        return;
+    fprintf(f,
+            "    <layer-tree-layer checked=\"Qt::Checked\" name=\"forecast (%s)\" "
+            "expanded=\"1\" providerKey=\"mdal\" id=\"voyage_grib\" source=\"./" GRIB_FILE "\"/>\n",
+            p->grib->vars);
+}
+
+/* MDAL (QGIS's reader of GRIB) names a file's dataset groups by their
+ * parameters and sorts them by name; the 10 m wind components make one
+ * vector group, "wind". The groups of each variable, in that order, with
+ * the range a fixed colour ramp spans (the same colours from one package to
+ * the next): */
+typedef struct mesh_group {
+    const char *var;
+    double min, max;
+} mesh_group;
+static const mesh_group mesh_groups[] = {
+    {"rain", 0, 20},          /* "03 hr Total precipitation [kg/(m^2)]" */
+    {"waves", 0, 360},        /* "Direction of Combined Wind Waves and Swell" */
+    {"waves", 0, 20},         /* "Mean Period of Combined ..." [s] */
+    {"prmsl", 97000, 104000}, /* "Pressure reduced to MSL [Pa]" */
+    {"waves", 0, 10},         /* "Significant height of combined ..." [m] */
+    {"temp", -10, 35},        /* "Temperature [C]" */
+    {"gust", 0, 40},          /* "Wind speed (gust) [m/s]" */
+    {"wind", 0, 30},          /* "wind [m/s]" */
+};
+#define NGROUPS (sizeof mesh_groups / sizeof mesh_groups[0])
+
+static int has_var(const char *vars, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *s = vars; s && *s;) {
+        const char *c = strchr(s, ',');
+        size_t len = c ? (size_t)(c - s) : strlen(s);
+        if (len == n && strncmp(s, v, n) == 0)
+            return 1;
+        s = c ? c + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The group QGIS shows: the wind (speed in colour, arrows), else the wave
+ * height, else the pressure, else the first; -1 when the order is not known
+ * (wind100, whose group MDAL names as it names the wind). */
+static int shown_group(const char *vars, const mesh_group **g, int *vector)
+{
+    static const int prefer[] = {7, 4, 3, 6, 5, 0};
+    int index[NGROUPS], n = 0;
+    *vector = -1;
+    *g = NULL;
+    if (has_var(vars, "wind100"))
+        return -1;
+    for (size_t i = 0; i < NGROUPS; i++)
+        index[i] = has_var(vars, mesh_groups[i].var) ? n++ : -1;
+    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0]; k++)
+        if (index[prefer[k]] >= 0) {
+            *g = &mesh_groups[prefer[k]];
+            if (prefer[k] == 7)
+                *vector = index[7];
+            return index[prefer[k]];
+        }
+    return -1;
+}
+
+/* A colour ramp of five stops over [min, max]: calm blue to storm purple. */
+static void ramp(FILE *f, int group, double min, double max)
+{
+    static const char *const colors[] = {"#2c7bb6", "#abd9e9", "#ffffbf",
+                                         "#fdae61", "#d7191c", "#7b3294"};
+    fprintf(f,
+            "        <scalar-settings group=\"%d\" min-val=\"%g\" max-val=\"%g\" opacity=\"0.8\" "
+            "interpolation-method=\"none\">\n"
+            "          <colorrampshader colorRampType=\"INTERPOLATED\" classificationMode=\"1\" "
+            "clip=\"0\" minimumValue=\"%g\" maximumValue=\"%g\">\n",
+            group, min, max, min, max);
+    for (int i = 0; i < 6; i++) {
+        double v = min + (max - min) * i / 5.0;
+        fprintf(f, "            <item value=\"%g\" color=\"%s\" alpha=\"255\" label=\"%g\"/>\n", v,
+                colors[i], v);
+    }
+    fputs("          </colorrampshader>\n        </scalar-settings>\n", f);
+}
+
+void swx_pkg_grib_layers(FILE *f, const swx_package *p, const char *srs)
+{
+    if (!shown(p))
+        return;
+    const mesh_group *g;
+    int vector, scalar = shown_group(p->grib->vars, &g, &vector);
+    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN], r[SWX_ISO8601_LEN];
+    swx_iso8601_format(a, p->grib->res.first);
+    swx_iso8601_format(b, p->grib->res.last);
+    swx_iso8601_format(r, p->grib->res.run);
+    fprintf(f,
+            "    <maplayer type=\"mesh\">\n      <id>voyage_grib</id>\n"
+            "      <datasource>./" GRIB_FILE "</datasource>\n"
+            "      <layername>forecast (%s)</layername>\n      <srs>%s</srs>\n"
+            "      <provider time-unit=\"3\">mdal</provider>\n"
+            "      <temporal temporal-active=\"1\" matching-method=\"0\" reference-time=\"%s\" "
+            "start-time-extent=\"%s\" end-time-extent=\"%s\"/>\n",
+            p->grib->vars, srs, r, a, b);
+    if (scalar >= 0) {
+        fprintf(f,
+                "      <mesh-renderer-settings>\n        <active-dataset-group scalar=\"%d\" "
+                "vector=\"%d\"/>\n",
+                scalar, vector);
+        ramp(f, scalar, g->min, g->max);
+        fputs("      </mesh-renderer-settings>\n", f);
+    }
+    fputs("    </maplayer>\n", f);
+}

@@ -9,6 +9,7 @@
 #include "sha256.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The fixed cost of an MBTiles file written by the engine (schema, metadata
@@ -72,6 +73,10 @@ int swx_pkg_grib_write(swx_package *p, swx_client *c, const char *dir,
 uint64_t swx_pkg_grib_bytes(const swx_package *p);
 struct swx_jsonw;
 void swx_pkg_grib_manifest(struct swx_jsonw *w, const swx_package *p);
+/* Its entry in the QGIS project's layer tree and its map layer (a mesh
+ * layer with its times), when it has one grid (the route cut). */
+void swx_pkg_grib_tree(FILE *f, const swx_package *p);
+void swx_pkg_grib_layers(FILE *f, const swx_package *p, const char *srs);
 
 /* ---- files and folders (package_files.c) ---- */
 

@@ -224,6 +224,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
                "providerKey=\"ogr\" id=\"voyage_route\" source=\"./route.geojson\"/>\n");
     if (p->storms)
         swx_pkg_storms_tree(f, p->storms);
+    swx_pkg_grib_tree(f, p);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         fprintf(f, "    <layer-tree-group checked=\"Qt::Checked\" name=\"");
@@ -258,6 +259,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
             wgs_srs);
     if (p->storms)
         swx_pkg_storms_layers(f, p->storms, wgs_srs);
+    swx_pkg_grib_layers(f, p, wgs_srs);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         for (size_t k = L->first; k < L->nfiles; k++) {

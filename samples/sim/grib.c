@@ -22,7 +22,7 @@
 #define STEP 0.25
 /* Bump when the content of a file of a given name changes: old caches are
  * then left alone. */
-#define CACHE_VERSION "2"
+#define CACHE_VERSION "3"
 #define MAX_FILE (256u << 20)
 #define MISSING 9999.0
 /* Cache entries not made again for this long are removed (runs move on every
@@ -488,8 +488,12 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     CHECK(codes_set_long(h, "decimalScaleFactor", p->dscale));
     CHECK(codes_set_double_array(h, "values", vals, gr->g.nx * gr->g.ny));
     {
-        size_t sl = strlen("grid_complex_spatial_differencing");
-        CHECK(codes_set_string(h, "packingType", "grid_complex_spatial_differencing", &sl));
+        /* Complex packing, template 5.2: ecCodes 2.28 writes template 5.3
+         * (spatial differencing) with a differencing order of 0, which code
+         * table 5.6 leaves reserved and OpenCPN's GRIB plugin misreads
+         * (every barb the same); 5.2 is as small here and read by all. */
+        size_t sl = strlen("grid_complex");
+        CHECK(codes_set_string(h, "packingType", "grid_complex", &sl));
     }
     CHECK(codes_get_message(h, &msg, &len));
     if (fwrite(msg, 1, len, out) != len) {

@@ -241,6 +241,13 @@ n = int(subprocess.run(['grib_count', 'pkg/voyage.grb2'], capture_output=True, t
 ok = (m['file'] == 'voyage.grb2' and m['bytes'] == len(b) and m['sha256'] == hashlib.sha256(b).hexdigest()
       and m['fields'] == n == 3 * m['times'] and m['variables'] == 'wind,prmsl' and m['run'] == '$RUN')
 sys.exit(0 if ok else 1)\""
+check "QGIS 3.22 shows the package's GRIB as a mesh layer and steps through its times" \
+  sh -c "QT_QPA_PLATFORM=offscreen /usr/bin/python3 '$here/grib_qgis.py' pkg/project.qgs pkg/manifest.json '$T/qgis' >qgis.out 2>qgis.err"
+cat qgis.out
+"$S" voyage -b maritime --route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --layer swh \
+  --zoom 3 --grib wind,prmsl --grib-cut window --cache c1 --now "$SIM_NOW" -o pkgwin -q 2>pkgwin.err
+check "--grib-cut window: in the package and its manifest, left out of the project (grids per time)" \
+  sh -c "[ -s pkgwin/voyage.grb2 ] && grep -q '\"cut\": \"window\"' pkgwin/manifest.json && ! grep -q voyage_grib pkgwin/project.qgs"
 "$S" voyage -b maritime --route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --layer swh \
   --zoom 3 --grib wind,prmsl --cache c1 --now "$SIM_NOW" --budget 20kB -o pkgsmall -q 2>small.err
 rc=$?
@@ -250,7 +257,7 @@ printf '{"bundle": "maritime", "layers": ["swh"], "zoom": "3", "buffer_nm": 50, 
   {"name": "one", "route": "route.csv", "depart": "%s", "speed": "6-8"},
   {"name": "two", "route": "route.csv", "depart": "%s", "speed": "6-8"}]}\n' "$DEPART" "$DEPART" >fleet.json
 m=$(mark)
-"$S" grib --route route.csv --depart "$DEPART" --speed 6-8 --vars wind,prmsl --cache c3 -o alone.grb2 -q 2>alone.err
+"$S" grib --route route.csv --depart "$DEPART" --speed 6-8 --vars wind,prmsl --cut route --cache c3 -o alone.grb2 -q 2>alone.err
 alone=$(storage_bytes "$m")
 m=$(mark)
 "$S" fleet fleet.json --grib wind,prmsl --cache c4 --now "$SIM_NOW" -o fleet -q 2>fleet.err

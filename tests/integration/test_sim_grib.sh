@@ -43,7 +43,7 @@ expect() { # FILE DATE TIME then one "SHORTNAME D C N SURFACE LEVEL STEP" per me
   shift 3
   for line in "$@"; do
     set -- $line
-    want="$want$1 $2 $3 $4 $5 $6 $d $t $7 grid_complex_spatial_differencing
+    want="$want$1 $2 $3 $4 $5 $6 $d $t $7 grid_complex
 "
   done
   [ "$(messages "$f")" = "$(printf %s "$want")" ] || {

@@ -31,9 +31,9 @@
  * A grid point belongs to an area when the area comes within one grid step
  * of it (the square of side 2 * grid_deg centred on it meets the area): a
  * viewer interpolating anywhere in the area finds all four corners.
- * Each field is one GRIB2 message (OpenCPN's GRIB plugin reads one field a
- * message), packed with complex packing and spatial differencing (template
- * 5.3, read by ecCodes, GDAL, XyGrib and OpenCPN) to the precision of its
+ * Each field is one message (OpenCPN's GRIB plugin reads one field a
+ * message), GRIB2 (or GRIB1: edition), packed simply or, from 4,096 points,
+ * with complex packing (template 5.2) when smaller, to the precision of its
  * variable (docs/grib.md gives the table).
  *
  * The API key goes to the service only, never to the storage host (the
