@@ -17,9 +17,15 @@ PASSED=0
 FAILED=0
 SIM_PID=
 
+# SEAWX_KEEP_TEST_DIR=1 keeps the test's folder (files, screenshots, logs) and
+# names it at the end, to look at what a failing test saw.
 cleanup() {
   [ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-  rm -rf "$T"
+  if [ "${SEAWX_KEEP_TEST_DIR:-0}" = 1 ]; then
+    echo "# kept: $T"
+  else
+    rm -rf "$T"
+  fi
 }
 trap cleanup EXIT
 
