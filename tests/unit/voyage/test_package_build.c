@@ -29,7 +29,7 @@
 #define KEY "package-build-key"
 #define NOW "2026-03-02T11:00:00Z"
 #define DEPART "2026-03-02T13:00:00Z"
-/* About 75 nm south-west off Portugal: 8 hours at 10 kn. */
+/* About 77 nm south-west off Portugal: under 8 hours at 10 kn. */
 #define ROUTE "lat,lon\n36,-14\n35,-15\n"
 
 static cu_sim sim;
@@ -238,7 +238,7 @@ static void test_first_build(void)
     const char *path = in_dir("voyage");
     swx_package *p = package(path, 0);
     size_t nf = swx_package_file_count(p, 0);
-    /* 13:00 to 21:00 at least: the arrival is after 21:00 (75 nm, 10 kn). */
+    /* 13:00 to 21:00: 77 nm at 10 kn arrive at 20:44, in 21:00's window. */
     CU_ASSERT(nf >= 9);
     uint64_t want_tiles = 0;
     for (size_t f = 0; f < nf; f++)
@@ -347,7 +347,7 @@ static void test_budget(void)
     CU_ASSERT(res.bytes <= full / 2);
     CU_ASSERT(res.complete_times >= 1);
     CU_ASSERT(res.complete_times < nf);
-    CU_ASSERT(res.files < nf + 1);
+    CU_ASSERT(res.files <= nf);
     CU_ASSERT(res.tiles < s.total);
     char want[128];
     snprintf(want, sizeof want, "the budget of %llu bytes stopped the package before swh",
