@@ -371,7 +371,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     if (storms_text) {
-        swx_package_storms ps = {.query = &storms_q, .danger = danger, .qml = cli_storm_qml};
+        swx_package_storms ps = {
+            .query = &storms_q, .danger = danger, .qml = cli_storm_qml_by_kind()};
         if ((rc = swx_package_set_storms(pkg, &ps))) {
             exit_code = cli_fail(rc);
             goto done;
