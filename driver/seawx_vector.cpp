@@ -208,20 +208,19 @@ const swx_storm_list *SEAWXStormDataset::Storms(const CPLStringList &aosExtra)
 
 /* ---- the layer ---- */
 
-/* Every layer has one geometry type, Multi* throughout, so that QGIS opens
- * each with no sublayer chooser and GeoPackage tables are typed. */
+/* Every layer has one geometry type, its kind's shape as Multi*, so that
+ * QGIS opens each with no sublayer chooser and GeoPackage tables are typed. */
 static OGRwkbGeometryType LayerGeomType(int nKind)
 {
-    switch (nKind) {
-    case SWX_SK_TRACK_POINT:
-    case SWX_SK_FORECAST_POINT:
+    switch (swx_storm_kind_get(nKind)->shape) {
+    case SWX_SHAPE_POINT:
         return wkbMultiPoint;
-    case SWX_SK_STORM:
-    case SWX_SK_FORECAST_LINE:
+    case SWX_SHAPE_LINE:
         return wkbMultiLineString;
-    default:
-        return wkbMultiPolygon; /* wind radii and the danger kinds */
+    case SWX_SHAPE_POLYGON:
+        break;
     }
+    return wkbMultiPolygon;
 }
 
 SEAWXStormLayer::SEAWXStormLayer(SEAWXStormDataset *poDS, int nKind)
@@ -302,9 +301,9 @@ static std::unique_ptr<OGRLineString> Line(const double *xy, size_t n)
     return poLine;
 }
 
-/* The geometry of a feature as its layer's type (LayerGeomType): a storm
- * whose track is one position has none in the storms layer (its point is in
- * track_points). */
+/* The geometry of a feature as its layer's type (LayerGeomType): a point
+ * in a layer of lines (a storm whose track is one position) is none (its
+ * point is in track_points). */
 static std::unique_ptr<OGRGeometry> Geometry(const swx_storm_feature *f)
 {
     const double *xy = f->xy;
@@ -312,7 +311,7 @@ static std::unique_ptr<OGRGeometry> Geometry(const swx_storm_feature *f)
     case SWX_GEOM_NONE:
         return nullptr;
     case SWX_GEOM_POINT: {
-        if (f->kind == SWX_SK_STORM)
+        if (swx_storm_kind_get(f->kind)->shape != SWX_SHAPE_POINT)
             return nullptr;
         auto poMulti = std::make_unique<OGRMultiPoint>();
         poMulti->addGeometryDirectly(new OGRPoint(xy[0], xy[1]));
@@ -476,7 +475,7 @@ static void PushComparison(const swq_expr_node *poNode, OGRFeatureDefn *poDefn, 
     const double dfVal =
         poVal->field_type == SWQ_FLOAT ? poVal->float_value : static_cast<double>(poVal->int_value);
     const swq_op eOp = poNode->nOperation;
-    const bool bStormLevel = nKind == SWX_SK_STORM;
+    const bool bStormLevel = swx_storm_kind_get(nKind)->per_storm != 0;
 
     if (eOp == SWQ_EQ && bStr && EQUAL(pszField, "atcf_id"))
         aos.SetNameValue("id", poVal->string_value);

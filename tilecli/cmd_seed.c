@@ -169,42 +169,21 @@ static void compact_time(int64_t t, char *out, size_t n)
     snprintf(out, n, "%04d%02d%02dT%02d%02d%02dZ", y, mo, d, h, mi, sec);
 }
 
-/* What each viewer on board decodes (bit f: swx_tile_format f), and why not
- * the others. */
+/* The viewers --viewer names (the formats each decodes are in the rows of
+ * seawx/tile_format.h), and why they refuse the others. */
 typedef struct viewer {
     const char *name;
-    unsigned formats;
+    unsigned viewers; /* SWX_VIEWER_*: every one must decode the format */
     const char *why;
 } viewer;
 
-#define FMT_BIT(f) (1u << (f))
-#define FMT_NOT_WEBP (FMT_BIT(SWX_FORMAT_PNG) | FMT_BIT(SWX_FORMAT_PNG8) | FMT_BIT(SWX_FORMAT_JPEG))
-
 static const viewer viewers[] = {
-    {"opencpn", FMT_NOT_WEBP, "OpenCPN decodes PNG and JPEG tiles, not WebP"},
-    {"qgis", FMT_NOT_WEBP,
+    {"opencpn", SWX_VIEWER_OPENCPN, "OpenCPN decodes PNG and JPEG tiles, not WebP"},
+    {"qgis", SWX_VIEWER_QGIS,
      "QGIS 3.22 and GDAL 3.6 read PNG and JPEG tiles in MBTiles; WebP needs GDAL 3.8"},
-    {"maplibre", FMT_NOT_WEBP | FMT_BIT(SWX_FORMAT_WEBP), ""},
-    {"any", FMT_NOT_WEBP, "not every viewer decodes WebP (OpenCPN and GDAL before 3.8 do not)"},
+    {"maplibre", SWX_VIEWER_MAPLIBRE, ""},
+    {"any", SWX_VIEWER_ALL, "not every viewer decodes WebP (OpenCPN and GDAL before 3.8 do not)"},
 };
-
-/* Bytes stored per tile against the service's PNG, by format: the largest
- * share measured by bench/encode/run.sh over the ramps and the sea layer of
- * seawx-sim (docs/seeding.md, "Encodings"), for the dry run's estimate. Stepped classes
- * do better in png8 and lossless webp, worse in lossy webp (31 %). */
-static double format_factor(swx_tile_format f, int quality)
-{
-    switch (f) {
-    case SWX_FORMAT_PNG8:
-        return 0.27;
-    case SWX_FORMAT_WEBP:
-        return quality ? 0.12 : 0.21;
-    case SWX_FORMAT_JPEG:
-        return 0.25;
-    default:
-        return 1.0;
-    }
-}
 
 typedef struct file_result {
     char path[4096];
@@ -559,24 +538,29 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         swx_error_prefix(SWX_EINVAL, "--format");
         return cli_fail(SWX_EINVAL);
     }
-    if (vw && !(vw->formats & FMT_BIT(so.format))) {
-        cli_error("--format %s cannot be shown with --viewer %s: %s; use png8 or jpeg", fmt_arg,
-                  vw->name, vw->why);
+    const swx_tile_format_info *fmt = swx_tile_format_get((int)so.format);
+    char names[128];
+    if (vw && (fmt->viewers & vw->viewers) != vw->viewers) {
+        cli_error("--format %s cannot be shown with --viewer %s: %s; use %s", fmt_arg, vw->name,
+                  vw->why,
+                  swx_tile_format_names(names, sizeof names, SWX_TF_REENCODED, vw->viewers, -1));
         return EXIT_USAGE;
     }
     long quality;
     if (cli_get_int(&quality, &a, "quality", 0, 1, 100))
         return EXIT_USAGE;
-    if (quality && so.format != SWX_FORMAT_WEBP && so.format != SWX_FORMAT_JPEG) {
-        cli_error("--quality goes with --format webp or jpeg, not %s",
-                  swx_tile_format_name(so.format));
+    if (quality && !(fmt->props & SWX_TF_QUALITY)) {
+        cli_error("--quality goes with --format %s, not %s",
+                  swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, 0, -1), fmt->name);
         return EXIT_USAGE;
     }
     so.quality = (int)quality;
     so.clip = cli_has(&a, "clip");
-    if (so.clip && so.format == SWX_FORMAT_JPEG) {
-        cli_error("--clip makes pixels outside the area transparent and JPEG has no "
-                  "transparency: use --format png, png8 or webp");
+    if (so.clip && !(fmt->props & SWX_TF_TRANSPARENCY)) {
+        cli_error("--clip makes pixels outside the area transparent and %s has no "
+                  "transparency: use --format %s",
+                  fmt->label,
+                  swx_tile_format_names(names, sizeof names, SWX_TF_TRANSPARENCY, 0, -1));
         return EXIT_USAGE;
     }
     double rate, buffer_nm;
@@ -704,9 +688,9 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
                    (unsigned long long)r);
         }
         /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512,
-         * times the format's measured factor. */
+         * times the format's measured factor (seawx/tile_format.h). */
         double est = (double)per_time * nt * (tile_size == 512 ? 48.0 : 12.0) / 1024.0 *
-                     format_factor(so.format, so.quality);
+                     (so.quality ? fmt->size_factor_quality : fmt->size_factor);
         printf("%5s %12llu %12llu\n", "all", (unsigned long long)(per_time * nt),
                (unsigned long long)(reqs * nt));
         printf("estimated size: about %.1f MiB in %zu file%s as %s (from a typical tile's size; "
@@ -762,7 +746,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     cli_signals_catch(&sigs);
 
     u.tty = isatty(STDERR_FILENO);
-    u.encoded = so.format != SWX_FORMAT_PNG;
+    u.encoded = !!(swx_tile_format_get((int)so.format)->props & SWX_TF_REENCODED);
     swx_seed_run_opts ro = {
         (int)in_flight, rate, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
     if ((rc = swx_seed_new(&seed, client, plan, &ro))) {

@@ -78,6 +78,23 @@ const cli_opt cmd_storms_opts[] = {
 
 #define NKINDS SWX_SK_COUNT
 
+/* The features counted, as "12 track points, 8 forecast points, ...": every
+ * kind counted by feature, the danger kinds only when some were asked for. */
+static const char *kind_counts(char *buf, size_t n, const size_t *counts, unsigned mask)
+{
+    int danger = (mask & ~swx_storm_kinds_default()) != 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < NKINDS && len < n; k++) {
+        const swx_storm_kind_info *r = swx_storm_kind_get(k);
+        if (!r->summary || (r->danger && !danger))
+            continue;
+        len += (size_t)snprintf(buf + len, n - len, "%s%zu %s", len ? ", " : "", counts[k],
+                                r->summary);
+    }
+    return buf;
+}
+
 /* ---- route risk ---- */
 
 #define RISK_MAX_FILE (64u << 20)
@@ -265,7 +282,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     swx_client *client = NULL;
     swx_storm_geojson *w = NULL;
     struct outputs out;
-    unsigned mask = SWX_SK_DEFAULT;
+    unsigned mask = swx_storm_kinds_default();
     swx_storm_danger *danger = NULL;
     swx_voyage *voyage = NULL;
     swx_risk_report *risk = NULL;
@@ -351,8 +368,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
             if (!(mask & (1u << k)))
                 continue;
             char path[4096];
-            snprintf(path, sizeof path, "%s%s%s.geojson", output,
-                     output[strlen(output) - 1] == '/' ? "" : "/", swx_storm_kind_layer(k));
+            snprintf(path, sizeof path, "%s%s%s", output,
+                     output[strlen(output) - 1] == '/' ? "" : "/", swx_storm_kind_get(k)->file);
             if ((exit_code = out_open(&out, k, path)))
                 goto done;
             files[k] = out.f[k];
@@ -395,6 +412,7 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     size_t counts[NKINDS] = {0};
+    char summary[512];
     if (w) {
         swx_storm_geojson_counts(counts, w);
         rc = swx_storm_geojson_finish(w);
@@ -431,20 +449,9 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         if (!output)
             goto done;
     }
-    if (!cli_has(&a, "quiet") && (mask & ~SWX_SK_DEFAULT))
-        cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
-                 "wind radii polygons, %zu cones, %zu danger areas, %zu wind swaths (%d "
-                 "request%s)",
-                 cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
-                 counts[SWX_SK_FORECAST_LINE], counts[SWX_SK_WIND_RADII], counts[SWX_SK_CONE],
-                 counts[SWX_SK_DANGER_AREA], counts[SWX_SK_WIND_SWATH], pages,
-                 pages == 1 ? "" : "s");
-    else if (!cli_has(&a, "quiet"))
-        cli_info("%zu storms: %zu track points, %zu forecast points, %zu forecast lines, %zu "
-                 "wind radii polygons (%d request%s)",
-                 cnt.storms, counts[SWX_SK_TRACK_POINT], counts[SWX_SK_FORECAST_POINT],
-                 counts[SWX_SK_FORECAST_LINE], counts[SWX_SK_WIND_RADII], pages,
-                 pages == 1 ? "" : "s");
+    if (!cli_has(&a, "quiet"))
+        cli_info("%zu storms: %s (%d request%s)", cnt.storms,
+                 kind_counts(summary, sizeof summary, counts, mask), pages, pages == 1 ? "" : "s");
 done:
     swx_storm_geojson_free(w);
     int crc = out_close(&out, exit_code == EXIT_OK || exit_code >= EXIT_RISK_DANGER);

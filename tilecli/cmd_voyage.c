@@ -273,7 +273,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         swx_error_prefix(SWX_EINVAL, "--zoom");
         return cli_fail(SWX_EINVAL);
     }
-    swx_tile_format format = SWX_FORMAT_PNG8;
+    swx_tile_format format = SWX_PACKAGE_DEFAULT_FORMAT;
     if (cli_get(&a, "format") && swx_tile_format_parse(&format, cli_get(&a, "format"))) {
         swx_error_prefix(SWX_EINVAL, "--format");
         return cli_fail(SWX_EINVAL);
@@ -302,15 +302,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
             l->format = (int)format;
         if (l->quality < 0)
             l->quality = (int)quality;
-        if (l->format == SWX_FORMAT_WEBP) {
-            cli_error("--layer %s: webp cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use "
-                      "png8, png or jpeg",
-                      l->variable);
-            return EXIT_USAGE;
-        }
-        if (l->quality && l->format != SWX_FORMAT_JPEG) {
-            cli_error("--layer %s: quality goes with format jpeg, not %s", l->variable,
-                      swx_tile_format_name((swx_tile_format)l->format));
+        if (swx_package_format_check(l->format, l->quality)) {
+            cli_error("--layer %s: %s", l->variable, swx_error_last());
             return EXIT_USAGE;
         }
     }
@@ -378,7 +371,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     if (storms_text) {
-        swx_package_storms ps = {.query = &storms_q, .danger = danger, .qml = cli_storm_qml};
+        swx_package_storms ps = {
+            .query = &storms_q, .danger = danger, .qml = cli_storm_qml_by_kind()};
         if ((rc = swx_package_set_storms(pkg, &ps))) {
             exit_code = cli_fail(rc);
             goto done;

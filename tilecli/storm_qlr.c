@@ -1,21 +1,16 @@
 /* storm_qlr.c: the QGIS layer definition of a storm folder (see storm_qlr.h).
  *
  * A .qlr holds a layer tree and the map layers it names. Each map layer is
- * the OGR provider on "./<layer>.geojson" (QGIS resolves it against the
+ * the OGR provider on "./<layer>.geojson", the kind's file (QGIS resolves it against the
  * .qlr's own folder, so the folder can be moved whole) with the renderer of
  * the layer's .qml and the kind's time settings (the layers follow QGIS's
- * Temporal Controller). Points are listed first so that QGIS draws them on
- * top. */
+ * Temporal Controller), all from the kind's row. The layers are listed in
+ * the rows' drawing order, points first so that QGIS draws them on top. */
 #include "storm_qlr.h"
 
 #include "seawx/storm_geojson.h"
 
 #include <string.h>
-
-/* Drawing order, top first. */
-static const int tree_order[SWX_SK_COUNT] = {
-    SWX_SK_TRACK_POINT, SWX_SK_FORECAST_POINT, SWX_SK_STORM,       SWX_SK_FORECAST_LINE,
-    SWX_SK_WIND_RADII,  SWX_SK_WIND_SWATH,     SWX_SK_DANGER_AREA, SWX_SK_CONE};
 
 int cli_storm_qlr_write(FILE *f, unsigned mask)
 {
@@ -27,37 +22,37 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
           "    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"seawx storms\">\n",
           f);
     for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k = tree_order[i];
+        int k = swx_storm_kind_drawn(i);
         if (!(mask & (1u << k)))
             continue;
-        const char *layer = swx_storm_kind_layer(k);
+        const swx_storm_kind_info *r = swx_storm_kind_get(k);
         fprintf(f,
                 "      <layer-tree-layer expanded=\"1\" checked=\"Qt::Checked\" "
-                "id=\"seawx_%s\" name=\"%s\" source=\"./%s.geojson\" providerKey=\"ogr\"/>\n",
-                layer, layer, layer);
+                "id=\"seawx_%s\" name=\"%s\" source=\"./%s\" providerKey=\"ogr\"/>\n",
+                r->layer, r->layer, r->file);
     }
     fputs("    </layer-tree-group>\n  </layer-tree-group>\n  <maplayers>\n", f);
     for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k = tree_order[i];
+        int k = swx_storm_kind_drawn(i);
         if (!(mask & (1u << k)))
             continue;
-        const char *layer = swx_storm_kind_layer(k), *geom, *wkb;
-        swx_storm_kind_qgis(k, &geom, &wkb);
+        const swx_storm_kind_info *r = swx_storm_kind_get(k);
         fprintf(f,
                 "    <maplayer type=\"vector\" geometry=\"%s\" wkbType=\"%s\" "
                 "styleCategories=\"AllStyleCategories\">\n"
                 "      <id>seawx_%s</id>\n"
-                "      <datasource>./%s.geojson</datasource>\n"
+                "      <datasource>./%s</datasource>\n"
                 "      <layername>%s</layername>\n"
                 "      <srs>\n        <spatialrefsys>\n"
                 "          <authid>EPSG:4326</authid>\n"
                 "        </spatialrefsys>\n      </srs>\n"
                 "      <provider encoding=\"UTF-8\">ogr</provider>\n"
                 "      %s\n",
-                geom, wkb, layer, layer, layer, swx_storm_kind_qgis_temporal(k));
+                r->qgis_geometry, r->qgis_wkb, r->layer, r->file, r->layer, r->qgis_temporal);
         /* The renderer of the layer's .qml, as it is. */
-        const char *qml = cli_storm_qml[k];
-        const char *a = strstr(qml, "<renderer-v2"), *b = strstr(qml, "</renderer-v2>");
+        const char *qml = cli_storm_qml(k);
+        const char *a = qml ? strstr(qml, "<renderer-v2") : NULL;
+        const char *b = qml ? strstr(qml, "</renderer-v2>") : NULL;
         if (a && b && b > a) {
             fputs("      ", f);
             fwrite(a, 1, (size_t)(b - a) + strlen("</renderer-v2>"), f);
@@ -67,4 +62,21 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
     }
     fputs("  </maplayers>\n</qlr>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+const char *cli_storm_qml(int kind)
+{
+    const char *layer = swx_storm_kind_layer(kind);
+    for (size_t i = 0; layer && i < cli_storm_nstyles; i++)
+        if (strcmp(cli_storm_styles[i].layer, layer) == 0)
+            return cli_storm_styles[i].qml;
+    return NULL;
+}
+
+const char *const *cli_storm_qml_by_kind(void)
+{
+    static const char *qml[SWX_SK_COUNT];
+    for (int k = 0; k < SWX_SK_COUNT; k++)
+        qml[k] = cli_storm_qml(k);
+    return qml;
 }

@@ -6,11 +6,22 @@
 #ifndef SEAWX_STORM_QLR_H
 #define SEAWX_STORM_QLR_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-/* The .qml of each storm layer, by swx_storm_kind (storm_styles.c, made by
- * embed_styles.cmake). */
-extern const char *const cli_storm_qml[];
+/* The QGIS styles of the storm layers, styles/seawx_<layer>.qml, by layer
+ * name (storm_styles.c, made by embed_styles.cmake). */
+typedef struct cli_storm_style {
+    const char *layer;
+    const char *qml;
+} cli_storm_style;
+extern const cli_storm_style cli_storm_styles[];
+extern const size_t cli_storm_nstyles;
+
+/* The .qml text of a kind's layer, or NULL when styles/ has none. */
+const char *cli_storm_qml(int kind);
+/* Every kind's, by swx_storm_kind (for swx_package_storms.qml). */
+const char *const *cli_storm_qml_by_kind(void);
 
 /* The name of the file (beside the GeoJSON files). */
 #define CLI_STORM_QLR "seawx_storms.qlr"

@@ -13,43 +13,6 @@
 
 /* ---- kinds ---- */
 
-static const char *const kind_names[SWX_SK_COUNT] = {
-    "storm",      "track_point", "forecast_point", "forecast_line",
-    "wind_radii", "cone",        "danger_area",    "wind_swath"};
-static const char *const kind_layers[SWX_SK_COUNT] = {
-    "storms",     "track_points", "forecast_points", "forecast_lines",
-    "wind_radii", "cones",        "danger_areas",    "wind_swaths"};
-
-const char *swx_storm_kind_name(int kind)
-{
-    return kind >= 0 && kind < SWX_SK_COUNT ? kind_names[kind] : NULL;
-}
-
-const char *swx_storm_kind_layer(int kind)
-{
-    return kind >= 0 && kind < SWX_SK_COUNT ? kind_layers[kind] : NULL;
-}
-
-void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type)
-{
-    switch (kind) {
-    case SWX_SK_TRACK_POINT:
-    case SWX_SK_FORECAST_POINT:
-        *geometry = "Point";
-        *wkb_type = "MultiPoint";
-        break;
-    case SWX_SK_STORM:
-    case SWX_SK_FORECAST_LINE:
-        *geometry = "Line";
-        *wkb_type = "MultiLineString";
-        break;
-    default:
-        *geometry = "Polygon";
-        *wkb_type = "MultiPolygon";
-        break;
-    }
-}
-
 /* A vector layer's <temporal> as QGIS 3.22 reads it: mode 1 an instant from
  * a field (shown for HOURS from it, or from it on when ACC), mode 2 a start
  * and an end from two fields. What spans a time (a storm, a forecast line, a
@@ -62,57 +25,6 @@ void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type)
     "\" startExpression=\"\" endExpression=\"\" durationField=\"\" durationUnit=\"h\" "            \
     "fixedDuration=\"" #hours "\" accumulate=\"" #acc "\"><fixedRange><start></start><end></end>"  \
     "</fixedRange></temporal>"
-static const char *const kind_temporal[SWX_SK_COUNT] = {
-    [SWX_SK_STORM] = TEMPORAL(2, "first_time", "last_time", 0, 0),
-    [SWX_SK_TRACK_POINT] = TEMPORAL(1, "time", "", 0, 1),
-    [SWX_SK_FORECAST_POINT] = TEMPORAL(2, "forecast_time", "valid_until", 0, 0),
-    [SWX_SK_FORECAST_LINE] = TEMPORAL(2, "start_time", "end_time", 0, 0),
-    [SWX_SK_WIND_RADII] = TEMPORAL(2, "time", "valid_until", 0, 0),
-    [SWX_SK_CONE] = TEMPORAL(2, "start_time", "end_time", 0, 0),
-    [SWX_SK_DANGER_AREA] = TEMPORAL(2, "start_time", "end_time", 0, 0),
-    [SWX_SK_WIND_SWATH] = TEMPORAL(2, "start_time", "end_time", 0, 0),
-};
-
-const char *swx_storm_kind_qgis_temporal(int kind)
-{
-    return kind >= 0 && kind < SWX_SK_COUNT ? kind_temporal[kind] : NULL;
-}
-
-int swx_storm_kind_parse(const char *name)
-{
-    for (int k = 0; name && k < SWX_SK_COUNT; k++)
-        if (strcasecmp(name, kind_names[k]) == 0 || strcasecmp(name, kind_layers[k]) == 0)
-            return k;
-    return -1;
-}
-
-int swx_storm_kinds_parse(unsigned *mask, const char *list)
-{
-    *mask = 0;
-    const char *p = list ? list : "";
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        char name[32];
-        if (n == 0 || n >= sizeof name)
-            goto bad;
-        memcpy(name, p, n);
-        name[n] = '\0';
-        int k = swx_storm_kind_parse(name);
-        if (k < 0)
-            goto bad;
-        *mask |= 1u << k;
-        p += n + (comma ? 1 : 0);
-    }
-    if (*mask)
-        return 0;
-bad:
-    return swx_error_set(SWX_EINVAL,
-                         "bad kinds '%.80s': a comma-separated list of storm, track_point, "
-                         "forecast_point, forecast_line, wind_radii, cone, danger_area, "
-                         "wind_swath",
-                         list ? list : "");
-}
 
 /* ---- property tables ---- */
 
@@ -307,35 +219,183 @@ _Static_assert(NF(storm_fields) <= SWX_STORM_MAX_FIELDS &&
                    NF(radii_fields) <= SWX_STORM_MAX_FIELDS,
                "a property table is longer than SWX_STORM_MAX_FIELDS");
 
+/* ---- the rows ---- */
+
+#define SHAPE_POINT .shape = SWX_SHAPE_POINT, .qgis_geometry = "Point", .qgis_wkb = "MultiPoint"
+#define SHAPE_LINE .shape = SWX_SHAPE_LINE, .qgis_geometry = "Line", .qgis_wkb = "MultiLineString"
+#define SHAPE_POLYGON                                                                              \
+    .shape = SWX_SHAPE_POLYGON, .qgis_geometry = "Polygon", .qgis_wkb = "MultiPolygon"
+#define FIELDS(a) .fields = a, .nfields = NF(a)
+
+/* In the order of swx_storm_kind. QGIS draws points over lines over areas,
+ * the larger areas lowest. */
+static const swx_storm_kind_row kinds[SWX_SK_COUNT] = {
+    [SWX_SK_STORM] = {{.name = "storm",
+                       .layer = "storms",
+                       .file = "storms.geojson",
+                       .per_storm = 1,
+                       SHAPE_LINE,
+                       .qgis_temporal = TEMPORAL(2, "first_time", "last_time", 0, 0),
+                       .drawn = 2},
+                      FIELDS(storm_fields),
+                      swx_storm_build_track,
+                      swx_storm_count_track},
+    [SWX_SK_TRACK_POINT] = {{.name = "track_point",
+                             .layer = "track_points",
+                             .file = "track_points.geojson",
+                             .summary = "track points",
+                             SHAPE_POINT,
+                             .qgis_temporal = TEMPORAL(1, "time", "", 0, 1),
+                             .drawn = 0},
+                            FIELDS(track_fields),
+                            swx_storm_build_track_points,
+                            swx_storm_count_track_points},
+    [SWX_SK_FORECAST_POINT] = {{.name = "forecast_point",
+                                .layer = "forecast_points",
+                                .file = "forecast_points.geojson",
+                                .summary = "forecast points",
+                                SHAPE_POINT,
+                                .qgis_temporal = TEMPORAL(2, "forecast_time", "valid_until", 0, 0),
+                                .drawn = 1},
+                               FIELDS(forecast_fields),
+                               swx_storm_build_forecast_points,
+                               swx_storm_count_forecast_points},
+    [SWX_SK_FORECAST_LINE] = {{.name = "forecast_line",
+                               .layer = "forecast_lines",
+                               .file = "forecast_lines.geojson",
+                               .summary = "forecast lines",
+                               SHAPE_LINE,
+                               .qgis_temporal = TEMPORAL(2, "start_time", "end_time", 0, 0),
+                               .drawn = 3},
+                              FIELDS(line_fields),
+                              swx_storm_build_forecast_line,
+                              swx_storm_count_forecast_line},
+    [SWX_SK_WIND_RADII] = {{.name = "wind_radii",
+                            .layer = "wind_radii",
+                            .file = "wind_radii.geojson",
+                            .summary = "wind radii polygons",
+                            SHAPE_POLYGON,
+                            .qgis_temporal = TEMPORAL(2, "time", "valid_until", 0, 0),
+                            .drawn = 4},
+                           FIELDS(radii_fields),
+                           swx_storm_build_radii,
+                           swx_storm_count_radii},
+    [SWX_SK_CONE] = {{.name = "cone",
+                      .layer = "cones",
+                      .file = "cones.geojson",
+                      .summary = "cones",
+                      SHAPE_POLYGON,
+                      .qgis_temporal = TEMPORAL(2, "start_time", "end_time", 0, 0),
+                      .drawn = 7,
+                      .danger = 1},
+                     FIELDS(cone_fields),
+                     swx_storm_build_danger,
+                     swx_storm_count_danger},
+    [SWX_SK_DANGER_AREA] = {{.name = "danger_area",
+                             .layer = "danger_areas",
+                             .file = "danger_areas.geojson",
+                             .summary = "danger areas",
+                             SHAPE_POLYGON,
+                             .qgis_temporal = TEMPORAL(2, "start_time", "end_time", 0, 0),
+                             .drawn = 6,
+                             .danger = 1},
+                            FIELDS(cone_fields),
+                            swx_storm_build_danger,
+                            swx_storm_count_danger},
+    [SWX_SK_WIND_SWATH] = {{.name = "wind_swath",
+                            .layer = "wind_swaths",
+                            .file = "wind_swaths.geojson",
+                            .summary = "wind swaths",
+                            SHAPE_POLYGON,
+                            .qgis_temporal = TEMPORAL(2, "start_time", "end_time", 0, 0),
+                            .drawn = 5,
+                            .danger = 1},
+                           FIELDS(swath_fields),
+                           swx_storm_build_swath,
+                           swx_storm_count_swath},
+};
+
+const swx_storm_kind_row *swx_storm_kind_row_of(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? &kinds[kind] : NULL;
+}
+
+const swx_storm_kind_info *swx_storm_kind_get(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? &kinds[kind].info : NULL;
+}
+
+int swx_storm_kind_drawn(int i)
+{
+    for (int k = 0; k < SWX_SK_COUNT; k++)
+        if (kinds[k].info.drawn == i)
+            return k;
+    return -1;
+}
+
+unsigned swx_storm_kinds_default(void)
+{
+    unsigned mask = 0;
+    for (int k = 0; k < SWX_SK_COUNT; k++)
+        if (!kinds[k].info.danger)
+            mask |= 1u << k;
+    return mask;
+}
+
+const char *swx_storm_kind_name(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? kinds[kind].info.name : NULL;
+}
+
+const char *swx_storm_kind_layer(int kind)
+{
+    return kind >= 0 && kind < SWX_SK_COUNT ? kinds[kind].info.layer : NULL;
+}
+
+int swx_storm_kind_parse(const char *name)
+{
+    for (int k = 0; name && k < SWX_SK_COUNT; k++)
+        if (strcasecmp(name, kinds[k].info.name) == 0 || strcasecmp(name, kinds[k].info.layer) == 0)
+            return k;
+    return -1;
+}
+
+int swx_storm_kinds_parse(unsigned *mask, const char *list)
+{
+    *mask = 0;
+    const char *p = list ? list : "";
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char name[32];
+        if (n == 0 || n >= sizeof name)
+            goto bad;
+        memcpy(name, p, n);
+        name[n] = '\0';
+        int k = swx_storm_kind_parse(name);
+        if (k < 0)
+            goto bad;
+        *mask |= 1u << k;
+        p += n + (comma ? 1 : 0);
+    }
+    if (*mask)
+        return 0;
+bad:;
+    char names[256];
+    size_t len = 0;
+    names[0] = '\0';
+    for (int k = 0; k < SWX_SK_COUNT && len < sizeof names; k++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+                                kinds[k].info.name);
+    return swx_error_set(SWX_EINVAL, "bad kinds '%.80s': a comma-separated list of %s",
+                         list ? list : "", names);
+}
+
 size_t swx_storm_fields(const swx_storm_field **out, int kind)
 {
-    switch (kind) {
-    case SWX_SK_STORM:
-        *out = storm_fields;
-        return NF(storm_fields);
-    case SWX_SK_TRACK_POINT:
-        *out = track_fields;
-        return NF(track_fields);
-    case SWX_SK_FORECAST_POINT:
-        *out = forecast_fields;
-        return NF(forecast_fields);
-    case SWX_SK_FORECAST_LINE:
-        *out = line_fields;
-        return NF(line_fields);
-    case SWX_SK_WIND_RADII:
-        *out = radii_fields;
-        return NF(radii_fields);
-    case SWX_SK_CONE:
-    case SWX_SK_DANGER_AREA:
-        *out = cone_fields;
-        return NF(cone_fields);
-    case SWX_SK_WIND_SWATH:
-        *out = swath_fields;
-        return NF(swath_fields);
-    default:
-        *out = NULL;
-        return 0;
-    }
+    const swx_storm_kind_row *r = swx_storm_kind_row_of(kind);
+    *out = r ? r->fields : NULL;
+    return r ? r->nfields : 0;
 }
 
 static void v_str(swx_storm_value *v, const char *s)

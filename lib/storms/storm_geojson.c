@@ -335,7 +335,8 @@ static swx_geom_type written_geom(const swx_storm_feature *f, int multi)
         return f->geom;
     switch (f->geom) {
     case SWX_GEOM_POINT:
-        return f->kind == SWX_SK_STORM ? SWX_GEOM_NONE : SWX_GEOM_POINT;
+        return swx_storm_kind_get(f->kind)->shape == SWX_SHAPE_POINT ? SWX_GEOM_POINT
+                                                                     : SWX_GEOM_NONE;
     case SWX_GEOM_LINESTRING:
         return SWX_GEOM_MULTILINESTRING;
     case SWX_GEOM_POLYGON:
@@ -461,22 +462,16 @@ static void out_style(struct out *o, const swx_storm_feature *f, int multi)
 
 static int write_feature(void *ud, const swx_storm_feature *f)
 {
-    static const char *const head[SWX_SK_COUNT] = {
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"storm\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"track_point\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"forecast_point\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"forecast_line\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"wind_radii\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"cone\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"danger_area\"",
-        "{\"type\":\"Feature\",\"properties\":{\"kind\":\"wind_swath\""};
     swx_storm_geojson *w = ud;
     struct out *o = &w->outs[w->split ? f->kind : 0];
     const swx_storm_field *tab;
     size_t n = swx_storm_fields(&tab, f->kind);
     if (o->features++)
         OUT_LIT(o, ",\n");
-    out_raw(o, head[f->kind], strlen(head[f->kind]));
+    const char *name = swx_storm_kind_name(f->kind);
+    OUT_LIT(o, "{\"type\":\"Feature\",\"properties\":{\"kind\":\"");
+    out_raw(o, name, strlen(name));
+    out_raw(o, "\"", 1);
     for (size_t i = 0; i < n; i++) {
         swx_storm_value v;
         swx_storm_value_of(&v, f, tab[i].id_);

@@ -331,17 +331,17 @@ static int build_radii(swx_storm_geo *g, const swx_storm_pos *p, int t)
     return 0;
 }
 
-/* Positions of a track (and, for the forecast line, the last observed position
- * first) as lon/lat pairs in tmp. */
-static int gather(swx_storm_geo *g, const swx_storm *s, int kind, size_t *n)
+/* Positions of the observed track, or of the forecast line (the last
+ * observed position first), as lon/lat pairs in tmp. */
+static int gather(swx_storm_geo *g, const swx_storm *s, int observed, size_t *n)
 {
     const swx_storm_pos *lo = swx_storm_last_observed(s);
-    size_t cnt = kind == SWX_SK_STORM ? s->nobserved : s->nforecast + (lo ? 1 : 0);
+    size_t cnt = observed ? s->nobserved : s->nforecast + (lo ? 1 : 0);
     int rc = reserve(&g->tmp, &g->tcap, cnt + 1);
     if (rc)
         return rc;
     size_t k = 0;
-    if (kind == SWX_SK_STORM) {
+    if (observed) {
         for (size_t i = 0; i < s->nobserved; i++, k++) {
             g->tmp[2 * k] = s->observed[i].lon;
             g->tmp[2 * k + 1] = s->observed[i].lat;
@@ -370,16 +370,18 @@ static size_t distinct2(const double *xy, size_t n)
     return n ? 1 : 0;
 }
 
-static int build_track(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm_feature *f)
+/* The observed track is a Point when it has one distinct position; the
+ * forecast line needs two. */
+static int build_track(swx_storm_geo *g, const swx_storm *s, int observed, swx_storm_feature *f)
 {
     size_t n;
-    int rc = gather(g, s, kind, &n);
+    int rc = gather(g, s, observed, &n);
     if (rc)
         return rc;
     f->geom = SWX_GEOM_NONE;
     geo_reset(g);
     size_t d = distinct2(g->tmp, n);
-    if (d == 1 && kind == SWX_SK_STORM) {
+    if (d == 1 && observed) {
         if ((rc = part_begin(g)) || (rc = part_add(g, g->tmp[0], g->tmp[1])))
             return rc;
         f->geom = SWX_GEOM_POINT;
@@ -393,47 +395,70 @@ static int build_track(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm
     return 0;
 }
 
-size_t swx_storm_feature_count(const swx_storm *s, int kind)
+size_t swx_storm_count_track(const swx_storm *s, int kind)
+{
+    (void)s;
+    (void)kind;
+    return 1;
+}
+
+size_t swx_storm_count_track_points(const swx_storm *s, int kind)
+{
+    (void)kind;
+    return s->nobserved;
+}
+
+size_t swx_storm_count_forecast_points(const swx_storm *s, int kind)
+{
+    (void)kind;
+    return s->nforecast;
+}
+
+size_t swx_storm_count_forecast_line(const swx_storm *s, int kind)
+{
+    (void)kind;
+    if (!s->nforecast)
+        return 0;
+    const swx_storm_pos *lo = swx_storm_last_observed(s);
+    const swx_storm_pos *first = lo ? lo : &s->forecast[0];
+    for (size_t i = 0; i < s->nforecast; i++)
+        if (r6(s->forecast[i].lon) != r6(first->lon) || r6(s->forecast[i].lat) != r6(first->lat))
+            return 1;
+    return 0;
+}
+
+size_t swx_storm_count_radii(const swx_storm *s, int kind)
 {
     size_t n = 0;
-    switch (kind) {
-    case SWX_SK_STORM:
-        return 1;
-    case SWX_SK_TRACK_POINT:
-        return s->nobserved;
-    case SWX_SK_FORECAST_POINT:
-        return s->nforecast;
-    case SWX_SK_FORECAST_LINE: {
-        if (!s->nforecast)
-            return 0;
-        const swx_storm_pos *lo = swx_storm_last_observed(s);
-        const swx_storm_pos *first = lo ? lo : &s->forecast[0];
-        for (size_t i = 0; i < s->nforecast; i++)
-            if (r6(s->forecast[i].lon) != r6(first->lon) ||
-                r6(s->forecast[i].lat) != r6(first->lat))
-                return 1;
-        return 0;
-    }
-    case SWX_SK_WIND_RADII:
-        for (int fc = 0; fc < 2; fc++) {
-            const swx_storm_pos *p = fc ? s->forecast : s->observed;
-            size_t np = fc ? s->nforecast : s->nobserved;
-            for (size_t i = 0; i < np; i++)
-                for (int t = 0; t < SWX_STORM_NRADII; t++)
-                    n += radii_nonzero(&p[i].radii[t]);
-        }
-        return n;
-    case SWX_SK_CONE:
-    case SWX_SK_DANGER_AREA:
-        return (size_t)swx_danger_exists(s, kind, 1, 0);
-    case SWX_SK_WIND_SWATH:
-        for (int fc = 0; fc < 2; fc++)
+    (void)kind;
+    for (int fc = 0; fc < 2; fc++) {
+        const swx_storm_pos *p = fc ? s->forecast : s->observed;
+        size_t np = fc ? s->nforecast : s->nobserved;
+        for (size_t i = 0; i < np; i++)
             for (int t = 0; t < SWX_STORM_NRADII; t++)
-                n += (size_t)swx_danger_exists(s, kind, fc, t);
-        return n;
-    default:
-        return 0;
+                n += radii_nonzero(&p[i].radii[t]);
     }
+    return n;
+}
+
+size_t swx_storm_count_danger(const swx_storm *s, int kind)
+{
+    return (size_t)swx_danger_exists(s, kind, 1, 0);
+}
+
+size_t swx_storm_count_swath(const swx_storm *s, int kind)
+{
+    size_t n = 0;
+    for (int fc = 0; fc < 2; fc++)
+        for (int t = 0; t < SWX_STORM_NRADII; t++)
+            n += (size_t)swx_danger_exists(s, kind, fc, t);
+    return n;
+}
+
+size_t swx_storm_feature_count(const swx_storm *s, int kind)
+{
+    const swx_storm_kind_row *r = swx_storm_kind_row_of(kind);
+    return r ? r->count(s, kind) : 0;
 }
 
 static void set_geom(swx_storm_feature *f, const swx_storm_geo *g)
@@ -443,10 +468,10 @@ static void set_geom(swx_storm_feature *f, const swx_storm_geo *g)
     f->xy = g->xy;
 }
 
-static int point_features(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm_feature_fn fn,
-                          void *ud)
+static int point_features(swx_storm_geo *g, const swx_storm *s, int kind, int fc,
+                          swx_storm_feature_fn fn, void *ud)
 {
-    int fc = kind == SWX_SK_FORECAST_POINT, rc;
+    int rc;
     const swx_storm_pos *p = fc ? s->forecast : s->observed;
     size_t n = fc ? s->nforecast : s->nobserved;
     for (size_t i = 0; i < n; i++) {
@@ -462,85 +487,122 @@ static int point_features(swx_storm_geo *g, const swx_storm *s, int kind, swx_st
     return 0;
 }
 
+int swx_storm_build_track_points(swx_storm_geo *g, const swx_storm *s, int kind,
+                                 swx_storm_feature_fn fn, void *ud)
+{
+    return point_features(g, s, kind, 0, fn, ud);
+}
+
+int swx_storm_build_forecast_points(swx_storm_geo *g, const swx_storm *s, int kind,
+                                    swx_storm_feature_fn fn, void *ud)
+{
+    return point_features(g, s, kind, 1, fn, ud);
+}
+
+/* One feature per storm, with no geometry when the track has none. */
+int swx_storm_build_track(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm_feature_fn fn,
+                          void *ud)
+{
+    swx_storm_feature f = {.kind = kind, .storm = s};
+    int rc = build_track(g, s, 1, &f);
+    if (rc)
+        return rc;
+    set_geom(&f, g);
+    return fn(ud, &f);
+}
+
+/* None without a forecast, or when the line would be a point. */
+int swx_storm_build_forecast_line(swx_storm_geo *g, const swx_storm *s, int kind,
+                                  swx_storm_feature_fn fn, void *ud)
+{
+    if (!s->nforecast)
+        return 0;
+    swx_storm_feature f = {.kind = kind, .storm = s};
+    int rc = build_track(g, s, 0, &f);
+    if (rc)
+        return rc;
+    set_geom(&f, g);
+    return f.geom != SWX_GEOM_NONE ? fn(ud, &f) : 0;
+}
+
+int swx_storm_build_radii(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm_feature_fn fn,
+                          void *ud)
+{
+    int rc;
+    for (int fc = 0; fc < 2; fc++) {
+        const swx_storm_pos *p = fc ? s->forecast : s->observed;
+        size_t np = fc ? s->nforecast : s->nobserved;
+        for (size_t i = 0; i < np; i++)
+            for (int t = 0; t < SWX_STORM_NRADII; t++) {
+                if (!radii_nonzero(&p[i].radii[t]))
+                    continue;
+                swx_storm_feature f = {.kind = kind,
+                                       .storm = s,
+                                       .pos = &p[i],
+                                       .seq = i,
+                                       .forecast = fc,
+                                       .threshold = t};
+                if ((rc = build_radii(g, &p[i], t)))
+                    return rc;
+                /* A polygon always keeps at least one band with area. */
+                f.geom = g->nparts > 1 ? SWX_GEOM_MULTIPOLYGON : SWX_GEOM_POLYGON;
+                set_geom(&f, g);
+                if (g->nparts && (rc = fn(ud, &f)))
+                    return rc;
+            }
+    }
+    return 0;
+}
+
+/* The danger polygon of track fc (1: the forecast) and threshold t, when
+ * there is one. */
+static int danger_feature(swx_storm_geo *g, const swx_storm *s, int kind, int fc, int t,
+                          swx_storm_feature_fn fn, void *ud)
+{
+    int rc;
+    if (!swx_danger_exists(s, kind, fc, t))
+        return 0;
+    if (!g->dws && (rc = swx_danger_ws_new(&g->dws)))
+        return rc;
+    swx_danger_info info;
+    if ((rc = swx_danger_build(g->dws, g->danger, s, kind, fc, t, &info)))
+        return rc;
+    swx_storm_feature f = {.kind = kind,
+                           .storm = s,
+                           .forecast = fc,
+                           .threshold = t,
+                           .start_time = info.start_time,
+                           .end_time = info.end_time,
+                           .max_lead_h = info.max_lead_h,
+                           .max_nm = info.max_nm};
+    swx_danger_geometry(g->dws, &f.nparts, &f.part_len, &f.xy, &f.npolys, &f.poly_rings);
+    f.geom = f.npolys ? SWX_GEOM_MULTIPOLYGON : SWX_GEOM_NONE;
+    return fn(ud, &f);
+}
+
+int swx_storm_build_danger(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm_feature_fn fn,
+                           void *ud)
+{
+    return danger_feature(g, s, kind, 1, 0, fn, ud);
+}
+
+int swx_storm_build_swath(swx_storm_geo *g, const swx_storm *s, int kind, swx_storm_feature_fn fn,
+                          void *ud)
+{
+    int rc;
+    for (int fc = 0; fc < 2; fc++)
+        for (int t = 0; t < SWX_STORM_NRADII; t++)
+            if ((rc = danger_feature(g, s, kind, fc, t, fn, ud)))
+                return rc;
+    return 0;
+}
+
 int swx_storm_features(swx_storm_geo *g, const swx_storm *s, unsigned mask, swx_storm_feature_fn fn,
                        void *ud)
 {
     int rc;
-    if (mask & (1u << SWX_SK_STORM)) {
-        swx_storm_feature f = {.kind = SWX_SK_STORM, .storm = s};
-        if ((rc = build_track(g, s, SWX_SK_STORM, &f)))
+    for (int k = 0; k < SWX_SK_COUNT; k++)
+        if ((mask & (1u << k)) && (rc = swx_storm_kind_row_of(k)->build(g, s, k, fn, ud)))
             return rc;
-        set_geom(&f, g);
-        if ((rc = fn(ud, &f)))
-            return rc;
-    }
-    if ((mask & (1u << SWX_SK_TRACK_POINT)) &&
-        (rc = point_features(g, s, SWX_SK_TRACK_POINT, fn, ud)))
-        return rc;
-    if ((mask & (1u << SWX_SK_FORECAST_POINT)) &&
-        (rc = point_features(g, s, SWX_SK_FORECAST_POINT, fn, ud)))
-        return rc;
-    if ((mask & (1u << SWX_SK_FORECAST_LINE)) && s->nforecast) {
-        swx_storm_feature f = {.kind = SWX_SK_FORECAST_LINE, .storm = s};
-        if ((rc = build_track(g, s, SWX_SK_FORECAST_LINE, &f)))
-            return rc;
-        set_geom(&f, g);
-        if (f.geom != SWX_GEOM_NONE && (rc = fn(ud, &f)))
-            return rc;
-    }
-    if (mask & (1u << SWX_SK_WIND_RADII)) {
-        for (int fc = 0; fc < 2; fc++) {
-            const swx_storm_pos *p = fc ? s->forecast : s->observed;
-            size_t np = fc ? s->nforecast : s->nobserved;
-            for (size_t i = 0; i < np; i++)
-                for (int t = 0; t < SWX_STORM_NRADII; t++) {
-                    if (!radii_nonzero(&p[i].radii[t]))
-                        continue;
-                    swx_storm_feature f = {.kind = SWX_SK_WIND_RADII,
-                                           .storm = s,
-                                           .pos = &p[i],
-                                           .seq = i,
-                                           .forecast = fc,
-                                           .threshold = t};
-                    if ((rc = build_radii(g, &p[i], t)))
-                        return rc;
-                    /* A polygon always keeps at least one band with area. */
-                    f.geom = g->nparts > 1 ? SWX_GEOM_MULTIPOLYGON : SWX_GEOM_POLYGON;
-                    set_geom(&f, g);
-                    if (g->nparts && (rc = fn(ud, &f)))
-                        return rc;
-                }
-        }
-    }
-    for (int kind = SWX_SK_CONE; kind <= SWX_SK_WIND_SWATH; kind++) {
-        if (!(mask & (1u << kind)))
-            continue;
-        if (!g->dws && (rc = swx_danger_ws_new(&g->dws)))
-            return rc;
-        int ntracks = kind == SWX_SK_WIND_SWATH ? 2 : 1;
-        int nthr = kind == SWX_SK_WIND_SWATH ? SWX_STORM_NRADII : 1;
-        for (int tr = 0; tr < ntracks; tr++)
-            for (int t = 0; t < nthr; t++) {
-                int fc = kind == SWX_SK_WIND_SWATH ? tr : 1;
-                if (!swx_danger_exists(s, kind, fc, t))
-                    continue;
-                swx_danger_info info;
-                if ((rc = swx_danger_build(g->dws, g->danger, s, kind, fc, t, &info)))
-                    return rc;
-                swx_storm_feature f = {.kind = kind,
-                                       .storm = s,
-                                       .forecast = fc,
-                                       .threshold = t,
-                                       .start_time = info.start_time,
-                                       .end_time = info.end_time,
-                                       .max_lead_h = info.max_lead_h,
-                                       .max_nm = info.max_nm};
-                swx_danger_geometry(g->dws, &f.nparts, &f.part_len, &f.xy, &f.npolys,
-                                    &f.poly_rings);
-                f.geom = f.npolys ? SWX_GEOM_MULTIPOLYGON : SWX_GEOM_NONE;
-                if ((rc = fn(ud, &f)))
-                    return rc;
-            }
-    }
     return 0;
 }

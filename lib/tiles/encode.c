@@ -26,27 +26,10 @@
 #define WEBP_METHOD 4 /* libwebp's effort, 0-6: 4 is its default */
 #define PNG8_ZLIB_LEVEL 9
 
-static const char *const format_names[] = {"png", "png8", "webp", "jpeg"};
-
-int swx_tile_format_parse(swx_tile_format *out, const char *name)
-{
-    for (int i = 0; i < (int)(sizeof format_names / sizeof format_names[0]); i++)
-        if (name && strcmp(name, format_names[i]) == 0) {
-            *out = (swx_tile_format)i;
-            return 0;
-        }
-    return swx_error_set(SWX_EINVAL, "unknown tile format '%s': use png, png8, webp or jpeg",
-                         name ? name : "");
-}
-
-const char *swx_tile_format_name(swx_tile_format f)
-{
-    return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "?";
-}
-
 const char *swx_tile_format_mbtiles(swx_tile_format f)
 {
-    return f == SWX_FORMAT_WEBP ? "webp" : f == SWX_FORMAT_JPEG ? "jpg" : "png";
+    const swx_tile_format_info *t = swx_tile_format_get((int)f);
+    return t ? t->mbtiles : "png";
 }
 
 /* A contiguous copy with transparent pixels made (0, 0, 0, 0); *opaque tells

@@ -6,7 +6,8 @@
  * only). Every encoder has fixed settings and no dithering, so identical
  * pixels give identical bytes (the MBTiles file stores each image once), and
  * a fully transparent pixel stays fully transparent (JPEG refuses any
- * transparent pixel instead). The formats themselves are in seawx/seed.h.
+ * transparent pixel instead). The formats themselves are rows of
+ * seawx/tile_format.h.
  */
 #ifndef SEAWX_ENCODE_H
 #define SEAWX_ENCODE_H

@@ -84,7 +84,9 @@ int swx_seed_opts_check(const swx_seed_opts *o)
         return swx_error_set(SWX_EINVAL, "tile size must be 256 or 512, not %d", ts);
     if (mt != 1 && mt != 2 && mt != 4 && mt != 8)
         return swx_error_set(SWX_EINVAL, "metatile must be 1, 2, 4 or 8, not %d", mt);
-    if ((unsigned)o->format > SWX_FORMAT_JPEG)
+    const swx_tile_format_info *fmt = swx_tile_format_get((int)o->format);
+    char names[128];
+    if (!fmt)
         return swx_error_set(SWX_EINVAL, "unknown tile format %d", (int)o->format);
     if (o->quality < 0 || o->quality > 100)
         return swx_error_set(SWX_EINVAL, "quality must be from 1 to 100, not %d", o->quality);
@@ -94,12 +96,14 @@ int swx_seed_opts_check(const swx_seed_opts *o)
             return swx_error_set(SWX_EINVAL, "shard %d of %d: shards are 1 to N, N at most %d",
                                  o->shard, o->shard_count, SWX_SHARD_MAX);
     }
-    if (o->clip && o->format == SWX_FORMAT_JPEG)
-        return swx_error_set(SWX_EINVAL, "clipping makes pixels transparent and JPEG has no "
-                                         "transparency: use png, png8 or webp");
-    if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
-        return swx_error_set(SWX_EINVAL, "a quality goes with webp or jpeg, not %s",
-                             swx_tile_format_name(o->format));
+    if (o->clip && !(fmt->props & SWX_TF_TRANSPARENCY))
+        return swx_error_set(
+            SWX_EINVAL, "clipping makes pixels transparent and %s has no transparency: use %s",
+            fmt->label, swx_tile_format_names(names, sizeof names, SWX_TF_TRANSPARENCY, 0, -1));
+    if (o->quality && !(fmt->props & SWX_TF_QUALITY))
+        return swx_error_set(SWX_EINVAL, "a quality goes with %s, not %s",
+                             swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, 0, -1),
+                             fmt->name);
     if (mt * ts > SWX_SEED_MAX_IMAGE)
         return swx_error_set(SWX_EINVAL,
                              "metatile %d with tile size %d asks for images wider than %d pixels",
@@ -747,7 +751,7 @@ static int cut_and_encode(answer *a, uint8_t *px)
             o->empty = all_clear(t, ts, ts, stride);
             if (o->empty)
                 continue;
-            rc = a->format == SWX_FORMAT_PNG
+            rc = !(swx_tile_format_get((int)a->format)->props & SWX_TF_REENCODED)
                      ? swx_png_encode_rgba(&o->data, &o->len, t, ts, ts, stride, SEED_PNG_LEVEL)
                      : swx_tile_encode(&o->data, &o->len, t, ts, ts, stride, a->format, a->quality);
         }
@@ -778,7 +782,8 @@ static void process_answer(answer *a)
     int want_w = a->nx * a->ts, want_h = a->warp ? a->src_h : a->ny * a->ts;
     uint8_t *px = NULL;
     int w = 0, h = 0, rc;
-    int keep_bytes = a->nx == 1 && a->ny == 1 && !a->warp && a->format == SWX_FORMAT_PNG;
+    int keep_bytes = a->nx == 1 && a->ny == 1 && !a->warp &&
+                     !(swx_tile_format_get((int)a->format)->props & SWX_TF_REENCODED);
     if (keep_bytes && (keep_bytes = wholly_inside(a)) < 0) {
         a->rc = keep_bytes;
         snprintf(a->why, sizeof a->why, "%s", swx_error_last());
@@ -1187,11 +1192,9 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
         rc = swx_error_set(SWX_ENOMEM, "out of memory");
         goto done;
     }
-    /* In the file's format; JPEG has none (store() refuses empty tiles). */
-    if (s->format == SWX_FORMAT_PNG)
-        rc = swx_png_encode_rgba(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
-                                 (size_t)s->tile_size * 4, 9);
-    else if (s->format != SWX_FORMAT_JPEG)
+    /* In the file's format; a format without transparency has none (store()
+     * refuses empty tiles). */
+    if (swx_tile_format_get((int)s->format)->props & SWX_TF_TRANSPARENCY)
         rc = swx_tile_encode(&s->empty_png, &s->empty_len, clear, s->tile_size, s->tile_size,
                              (size_t)s->tile_size * 4, s->format, s->quality);
     if (rc)
@@ -1372,13 +1375,14 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
     snprintf(fm.tsz, sizeof fm.tsz, "%d", s->tile_size);
     /* The encoding row: none for png (files written before encodings existed
      * continue), else the format and its quality. */
-    if (s->format == SWX_FORMAT_WEBP && s->quality == 0)
-        snprintf(fm.enc, sizeof fm.enc, "webp lossless");
-    else if (s->format == SWX_FORMAT_WEBP || s->format == SWX_FORMAT_JPEG)
-        snprintf(fm.enc, sizeof fm.enc, "%s quality %d", swx_tile_format_name(s->format),
-                 s->quality ? s->quality : SWX_JPEG_DEFAULT_QUALITY);
+    const swx_tile_format_info *fmt = swx_tile_format_get((int)s->format);
+    int quality = s->quality ? s->quality : fmt->default_quality;
+    if ((fmt->props & SWX_TF_QUALITY) && quality == 0)
+        snprintf(fm.enc, sizeof fm.enc, "%s lossless", fmt->name);
+    else if (fmt->props & SWX_TF_QUALITY)
+        snprintf(fm.enc, sizeof fm.enc, "%s quality %d", fmt->name, quality);
     else
-        snprintf(fm.enc, sizeof fm.enc, "%s", swx_tile_format_name(s->format));
+        snprintf(fm.enc, sizeof fm.enc, "%s", fmt->name);
     swx_mbtiles_kv meta[] = {
         {"name", fm.name},
         {"format", swx_tile_format_mbtiles(s->format)},
@@ -1398,7 +1402,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         {"time", s->has_time ? s->time_s : NULL},
         {"style", s->style},
         {"tile_size", fm.tsz},
-        {"encoding", s->format == SWX_FORMAT_PNG ? NULL : fm.enc},
+        {"encoding", fmt->props & SWX_TF_REENCODED ? fm.enc : NULL},
         {"shard", s->part ? fm.shard : NULL},
         {"partition", s->part ? SWX_SHARD_PARTITION : NULL},
         {"request", s->part ? fm.request : NULL},

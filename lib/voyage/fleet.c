@@ -130,15 +130,8 @@ static int get_layers(swx_fleet_ship *s, json_object *arr, const defaults *d)
             l->format = d->format;
         if (l->quality < 0)
             l->quality = d->quality;
-        if (l->format == SWX_FORMAT_WEBP)
-            return swx_error_set(SWX_EINVAL,
-                                 "layers[%zu] %s: webp cannot be shown by QGIS 3.22 (GDAL 3.6) or "
-                                 "OpenCPN; use png8, png or jpeg",
-                                 i, l->variable);
-        if (l->quality && l->format != SWX_FORMAT_JPEG)
-            return swx_error_set(SWX_EINVAL,
-                                 "layers[%zu] %s: quality goes with format jpeg, not %s", i,
-                                 l->variable, swx_tile_format_name((swx_tile_format)l->format));
+        if (swx_package_format_check(l->format, l->quality))
+            return swx_error_prefix(SWX_EINVAL, "layers[%zu] %s", i, l->variable);
     }
     s->nlayers = n;
     return 0;
@@ -262,6 +255,7 @@ static int parse_ship(swx_fleet_ship *s, json_object *o, const defaults *d, cons
 static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object **ships)
 {
     const char *zoom_s = FLEET_DEFAULT_ZOOMS, *format_s = NULL;
+    char names[128];
     double num;
     int rc;
     *ships = NULL;
@@ -288,7 +282,10 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
             zoom_s = s;
         } else if (strcmp(key, "format") == 0) {
             if (!(format_s = s))
-                return swx_error_set(SWX_EINVAL, "format must be png8, png or jpeg");
+                return swx_error_set(SWX_EINVAL, "format must be %s",
+                                     swx_tile_format_names(names, sizeof names, 0,
+                                                           SWX_PACKAGE_VIEWERS,
+                                                           SWX_PACKAGE_DEFAULT_FORMAT));
         } else if (strcmp(key, "quality") == 0) {
             if ((rc = get_number(&num, v, "quality", 1, 100)))
                 return rc;
@@ -316,13 +313,12 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
         return swx_error_prefix(SWX_EINVAL, "bundle");
     if (swx_zoom_list_parse(&d->zooms, zoom_s))
         return swx_error_prefix(SWX_EINVAL, "zoom");
-    swx_tile_format fmt = SWX_FORMAT_PNG8;
+    swx_tile_format fmt = SWX_PACKAGE_DEFAULT_FORMAT;
     if (format_s && swx_tile_format_parse(&fmt, format_s))
         return swx_error_prefix(SWX_EINVAL, "format");
     d->format = (int)fmt;
-    if (d->quality && fmt != SWX_FORMAT_JPEG)
-        return swx_error_set(SWX_EINVAL, "quality goes with format jpeg, not %s",
-                             swx_tile_format_name(fmt));
+    if ((rc = swx_pkg_quality_check(d->format, d->quality)))
+        return rc;
     if (!*ships || !json_object_is_type(*ships, json_type_array) ||
         json_object_array_length(*ships) < 1)
         return swx_error_set(SWX_EINVAL, "ships must be an array of at least one ship");
@@ -336,7 +332,7 @@ int swx_fleet_parse(swx_fleet **out, const char *text, size_t len, const char *b
 {
     json_object *root = NULL, *ships = NULL;
     swx_fleet *f = NULL;
-    defaults d = {NULL, 0, SWX_FORMAT_PNG8, 0, FLEET_DEFAULT_BUFFER_NM, 0};
+    defaults d = {NULL, 0, SWX_PACKAGE_DEFAULT_FORMAT, 0, FLEET_DEFAULT_BUFFER_NM, 0};
     int rc = 0;
     *out = NULL;
     if (len > SWX_FLEET_MAX_BYTES)

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "seawx/package.h"
 
+#include "package_int.h"
 #include "seawx/error.h"
 
 #include <errno.h>
@@ -94,6 +95,33 @@ int swx_package_layer_parse(swx_package_layer *out, const char *spec)
         colon = next;
     }
     return 0;
+}
+
+int swx_pkg_quality_check(int format, int quality)
+{
+    const swx_tile_format_info *f = swx_tile_format_get(format);
+    char names[128];
+    if (quality && !(f && (f->props & SWX_TF_QUALITY) &&
+                     (f->viewers & SWX_PACKAGE_VIEWERS) == SWX_PACKAGE_VIEWERS))
+        return swx_error_set(
+            SWX_EINVAL, "quality goes with format %s, not %s",
+            swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, SWX_PACKAGE_VIEWERS, -1),
+            swx_tile_format_name((swx_tile_format)format));
+    return 0;
+}
+
+int swx_package_format_check(int format, int quality)
+{
+    const swx_tile_format_info *f = swx_tile_format_get(format);
+    char names[128];
+    if (!f)
+        return swx_error_set(SWX_EINVAL, "unknown tile format %d", format);
+    if ((f->viewers & SWX_PACKAGE_VIEWERS) != SWX_PACKAGE_VIEWERS)
+        return swx_error_set(
+            SWX_EINVAL, "%s cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use %s", f->name,
+            swx_tile_format_names(names, sizeof names, 0, SWX_PACKAGE_VIEWERS,
+                                  SWX_PACKAGE_DEFAULT_FORMAT));
+    return swx_pkg_quality_check(format, quality);
 }
 
 int swx_size_parse(uint64_t *out, const char *text)

@@ -3,9 +3,9 @@
  * report and its stretches at risk, their entry in the manifest and their
  * layers in the project.
  *
- * Files, in the order of files[] below: the eight storm kinds in the order
- * of swx_storm_kind ("<layer>.geojson"), then storm_risk.json and
- * storm_risk_segments.geojson. */
+ * Files, in the order of files[] below: the storm kinds in the order of
+ * swx_storm_kind (each its row's file, "<layer>.geojson"), then
+ * storm_risk.json and storm_risk_segments.geojson. */
 #define _GNU_SOURCE
 #include "package_int.h"
 #include "seawx/error.h"
@@ -37,11 +37,6 @@ struct swx_pkg_storms {
     int written;
 };
 
-/* Drawing order in the project, top first (as the storm folder's .qlr). */
-static const int tree_order[SWX_SK_COUNT] = {
-    SWX_SK_TRACK_POINT, SWX_SK_FORECAST_POINT, SWX_SK_STORM,       SWX_SK_FORECAST_LINE,
-    SWX_SK_WIND_RADII,  SWX_SK_WIND_SWATH,     SWX_SK_DANGER_AREA, SWX_SK_CONE};
-
 static void file_name(char *out, size_t n, int i)
 {
     if (i == F_RISK)
@@ -49,7 +44,7 @@ static void file_name(char *out, size_t n, int i)
     else if (i == F_SEGMENTS)
         snprintf(out, n, RISK_SEGMENTS);
     else
-        snprintf(out, n, "%s.geojson", swx_storm_kind_layer(i));
+        snprintf(out, n, "%s", swx_storm_kind_get(i)->file);
 }
 
 /* dir/<file i>; SWX_EINVAL when it does not fit. */
@@ -316,16 +311,6 @@ int swx_pkg_storms_manifest(swx_jsonw *w, const swx_pkg_storms *s, const char *d
     return rc;
 }
 
-static void geometry_of(int kind, const char **geom, const char **wkb)
-{
-    if (kind == F_SEGMENTS) {
-        *geom = "Line";
-        *wkb = "MultiLineString";
-    } else {
-        swx_storm_kind_qgis(kind, geom, wkb);
-    }
-}
-
 void swx_pkg_storms_tree(FILE *f, const swx_pkg_storms *s)
 {
     if (!s->written)
@@ -334,12 +319,13 @@ void swx_pkg_storms_tree(FILE *f, const swx_pkg_storms *s)
     fputs("      <layer-tree-layer checked=\"Qt::Checked\" name=\"route at risk\" expanded=\"0\" "
           "providerKey=\"ogr\" id=\"storm_risk_segments\" source=\"./" RISK_SEGMENTS "\"/>\n",
           f);
+    /* In drawing order, top first (as the storm folder's .qlr). */
     for (int i = 0; i < SWX_SK_COUNT; i++) {
-        const char *layer = swx_storm_kind_layer(tree_order[i]);
+        const swx_storm_kind_info *k = swx_storm_kind_get(swx_storm_kind_drawn(i));
         fprintf(f,
                 "      <layer-tree-layer checked=\"Qt::Checked\" name=\"%s\" expanded=\"0\" "
-                "providerKey=\"ogr\" id=\"storm_%s\" source=\"./%s.geojson\"/>\n",
-                layer, layer, layer);
+                "providerKey=\"ogr\" id=\"storm_%s\" source=\"./%s\"/>\n",
+                k->layer, k->layer, k->file);
     }
     fputs("    </layer-tree-group>\n", f);
 }
@@ -356,8 +342,8 @@ static const char segments_renderer[] =
 static void one_layer(FILE *f, const char *id, const char *file, const char *name, int kind,
                       const char *renderer, size_t rlen, const char *srs)
 {
-    const char *geom, *wkb;
-    geometry_of(kind, &geom, &wkb);
+    const swx_storm_kind_info *k = swx_storm_kind_get(kind); /* NULL: the segments */
+    const char *geom = k ? k->qgis_geometry : "Line", *wkb = k ? k->qgis_wkb : "MultiLineString";
     fprintf(f,
             "    <maplayer type=\"vector\" geometry=\"%s\" wkbType=\"%s\">\n"
             "      <id>%s</id>\n      <datasource>./%s</datasource>\n"
@@ -367,8 +353,8 @@ static void one_layer(FILE *f, const char *id, const char *file, const char *nam
     /* The storm layers follow the Temporal Controller with the rasters; the
      * stretches of route at risk show at every time, as the route does:
      * they are where the ship will be, and their times are labels. */
-    if (kind != F_SEGMENTS)
-        fprintf(f, "      %s\n", swx_storm_kind_qgis_temporal(kind));
+    if (k)
+        fprintf(f, "      %s\n", k->qgis_temporal);
     if (renderer) {
         fputs("      ", f);
         fwrite(renderer, 1, rlen, f);
@@ -384,11 +370,11 @@ void swx_pkg_storms_layers(FILE *f, const swx_pkg_storms *s, const char *srs)
     one_layer(f, "storm_risk_segments", RISK_SEGMENTS, "route at risk", F_SEGMENTS,
               segments_renderer, sizeof segments_renderer - 1, srs);
     for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k = tree_order[i];
-        const char *layer = swx_storm_kind_layer(k), *a = NULL, *b = NULL;
-        char id[64], file[64];
+        int k = swx_storm_kind_drawn(i);
+        const char *layer = swx_storm_kind_layer(k), *file = swx_storm_kind_get(k)->file;
+        const char *a = NULL, *b = NULL;
+        char id[64];
         snprintf(id, sizeof id, "storm_%s", layer);
-        snprintf(file, sizeof file, "%s.geojson", layer);
         /* The renderer of the kind's style, as it is. */
         const char *qml = s->o.qml ? s->o.qml[k] : NULL;
         if (qml) {

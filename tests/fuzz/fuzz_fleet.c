@@ -33,8 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (strcmp(swx_fleet_ship_at(f, j)->name, s->name) == 0)
                 abort();
         for (size_t l = 0; l < s->nlayers; l++)
-            if (!s->layers[l].zooms || s->layers[l].format < 0 ||
-                s->layers[l].format > SWX_FORMAT_JPEG)
+            if (!s->layers[l].zooms || !swx_tile_format_get(s->layers[l].format))
                 abort();
     }
     swx_fleet_free(f);

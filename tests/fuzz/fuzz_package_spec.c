@@ -19,8 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s[size] = '\0';
     swx_package_layer l;
     if (swx_package_layer_parse(&l, s) == 0) {
-        if (!l.variable[0] || (l.zooms >> (SWX_TILE_MAX_ZOOM + 1)) || l.format > SWX_FORMAT_JPEG ||
-            l.quality > 100 || strlen(l.style) >= sizeof l.style)
+        if (!l.variable[0] || (l.zooms >> (SWX_TILE_MAX_ZOOM + 1)) ||
+            (l.format >= 0 && !swx_tile_format_get(l.format)) || l.quality > 100 ||
+            strlen(l.style) >= sizeof l.style)
             abort();
     }
     uint64_t n;

@@ -22,7 +22,7 @@
  *                   position) and threshold (34, 50, 64 kt), the area its wind
  *                   radii swept, one MultiPolygon.
  * The last three are the danger kinds: not in the default selection
- * (SWX_SK_DEFAULT) of the CLI, always layers of the driver. Their polygons
+ * (swx_storm_kinds_default) of the CLI, always layers of the driver. Their polygons
  * may have holes (a track that loops).
  * Geometries are in longitude/latitude (EPSG:4326 / OGC CRS84), longitudes in
  * [-180, 180], coordinates rounded to 6 decimals (0.11 m); lines and polygons
@@ -44,6 +44,9 @@
 extern "C" {
 #endif
 
+/* The kinds, in the order of their rows (lib/storms/storm_feature.c): every
+ * part of seawx reads what it needs of a kind from its row
+ * (swx_storm_kind_get), so a new kind is a row there and its geometry. */
 typedef enum swx_storm_kind {
     SWX_SK_STORM = 0,
     SWX_SK_TRACK_POINT,
@@ -56,18 +59,43 @@ typedef enum swx_storm_kind {
     SWX_SK_COUNT
 } swx_storm_kind;
 #define SWX_SK_ALL ((1u << SWX_SK_COUNT) - 1)
-/* The kinds written when none are asked for: all but the danger kinds. */
-#define SWX_SK_DEFAULT ((1u << SWX_SK_CONE) - 1)
 
-/* "storms", "track_points", ... (layer and file names). */
+/* The one geometry type of a kind's layer (and of its file of a split
+ * writer): every feature is written as the Multi- type. */
+typedef enum swx_storm_shape {
+    SWX_SHAPE_POINT = 0,
+    SWX_SHAPE_LINE,
+    SWX_SHAPE_POLYGON
+} swx_storm_shape;
+
+typedef struct swx_storm_kind_info {
+    const char *name;    /* "track_point": the GeoJSON "kind" property */
+    const char *layer;   /* "track_points": the layer, and its style styles/seawx_<layer>.qml */
+    const char *file;    /* "track_points.geojson": its file in a folder of storm files */
+    const char *summary; /* "track points": as the CLI counts them; NULL: counted as storms */
+    int per_storm;       /* one feature per storm, with the storm's summary */
+    swx_storm_shape shape;
+    /* How QGIS reads the layer: its geometry ("Point", "Line", "Polygon") and
+     * WKB type (the Multi- one), for a project's or a .qlr's <maplayer>. */
+    const char *qgis_geometry, *qgis_wkb;
+    /* The <temporal> element (one line) by which the layer follows QGIS's
+     * Temporal Controller: spans from start/end fields, the observed track
+     * growing, each fix shown until its valid_until. */
+    const char *qgis_temporal;
+    int drawn;  /* place in QGIS's drawing order, 0 on top (swx_storm_kind_drawn) */
+    int danger; /* a danger kind: not in the CLI's default selection */
+} swx_storm_kind_info;
+
+/* The row of a kind, or NULL for a value that is no kind. */
+SWX_API const swx_storm_kind_info *swx_storm_kind_get(int kind);
+/* The kind drawn i-th from the top in QGIS (points over lines over
+ * polygons), 0 <= i < SWX_SK_COUNT. */
+SWX_API int swx_storm_kind_drawn(int i);
+/* The kinds written when none are asked for: all but the danger kinds. */
+SWX_API unsigned swx_storm_kinds_default(void);
+
+/* "storms", "track_points", ... (layer and file names); NULL for no kind. */
 SWX_API const char *swx_storm_kind_layer(int kind);
-/* How QGIS reads a kind's layer: its geometry ("Point", "Line", "Polygon")
- * and WKB type (the Multi- one), for a project's or a .qlr's <maplayer>. */
-SWX_API void swx_storm_kind_qgis(int kind, const char **geometry, const char **wkb_type);
-/* The <temporal> element (one line) by which the kind's layer follows QGIS's
- * Temporal Controller: spans from start/end fields, the observed track
- * growing, each fix shown until its valid_until; NULL for an unknown kind. */
-SWX_API const char *swx_storm_kind_qgis_temporal(int kind);
 /* A comma-separated list of kind or layer names into a bit mask (1 << kind). */
 SWX_API int swx_storm_kinds_parse(unsigned *mask, const char *list);
 

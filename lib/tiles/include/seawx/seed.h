@@ -34,6 +34,7 @@
 
 #include "seawx/diskcache.h"
 #include "seawx/http.h"
+#include "seawx/tile_format.h"
 #include "seawx/tiles.h"
 #include "seawx/visibility.h"
 #include "seawx/voyage.h"
@@ -49,22 +50,6 @@ extern "C" {
 
 /* The largest GetMap side the engine asks for. */
 #define SWX_SEED_MAX_IMAGE 4096
-
-/* How tiles are stored. PNG keeps the service's bytes (a tile cut from a
- * metatile is encoded as RGBA PNG); the others decode each answer and encode
- * it again on the checker threads (see lib/tiles/encode.h): png8 a 256-colour
- * palette PNG, webp lossless (quality 0) or lossy, jpeg for layers without
- * transparency only. */
-typedef enum swx_tile_format {
-    SWX_FORMAT_PNG = 0,
-    SWX_FORMAT_PNG8,
-    SWX_FORMAT_WEBP,
-    SWX_FORMAT_JPEG
-} swx_tile_format;
-
-/* "png", "png8", "webp" or "jpeg"; SWX_EINVAL names the choices. */
-SWX_API int swx_tile_format_parse(swx_tile_format *out, const char *name);
-SWX_API const char *swx_tile_format_name(swx_tile_format f);
 
 /* What to seed. Strings, the area and the voyage are borrowed for the plan's
  * life.

@@ -85,6 +85,15 @@ typedef struct swx_package_layer {
 /* SWX_EINVAL names what is wrong with spec. */
 SWX_API int swx_package_layer_parse(swx_package_layer *out, const char *spec);
 
+/* A package's tiles are for QGIS 3.22 (GDAL 3.6) and OpenCPN: its formats
+ * are those both decode (seawx/tile_format.h), png8 unless a layer says. */
+#define SWX_PACKAGE_VIEWERS (SWX_VIEWER_QGIS | SWX_VIEWER_OPENCPN)
+#define SWX_PACKAGE_DEFAULT_FORMAT SWX_FORMAT_PNG8
+
+/* Whether a layer's format (a swx_tile_format) and quality (0: none) can go
+ * into a package; SWX_EINVAL says why not. */
+SWX_API int swx_package_format_check(int format, int quality);
+
 /* A size: "20MB", "1.5MiB", "800kB", "300000" (bytes); decimal k, M, G and
  * binary Ki, Mi, Gi, with or without B. SWX_EINVAL when it is not one. */
 SWX_API int swx_size_parse(uint64_t *out, const char *text);
