@@ -436,6 +436,7 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     const void *msg;
     size_t len;
     int has_missing = 0;
+    long bits = 0;
 
     if (h == NULL) {
         fprintf(stderr, "seawx-sim: ecCodes has no regular_ll_sfc_grib2 sample\n");
@@ -487,11 +488,15 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     CHECK(codes_set_long(h, "bitsPerValue", 0));
     CHECK(codes_set_long(h, "decimalScaleFactor", p->dscale));
     CHECK(codes_set_double_array(h, "values", vals, gr->g.nx * gr->g.ny));
-    {
+    CHECK(codes_get_long(h, "bitsPerValue", &bits));
+    if (bits > 0) {
         /* Complex packing, template 5.2: ecCodes 2.28 writes template 5.3
          * (spatial differencing) with a differencing order of 0, which code
          * table 5.6 leaves reserved and OpenCPN's GRIB plugin misreads
-         * (every barb the same); 5.2 is as small here and read by all. */
+         * (every barb the same); 5.2 is as small here and read by all. A
+         * field constant at its precision (no rain anywhere in a small
+         * region) stays simple packing with no bits: ecCodes refuses to
+         * repack it, and it is as small as a message gets. */
         size_t sl = strlen("grid_complex");
         CHECK(codes_set_string(h, "packingType", "grid_complex", &sl));
     }
