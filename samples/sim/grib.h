@@ -62,5 +62,13 @@ int sim_grib_get(const char *name, struct sim_blob **out);
  * Returns 0, 1 for a missing (land) value, -1 for an unknown name. */
 int sim_grib_value(const char *short_name, double lon, double lat, int64_t valid, int64_t run,
                    double *out);
+/* The value in GRIB units, before packing, that the forecast file of run and
+ * forecast hour holds for short_name at (lon, lat): at a grid node the file's
+ * value within its packing precision. tp is accumulated over the file's
+ * interval (3 h, or from the run below f003). Returns 0, 1 when the file has
+ * none there (land for a sea parameter, tp at f000), -1 for an unknown name or
+ * an hour without a file, -2 when out of memory. */
+int sim_grib_forecast_value(const char *short_name, double lon, double lat, int64_t run, int hour,
+                            double *out);
 
 #endif
