@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "data.h"
 #include "grib.h"
+#include "runs.h"
 #include "timestamp.h"
 
 #define HOUR 3600
@@ -240,7 +241,7 @@ int sim_files_list(struct sim_request *rq)
             return sim_data_bad(rq, "bundles must be a comma list of basic, maritime, "
                                     "agricultural, aviation, solar, wind");
         }
-        l.run = (now - 4 * HOUR) / (6 * HOUR) * (6 * HOUR);
+        l.run = sim_runs_newest(now);
         each(regions, fc_region, &b, &l);
     }
     sim_buf_init(&body, 8u << 20);

@@ -390,12 +390,13 @@ static int eval(const struct param *p, const struct grid *gr, const struct sim_w
     return rc;
 }
 
-int sim_grib_value(const char *short_name, double lon, double lat, int64_t valid, int64_t run,
-                   double *out)
+/* The value of the parameter named short_name at one point, as eval gives it
+ * on a grid through that point (the same bits as at a file's grid node). */
+static int point_value(const char *short_name, double lon, double lat, const struct sim_when *w,
+                       double hours, double *out)
 {
     const struct param *p = NULL;
     struct grid gr;
-    struct sim_when w = {valid, run};
     int rc;
 
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -403,13 +404,34 @@ int sim_grib_value(const char *short_name, double lon, double lat, int64_t valid
             p = all[i];
     if (p == NULL)
         return -1;
-    if (grid_make(&gr, lon, lon, lat, lat) != 0 || eval(p, &gr, &w, 3, out) != 0) {
+    if (grid_make(&gr, lon, lon, lat, lat) != 0 || eval(p, &gr, w, hours, out) != 0) {
         grid_free(&gr);
         return -2;
     }
     rc = *out == MISSING ? 1 : 0;
     grid_free(&gr);
     return rc;
+}
+
+int sim_grib_value(const char *short_name, double lon, double lat, int64_t valid, int64_t run,
+                   double *out)
+{
+    struct sim_when w = {valid, run};
+
+    return point_value(short_name, lon, lat, &w, 3, out);
+}
+
+int sim_grib_forecast_value(const char *short_name, double lon, double lat, int64_t run, int hour,
+                            double *out)
+{
+    struct sim_when w = {run + (int64_t)hour * HOUR, run};
+    int acc = hour < 3 ? hour : 3; /* as make_file accumulates */
+
+    if (!sim_grib_hour_valid(hour))
+        return -1;
+    if (strcmp(short_name, p_tp.short_name) == 0 && acc == 0)
+        return 1; /* no tp message at the run's own time */
+    return point_value(short_name, lon, lat, &w, acc, out);
 }
 
 /* ---- encoding ----------------------------------------------------------------- */
@@ -436,6 +458,7 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     const void *msg;
     size_t len;
     int has_missing = 0;
+    long bits = 0;
 
     if (h == NULL) {
         fprintf(stderr, "seawx-sim: ecCodes has no regular_ll_sfc_grib2 sample\n");
@@ -487,11 +510,15 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     CHECK(codes_set_long(h, "bitsPerValue", 0));
     CHECK(codes_set_long(h, "decimalScaleFactor", p->dscale));
     CHECK(codes_set_double_array(h, "values", vals, gr->g.nx * gr->g.ny));
-    {
+    CHECK(codes_get_long(h, "bitsPerValue", &bits));
+    if (bits > 0) {
         /* Complex packing, template 5.2: ecCodes 2.28 writes template 5.3
          * (spatial differencing) with a differencing order of 0, which code
          * table 5.6 leaves reserved and OpenCPN's GRIB plugin misreads
-         * (every barb the same); 5.2 is as small here and read by all. */
+         * (every barb the same); 5.2 is as small here and read by all. A
+         * field constant at its precision (no rain anywhere in a small
+         * region) stays simple packing with no bits: ecCodes refuses to
+         * repack it, and it is as small as a message gets. */
         size_t sl = strlen("grid_complex");
         CHECK(codes_set_string(h, "packingType", "grid_complex", &sl));
     }

@@ -13,8 +13,9 @@
  * same 0.25 degree lattice. Current-weather files are on that grid too (a
  * 0.027 degree global grid would be 89 million points a field).
  *
- * One field per message, regular lat/lon (template 3.0), complex packing with
- * spatial differencing (template 5.3), a decimal scale per parameter:
+ * One field per message, regular lat/lon (template 3.0), complex packing
+ * (template 5.2; simple packing with no bits for a field constant at its
+ * precision), a decimal scale per parameter:
  *   basic (and agricultural, aviation, solar):
  *     10u, 10v (0/2/2, 0/2/3, 10 m, 0.1 m s-1), i10fg gust (0/2/22, 10 m,
  *     0.1 m s-1), prmsl (0/3/1, 10 Pa), 2t (0/0/0, 2 m, 0.1 K), tp (0/1/8, kg
@@ -61,5 +62,13 @@ int sim_grib_get(const char *name, struct sim_blob **out);
  * Returns 0, 1 for a missing (land) value, -1 for an unknown name. */
 int sim_grib_value(const char *short_name, double lon, double lat, int64_t valid, int64_t run,
                    double *out);
+/* The value in GRIB units, before packing, that the forecast file of run and
+ * forecast hour holds for short_name at (lon, lat): at a grid node the file's
+ * value within its packing precision. tp is accumulated over the file's
+ * interval (3 h, or from the run below f003). Returns 0, 1 when the file has
+ * none there (land for a sea parameter, tp at f000), -1 for an unknown name or
+ * an hour without a file, -2 when out of memory. */
+int sim_grib_forecast_value(const char *short_name, double lon, double lat, int64_t run, int hour,
+                            double *out);
 
 #endif

@@ -9,7 +9,11 @@
 #include "app.h"
 #include "buf.h"
 #include "data.h"
+#include "field.h"
+#include "grib.h"
 #include "jout.h"
+#include "landmask.h"
+#include "runs.h"
 #include "timestamp.h"
 
 #define PI 3.14159265358979323846
@@ -325,79 +329,212 @@ static int tides_extrema(struct sim_request *rq)
 
 /* ---- forecast ---- */
 
-struct fvar {
-    const char *bundle, *name;
-    double base, amp, us_factor, us_offset;
+/* A point forecast is the forecast files read at one point: the run the file
+ * listing names (sim_runs_newest), one record per forecast hour that has a
+ * file (sim_grib_hour_valid: f000..f120 hourly, then 3-hourly to f240), and
+ * each value the field of the maps and files (field.c) at the point, run and
+ * valid time; a parameter the files carry comes through
+ * sim_grib_forecast_value, so at a grid node it is the file's value within
+ * its packing precision. A value the files or maps leave out (a sea variable
+ * over land, a land one over sea, precipitation at f000, whose file has no
+ * accumulation yet) is null.
+ *
+ *   variable                              bundles         si      us     from
+ *   air_temperature                       basic           degC    degF   2t
+ *   relative_humidity                     basic           %       %      field RH
+ *   dew_point_temperature                 basic           degC    degF   field D2M
+ *   eastward_wind, northward_wind         basic, wind     m s-1   mph    10u, 10v
+ *   wind_speed_of_gust                    basic, wind     m s-1   mph    i10fg
+ *   air_pressure_at_mean_sea_level        basic           Pa      inHg   prmsl
+ *   precipitation_amount                  basic           mm      in     tp: over the file's
+ *                                                                        interval ending at
+ *                                                                        the valid time
+ *   sea_surface_wave_significant_height   maritime        m       ft     swh (sea)
+ *   sea_surface_wave_from_direction       maritime        deg     deg    mwd (sea)
+ *   sea_surface_wave_mean_period          maritime        s       s      mwp (sea)
+ *   sea_surface_temperature               maritime        degC    degF   field SST (sea)
+ *   soil_temperature                      agricultural    degC    degF   field STL1 (land)
+ *   evapotranspiration                    agricultural    mm      in     field EVAP
+ *   cloud_base_height                     aviation        m       ft     125 m per K of T2M - D2M
+ *   visibility                            aviation        m       mi     field VIS
+ *   global_horizontal_irradiance          solar           W m-2   W m-2  field SSRD
+ *   direct_normal_irradiance              solar           W m-2   W m-2  field FDIR
+ *   wind_speed_100m                       wind            m s-1   mph    |(100u, 100v)|
+ *   wind_direction_100m                   wind            deg     deg    from 100u, 100v
+ * Directions are where the wind or waves come from, clockwise from north. */
+
+enum fbundle {
+    FB_BASIC = 1,
+    FB_MARITIME = 2,
+    FB_AGRICULTURAL = 4,
+    FB_AVIATION = 8,
+    FB_SOLAR = 16,
+    FB_WIND = 32,
 };
 
+static const char *const fbundle_names[] = {"basic",    "maritime", "agricultural",
+                                            "aviation", "solar",    "wind"};
+#define NFBUNDLES (sizeof(fbundle_names) / sizeof(fbundle_names[0]))
+
+enum fsource {
+    FS_GRIB,      /* a parameter of the files, by short name */
+    FS_FIELD,     /* a field of the maps */
+    FS_SPEED100,  /* speed of (100u, 100v) */
+    FS_DIR100,    /* direction (from) of (100u, 100v) */
+    FS_CLOUDBASE, /* 125 m per K of dew point depression */
+};
+
+enum fmask { FM_NONE, FM_SEA, FM_LAND };
+
+struct fvar {
+    const char *name;
+    unsigned bundles;
+    enum fsource src;
+    const char *grib;
+    enum sim_field field;
+    enum fmask mask;  /* where a field has no value (the maps' transparency) */
+    double si_offset; /* SI value = source value + si_offset (K to degC) */
+    double us_factor; /* US value = SI value * us_factor + us_offset */
+    double us_offset;
+    int si_dec, us_dec; /* decimals written */
+};
+
+#define MPH 2.2369362920544
+#define K_TO_C -273.15
+
+/* One row per variable, in the order they are written. */
 static const struct fvar fvars[] = {
-    {"basic", "air_temperature", 12, 8, 1.8, 32},
-    {"basic", "relative_humidity", 72, 18, 1, 0},
-    {"basic", "dew_point_temperature", 7, 6, 1.8, 32},
-    {"basic", "northward_wind", 0, 6, 2.236936, 0},
-    {"basic", "eastward_wind", 2, 7, 2.236936, 0},
-    {"maritime", "sea_surface_wave_significant_height", 1.8, 1.2, 3.28084, 0},
-    {"maritime", "sea_surface_wave_mean_period", 7, 2, 1, 0},
-    {"maritime", "sea_surface_temperature", 13, 4, 1.8, 32},
-    {"agricultural", "soil_temperature", 11, 6, 1.8, 32},
-    {"agricultural", "evapotranspiration", 2.5, 1.5, 0.0393701, 0},
-    {"aviation", "cloud_base_height", 1200, 800, 3.28084, 0},
-    {"aviation", "visibility", 15000, 9000, 0.000621371, 0},
-    {"solar", "global_horizontal_irradiance", 250, 250, 1, 0},
-    {"solar", "direct_normal_irradiance", 300, 300, 1, 0},
-    {"wind", "wind_speed_100m", 9, 5, 2.236936, 0},
-    {"wind", "wind_direction_100m", 200, 150, 1, 0},
+    {"air_temperature", FB_BASIC, FS_GRIB, "2t", 0, FM_NONE, K_TO_C, 1.8, 32, 2, 2},
+    {"relative_humidity", FB_BASIC, FS_FIELD, NULL, SIM_F_RH, FM_NONE, 0, 1, 0, 2, 2},
+    {"dew_point_temperature", FB_BASIC, FS_FIELD, NULL, SIM_F_D2M, FM_NONE, K_TO_C, 1.8, 32, 2, 2},
+    {"northward_wind", FB_BASIC | FB_WIND, FS_GRIB, "10v", 0, FM_NONE, 0, MPH, 0, 2, 2},
+    {"eastward_wind", FB_BASIC | FB_WIND, FS_GRIB, "10u", 0, FM_NONE, 0, MPH, 0, 2, 2},
+    {"wind_speed_of_gust", FB_BASIC | FB_WIND, FS_GRIB, "i10fg", 0, FM_NONE, 0, MPH, 0, 2, 2},
+    {"air_pressure_at_mean_sea_level", FB_BASIC, FS_GRIB, "prmsl", 0, FM_NONE, 0,
+     0.00029529983071445, 0, 1, 4},
+    {"precipitation_amount", FB_BASIC, FS_GRIB, "tp", 0, FM_NONE, 0, 0.03937007874, 0, 3, 4},
+    {"sea_surface_wave_significant_height", FB_MARITIME, FS_GRIB, "swh", 0, FM_NONE, 0, 3.280839895,
+     0, 3, 3},
+    {"sea_surface_wave_from_direction", FB_MARITIME, FS_GRIB, "mwd", 0, FM_NONE, 0, 1, 0, 2, 2},
+    {"sea_surface_wave_mean_period", FB_MARITIME, FS_GRIB, "mwp", 0, FM_NONE, 0, 1, 0, 2, 2},
+    {"sea_surface_temperature", FB_MARITIME, FS_FIELD, NULL, SIM_F_SST, FM_SEA, K_TO_C, 1.8, 32, 2,
+     2},
+    {"soil_temperature", FB_AGRICULTURAL, FS_FIELD, NULL, SIM_F_STL1, FM_LAND, K_TO_C, 1.8, 32, 2,
+     2},
+    {"evapotranspiration", FB_AGRICULTURAL, FS_FIELD, NULL, SIM_F_EVAP, FM_NONE, 0, 0.03937007874,
+     0, 3, 4},
+    {"cloud_base_height", FB_AVIATION, FS_CLOUDBASE, NULL, 0, FM_NONE, 0, 3.280839895, 0, 1, 1},
+    {"visibility", FB_AVIATION, FS_FIELD, NULL, SIM_F_VIS, FM_NONE, 0, 0.000621371192, 0, 1, 3},
+    {"global_horizontal_irradiance", FB_SOLAR, FS_FIELD, NULL, SIM_F_SSRD, FM_NONE, 0, 1, 0, 1, 1},
+    {"direct_normal_irradiance", FB_SOLAR, FS_FIELD, NULL, SIM_F_FDIR, FM_NONE, 0, 1, 0, 1, 1},
+    {"wind_speed_100m", FB_WIND, FS_SPEED100, NULL, 0, FM_NONE, 0, MPH, 0, 2, 2},
+    {"wind_direction_100m", FB_WIND, FS_DIR100, NULL, 0, FM_NONE, 0, 1, 0, 2, 2},
 };
 #define NFVARS (sizeof(fvars) / sizeof(fvars[0]))
 
-static int bundle_listed(const char *list, const char *bundle)
+/* The bundles of a comma list as FB_ bits; 0 when the list is empty or names
+ * a bundle that does not exist. */
+static unsigned bundles_parse(const char *list)
 {
-    size_t n = strlen(bundle);
+    unsigned bits = 0;
     const char *p = list;
-    while (p != NULL && *p != '\0') {
-        const char *comma = strchr(p, ',');
-        size_t m = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        if (m == n && strncmp(p, bundle, n) == 0)
-            return 1;
-        p = comma != NULL ? comma + 1 : NULL;
-    }
-    return 0;
-}
 
-/* 0 when every bundle of the list is known. */
-static int bundles_valid(const char *list)
-{
-    static const char *const known[] = {"basic",    "maritime", "agricultural",
-                                        "aviation", "solar",    "wind"};
-    const char *p = list;
     if (list == NULL || *list == '\0')
-        return -1;
+        return 0;
     while (p != NULL) {
         const char *comma = strchr(p, ',');
         size_t m = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        int ok = 0;
-        for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-            ok |= strlen(known[i]) == m && strncmp(p, known[i], m) == 0;
-        if (!ok)
-            return -1;
+        unsigned bit = 0;
+        for (size_t i = 0; i < NFBUNDLES; i++)
+            if (strlen(fbundle_names[i]) == m && strncmp(p, fbundle_names[i], m) == 0)
+                bit = 1u << i;
+        if (bit == 0)
+            return 0;
+        bits |= bit;
         p = comma != NULL ? comma + 1 : NULL;
     }
+    return bits;
+}
+
+/* A field of the maps at one point, as the files' grid (grib.c) evaluates it:
+ * longitude in -180..180, the land mask of that point. */
+static int field_at(enum sim_field f, double lon, double lat, const struct sim_when *w, int *land,
+                    double *out)
+{
+    double glon = lon >= 180 ? lon - 360 : lon;
+    uint8_t l = (uint8_t)sim_landmask_at(sim_landmask_row(lat), sim_landmask_col(glon));
+    struct sim_grid g = {1, 1, &glon, &lat, &l};
+    float v;
+
+    if (sim_field_eval(f, &g, w, &v) != 0)
+        return -2;
+    *land = l;
+    *out = v;
+    return 0;
+}
+
+/* One variable at the point for the run's forecast hour, in SI units: 0, 1
+ * when there is no value there, negative when out of memory. */
+static int fvar_value(const struct fvar *v, double lat, double lon, int64_t run, int hour,
+                      double *out)
+{
+    struct sim_when w = {run + (int64_t)hour * HOUR, run};
+    double a, b;
+    int land = 0, rc;
+
+    switch (v->src) {
+    case FS_GRIB:
+        rc = sim_grib_forecast_value(v->grib, lon, lat, run, hour, &a);
+        break;
+    case FS_FIELD:
+        rc = field_at(v->field, lon, lat, &w, &land, &a);
+        if (rc == 0 && ((v->mask == FM_SEA && land) || (v->mask == FM_LAND && !land)))
+            rc = 1;
+        break;
+    case FS_SPEED100:
+    case FS_DIR100:
+        rc = sim_grib_forecast_value("100u", lon, lat, run, hour, &a);
+        if (rc == 0)
+            rc = sim_grib_forecast_value("100v", lon, lat, run, hour, &b);
+        if (rc == 0 && v->src == FS_SPEED100)
+            a = hypot(a, b);
+        else if (rc == 0) {
+            a = atan2(-a, -b) * 180 / PI;
+            if (a < 0)
+                a += 360;
+        }
+        break;
+    case FS_CLOUDBASE:
+        rc = field_at(SIM_F_T2M, lon, lat, &w, &land, &a);
+        if (rc == 0)
+            rc = field_at(SIM_F_D2M, lon, lat, &w, &land, &b);
+        if (rc == 0)
+            a = fmax(0, 125 * (a - b));
+        break;
+    default:
+        rc = -1;
+        break;
+    }
+    if (rc != 0)
+        return rc < 0 ? -1 : 1;
+    *out = a + v->si_offset;
     return 0;
 }
 
 static int forecast_point(struct sim_request *rq, int latest)
 {
     double lat, lon;
-    int us;
-    const char *bundles = sim_http_arg(rq, "bundles");
-    int64_t run = (sim_app_clock(rq->app) - 4 * HOUR) / (6 * HOUR) * (6 * HOUR);
+    int us, failed = 0;
+    unsigned bundles;
+    int64_t run = sim_runs_newest(sim_app_clock(rq->app));
     char issued[SWX_ISO8601_LEN];
     struct sim_buf b;
     struct sim_jout j;
 
     if (sim_data_latlon(rq, &lat, &lon) || sim_data_units(rq, &us))
         return 0;
-    if (bundles_valid(bundles) != 0)
+    bundles = bundles_parse(sim_http_arg(rq, "bundles"));
+    if (bundles == 0)
         return sim_data_bad(rq, "bundles must be a comma list of basic, maritime, agricultural, "
                                 "aviation, solar, wind");
     swx_iso8601_format(issued, run);
@@ -409,8 +546,10 @@ static int forecast_point(struct sim_request *rq, int latest)
     sim_jout_str(&j, "forecast", latest ? "sof-d latest" : "sof-d");
     sim_jout_end(&j, '}');
     sim_jout_begin(&j, "data", '[');
-    for (int step = 0; step <= 48; step += 3) {
-        int64_t t = run + (int64_t)step * HOUR;
+    for (int hour = 0; hour <= SIM_GRIB_LAST_HOUR && !failed; hour++) {
+        if (!sim_grib_hour_valid(hour))
+            continue;
+        int64_t t = run + (int64_t)hour * HOUR;
         char ts[SWX_ISO8601_LEN];
         swx_iso8601_format(ts, t);
         sim_jout_begin(&j, NULL, '{');
@@ -425,20 +564,36 @@ static int forecast_point(struct sim_request *rq, int latest)
         sim_jout_str(&j, "valid_time", ts);
         sim_jout_end(&j, '}');
         sim_jout_begin(&j, "values", '{');
-        for (size_t v = 0; v < NFVARS; v++) {
-            if (!bundle_listed(bundles, fvars[v].bundle))
+        for (size_t i = 0; i < NFVARS; i++) {
+            const struct fvar *v = &fvars[i];
+            double x;
+            int rc;
+            if (!(v->bundles & bundles))
                 continue;
-            double x = fvars[v].base +
-                       fvars[v].amp * wave((double)t / (9 * HOUR) + (double)v + lat * 0.05);
-            if (us)
-                x = x * fvars[v].us_factor + fvars[v].us_offset;
-            sim_jout_num(&j, fvars[v].name, x, 2);
+            rc = fvar_value(v, lat, lon, run, hour, &x);
+            if (rc < 0) {
+                failed = 1;
+                break;
+            }
+            if (rc > 0) {
+                sim_jout_null(&j, v->name);
+                continue;
+            }
+            int dec = us ? v->us_dec : v->si_dec;
+            x = us ? x * v->us_factor + v->us_offset : x;
+            if (fabs(x) < 0.5 * pow(10, -dec))
+                x = 0; /* 0, not -0, once rounded */
+            sim_jout_num(&j, v->name, x, dec);
         }
         sim_jout_end(&j, '}');
         sim_jout_end(&j, '}');
     }
     sim_jout_end(&j, ']');
     sim_jout_end(&j, '}');
+    if (failed) {
+        sim_buf_free(&b);
+        return sim_http_reply_json_error(rq, 500, "internal", "out of memory");
+    }
     return sim_data_json(rq, &b);
 }
 

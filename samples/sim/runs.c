@@ -40,9 +40,14 @@ static int last_valid(int limit)
     return limit;
 }
 
+int64_t sim_runs_newest(int64_t clock)
+{
+    return floor_to(clock - PUBLISH_DELAY, RUN_STEP);
+}
+
 void sim_runs_at(int64_t clock, struct sim_runs *out)
 {
-    int64_t newest = floor_to(clock - PUBLISH_DELAY, RUN_STEP);
+    int64_t newest = sim_runs_newest(clock);
 
     out->n = SIM_RUNS;
     for (size_t i = 0; i < SIM_RUNS; i++) {

@@ -21,6 +21,9 @@ struct sim_runs {
     int max_lead[SIM_RUNS];   /* last listed lead time, hours */
 };
 
+/* The newest published issuance at clock: the run of the capabilities, of the
+ * forecast file listing and of the point forecasts. */
+int64_t sim_runs_newest(int64_t clock);
 void sim_runs_at(int64_t clock, struct sim_runs *out);
 /* Index of the run issued at t, or -1. */
 int sim_runs_find(const struct sim_runs *r, int64_t issued);

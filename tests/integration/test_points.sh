@@ -19,7 +19,7 @@ queries=(
   "forecast point --lat 1.29 --lon 103.85 --bundles basic,maritime"
   "forecast latest --lat 1.29 --lon 103.85 --bundles wind"
 )
-rows_want=(48 7 1 10 1 6 17 17)
+rows_want=(48 7 1 10 1 6 161 161) # forecasts: every hour of the run with a file (f000..f120, 3-hourly to f240)
 i=0
 for q in "${queries[@]}"; do
   n=${rows_want[$i]}
