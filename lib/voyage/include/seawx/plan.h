@@ -19,9 +19,17 @@
  * at distance s along the route the ship is there between d + s / vmax (the
  * fast ship) and d + s / vmin (the slow ship). With a polar, the boat's speed
  * at each moment is the polar's at the true wind speed and angle it meets
- * there (bilinear in the table, 0 outside the angles 0..180 given), never less
- * than the motoring speed (the band's lowest speed, when given); the ship is
- * moved in steps of SWX_PLAN_STEP_S seconds, so early and late are one track.
+ * there (swx_polar_speed), never less than the motoring speed (the band's
+ * lowest speed, when given); the ship is moved in steps of SWX_PLAN_STEP_S
+ * seconds, so early and late are one track (a track that has not arrived 60
+ * days after departure, or is becalmed past the forecast's end, has no
+ * arrival: NaN, partial). The storms take that ship at its average speed.
+ *
+ * A track is looked at every SWX_PLAN_STEP_S seconds from departure, each
+ * moment standing for the step after it (the last for what is left of the
+ * voyage), and once more on arrival (for the maxima): the value met is that
+ * of the nearest sample point at that moment. A moment outside the
+ * forecast's times counts for nothing and makes the departure partial.
  *
  * Per departure, over the voyage (for a band: the slow ship's track and the
  * fast ship's, the worse of the two for each figure):
@@ -30,13 +38,16 @@
  *   hours with wind above max_wind_kn, gust above max_gust_kn, waves above
  *   max_wave_m, and hours upwind (true wind angle to the course below
  *   upwind_angle_deg, default 50);
- *   storms (seawx/risk.h, for this departure): the nearest approach, the
- *   storm, and the hours inside the danger area and inside the 34 kt radius.
+ *   storms (seawx/risk.h, for this departure): the storm that matters most
+ *   (the most severe measure the ship is inside, then the nearest approach),
+ *   its closest approach, and the hours from the first to the last moment
+ *   inside its danger area and inside its 34 kt radius.
  * The verdict: NO-GO when a threshold given is exceeded (maximum above it, or
  * upwind hours above max_upwind_h) or the ship enters a storm's danger area or
- * 34 kt radius; MARGINAL when a maximum reaches 80 % of its threshold, the
- * upwind hours 80 % of theirs, or a storm's centre comes within 2x its danger
- * radius (docs/plan.md gives the exact rule); GO otherwise.
+ * 34 kt radius; MARGINAL when a storm's centre comes within 200 nm, a maximum
+ * reaches 80 % of its threshold, the upwind hours 80 % of theirs, or the
+ * forecast does not cover the whole voyage (partial); GO otherwise. The
+ * first rule that holds, in that order, is the reason (docs/plan.md).
  */
 #ifndef SEAWX_PLAN_H
 #define SEAWX_PLAN_H
@@ -45,6 +56,7 @@
 #include "seawx/visibility.h"
 #include "seawx/voyage.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,15 +82,16 @@ SWX_API int swx_polar_parse(swx_polar **out, const char *text, size_t len);
 SWX_API void swx_polar_free(swx_polar *p);
 /* Boat speed in knots at true wind speed tws_kn and true wind angle
  * twa_deg (folded into 0..180): bilinear in the table; 0 below the first
- * angle; speeds past the last column are those of the last column. */
+ * angle, the last angle's speeds past it; speeds past the last column are
+ * those of the last column, and below the first column they go linearly to
+ * 0 at 0 kn. NaN for a NaN wind. */
 SWX_API double swx_polar_speed(const swx_polar *p, double tws_kn, double twa_deg);
 
 /* ---- inputs ---- */
 
 /* "FROM/TO/STEP": ISO 8601 times and a step "6h", "90m", "1d" (> 0), FROM <=
  * TO, at most SWX_PLAN_MAX_DEPARTURES departures. */
-SWX_API int swx_plan_departures_parse(int64_t *from, int64_t *to, int64_t *step,
-                                      const char *text);
+SWX_API int swx_plan_departures_parse(int64_t *from, int64_t *to, int64_t *step, const char *text);
 /* A threshold with its unit: wind and gust "25kn", "12.5m/s", "45km/h";
  * waves "3m", "10ft"; out in knots (speeds) or metres (heights). kind:
  * 's' speed, 'h' height. */
@@ -88,18 +101,56 @@ SWX_API int swx_plan_threshold_parse(double *out, const char *text, int kind);
 
 /* The variables the plan reads, by index. */
 enum {
-    SWX_PV_U10 = 0,   /* eastward wind, m/s */
-    SWX_PV_V10,       /* northward wind, m/s */
-    SWX_PV_GUST,      /* gust, m/s */
-    SWX_PV_PMSL,      /* pressure at mean sea level, Pa */
-    SWX_PV_PRECIP,    /* precipitation since the previous valid time, mm */
-    SWX_PV_SWH,       /* significant wave height, m */
-    SWX_PV_MWD,       /* mean wave direction (from), degrees */
+    SWX_PV_U10 = 0, /* eastward wind, m/s */
+    SWX_PV_V10,     /* northward wind, m/s */
+    SWX_PV_GUST,    /* gust, m/s */
+    SWX_PV_PMSL,    /* pressure at mean sea level, Pa */
+    SWX_PV_PRECIP,  /* precipitation since the previous valid time, mm */
+    SWX_PV_SWH,     /* significant wave height, m */
+    SWX_PV_MWD,     /* mean wave direction (from), degrees */
     SWX_PV_N
 };
 
 typedef struct swx_plan_forecast swx_plan_forecast;
 SWX_API void swx_plan_forecast_free(swx_plan_forecast *f);
+
+#define SWX_PLAN_DEFAULT_SPACING_NM 15.0
+#define SWX_PLAN_MAX_SAMPLES 2000 /* sample points of one route */
+
+struct swx_plan_opts;
+
+/* How the forecast is fetched (zero: the defaults). */
+typedef struct swx_plan_fetch_opts {
+    int max_in_flight;             /* requests at once; 0: 4 */
+    volatile sig_atomic_t *cancel; /* non-zero stops the fetch (SWX_ECANCEL) */
+    /* called after each answer with the points fetched and their number;
+     * may be NULL */
+    void (*progress)(void *ud, size_t done, size_t total);
+    void *ud;
+} swx_plan_fetch_opts;
+
+/* The forecast along v's route (its speed and times are not read) for the
+ * departures of o (from, to; spacing_nm): one /forecast/point request per
+ * sample point, bundles basic,maritime, SI units. The first sample point is
+ * asked alone: when every departure (o->from onwards) is at or after the
+ * last valid time of its answer, SWX_ENOTFOUND ("the forecast ends at ...:
+ * every departure is after it") and nothing more is asked; otherwise the
+ * others follow, max_in_flight at once. The valid times are those of the
+ * first point's answer; another point's rows at other times are not read,
+ * and its times it lacks are missing. A value null or absent in the answer
+ * is missing (NaN), never 0. */
+SWX_API int swx_plan_forecast_fetch(swx_plan_forecast **out, swx_client *c, const swx_voyage *v,
+                                    const struct swx_plan_opts *o, const swx_plan_fetch_opts *fo);
+/* The sample points of a route every spacing_nm (0: the default) nautical
+ * miles: their number (SWX_EINVAL past SWX_PLAN_MAX_SAMPLES, or a spacing
+ * outside 0.5..1000 nm). */
+SWX_API int swx_plan_sample_count(size_t *n, const swx_voyage *v, double spacing_nm);
+/* The forecast's sample points and valid times. */
+SWX_API size_t swx_plan_forecast_samples(const swx_plan_forecast *f);
+SWX_API size_t swx_plan_forecast_times(const swx_plan_forecast *f);
+SWX_API int64_t swx_plan_forecast_time(const swx_plan_forecast *f, size_t k);
+/* Variable var (SWX_PV_*) at sample point j and valid time k; NaN: missing. */
+SWX_API double swx_plan_forecast_value(const swx_plan_forecast *f, size_t j, size_t k, int var);
 
 /* ---- the plan ---- */
 
@@ -132,6 +183,17 @@ typedef struct swx_plan_departure {
 } swx_plan_departure;
 
 typedef struct swx_plan swx_plan;
+/* The plan of departures o->from, o->from + o->step, ... up to o->to along
+ * v's route (a route without waypoint times; its speed is set in turn for
+ * each departure, for the storm risk) in the forecast f, against the storms
+ * given (n of them, borrowed; NULL and 0: none; d NULL: the default danger
+ * settings). SWX_EINVAL for options outside plan.h's rules (no speed band
+ * and no polar, a band outside 0 < min <= max <= 100, a route with times). */
+struct swx_storm;
+struct swx_storm_danger;
+SWX_API int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
+                             const struct swx_storm *const *storms, size_t nstorms,
+                             const struct swx_storm_danger *d, const swx_plan_opts *o);
 SWX_API void swx_plan_free(swx_plan *p);
 SWX_API size_t swx_plan_count(const swx_plan *p);
 SWX_API const swx_plan_departure *swx_plan_row(const swx_plan *p, size_t i);
@@ -141,6 +203,13 @@ SWX_API const swx_plan_departure *swx_plan_row(const swx_plan *p, size_t i);
  * can be there); NaN where there is no forecast. */
 SWX_API size_t swx_plan_samples(const swx_plan *p);
 SWX_API double swx_plan_sample_nm(const swx_plan *p, size_t j);
+/* Sample point j's position, and the course there (degrees true: the initial
+ * great-circle bearing to the next sample point; the last point's is that
+ * from the one before it), the course upwind hours are measured against. */
+SWX_API void swx_plan_sample_point(const swx_plan *p, size_t j, double *lon, double *lat,
+                                   double *course_deg);
+/* The forecast's last valid time (seconds since 1970), INT64_MIN: none. */
+SWX_API int64_t swx_plan_forecast_end(const swx_plan *p);
 SWX_API double swx_plan_cell_wind_kn(const swx_plan *p, size_t i, size_t j);
 SWX_API double swx_plan_cell_wave_m(const swx_plan *p, size_t i, size_t j);
 /* 1 when departure i's ship is inside a storm's danger area or 34 kt radius
