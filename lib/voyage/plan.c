@@ -5,6 +5,7 @@
 #include "plan_priv.h"
 
 #include "seawx/error.h"
+#include "seawx/iso8601.h"
 #include "seawx/risk.h"
 
 #include <math.h>
@@ -52,6 +53,11 @@ size_t swx_plan_count(const swx_plan *p)
 const swx_plan_departure *swx_plan_row(const swx_plan *p, size_t i)
 {
     return p && i < p->n ? &p->rows[i] : NULL;
+}
+
+size_t swx_plan_left_out(const swx_plan *p)
+{
+    return p ? p->left_out : 0;
 }
 
 size_t swx_plan_samples(const swx_plan *p)
@@ -445,7 +451,20 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
     double len_nm = swx_voyage_length(v) / SWX_NM_M;
     if (fabs(f->nm[f->ns - 1] - len_nm) > 0.01)
         return swx_error_set(SWX_EINVAL, "the forecast was sampled along another route");
-    size_t n = (size_t)((o->to - o->from) / o->step) + 1, ns = f->ns;
+    /* departures at or after the forecast's last time are left out */
+    int64_t last = f->times[f->nt - 1];
+    if (o->from >= last) {
+        char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
+        swx_iso8601_format(a, last);
+        swx_iso8601_format(b, o->from);
+        return swx_error_set(SWX_ENOTFOUND,
+                             "the forecast ends at %s: every departure (from %s) is at or after "
+                             "it",
+                             a, b);
+    }
+    int64_t to = o->to < last ? o->to : last - 1;
+    size_t n = (size_t)((to - o->from) / o->step) + 1, ns = f->ns;
+    size_t asked = (size_t)((o->to - o->from) / o->step) + 1;
     if (!(p = calloc(1, sizeof *p)) || !(p->rows = calloc(n, sizeof *p->rows)) ||
         !(p->sample_nm = malloc(ns * sizeof(double))) ||
         !(p->sample_lon = malloc(ns * sizeof(double))) ||
@@ -458,6 +477,7 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
         goto done;
     }
     p->n = n;
+    p->left_out = asked - n;
     p->ns = ns;
     p->opts = *o;
     p->length_nm = len_nm;

@@ -17,6 +17,7 @@ struct swx_plan {
     double length_nm;         /* the route's length */
     double *sample_lon, *sample_lat, *sample_course; /* ns */
     int64_t forecast_end; /* the forecast's last valid time; INT64_MIN: none */
+    size_t left_out;      /* departures asked at or after forecast_end: not planned */
     char **strings;       /* nstrings: the rows' reasons and storm names, owned */
     size_t nstrings;
 };

@@ -107,9 +107,8 @@ int swx_polar_parse(swx_polar **out, const char *text, size_t len)
         return swx_error_set(SWX_EINVAL, "the polar is empty");
     if (len > POLAR_MAX_TEXT)
         return swx_error_set(SWX_EINVAL, "the polar is larger than %u bytes", POLAR_MAX_TEXT);
-    if (!(p = calloc(1, sizeof *p)) || !(p->tws = malloc(POLAR_MAX_COLS * sizeof *p->tws)) ||
-        !(p->twa = malloc(POLAR_MAX_ROWS * sizeof *p->twa)) ||
-        !(p->speed = malloc((size_t)POLAR_MAX_ROWS * POLAR_MAX_COLS * sizeof *p->speed))) {
+    size_t cap = 0; /* rows allocated */
+    if (!(p = calloc(1, sizeof *p)) || !(p->tws = malloc(POLAR_MAX_COLS * sizeof *p->tws))) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory reading the polar");
         goto done;
     }
@@ -177,6 +176,21 @@ int swx_polar_parse(swx_polar **out, const char *text, size_t len)
             rc = swx_error_set(SWX_EINVAL, "polar line %zu: more than %d angles", line,
                                POLAR_MAX_ROWS);
             goto done;
+        }
+        if (p->nrows == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            if (nc > POLAR_MAX_ROWS)
+                nc = POLAR_MAX_ROWS;
+            double *t2 = realloc(p->twa, nc * sizeof *t2);
+            if (t2)
+                p->twa = t2;
+            double *s2 = t2 ? realloc(p->speed, nc * p->ncols * sizeof *s2) : NULL;
+            if (!s2) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory reading the polar");
+                goto done;
+            }
+            p->speed = s2;
+            cap = nc;
         }
         double a, *row = p->speed + p->nrows * p->ncols;
         if (c < 0) {

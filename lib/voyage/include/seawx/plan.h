@@ -195,7 +195,12 @@ SWX_API int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forec
                              const struct swx_storm *const *storms, size_t nstorms,
                              const struct swx_storm_danger *d, const swx_plan_opts *o);
 SWX_API void swx_plan_free(swx_plan *p);
+/* The departures planned: those of o before the forecast's last valid time
+ * (a departure at or after it has no forecast at all). The later ones are
+ * left out and counted (swx_plan_left_out); when every one is,
+ * swx_plan_compute fails with SWX_ENOTFOUND as swx_plan_forecast_fetch does. */
 SWX_API size_t swx_plan_count(const swx_plan *p);
+SWX_API size_t swx_plan_left_out(const swx_plan *p);
 SWX_API const swx_plan_departure *swx_plan_row(const swx_plan *p, size_t i);
 /* The chart's grid: departure i by sample point j (distance along the route in
  * nm: swx_plan_sample_nm), the true wind (knots) and the significant wave
