@@ -9,6 +9,7 @@
 
 #include "plan_priv.h"
 #include "seawx/error.h"
+#include "storm_priv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -390,6 +391,85 @@ static void test_polar_track(void)
     swx_voyage_free(v);
 }
 
+/* A storm moving north along 140 W at 10 kn, 60 nm of 34 kt winds in its
+ * north-east quadrant, at 14 N at T0 + 24 h (as in test_risk.c). */
+static swx_storm *storm_north(void)
+{
+    swx_storm *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_storm_new_empty(&s), 0);
+    s->atcf_id = swx_storm_str(s, "EP012024", 8);
+    s->storm_name = swx_storm_str(s, "ALETTA", 6);
+    s->basin = swx_storm_str(s, "EP", 2);
+    s->season = 2024;
+    for (int i = 0; i < 4; i++) {
+        swx_storm_pos *p;
+        CU_ASSERT_EQUAL_FATAL(swx_storm_add_pos(&p, s, i >= 2), 0);
+        p->lon = -140;
+        p->lat = i < 2 ? 10 + i : 11 + 2 * (i - 1);
+        p->radii[0].present = 1;
+        p->radii[0].r[0] = 60;
+        p->radii[0].r[1] = p->radii[0].r[2] = p->radii[0].r[3] = 0;
+        if (i < 2) {
+            p->time = T0 + i * 6 * 3600;
+        } else {
+            p->forecast_hour = 12 * (i - 1);
+            p->forecast_time = T0 + 6 * 3600 + p->forecast_hour * 3600;
+        }
+    }
+    CU_ASSERT_EQUAL_FATAL(swx_storm_finish(s), 0);
+    return s;
+}
+
+static void test_storm(void)
+{
+    /* eastwards along 14 N across the storm's track, at 10 kn, timed to
+     * reach 140 W with the storm; a day later the storm is far north */
+    const char *csv = "lat,lon\n14,-142\n14,-138\n";
+    swx_voyage *v = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_from_route(&v, csv, strlen(csv)), 0);
+    double len = swx_voyage_length(v) / SWX_NM_M;
+    int64_t meet = T0 + 24 * 3600, dep = meet - (int64_t)(len / 2 / 10 * 3600);
+    swx_plan_forecast *f = NULL;
+    size_t nt = 41;
+    CU_ASSERT_EQUAL_FATAL(swx_plan_forecast_new(&f, v, 15, nt), 0);
+    for (size_t k = 0; k < nt; k++)
+        f->times[k] = T0 + (int64_t)k * 3 * 3600;
+    for (size_t i = 0; i < f->ns * nt; i++) {
+        f->value[i * SWX_PV_N + SWX_PV_U10] = 3;
+        f->value[i * SWX_PV_N + SWX_PV_V10] = 0;
+    }
+    swx_storm *s = storm_north();
+    const struct swx_storm *storms[] = {s};
+    swx_plan_opts o = band(10, 10);
+    o.from = dep;
+    o.to = dep + 48 * 3600;
+    o.step = 48 * 3600;
+    swx_plan *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_plan_compute(&p, v, f, storms, 1, NULL, &o), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_plan_count(p), 2);
+    const swx_plan_departure *r = swx_plan_row(p, 0);
+    CU_ASSERT_STRING_EQUAL(r->storm_id, "EP012024");
+    CU_ASSERT_STRING_EQUAL(r->storm_title, "ALETTA");
+    CU_ASSERT(r->storm_cpa_nm < 1.0);
+    CU_ASSERT(r->storm_danger_h > 0);
+    CU_ASSERT(r->storm_r34_h > 0);
+    CU_ASSERT_EQUAL(r->verdict, SWX_PLAN_NOGO);
+    CU_ASSERT_STRING_EQUAL(r->reason, "inside the 34 kt winds of ALETTA");
+    /* the cells at the crossing are marked, the first one is not */
+    size_t mid = swx_plan_samples(p) / 2;
+    CU_ASSERT_EQUAL(swx_plan_cell_storm(p, 0, mid), 1);
+    CU_ASSERT_EQUAL(swx_plan_cell_storm(p, 0, 0), 0);
+    /* two days later the storm is gone north: no storm cell, no storm rule
+     * (its timeline has ended) */
+    r = swx_plan_row(p, 1);
+    CU_ASSERT_NOT_EQUAL(r->verdict, SWX_PLAN_NOGO);
+    CU_ASSERT_EQUAL(swx_plan_cell_storm(p, 1, mid), 0);
+    swx_plan_free(p);
+    swx_storm_free(s);
+    swx_plan_forecast_free(f);
+    swx_voyage_free(v);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -403,5 +483,6 @@ int main(void)
     CU_add_test(s, "a speed band in a steady wind", test_band);
     CU_add_test(s, "a forecast that ends early, missing values", test_partial_and_missing);
     CU_add_test(s, "a boat sailed by its polar", test_polar_track);
+    CU_add_test(s, "a storm across the route", test_storm);
     return cu_run();
 }
