@@ -40,6 +40,10 @@ const cli_opt cmd_plan_opts[] = {
      "speed from the wind met, one track per departure",
      0},
     {"spacing", 0, "NM", "nautical miles between sample points of the route (default 15)", 0},
+    {"from", 0, "FILE",
+     "the forecast from this voyage GRIB (seawx grib: GRIB2 or GRIB1, .bz2 or not) instead of "
+     "point forecasts: the nearest grid node to each sample point, nothing asked for it",
+     0},
     {"max-wind", 0, "SPEED", "wind above this is a no-go: 25kn, 12.5m/s, 45km/h, 30mph", 0},
     {"max-gust", 0, "SPEED", "gusts above this are a no-go (units as --max-wind)", 0},
     {"max-wave", 0, "HEIGHT", "significant wave height above this is a no-go: 3m, 10ft", 0},
@@ -127,6 +131,7 @@ static void json_opt(swx_jsonw *w, const char *key, double v)
 typedef struct plan_info {
     const swx_plan_opts *o;
     const char *polar; /* the file, or NULL */
+    const char *grib;  /* --from, or NULL */
     int storms;        /* 1: storms were fetched */
     size_t storms_checked;
     int64_t forecast_first, forecast_last;
@@ -168,6 +173,10 @@ static int write_json(FILE *f, const swx_plan *p, const size_t *order, const pla
 
     swx_jsonw_key(w, "forecast");
     swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "source");
+    swx_jsonw_string(w, in->grib ? "grib" : "point");
+    swx_jsonw_key(w, "file");
+    swx_jsonw_string(w, in->grib);
     swx_jsonw_key(w, "first");
     swx_jsonw_time(w, in->forecast_first);
     swx_jsonw_key(w, "last");
@@ -548,14 +557,28 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
     if ((json && (exit_code = data_check_dest(json, SWX_ATOMICFILE_STREAM))) ||
         (csv && (exit_code = data_check_dest(csv, SWX_ATOMICFILE_STREAM))))
         goto done;
-    if ((exit_code = cli_client(&client, &a)))
+    const char *grib = cli_get(&a, "from");
+    if (grib) {
+        /* the file is the user's input: a file that is no voyage GRIB is bad input */
+        if ((rc = swx_plan_forecast_from_grib(&fc, grib, voyage, o.spacing_nm)) ||
+            (rc = swx_plan_forecast_covers(fc, &o))) {
+            if (rc == SWX_EPARSE || rc == SWX_EINVAL) {
+                cli_error("--from %s", swx_error_last());
+                exit_code = EXIT_USAGE;
+            } else {
+                exit_code = cli_fail(rc);
+            }
+            goto done;
+        }
+    }
+    if ((!grib || !cli_has(&a, "no-storms")) && (exit_code = cli_client(&client, &a)))
         goto done;
 
     cli_signals_catch(&sig);
     caught = 1;
     double last = 0;
     swx_plan_fetch_opts fo = {(int)in_flight, &cli_stop_soft, on_fetch, &last};
-    rc = swx_plan_forecast_fetch(&fc, client, voyage, &o, &fo);
+    rc = grib ? 0 : swx_plan_forecast_fetch(&fc, client, voyage, &o, &fo);
     cli_progress(0, NULL);
     if (!rc && !cli_has(&a, "no-storms") && !cli_stop_soft) {
         swx_storm_query q;
@@ -612,6 +635,7 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
     }
     plan_info info = {&o,
                       polar_file,
+                      grib,
                       !cli_has(&a, "no-storms"),
                       storms.checked,
                       swx_plan_forecast_time(fc, 0),

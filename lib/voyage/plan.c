@@ -5,7 +5,6 @@
 #include "plan_priv.h"
 
 #include "seawx/error.h"
-#include "seawx/iso8601.h"
 #include "seawx/risk.h"
 
 #include <math.h>
@@ -453,15 +452,8 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
         return swx_error_set(SWX_EINVAL, "the forecast was sampled along another route");
     /* departures at or after the forecast's last time are left out */
     int64_t last = f->times[f->nt - 1];
-    if (o->from >= last) {
-        char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-        swx_iso8601_format(a, last);
-        swx_iso8601_format(b, o->from);
-        return swx_error_set(SWX_ENOTFOUND,
-                             "the forecast ends at %s: every departure (from %s) is at or after "
-                             "it",
-                             a, b);
-    }
+    if ((rc = swx_plan_forecast_covers(f, o)))
+        return rc;
     int64_t to = o->to < last ? o->to : last - 1;
     size_t n = (size_t)((to - o->from) / o->step) + 1, ns = f->ns;
     size_t asked = (size_t)((o->to - o->from) / o->step) + 1;

@@ -3,6 +3,7 @@
  * fetched on the HTTP engine. */
 #include "plan_priv.h"
 
+#include "grib_points.h"
 #include "http_int.h"
 #include "point_int.h"
 #include "seawx/error.h"
@@ -92,6 +93,21 @@ int swx_plan_forecast_new(swx_plan_forecast **out, const swx_voyage *v, double s
     }
     *out = f;
     return 0;
+}
+
+int swx_plan_forecast_covers(const swx_plan_forecast *f, const swx_plan_opts *o)
+{
+    if (!f || f->nt == 0)
+        return swx_error_set(SWX_ENOTFOUND, "the forecast has no valid time");
+    int64_t last = f->times[f->nt - 1];
+    if (o->from < last)
+        return 0;
+    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
+    swx_iso8601_format(a, last);
+    swx_iso8601_format(b, o->from);
+    return swx_error_set(SWX_ENOTFOUND,
+                         "the forecast ends at %s: every departure (from %s) is at or after it", a,
+                         b);
 }
 
 size_t swx_plan_forecast_samples(const swx_plan_forecast *f)
@@ -310,17 +326,8 @@ int swx_plan_forecast_fetch(swx_plan_forecast **out, swx_client *c, const swx_vo
      * the forecast before the others are asked. */
     if ((rc = run(&fx, c, 0, 1, 1)))
         goto done;
-    int64_t last = fx.f->times[fx.f->nt - 1];
-    if (o->from >= last) {
-        char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-        swx_iso8601_format(a, last);
-        swx_iso8601_format(b, o->from);
-        rc = swx_error_set(SWX_ENOTFOUND,
-                           "the forecast ends at %s: every departure (from %s) is at or after "
-                           "it",
-                           a, b);
+    if ((rc = swx_plan_forecast_covers(fx.f, o)))
         goto done;
-    }
     if (fx.ns > 1 &&
         (rc = run(&fx, c, 1, fx.ns, fo && fo->max_in_flight > 0 ? fo->max_in_flight : 4)))
         goto done;
@@ -330,5 +337,119 @@ done:
         return rc;
     }
     *out = fx.f;
+    return 0;
+}
+
+/* ---- from a voyage GRIB ---- */
+
+typedef struct grib_field {
+    int64_t valid;
+    int var;
+    float *v; /* ns */
+} grib_field;
+
+typedef struct grib_reader {
+    size_t ns;
+    grib_field *f;
+    size_t n, cap;
+} grib_reader;
+
+/* The plan's variable of a voyage GRIB parameter, -1: not read. */
+static int grib_var(const gparam *p)
+{
+    if (!strcmp(p->var, "wind"))
+        return p->number == 2 ? SWX_PV_U10 : p->number == 3 ? SWX_PV_V10 : -1;
+    if (!strcmp(p->var, "gust"))
+        return SWX_PV_GUST;
+    if (!strcmp(p->var, "prmsl"))
+        return SWX_PV_PMSL;
+    if (!strcmp(p->var, "waves"))
+        return p->number == 3 ? SWX_PV_SWH : p->number == 14 ? SWX_PV_MWD : -1;
+    return -1;
+}
+
+static int grib_take(void *ud, const gparam *p, int64_t valid, const double *values, size_t n)
+{
+    grib_reader *r = ud;
+    int var = grib_var(p);
+    if (var < 0)
+        return 0;
+    if (r->n == r->cap) {
+        size_t c = r->cap ? 2 * r->cap : 64;
+        grib_field *g = c > 100000 ? NULL : realloc(r->f, c * sizeof *g);
+        if (!g)
+            return swx_error_set(SWX_ENOMEM, "out of memory reading the GRIB");
+        r->f = g;
+        r->cap = c;
+    }
+    float *v = malloc(n * sizeof *v);
+    if (!v)
+        return swx_error_set(SWX_ENOMEM, "out of memory reading the GRIB");
+    for (size_t i = 0; i < n; i++)
+        v[i] = (float)values[i];
+    r->f[r->n].valid = valid;
+    r->f[r->n].var = var;
+    r->f[r->n].v = v;
+    r->n++;
+    return 0;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int swx_plan_forecast_from_grib(swx_plan_forecast **out, const char *path, const swx_voyage *v,
+                                double spacing_nm)
+{
+    swx_plan_forecast *f = NULL, *pts = NULL;
+    grib_reader r = {0};
+    int64_t *times = NULL;
+    size_t nt = 0;
+    int rc, wind = 0;
+    *out = NULL;
+    /* the sample points first (no times yet) */
+    if ((rc = swx_plan_forecast_new(&pts, v, spacing_nm, 0)))
+        return rc;
+    r.ns = pts->ns;
+    if ((rc = swx__grib_points_read(path, pts->lon, pts->lat, pts->ns, grib_take, &r)))
+        goto done;
+    if (!(times = malloc((r.n ? r.n : 1) * sizeof *times))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < r.n; i++) {
+        wind |= r.f[i].var == SWX_PV_U10;
+        times[i] = r.f[i].valid;
+    }
+    if (!wind) {
+        rc = swx_error_set(SWX_EINVAL, "%s: no 10 m wind in the file (seawx grib --vars wind,...)",
+                           path);
+        goto done;
+    }
+    qsort(times, r.n, sizeof *times, cmp_time);
+    for (size_t i = 0; i < r.n; i++)
+        if (nt == 0 || times[i] != times[nt - 1])
+            times[nt++] = times[i];
+    if ((rc = swx_plan_forecast_new(&f, v, spacing_nm, nt)))
+        goto done;
+    memcpy(f->times, times, nt * sizeof *times);
+    for (size_t i = 0; i < r.n; i++) {
+        long k = find_time(f, r.f[i].valid);
+        for (size_t j = 0; j < f->ns; j++)
+            f->value[(j * f->nt + (size_t)k) * SWX_PV_N + (size_t)r.f[i].var] = r.f[i].v[j];
+    }
+done:
+    for (size_t i = 0; i < r.n; i++)
+        free(r.f[i].v);
+    free(r.f);
+    free(times);
+    swx_plan_forecast_free(pts);
+    if (rc) {
+        swx_plan_forecast_free(f);
+        return rc;
+    }
+    *out = f;
     return 0;
 }

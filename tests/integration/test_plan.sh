@@ -45,6 +45,7 @@ for (a, b), (c, d) in zip(pts, pts[1:]):
 print('%.4f %d' % (L, math.ceil(L / 15 - 1e-9) + 1))")
 echo "# route $length nm, $samples sample points; departures $from to $to every 6 h"
 
+d28="$from/$to/6h"
 plan=("$S" plan --route "$ROUTE" --speed 6-7 --max-wind 20kn --max-wave 3m --max-upwind 30)
 before=$(points)
 check "28 departures: planned" "${plan[@]}" --departures "$from/$to/6h" --json "$T/p28.json" \
@@ -154,7 +155,6 @@ check "after the forecast's end: one line that says so" grep -q \
 check "after the forecast's end: one request, nothing written" sh -c \
   "test $(($(points) - before)) -eq 1 && ! test -e '$T/late.json'"
 
-# Bad input: one line, exit 2, nothing sent, nothing written.
 printf 'TWA\\TWS 6 10\n60 5 6\n45 4 5\n' >"$T/bad.pol"
 refuse() {
   local name=$1 want=$2
@@ -170,7 +170,43 @@ refuse() {
     return 1
   fi
 }
-d28="$from/$to/6h"
+# --from: the forecast from a voyage GRIB (seawx grib), nothing asked for
+# it: with --no-storms no request at all. The first cell of the first
+# departure is the wind at the grid node nearest to the first waypoint at the
+# first valid time, as ecCodes' grib_ls finds it.
+"$S" grib --route "$ROUTE" --depart "$from" --speed 6-7 --vars wind,gust,prmsl,waves --cut route \
+  --no-cache -q -o "$T/v.grb2" || echo "# seawx grib failed"
+n0=$(requests)
+check "--from GRIB: planned" "$S" plan --route "$ROUTE" --speed 6-7 --departures "$from/$to5/6h" \
+  --from "$T/v.grb2" --no-storms -q --json "$T/grib.json"
+check "--from GRIB: no request" test "$(requests)" -eq "$n0"
+check "--from GRIB: the nearest node's wind, as grib_ls finds it" python3 - "$T/grib.json" "$T/v.grb2" <<'EOF2'
+import json, math, subprocess, sys
+p = json.load(open(sys.argv[1]))
+assert p['forecast']['source'] == 'grib'
+t = p['forecast']['first']
+date, hhmm = t[:10].replace('-', ''), str(int(t[11:13] + t[14:16]))
+s0 = p['route']['samples'][0]
+out = subprocess.run(['grib_ls', '-l', '%f,%f,1' % (s0['lat'], s0['lon']), '-p', 'shortName',
+                      '-w', 'validityDate=%s,validityTime=%s' % (date, hhmm), sys.argv[2]],
+                     capture_output=True, text=True, check=True).stdout.split('\n')
+vals = {}
+for line in out:
+    f = line.split()
+    if len(f) == 2 and f[0] in ('10u', '10v'):
+        vals[f[0]] = float(f[1])
+want = math.hypot(vals['10u'], vals['10v']) / (1852 / 3600)
+got = p['departures'][0]['cells']['wind_kn'][0]
+assert p['departures'][0]['depart'] == t, (p['departures'][0]['depart'], t)
+assert abs(got - want) < 0.01, (got, want)
+assert all(r['max_gust_kn'] is not None for r in p['departures'])
+print('first cell %.3f kn, grib_ls %.3f kn' % (got, want))
+EOF2
+printf 'not a grib\n' >"$T/bad.grb2"
+check "refused: --from a file that is not GRIB" refuse grib "--from .*bad.grb2: not a GRIB file" \
+  --speed 6 --departures "$d28" --from "$T/bad.grb2" --no-storms
+
+# Bad input: one line, exit 2, nothing sent, nothing written.
 check "refused: departures not ISO 8601" refuse iso "is not an ISO 8601 instant" --speed 6 \
   --departures "next-monday/$to/6h"
 check "refused: a zero step" refuse step "step '0h'" --speed 6 --departures "$from/$to/0h"

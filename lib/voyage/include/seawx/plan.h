@@ -141,10 +141,23 @@ typedef struct swx_plan_fetch_opts {
  * is missing (NaN), never 0. */
 SWX_API int swx_plan_forecast_fetch(swx_plan_forecast **out, swx_client *c, const swx_voyage *v,
                                     const struct swx_plan_opts *o, const swx_plan_fetch_opts *fo);
+/* The forecast along v's route read from a voyage GRIB (seawx grib; GRIB2
+ * or GRIB1, bzip2 or not) at path, no request: at each sample point the
+ * value of the grid node nearest to it, for every valid time of the file
+ * (NaN where a field is missing at a time, or the node's value is). The
+ * file's total precipitation is not read (it is accumulated since the run's
+ * start, not since the previous time). SWX_EINVAL for a file without 10 m
+ * wind; SWX_EIO or SWX_EPARSE for one that cannot be read. */
+SWX_API int swx_plan_forecast_from_grib(swx_plan_forecast **out, const char *path,
+                                        const swx_voyage *v, double spacing_nm);
 /* The sample points of a route every spacing_nm (0: the default) nautical
  * miles: their number (SWX_EINVAL past SWX_PLAN_MAX_SAMPLES, or a spacing
  * outside 0.5..1000 nm). */
 SWX_API int swx_plan_sample_count(size_t *n, const swx_voyage *v, double spacing_nm);
+/* 0 when some departure of o (from o->from) is before the forecast's last
+ * valid time; SWX_ENOTFOUND with the line "the forecast ends at ...: every
+ * departure (from ...) is at or after it" otherwise. */
+SWX_API int swx_plan_forecast_covers(const swx_plan_forecast *f, const struct swx_plan_opts *o);
 /* The forecast's sample points and valid times. */
 SWX_API size_t swx_plan_forecast_samples(const swx_plan_forecast *f);
 SWX_API size_t swx_plan_forecast_times(const swx_plan_forecast *f);
