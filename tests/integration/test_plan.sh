@@ -100,13 +100,15 @@ for i, r in enumerate(deps):
     assert r['max_gust_kn'] is None or 0 < r['max_gust_kn'] < 150
     for k in ('hours_wind', 'hours_wave', 'hours_upwind', 'hours_gust'):
         assert 0 <= r[k] <= L / 6 + 1e-6, (k, r[k])
-    assert (r['hours_wind'] > 0) == (r['max_wind_kn'] > 20)
-    assert (r['hours_wave'] > 0) == (r['max_wave_m'] > 3)
+    # hours above a limit mean a maximum above it (not the other way round:
+    # the moment of arrival counts for the maxima only)
+    assert r['hours_wind'] == 0 or r['max_wind_kn'] > 20
+    assert r['hours_wave'] == 0 or r['max_wave_m'] > 3
     assert r['verdict'] in ('go', 'marginal', 'no-go')
     assert (r['reason'] is None) == (r['verdict'] == 'go')
     if r['max_wind_kn'] > 20 or r['max_wave_m'] > 3 or r['hours_upwind'] > 30:
         assert r['verdict'] == 'no-go', r
-    elif r['partial']:
+    elif r['partial'] and r['storm'] is None:
         assert r['verdict'] == 'marginal', r
     c = r['cells']
     assert len(c['wind_kn']) == ns and len(c['wave_m']) == ns and len(c['storm']) == ns
