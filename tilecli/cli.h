@@ -176,6 +176,7 @@ int cmd_forecast(const cli_cmd *cmd, int argc, char **argv);
 int cmd_vessels(const cli_cmd *cmd, int argc, char **argv);
 int cmd_merge(const cli_cmd *cmd, int argc, char **argv);
 int cmd_grib(const cli_cmd *cmd, int argc, char **argv);
+int cmd_plan(const cli_cmd *cmd, int argc, char **argv);
 int cmd_tilejson(const cli_cmd *cmd, int argc, char **argv);
 
 /* docgen.c: one manual page per command (and seawx.1) written into dir, and

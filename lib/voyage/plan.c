@@ -1,0 +1,564 @@
+/* plan.c: the departure plan (see seawx/plan.h and docs/plan.md): every
+ * departure sailed through the forecast along the route, its figures, its
+ * storms and its verdict. */
+#define _GNU_SOURCE
+#include "plan_priv.h"
+
+#include "seawx/error.h"
+#include "seawx/risk.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEG (M_PI / 180.0)
+#define PLAN_MAX_VOYAGE_S (60 * 86400) /* a polar track gives up after 60 days */
+#define PLAN_UPWIND_DEFAULT 50.0
+#define PLAN_MARGIN 0.8          /* MARGINAL from 80 % of a threshold */
+#define PLAN_STORM_NEAR_NM 200.0 /* MARGINAL: a storm's centre this near */
+
+static const char *const verdict_names[] = {"go", "marginal", "no-go"};
+
+const char *swx_plan_verdict_name(int verdict)
+{
+    return verdict >= 0 && verdict <= SWX_PLAN_NOGO ? verdict_names[verdict] : NULL;
+}
+
+void swx_plan_free(swx_plan *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nstrings; i++)
+        free(p->strings[i]);
+    free(p->strings);
+    free(p->rows);
+    free(p->sample_nm);
+    free(p->sample_lon);
+    free(p->sample_lat);
+    free(p->sample_course);
+    free(p->wind_kn);
+    free(p->wave_m);
+    free(p->storm);
+    free(p);
+}
+
+size_t swx_plan_count(const swx_plan *p)
+{
+    return p ? p->n : 0;
+}
+
+const swx_plan_departure *swx_plan_row(const swx_plan *p, size_t i)
+{
+    return p && i < p->n ? &p->rows[i] : NULL;
+}
+
+size_t swx_plan_left_out(const swx_plan *p)
+{
+    return p ? p->left_out : 0;
+}
+
+size_t swx_plan_samples(const swx_plan *p)
+{
+    return p ? p->ns : 0;
+}
+
+double swx_plan_sample_nm(const swx_plan *p, size_t j)
+{
+    return p && j < p->ns ? p->sample_nm[j] : NAN;
+}
+
+void swx_plan_sample_point(const swx_plan *p, size_t j, double *lon, double *lat,
+                           double *course_deg)
+{
+    int ok = p && j < p->ns;
+    if (lon)
+        *lon = ok ? p->sample_lon[j] : NAN;
+    if (lat)
+        *lat = ok ? p->sample_lat[j] : NAN;
+    if (course_deg)
+        *course_deg = ok ? p->sample_course[j] : NAN;
+}
+
+int64_t swx_plan_forecast_end(const swx_plan *p)
+{
+    return p ? p->forecast_end : INT64_MIN;
+}
+
+double swx_plan_cell_wind_kn(const swx_plan *p, size_t i, size_t j)
+{
+    return p && i < p->n && j < p->ns ? p->wind_kn[i * p->ns + j] : NAN;
+}
+
+double swx_plan_cell_wave_m(const swx_plan *p, size_t i, size_t j)
+{
+    return p && i < p->n && j < p->ns ? p->wave_m[i * p->ns + j] : NAN;
+}
+
+int swx_plan_cell_storm(const swx_plan *p, size_t i, size_t j)
+{
+    return p && i < p->n && j < p->ns ? p->storm[i * p->ns + j] : 0;
+}
+
+/* ---- the forecast met ---- */
+
+/* What the ship meets at one place and moment. */
+typedef struct met {
+    int covered; /* the moment is within the forecast's times */
+    double wind_kn, gust_kn, wave_m;
+    double from_deg; /* where the wind comes from, NaN in a calm or missing */
+} met;
+
+/* Bearing (degrees true, [0, 360)) from a to b: the initial great-circle course. */
+static double bearing(double lon1, double lat1, double lon2, double lat2)
+{
+    double p1 = lat1 * DEG, p2 = lat2 * DEG, dl = (lon2 - lon1) * DEG;
+    double y = sin(dl) * cos(p2), x = cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl);
+    double t = atan2(y, x) / DEG;
+    return t < 0 ? t + 360 : t >= 360 ? t - 360 : t;
+}
+
+/* The sample point nearest to nm along the route (the lower one on a tie). */
+static size_t nearest_sample(const swx_plan_forecast *f, double nm)
+{
+    if (f->ns == 1 || nm <= 0)
+        return 0;
+    size_t j = (size_t)(nm / f->spacing_nm);
+    if (j >= f->ns - 1)
+        return f->ns - 1;
+    return nm - f->nm[j] <= f->nm[j + 1] - nm ? j : j + 1;
+}
+
+/* Linear in time between valid times k and k + 1 (weight w of k + 1); NaN
+ * when either is missing. */
+static double lerp(const swx_plan_forecast *f, size_t j, size_t k, double w, int var)
+{
+    const float *a = f->value + (j * f->nt + k) * SWX_PV_N;
+    if (w == 0)
+        return a[var];
+    const float *b = a + SWX_PV_N;
+    return (1 - w) * a[var] + w * b[var];
+}
+
+static void meet(met *m, const swx_plan_forecast *f, size_t j, double t)
+{
+    m->wind_kn = m->gust_kn = m->wave_m = m->from_deg = NAN;
+    m->covered = f->nt > 0 && t >= (double)f->times[0] && t <= (double)f->times[f->nt - 1];
+    if (!m->covered)
+        return;
+    size_t lo = 0, hi = f->nt - 1;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((double)f->times[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double w = 0;
+    if (f->nt > 1 && t > (double)f->times[lo])
+        w = (t - (double)f->times[lo]) / (double)(f->times[lo + 1] - f->times[lo]);
+    if (w >= 1) {
+        lo++;
+        w = 0;
+    }
+    double u = lerp(f, j, lo, w, SWX_PV_U10), v = lerp(f, j, lo, w, SWX_PV_V10);
+    if (!isnan(u) && !isnan(v)) {
+        double sp = hypot(u, v);
+        m->wind_kn = sp / SWX_KNOT_MPS;
+        if (sp > 0) {
+            /* the wind blows towards atan2(u, v); it comes from the opposite side */
+            double to = atan2(u, v) / DEG;
+            m->from_deg = fmod(to + 540.0, 360.0);
+        }
+    }
+    double g = lerp(f, j, lo, w, SWX_PV_GUST);
+    m->gust_kn = isnan(g) ? NAN : g / SWX_KNOT_MPS;
+    m->wave_m = lerp(f, j, lo, w, SWX_PV_SWH);
+}
+
+/* The true wind angle (0..180) between the course and where the wind comes from. */
+static double twa(double course, double from)
+{
+    return fabs(fmod(from - course + 540.0, 360.0) - 180.0);
+}
+
+/* The figures of one ship's track. */
+typedef struct figures {
+    double max_wind, max_gust, max_wave;
+    double h_wind, h_gust, h_wave, h_up;
+    int partial;
+} figures;
+
+static void figures_init(figures *g)
+{
+    g->max_wind = g->max_gust = g->max_wave = NAN;
+    g->h_wind = g->h_gust = g->h_wave = g->h_up = 0;
+    g->partial = 0;
+}
+
+static double nanmax(double a, double b)
+{
+    return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
+/* One moment of a track, at nm along the route, standing for weight seconds. */
+static void account(figures *g, const swx_plan_forecast *f, const double *course,
+                    const swx_plan_opts *o, double up_angle, double nm, double t, double weight,
+                    met *m)
+{
+    size_t j = nearest_sample(f, nm);
+    meet(m, f, j, t);
+    if (!m->covered) {
+        g->partial = 1;
+        return;
+    }
+    double h = weight / 3600.0;
+    g->max_wind = nanmax(g->max_wind, m->wind_kn);
+    g->max_gust = nanmax(g->max_gust, m->gust_kn);
+    g->max_wave = nanmax(g->max_wave, m->wave_m);
+    if (o->max_wind_kn > 0 && m->wind_kn > o->max_wind_kn)
+        g->h_wind += h;
+    if (o->max_gust_kn > 0 && m->gust_kn > o->max_gust_kn)
+        g->h_gust += h;
+    if (o->max_wave_m > 0 && m->wave_m > o->max_wave_m)
+        g->h_wave += h;
+    if (!isnan(m->from_deg) && twa(course[j], m->from_deg) < up_angle)
+        g->h_up += h;
+}
+
+/* A ship at a constant speed (knots) from departure d: its figures. */
+static void constant_track(figures *g, const swx_plan_forecast *f, const double *course,
+                           const swx_plan_opts *o, double up_angle, double len_nm, double kn,
+                           double d)
+{
+    met m;
+    double dur = len_nm / kn * 3600.0;
+    figures_init(g);
+    for (double el = 0; el < dur; el += SWX_PLAN_STEP_S) {
+        double w = dur - el < SWX_PLAN_STEP_S ? dur - el : SWX_PLAN_STEP_S;
+        account(g, f, course, o, up_angle, kn * el / 3600.0, d + el, w, &m);
+    }
+    account(g, f, course, o, up_angle, len_nm, d + dur, 0, &m);
+}
+
+/* A ship sailed by its polar from d: its figures, the arrival (NaN: none
+ * within PLAN_MAX_VOYAGE_S or the forecast) and the moment it passes each
+ * sample point (pass[j], NaN: never). */
+static void polar_track(figures *g, double *arrival, double *pass, const swx_plan_forecast *f,
+                        const double *course, const swx_plan_opts *o, double up_angle,
+                        double len_nm, double d)
+{
+    met m;
+    double s = 0, t = d;
+    size_t next = 0; /* the next sample point to be passed */
+    figures_init(g);
+    *arrival = NAN;
+    for (size_t j = 0; j < f->ns; j++)
+        pass[j] = NAN;
+    while (next < f->ns && f->nm[next] <= 0)
+        pass[next++] = d;
+    if (len_nm <= 0) {
+        account(g, f, course, o, up_angle, 0, d, 0, &m);
+        *arrival = d;
+        return;
+    }
+    while (t - d < PLAN_MAX_VOYAGE_S) {
+        size_t j = nearest_sample(f, s);
+        meet(&m, f, j, t);
+        double boat = NAN;
+        if (!isnan(m.wind_kn) && !isnan(m.from_deg))
+            boat = swx_polar_speed(o->polar, m.wind_kn, twa(course[j], m.from_deg));
+        else if (!isnan(m.wind_kn))
+            boat = 0; /* a calm */
+        double kn = isnan(boat) || boat < o->min_kn ? o->min_kn : boat;
+        if (kn <= 0 && !m.covered && t > (double)f->times[f->nt - 1])
+            break; /* becalmed past the forecast: no arrival */
+        double step = SWX_PLAN_STEP_S, ds = kn * step / 3600.0;
+        int arrives = s + ds >= len_nm;
+        if (arrives)
+            step = (len_nm - s) / kn * 3600.0;
+        account(g, f, course, o, up_angle, s, t, step, &m);
+        double s2 = arrives ? len_nm : s + ds;
+        while (next < f->ns && f->nm[next] <= s2) {
+            pass[next] = kn > 0 ? t + (f->nm[next] - s) / kn * 3600.0 : t;
+            next++;
+        }
+        s = s2;
+        t += step;
+        if (arrives) {
+            account(g, f, course, o, up_angle, len_nm, t, 0, &m);
+            *arrival = t;
+            return;
+        }
+    }
+    g->partial = 1;
+}
+
+/* ---- the plan ---- */
+
+static const char *keep(swx_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *keep(swx_plan *p, const char *fmt, ...)
+{
+    char *s = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char **grown = realloc(p->strings, (p->nstrings + 1) * sizeof *grown);
+    if (!grown) {
+        free(s);
+        return NULL;
+    }
+    p->strings = grown;
+    p->strings[p->nstrings++] = s;
+    return s;
+}
+
+/* The verdict of row r (docs/plan.md); 0, or SWX_ENOMEM. */
+static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const swx_plan_opts *o)
+{
+    const char *why = NULL;
+    int v = SWX_PLAN_GO;
+    const double m = PLAN_MARGIN;
+    if (storm_worst >= SWX_RISK_R34) {
+        v = SWX_PLAN_NOGO;
+        why = keep(p, "inside the 34 kt winds of %s", r->storm_title);
+    } else if (storm_worst == SWX_RISK_DANGER) {
+        v = SWX_PLAN_NOGO;
+        why = keep(p, "inside the danger area of %s", r->storm_title);
+    } else if (o->max_wind_kn > 0 && r->max_wind_kn > o->max_wind_kn) {
+        v = SWX_PLAN_NOGO;
+        why = keep(p, "wind %.0f kn above %.0f kn", r->max_wind_kn, o->max_wind_kn);
+    } else if (o->max_gust_kn > 0 && r->max_gust_kn > o->max_gust_kn) {
+        v = SWX_PLAN_NOGO;
+        why = keep(p, "gusts %.0f kn above %.0f kn", r->max_gust_kn, o->max_gust_kn);
+    } else if (o->max_wave_m > 0 && r->max_wave_m > o->max_wave_m) {
+        v = SWX_PLAN_NOGO;
+        why = keep(p, "waves %.1f m above %.1f m", r->max_wave_m, o->max_wave_m);
+    } else if (o->max_upwind_h > 0 && r->hours_upwind > o->max_upwind_h) {
+        v = SWX_PLAN_NOGO;
+        why = keep(p, "%.0f h upwind, above %.0f h", r->hours_upwind, o->max_upwind_h);
+    } else if (r->storm_title && r->storm_cpa_nm < PLAN_STORM_NEAR_NM) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p, "%s passes within %.0f nm", r->storm_title, r->storm_cpa_nm);
+    } else if (o->max_wind_kn > 0 && r->max_wind_kn >= m * o->max_wind_kn) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p, "wind %.0f kn, near %.0f kn", r->max_wind_kn, o->max_wind_kn);
+    } else if (o->max_gust_kn > 0 && r->max_gust_kn >= m * o->max_gust_kn) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p, "gusts %.0f kn, near %.0f kn", r->max_gust_kn, o->max_gust_kn);
+    } else if (o->max_wave_m > 0 && r->max_wave_m >= m * o->max_wave_m) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p, "waves %.1f m, near %.1f m", r->max_wave_m, o->max_wave_m);
+    } else if (o->max_upwind_h > 0 && r->hours_upwind >= m * o->max_upwind_h) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p, "%.0f h upwind, near %.0f h", r->hours_upwind, o->max_upwind_h);
+    } else if (r->partial) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p, "the forecast does not cover the whole voyage");
+    }
+    r->verdict = v;
+    r->reason = why;
+    if (v != SWX_PLAN_GO && !why)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* The storms of one departure: the one that matters most (the most severe
+ * measure the ship is inside, then the nearest approach) into r, cells
+ * marked where the ship is inside any storm's danger area or 34 kt radius. */
+static int storms_of(swx_plan *p, swx_plan_departure *r, int *worst, unsigned char *cells,
+                     const swx_voyage *v, const struct swx_storm *const *storms, size_t nstorms,
+                     const swx_storm_danger *d, double half_nm)
+{
+    int best = -2;
+    double best_cpa = INFINITY;
+    const swx_storm *pick = NULL;
+    swx_storm_risk pr;
+    *worst = -1;
+    for (size_t k = 0; k < nstorms; k++) {
+        swx_storm_risk sr;
+        int rc = swx_risk_of_storm(&sr, v, storms[k], d);
+        if (rc)
+            return rc;
+        if (!sr.overlap)
+            continue;
+        if (sr.worst > best || (sr.worst == best && sr.cpa_nm < best_cpa)) {
+            best = sr.worst;
+            best_cpa = sr.cpa_nm;
+            pick = storms[k];
+            pr = sr;
+        }
+        for (int mi = SWX_RISK_DANGER; mi <= SWX_RISK_R34; mi++) {
+            const swx_risk_span *sp = &sr.span[mi];
+            if (!sp->inside)
+                continue;
+            double a = sp->s_from / SWX_NM_M, b = sp->s_to / SWX_NM_M;
+            for (size_t j = 0; j < p->ns; j++)
+                if (p->sample_nm[j] + half_nm >= a && p->sample_nm[j] - half_nm <= b)
+                    cells[j] = 1;
+        }
+    }
+    if (!pick)
+        return 0;
+    const char *title = pick->storm_name && *pick->storm_name ? pick->storm_name : pick->atcf_id;
+    if (!(r->storm_id = keep(p, "%s", pick->atcf_id ? pick->atcf_id : "")) ||
+        !(r->storm_title = keep(p, "%s", title ? title : "")))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    r->storm_cpa_nm = pr.cpa_nm;
+    const swx_risk_span *dz = &pr.span[SWX_RISK_DANGER], *r34 = &pr.span[SWX_RISK_R34];
+    r->storm_danger_h = dz->inside ? (double)(dz->last - dz->first) / 3600.0 : 0;
+    r->storm_r34_h = r34->inside ? (double)(r34->last - r34->first) / 3600.0 : 0;
+    *worst = pr.worst;
+    return 0;
+}
+
+static int check_opts(const swx_plan_opts *o)
+{
+    if (o->step <= 0 || o->from > o->to)
+        return swx_error_set(SWX_EINVAL, "the departures need FROM <= TO and a step above zero");
+    if ((o->to - o->from) / o->step + 1 > SWX_PLAN_MAX_DEPARTURES)
+        return swx_error_set(SWX_EINVAL, "more than %d departures", SWX_PLAN_MAX_DEPARTURES);
+    if (!o->polar && !(o->min_kn > 0 && o->min_kn <= o->max_kn && o->max_kn <= 100))
+        return swx_error_set(SWX_EINVAL,
+                             "a plan needs a speed band (0 < MIN <= MAX <= 100 kn) or a polar");
+    if (o->polar && (o->min_kn < 0 || o->min_kn > 100))
+        return swx_error_set(SWX_EINVAL, "the motoring speed is 0 to 100 kn");
+    if (o->upwind_angle_deg < 0 || o->upwind_angle_deg > 180)
+        return swx_error_set(SWX_EINVAL, "the upwind angle is 0 to 180 degrees");
+    return 0;
+}
+
+int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
+                     const struct swx_storm *const *storms, size_t nstorms,
+                     const swx_storm_danger *d, const swx_plan_opts *o)
+{
+    swx_plan *p = NULL;
+    double *pass = NULL;
+    int rc;
+    *out = NULL;
+    if ((rc = check_opts(o)))
+        return rc;
+    if (swx_voyage_timed(v))
+        return swx_error_set(SWX_EINVAL, "the route gives waypoint times; a plan sails a route "
+                                         "without them from each departure");
+    if (!f || f->ns == 0 || f->nt == 0)
+        return swx_error_set(SWX_EINVAL, "a plan needs a forecast along the route");
+    double len_nm = swx_voyage_length(v) / SWX_NM_M;
+    if (fabs(f->nm[f->ns - 1] - len_nm) > 0.01)
+        return swx_error_set(SWX_EINVAL, "the forecast was sampled along another route");
+    /* departures at or after the forecast's last time are left out */
+    int64_t last = f->times[f->nt - 1];
+    if ((rc = swx_plan_forecast_covers(f, o)))
+        return rc;
+    int64_t to = o->to < last ? o->to : last - 1;
+    size_t n = (size_t)((to - o->from) / o->step) + 1, ns = f->ns;
+    size_t asked = (size_t)((o->to - o->from) / o->step) + 1;
+    if (!(p = calloc(1, sizeof *p)) || !(p->rows = calloc(n, sizeof *p->rows)) ||
+        !(p->sample_nm = malloc(ns * sizeof(double))) ||
+        !(p->sample_lon = malloc(ns * sizeof(double))) ||
+        !(p->sample_lat = malloc(ns * sizeof(double))) ||
+        !(p->sample_course = malloc(ns * sizeof(double))) ||
+        !(p->wind_kn = malloc(n * ns * sizeof(double))) ||
+        !(p->wave_m = malloc(n * ns * sizeof(double))) || !(p->storm = calloc(n * ns, 1)) ||
+        !(pass = malloc(ns * sizeof(double)))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    p->n = n;
+    p->left_out = asked - n;
+    p->ns = ns;
+    p->opts = *o;
+    p->length_nm = len_nm;
+    p->forecast_end = f->times[f->nt - 1];
+    for (size_t j = 0; j < ns; j++) {
+        p->sample_nm[j] = f->nm[j];
+        p->sample_lon[j] = f->lon[j];
+        p->sample_lat[j] = f->lat[j];
+        if (ns == 1)
+            p->sample_course[j] = 0;
+        else if (j + 1 < ns)
+            p->sample_course[j] = bearing(f->lon[j], f->lat[j], f->lon[j + 1], f->lat[j + 1]);
+        else
+            p->sample_course[j] = bearing(f->lon[j - 1], f->lat[j - 1], f->lon[j], f->lat[j]);
+    }
+    double up = o->upwind_angle_deg > 0 ? o->upwind_angle_deg : PLAN_UPWIND_DEFAULT;
+    p->opts.upwind_angle_deg = up;
+    for (size_t i = 0; i < n; i++) {
+        swx_plan_departure *r = &p->rows[i];
+        double *cw = p->wind_kn + i * ns, *cv = p->wave_m + i * ns;
+        int64_t dep = o->from + (int64_t)i * o->step;
+        figures a, b;
+        double lo_kn, hi_kn;
+        r->depart = dep;
+        r->storm_cpa_nm = NAN;
+        if (o->polar) {
+            double arr;
+            polar_track(&a, &arr, pass, f, p->sample_course, o, up, len_nm, (double)dep);
+            b = a;
+            r->arrive_early = r->arrive_late = arr;
+            for (size_t j = 0; j < ns; j++) {
+                met m;
+                cw[j] = cv[j] = NAN;
+                if (isnan(pass[j]))
+                    continue;
+                meet(&m, f, j, pass[j]);
+                cw[j] = m.wind_kn;
+                cv[j] = m.wave_m;
+            }
+            /* the storms take the ship at its average speed along the track */
+            lo_kn = hi_kn = isnan(arr) || arr <= dep ? o->min_kn : len_nm / ((arr - dep) / 3600);
+        } else {
+            constant_track(&a, f, p->sample_course, o, up, len_nm, o->min_kn, (double)dep);
+            constant_track(&b, f, p->sample_course, o, up, len_nm, o->max_kn, (double)dep);
+            r->arrive_late = (double)dep + len_nm / o->min_kn * 3600.0;
+            r->arrive_early = (double)dep + len_nm / o->max_kn * 3600.0;
+            /* a cell: the worst over the times the ship can be at the point */
+            for (size_t j = 0; j < ns; j++) {
+                double t0 = (double)dep + f->nm[j] / o->max_kn * 3600.0;
+                double t1 = (double)dep + f->nm[j] / o->min_kn * 3600.0;
+                met m;
+                cw[j] = cv[j] = NAN;
+                for (double t = t0;; t += SWX_PLAN_STEP_S) {
+                    if (t > t1)
+                        t = t1;
+                    meet(&m, f, j, t);
+                    cw[j] = nanmax(cw[j], m.wind_kn);
+                    cv[j] = nanmax(cv[j], m.wave_m);
+                    if (t >= t1)
+                        break;
+                }
+            }
+            lo_kn = o->min_kn;
+            hi_kn = o->max_kn;
+        }
+        r->partial = a.partial || b.partial;
+        r->max_wind_kn = nanmax(a.max_wind, b.max_wind);
+        r->max_gust_kn = nanmax(a.max_gust, b.max_gust);
+        r->max_wave_m = nanmax(a.max_wave, b.max_wave);
+        r->hours_wind = fmax(a.h_wind, b.h_wind);
+        r->hours_gust = fmax(a.h_gust, b.h_gust);
+        r->hours_wave = fmax(a.h_wave, b.h_wave);
+        r->hours_upwind = fmax(a.h_up, b.h_up);
+        int worst = -1;
+        if (nstorms && lo_kn > 0) {
+            if ((rc = swx_voyage_set_speed(v, dep, lo_kn, hi_kn)) ||
+                (rc = storms_of(p, r, &worst, p->storm + i * ns, v, storms, nstorms, d,
+                                f->spacing_nm / 2)))
+                goto done;
+        }
+        if ((rc = verdict(p, r, worst, o)))
+            goto done;
+    }
+done:
+    free(pass);
+    if (rc) {
+        swx_plan_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}

@@ -1,0 +1,674 @@
+/* cmd_plan.c: `seawx plan`, the departure planner: "which day do we leave?".
+ * One route sailed from many departures through the forecast along it (one
+ * point forecast per sample point, whatever the number of departures) and
+ * the storms, each departure with its figures and a verdict; the work is the
+ * library's (seawx/plan.h, docs/plan.md). Everything typed is checked before
+ * anything is sent; output files are written whole or not at all. */
+#include "cli.h"
+#include "dataout.h"
+
+#include "seawx/atomicfile.h"
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/jsonw.h"
+#include "seawx/plan.h"
+#include "seawx/readfile.h"
+#include "seawx/storm.h"
+#include "seawx/storm_danger.h"
+#include "seawx/voyage.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PLAN_MAX_FILE (16u << 20)
+
+const cli_opt cmd_plan_opts[] = {
+    {"route", 0, "FILE",
+     "the route: GeoJSON LineString or CSV waypoints (lat,lon), without waypoint times", 0},
+    {"departures", 'd', "FROM/TO/STEP",
+     "the departures: two ISO 8601 times and a step (6h, 90m, 1d), at most 500", 0},
+    {"speed", 0, "KN|MIN-MAX",
+     "the speed or speed band in knots (a band: the slow and the fast ship, the worse of "
+     "the two); with --polar: the motoring speed, the least the boat makes",
+     0},
+    {"polar", 0, "FILE",
+     "sail by this polar (TWA\\TWS table, as OpenCPN, Expedition and qtVlm read it): the boat "
+     "speed from the wind met, one track per departure",
+     0},
+    {"spacing", 0, "NM", "nautical miles between sample points of the route (default 15)", 0},
+    {"from", 0, "FILE",
+     "the forecast from this voyage GRIB (seawx grib: GRIB2 or GRIB1, .bz2 or not) instead of "
+     "point forecasts: the nearest grid node to each sample point, nothing asked for it",
+     0},
+    {"max-wind", 0, "SPEED", "wind above this is a no-go: 25kn, 12.5m/s, 45km/h, 30mph", 0},
+    {"max-gust", 0, "SPEED", "gusts above this are a no-go (units as --max-wind)", 0},
+    {"max-wave", 0, "HEIGHT", "significant wave height above this is a no-go: 3m, 10ft", 0},
+    {"max-upwind", 0, "HOURS", "more hours upwind than this are a no-go", 0},
+    {"upwind-angle", 0, "DEG", "upwind: the true wind within this angle of the course (default 50)",
+     0},
+    {"best", 0, NULL, "best departures first (go, marginal, no-go; then the least wind)", 0},
+    {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
+    {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
+    {"no-storms", 0, NULL, "leave the storms out (by default the active storms are fetched)", 0},
+    CLI_OPT_CONE_RADII,
+    CLI_OPT_DANGER_ERRORS,
+    {"in-flight", 0, "N", "point forecasts asked at once (default 4)", 0},
+    {"timing", 0, NULL, "say on stderr how long the plan took to compute, in CPU time", 0},
+    {"quiet", 'q', NULL, "no progress lines", 0},
+    {0},
+};
+
+/* ---- output ---- */
+
+static void fmt_short(char out[SWX_ISO8601_LEN], double t)
+{
+    char iso[SWX_ISO8601_LEN];
+    if (isnan(t)) {
+        snprintf(out, SWX_ISO8601_LEN, "-");
+        return;
+    }
+    swx_iso8601_format(iso, (int64_t)llround(t)); /* YYYY-MM-DDTHH:MM:SSZ */
+    snprintf(out, SWX_ISO8601_LEN, "%.5s %.5sZ", iso + 5, iso + 11);
+}
+
+static void fmt_num(char *out, size_t n, double v, int decimals)
+{
+    if (isnan(v))
+        snprintf(out, n, "-");
+    else
+        snprintf(out, n, "%.*f", decimals, v);
+}
+
+static void write_table(FILE *f, const swx_plan *p, const size_t *order)
+{
+    fprintf(f, "%-12s  %-27s %7s %7s %6s %8s  %-22s %-8s %s\n", "departure", "arrival", "wind kn",
+            "gust kn", "wave m", "upwind h", "storm (cpa nm)", "verdict", "why");
+    for (size_t k = 0; k < swx_plan_count(p); k++) {
+        const swx_plan_departure *r = swx_plan_row(p, order[k]);
+        char d[SWX_ISO8601_LEN], a0[SWX_ISO8601_LEN], a1[SWX_ISO8601_LEN], arr[48];
+        char w[16], g[16], h[16], u[16], st[40];
+        fmt_short(d, (double)r->depart);
+        fmt_short(a0, r->arrive_early);
+        fmt_short(a1, r->arrive_late);
+        if (r->arrive_early == r->arrive_late || isnan(r->arrive_early))
+            snprintf(arr, sizeof arr, "%s", a0);
+        else
+            snprintf(arr, sizeof arr, "%s..%s", a0, a1);
+        fmt_num(w, sizeof w, r->max_wind_kn, 0);
+        fmt_num(g, sizeof g, r->max_gust_kn, 0);
+        fmt_num(h, sizeof h, r->max_wave_m, 1);
+        fmt_num(u, sizeof u, r->hours_upwind, 0);
+        if (r->storm_title)
+            snprintf(st, sizeof st, "%.14s (%.0f)", r->storm_title, r->storm_cpa_nm);
+        else
+            snprintf(st, sizeof st, "-");
+        fprintf(f, "%-12s  %-27s %7s %7s %6s %8s  %-22s %-8s %s\n", d, arr, w, g, h, u, st,
+                swx_plan_verdict_name(r->verdict), r->reason ? r->reason : "");
+    }
+}
+
+static void json_time(swx_jsonw *w, double t)
+{
+    if (isnan(t))
+        swx_jsonw_null(w);
+    else
+        swx_jsonw_time(w, (int64_t)llround(t));
+}
+
+static void json_opt(swx_jsonw *w, const char *key, double v)
+{
+    swx_jsonw_key(w, key);
+    if (v > 0)
+        swx_jsonw_number(w, v, -1);
+    else
+        swx_jsonw_null(w);
+}
+
+typedef struct plan_info {
+    const swx_plan_opts *o;
+    const char *polar; /* the file, or NULL */
+    const char *grib;  /* --from, or NULL */
+    int storms;        /* 1: storms were fetched */
+    size_t storms_checked;
+    int64_t forecast_first, forecast_last;
+    size_t forecast_times;
+} plan_info;
+
+static int write_json(FILE *f, const swx_plan *p, const size_t *order, const plan_info *in)
+{
+    swx_jsonw *w = NULL;
+    int rc = swx_jsonw_new(&w, f, 1);
+    if (rc)
+        return rc;
+    const swx_plan_opts *o = in->o;
+    size_t ns = swx_plan_samples(p);
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "options");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "from");
+    swx_jsonw_time(w, o->from);
+    swx_jsonw_key(w, "to");
+    swx_jsonw_time(w, o->to);
+    swx_jsonw_key(w, "step_s");
+    swx_jsonw_int(w, o->step);
+    json_opt(w, "min_kn", o->min_kn);
+    json_opt(w, "max_kn", o->polar ? 0 : o->max_kn);
+    swx_jsonw_key(w, "polar");
+    swx_jsonw_string(w, in->polar);
+    swx_jsonw_key(w, "step_track_s");
+    swx_jsonw_int(w, SWX_PLAN_STEP_S);
+    json_opt(w, "max_wind_kn", o->max_wind_kn);
+    json_opt(w, "max_gust_kn", o->max_gust_kn);
+    json_opt(w, "max_wave_m", o->max_wave_m);
+    json_opt(w, "max_upwind_h", o->max_upwind_h);
+    swx_jsonw_key(w, "upwind_angle_deg");
+    swx_jsonw_number(w, o->upwind_angle_deg > 0 ? o->upwind_angle_deg : 50, -1);
+    swx_jsonw_key(w, "storms");
+    swx_jsonw_bool(w, in->storms);
+    swx_jsonw_object_end(w);
+
+    swx_jsonw_key(w, "forecast");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "source");
+    swx_jsonw_string(w, in->grib ? "grib" : "point");
+    swx_jsonw_key(w, "file");
+    swx_jsonw_string(w, in->grib);
+    swx_jsonw_key(w, "first");
+    swx_jsonw_time(w, in->forecast_first);
+    swx_jsonw_key(w, "last");
+    swx_jsonw_time(w, in->forecast_last);
+    swx_jsonw_key(w, "times");
+    swx_jsonw_int(w, (int64_t)in->forecast_times);
+    swx_jsonw_object_end(w);
+    swx_jsonw_key(w, "departures_left_out");
+    swx_jsonw_int(w, (int64_t)swx_plan_left_out(p));
+    swx_jsonw_key(w, "storms_checked");
+    if (in->storms)
+        swx_jsonw_int(w, (int64_t)in->storms_checked);
+    else
+        swx_jsonw_null(w);
+
+    swx_jsonw_key(w, "route");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "length_nm");
+    swx_jsonw_number(w, ns ? swx_plan_sample_nm(p, ns - 1) : 0, 4);
+    swx_jsonw_key(w, "samples");
+    swx_jsonw_array_begin(w);
+    for (size_t j = 0; j < ns; j++) {
+        double lon, lat, course;
+        swx_plan_sample_point(p, j, &lon, &lat, &course);
+        swx_jsonw_object_begin(w);
+        swx_jsonw_key(w, "nm");
+        swx_jsonw_number(w, swx_plan_sample_nm(p, j), 4);
+        /* as the requests gave them */
+        swx_jsonw_key(w, "lon");
+        swx_jsonw_number(w, lon, 5);
+        swx_jsonw_key(w, "lat");
+        swx_jsonw_number(w, lat, 5);
+        swx_jsonw_key(w, "course_deg");
+        swx_jsonw_number(w, course, 4);
+        swx_jsonw_object_end(w);
+    }
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
+
+    swx_jsonw_key(w, "departures");
+    swx_jsonw_array_begin(w);
+    for (size_t k = 0; k < swx_plan_count(p); k++) {
+        size_t i = order[k];
+        const swx_plan_departure *r = swx_plan_row(p, i);
+        swx_jsonw_object_begin(w);
+        swx_jsonw_key(w, "depart");
+        swx_jsonw_time(w, r->depart);
+        swx_jsonw_key(w, "arrive_early");
+        json_time(w, r->arrive_early);
+        swx_jsonw_key(w, "arrive_late");
+        json_time(w, r->arrive_late);
+        swx_jsonw_key(w, "partial");
+        swx_jsonw_bool(w, r->partial);
+        swx_jsonw_key(w, "max_wind_kn");
+        swx_jsonw_number(w, r->max_wind_kn, 3);
+        swx_jsonw_key(w, "max_gust_kn");
+        swx_jsonw_number(w, r->max_gust_kn, 3);
+        swx_jsonw_key(w, "max_wave_m");
+        swx_jsonw_number(w, r->max_wave_m, 3);
+        swx_jsonw_key(w, "hours_wind");
+        swx_jsonw_number(w, r->hours_wind, 4);
+        swx_jsonw_key(w, "hours_gust");
+        swx_jsonw_number(w, r->hours_gust, 4);
+        swx_jsonw_key(w, "hours_wave");
+        swx_jsonw_number(w, r->hours_wave, 4);
+        swx_jsonw_key(w, "hours_upwind");
+        swx_jsonw_number(w, r->hours_upwind, 4);
+        swx_jsonw_key(w, "storm");
+        if (r->storm_title) {
+            swx_jsonw_object_begin(w);
+            swx_jsonw_key(w, "atcf_id");
+            swx_jsonw_string(w, r->storm_id);
+            swx_jsonw_key(w, "title");
+            swx_jsonw_string(w, r->storm_title);
+            swx_jsonw_key(w, "cpa_nm");
+            swx_jsonw_number(w, r->storm_cpa_nm, 2);
+            swx_jsonw_key(w, "danger_area_h");
+            swx_jsonw_number(w, r->storm_danger_h, 3);
+            swx_jsonw_key(w, "r34_h");
+            swx_jsonw_number(w, r->storm_r34_h, 3);
+            swx_jsonw_object_end(w);
+        } else {
+            swx_jsonw_null(w);
+        }
+        swx_jsonw_key(w, "verdict");
+        swx_jsonw_string(w, swx_plan_verdict_name(r->verdict));
+        swx_jsonw_key(w, "reason");
+        swx_jsonw_string(w, r->reason);
+        /* the chart's column: per sample point */
+        swx_jsonw_key(w, "cells");
+        swx_jsonw_object_begin(w);
+        swx_jsonw_key(w, "wind_kn");
+        swx_jsonw_array_begin(w);
+        for (size_t j = 0; j < ns; j++)
+            swx_jsonw_number(w, swx_plan_cell_wind_kn(p, i, j), 3);
+        swx_jsonw_array_end(w);
+        swx_jsonw_key(w, "wave_m");
+        swx_jsonw_array_begin(w);
+        for (size_t j = 0; j < ns; j++)
+            swx_jsonw_number(w, swx_plan_cell_wave_m(p, i, j), 3);
+        swx_jsonw_array_end(w);
+        swx_jsonw_key(w, "storm");
+        swx_jsonw_array_begin(w);
+        for (size_t j = 0; j < ns; j++)
+            swx_jsonw_int(w, swx_plan_cell_storm(p, i, j));
+        swx_jsonw_array_end(w);
+        swx_jsonw_object_end(w);
+        swx_jsonw_object_end(w);
+    }
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
+    rc = swx_jsonw_finish(w);
+    if (!rc && fputc('\n', f) == EOF)
+        rc = swx_error_set(SWX_EIO, "writing the JSON failed");
+    return rc;
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!s)
+        return;
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v, int decimals)
+{
+    if (!isnan(v))
+        fprintf(f, "%.*f", decimals, v);
+}
+
+static void csv_time(FILE *f, double t)
+{
+    char iso[SWX_ISO8601_LEN];
+    if (isnan(t))
+        return;
+    swx_iso8601_format(iso, (int64_t)llround(t));
+    fputs(iso, f);
+}
+
+static int write_csv(FILE *f, const swx_plan *p, const size_t *order)
+{
+    fputs("depart,arrive_early,arrive_late,partial,max_wind_kn,max_gust_kn,max_wave_m,"
+          "hours_wind,hours_gust,hours_wave,hours_upwind,storm_atcf_id,storm_title,"
+          "storm_cpa_nm,storm_danger_area_h,storm_r34_h,verdict,reason\n",
+          f);
+    for (size_t k = 0; k < swx_plan_count(p); k++) {
+        const swx_plan_departure *r = swx_plan_row(p, order[k]);
+        csv_time(f, (double)r->depart);
+        fputc(',', f);
+        csv_time(f, r->arrive_early);
+        fputc(',', f);
+        csv_time(f, r->arrive_late);
+        fprintf(f, ",%d,", r->partial);
+        csv_num(f, r->max_wind_kn, 3);
+        fputc(',', f);
+        csv_num(f, r->max_gust_kn, 3);
+        fputc(',', f);
+        csv_num(f, r->max_wave_m, 3);
+        fprintf(f, ",%.4f,%.4f,%.4f,%.4f,", r->hours_wind, r->hours_gust, r->hours_wave,
+                r->hours_upwind);
+        csv_str(f, r->storm_id);
+        fputc(',', f);
+        csv_str(f, r->storm_title);
+        fputc(',', f);
+        if (r->storm_title)
+            fprintf(f, "%.2f,%.3f,%.3f", r->storm_cpa_nm, r->storm_danger_h, r->storm_r34_h);
+        else
+            fputs(",,", f);
+        fprintf(f, ",%s,", swx_plan_verdict_name(r->verdict));
+        csv_str(f, r->reason);
+        fputc('\n', f);
+    }
+    return ferror(f) ? swx_error_set(SWX_EIO, "writing the CSV failed") : 0;
+}
+
+/* Writes one output (path, "-" for stdout) whole or not at all. */
+static int write_out(const char *path, int (*fn)(FILE *, void *), void *ud)
+{
+    int rc;
+    if (strcmp(path, "-") == 0) {
+        rc = fn(stdout, ud);
+        if (!rc && fflush(stdout) != 0)
+            rc = swx_error_set(SWX_EIO, "writing the output failed");
+        return rc ? cli_fail(rc) : 0;
+    }
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    if ((rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM)) == 0) {
+        if ((rc = fn(af.f, ud)) != 0) {
+            swx_error_prefix(rc, "%s", path);
+            swx_atomicfile_abort(&af);
+        } else {
+            rc = swx_atomicfile_commit(&af);
+        }
+    }
+    return rc ? cli_fail(rc) : 0;
+}
+
+typedef struct out_ctx {
+    const swx_plan *p;
+    const size_t *order;
+    const plan_info *info;
+} out_ctx;
+
+static int json_fn(FILE *f, void *ud)
+{
+    out_ctx *c = ud;
+    return write_json(f, c->p, c->order, c->info);
+}
+
+static int csv_fn(FILE *f, void *ud)
+{
+    out_ctx *c = ud;
+    return write_csv(f, c->p, c->order);
+}
+
+/* ---- --best ---- */
+
+static const swx_plan *sort_plan;
+
+static int by_best(const void *a, const void *b)
+{
+    const swx_plan_departure *x = swx_plan_row(sort_plan, *(const size_t *)a);
+    const swx_plan_departure *y = swx_plan_row(sort_plan, *(const size_t *)b);
+    if (x->verdict != y->verdict)
+        return x->verdict < y->verdict ? -1 : 1;
+    if (x->partial != y->partial)
+        return x->partial < y->partial ? -1 : 1;
+    double wx = isnan(x->max_wind_kn) ? INFINITY : x->max_wind_kn;
+    double wy = isnan(y->max_wind_kn) ? INFINITY : y->max_wind_kn;
+    if (wx != wy)
+        return wx < wy ? -1 : 1;
+    return x->depart < y->depart ? -1 : x->depart > y->depart;
+}
+
+/* ---- reading what was typed ---- */
+
+static int read_threshold(double *out, const cli_args *a, const char *name, int kind)
+{
+    const char *v = cli_get(a, name);
+    *out = 0;
+    if (!v)
+        return 0;
+    if (swx_plan_threshold_parse(out, v, kind)) {
+        cli_error("--%s %s", name, swx_error_last());
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void on_fetch(void *ud, size_t done, size_t total)
+{
+    double *last = ud;
+    if (done == total || cli_progress_due(last))
+        cli_progress(0, "forecast along the route: %zu of %zu points", done, total);
+}
+
+typedef struct storm_keep {
+    swx_storm_list list;
+    size_t checked;
+} storm_keep;
+
+static int keep_storm(void *ud, const swx_storm *s)
+{
+    storm_keep *k = ud;
+    if (cli_stop_soft)
+        return swx_error_set(SWX_ECANCEL, "stopped");
+    k->checked++;
+    return swx_storm_list_add(&k->list, s);
+}
+
+int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    swx_plan_opts o;
+    swx_polar *polar = NULL;
+    swx_voyage *voyage = NULL;
+    swx_storm_danger *danger = NULL;
+    swx_client *client = NULL;
+    swx_plan_forecast *fc = NULL;
+    swx_plan *plan = NULL;
+    storm_keep storms;
+    size_t *order = NULL;
+    char *text = NULL;
+    size_t len;
+    int exit_code = EXIT_OK, rc, caught = 0;
+    cli_signals sig;
+    memset(&o, 0, sizeof o);
+    memset(&storms, 0, sizeof storms);
+    int pr = cli_parse(&a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    cli_set_quiet(cli_has(&a, "quiet"));
+    if (a.npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx plan --help')", a.positional[0]);
+        return EXIT_USAGE;
+    }
+    /* Everything typed is checked before anything is sent. */
+    const char *route = cli_get(&a, "route"), *deps = cli_get(&a, "departures");
+    const char *speed = cli_get(&a, "speed"), *polar_file = cli_get(&a, "polar");
+    const char *json = cli_get(&a, "json"), *csv = cli_get(&a, "csv");
+    if (!route || !deps) {
+        cli_error("a plan needs --route FILE and --departures FROM/TO/STEP");
+        return EXIT_USAGE;
+    }
+    if (!speed && !polar_file) {
+        cli_error("a plan needs --speed KN|MIN-MAX, or --polar FILE");
+        return EXIT_USAGE;
+    }
+    if (swx_plan_departures_parse(&o.from, &o.to, &o.step, deps)) {
+        cli_error("--%s", swx_error_last());
+        return EXIT_USAGE;
+    }
+    if (speed && swx_speed_parse(&o.min_kn, &o.max_kn, speed)) {
+        cli_error("--%s", swx_error_last());
+        return EXIT_USAGE;
+    }
+    if ((exit_code = read_threshold(&o.max_wind_kn, &a, "max-wind", 's')) ||
+        (exit_code = read_threshold(&o.max_gust_kn, &a, "max-gust", 's')) ||
+        (exit_code = read_threshold(&o.max_wave_m, &a, "max-wave", 'h')))
+        return exit_code;
+    long in_flight;
+    if (cli_get_double(&o.max_upwind_h, &a, "max-upwind", 0, 0.1, 10000) ||
+        cli_get_double(&o.upwind_angle_deg, &a, "upwind-angle", 50, 1, 180) ||
+        cli_get_double(&o.spacing_nm, &a, "spacing", SWX_PLAN_DEFAULT_SPACING_NM, 0.5, 1000) ||
+        cli_get_int(&in_flight, &a, "in-flight", 4, 1, 64))
+        return EXIT_USAGE;
+    if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
+        cli_error("--json - and --csv - cannot both go to stdout");
+        return EXIT_USAGE;
+    }
+    if (cli_has(&a, "no-storms") && (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors"))) {
+        cli_error("--cone-radii and --danger-errors are the storms' settings: not with "
+                  "--no-storms");
+        return EXIT_USAGE;
+    }
+    if ((exit_code = cli_danger_read(&danger, &a)))
+        goto done;
+    if (polar_file) {
+        if ((rc = swx_read_file(&text, &len, polar_file, PLAN_MAX_FILE))) {
+            exit_code = cli_fail(rc);
+            goto done;
+        }
+        rc = swx_polar_parse(&polar, text, len);
+        free(text);
+        text = NULL;
+        if (rc) {
+            cli_error("--polar %s: %s", polar_file, swx_error_last());
+            exit_code = EXIT_USAGE;
+            goto done;
+        }
+        o.polar = polar;
+        if (o.max_kn > o.min_kn)
+            cli_info("with --polar, --speed is the motoring speed: %g kn", o.min_kn);
+        o.max_kn = o.min_kn;
+    }
+    if ((rc = swx_read_file(&text, &len, route, PLAN_MAX_FILE))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    rc = swx_voyage_from_route(&voyage, text, len);
+    if (!rc && swx_voyage_timed(voyage))
+        rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; a plan sails a route "
+                                       "without them from each departure");
+    size_t nsamples = 0;
+    if (!rc)
+        rc = swx_plan_sample_count(&nsamples, voyage, o.spacing_nm);
+    if (rc) {
+        cli_error("--route %s: %s", route, swx_error_last());
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
+    if ((json && (exit_code = data_check_dest(json, SWX_ATOMICFILE_STREAM))) ||
+        (csv && (exit_code = data_check_dest(csv, SWX_ATOMICFILE_STREAM))))
+        goto done;
+    const char *grib = cli_get(&a, "from");
+    if (grib) {
+        /* the file is the user's input: a file that is no voyage GRIB is bad input */
+        if ((rc = swx_plan_forecast_from_grib(&fc, grib, voyage, o.spacing_nm)) ||
+            (rc = swx_plan_forecast_covers(fc, &o))) {
+            if (rc == SWX_EPARSE || rc == SWX_EINVAL) {
+                cli_error("--from %s", swx_error_last());
+                exit_code = EXIT_USAGE;
+            } else {
+                exit_code = cli_fail(rc);
+            }
+            goto done;
+        }
+    }
+    if ((!grib || !cli_has(&a, "no-storms")) && (exit_code = cli_client(&client, &a)))
+        goto done;
+
+    cli_signals_catch(&sig);
+    caught = 1;
+    double last = 0;
+    swx_plan_fetch_opts fo = {(int)in_flight, &cli_stop_soft, on_fetch, &last};
+    rc = grib ? 0 : swx_plan_forecast_fetch(&fc, client, voyage, &o, &fo);
+    cli_progress(0, NULL);
+    if (!rc && !cli_has(&a, "no-storms") && !cli_stop_soft) {
+        swx_storm_query q;
+        swx_storm_query_init(&q);
+        cli_progress(0, "storms: fetching the active storms");
+        rc = swx_storm_fetch(NULL, client, &q, keep_storm, &storms);
+        cli_progress(0, NULL);
+    }
+    if (rc == SWX_ECANCEL || cli_stop_soft) {
+        cli_error("interrupted: nothing written");
+        exit_code = EXIT_INTERRUPTED;
+        goto done;
+    }
+    if (rc) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    cli_info("forecast: %zu points, %zu valid times; %zu storms", swx_plan_forecast_samples(fc),
+             swx_plan_forecast_times(fc), storms.list.count);
+
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+    rc = swx_plan_compute(&plan, voyage, fc, (const struct swx_storm *const *)storms.list.items,
+                          storms.list.count, danger, &o);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    if (rc) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (cli_has(&a, "timing"))
+        cli_summary(
+            "timing: the plan of %zu departures x %zu sample points (%zu storms) took "
+            "%.1f ms of CPU",
+            swx_plan_count(plan), swx_plan_samples(plan), storms.list.count,
+            ((double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6));
+
+    size_t n = swx_plan_count(plan);
+    if (swx_plan_left_out(plan)) {
+        char end[SWX_ISO8601_LEN], first[SWX_ISO8601_LEN];
+        swx_iso8601_format(end, swx_plan_forecast_end(plan));
+        swx_iso8601_format(first, o.from + (int64_t)n * o.step);
+        cli_warn("%zu departures from %s on are at or after the forecast's end (%s): left out",
+                 swx_plan_left_out(plan), first, end);
+    }
+    if (!(order = malloc((n ? n : 1) * sizeof *order))) {
+        exit_code = cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    if (cli_has(&a, "best")) {
+        sort_plan = plan;
+        qsort(order, n, sizeof *order, by_best);
+    }
+    plan_info info = {&o,
+                      polar_file,
+                      grib,
+                      !cli_has(&a, "no-storms"),
+                      storms.checked,
+                      swx_plan_forecast_time(fc, 0),
+                      swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
+                      swx_plan_forecast_times(fc)};
+    out_ctx oc = {plan, order, &info};
+    if (json && (exit_code = write_out(json, json_fn, &oc)))
+        goto done;
+    if (csv && (exit_code = write_out(csv, csv_fn, &oc)))
+        goto done;
+    if (!(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
+        write_table(stdout, plan, order);
+        if (fflush(stdout) != 0) {
+            exit_code = cli_fail(swx_error_set(SWX_EIO, "writing the table failed"));
+            goto done;
+        }
+    }
+    size_t count[3] = {0};
+    for (size_t i = 0; i < n; i++)
+        count[swx_plan_row(plan, i)->verdict]++;
+    cli_summary("%zu departures: %zu go, %zu marginal, %zu no-go", n, count[SWX_PLAN_GO],
+                count[SWX_PLAN_MARGINAL], count[SWX_PLAN_NOGO]);
+done:
+    if (caught)
+        cli_signals_release(&sig);
+    free(order);
+    free(text);
+    swx_plan_free(plan);
+    swx_plan_forecast_free(fc);
+    swx_storm_list_clear(&storms.list);
+    swx_client_free(client);
+    swx_voyage_free(voyage);
+    swx_polar_free(polar);
+    swx_storm_danger_free(danger);
+    return exit_code;
+}
