@@ -211,6 +211,7 @@ static int key(cairo_t *cr, const layout *L, int draw)
                 }
                 cairo_stroke(cr);
                 cairo_restore(cr);
+                rgb(cr, 0);
                 cairo_set_line_width(cr, 2);
                 cairo_rectangle(cr, x0 + 1, y0 + 1, s - 2, s - 2);
                 cairo_stroke(cr);
@@ -226,7 +227,7 @@ static int key(cairo_t *cr, const layout *L, int draw)
 static void make_layout(layout *L, cairo_t *cr, const swx_plan *p, const ramp *r)
 {
     char b[64];
-    L->fs = fmin(fmax(fmin(L->W / 75.0, L->H / 48.0), 8.0), 22.0);
+    L->fs = fmin(fmax(fmin(L->W / 75.0, L->H / 48.0), 9.0), 22.0);
     L->m = round(L->fs * 1.2);
     double fs = L->fs;
     /* top: the title and the departures' line */
@@ -267,7 +268,9 @@ static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what
     snprintf(len, sizeof len, "%.0f nm", length);
     num(a, sizeof a, o->min_kn);
     num(b, sizeof b, o->max_kn);
-    if (o->polar && o->min_kn > 0)
+    if (!o->polar && o->max_kn <= 0)
+        band[0] = '\0';
+    else if (o->polar && o->min_kn > 0)
         snprintf(band, sizeof band, "polar, motoring %s kn", a);
     else if (o->polar)
         snprintf(band, sizeof band, "polar");
@@ -275,8 +278,8 @@ static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what
         snprintf(band, sizeof band, "%s kn", a);
     else
         snprintf(band, sizeof band, "%s\xe2\x80\x93%s kn", a, b);
-    snprintf(title, sizeof title, "Departure plan: %s at %s \xc2\xb7 %s", len, band,
-             what == 'w' ? "true wind" : "significant wave height");
+    snprintf(title, sizeof title, "Departure plan: %s%s%s \xc2\xb7 %s", len, *band ? " at " : "",
+             band, what == 'w' ? "true wind" : "significant wave height");
     depart_label(a, sizeof a, p->rows[0].depart);
     depart_label(b, sizeof b, p->rows[p->n - 1].depart);
     if (p->n == 1) {

@@ -465,6 +465,12 @@ static void test_atomic(void)
     free(im.px);
 
     CU_ASSERT_EQUAL(swx_plan_chart_png(&p, "/dev/null", 'w', 400, 400), 0);
+    /* a device that refuses the bytes: an I/O error naming it */
+    struct stat full;
+    if (stat("/dev/full", &full) == 0 && S_ISCHR(full.st_mode)) {
+        CU_ASSERT_EQUAL(swx_plan_chart_png(&p, "/dev/full", 'w', 400, 400), SWX_EIO);
+        CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "/dev/full"));
+    }
     CU_ASSERT_EQUAL(tmp_files(), 0);
 }
 
