@@ -19,6 +19,9 @@ packages=(
   # bzip2: a voyage GRIB compressed for the satellite link (seawx grib -o F.grb2.bz2)
   libbz2-dev bzip2
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev libgeos-dev python3-shapely
+  # The departure plan's chart (seawx plan --chart): cairo, and the DejaVu
+  # fonts it writes with.
+  libcairo2-dev fonts-dejavu-core
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
   # The sharded-seed tests: a single-node Slurm cluster (daemons started by the

@@ -240,7 +240,9 @@ SWX_API int swx_plan_cell_storm(const swx_plan *p, size_t i, size_t j);
  * along the route on the y axis, cells coloured by wind (what 'w') or waves
  * ('h') with a legend of the colour scale and its unit, storm cells
  * hatched, and a row of verdicts (go green #2e9e44, marginal amber #f0a400,
- * no-go red #d7301f) under the grid. Written atomically to path. */
+ * no-go red #d7301f) under the grid. Written atomically to path. width and
+ * height: 320 to 8000 pixels; SWX_EINVAL outside, for what not 'w' or 'h', or
+ * for a plan without departures or points. */
 SWX_API int swx_plan_chart_png(const swx_plan *p, const char *path, int what, int width,
                                int height);
 
