@@ -66,13 +66,15 @@ int swx_qlr_range(int64_t *start, int64_t *end, const swx_layer *l, size_t i)
     if (i >= n)
         return swx_error_set(SWX_EINVAL, "layer %s has no valid time %zu", swx_layer_name(l), i);
     int64_t t = swx_timedim_get(td, i);
-    *start = t;
+    *start = i == 0 ? t : t + 1;
     if (i + 1 < n)
         *end = swx_timedim_get(td, i + 1) - 1;
     else if (i > 0)
         *end = t + (t - swx_timedim_get(td, i - 1)) - 1;
     else
         *end = t + 3600 - 1;
+    if (*end < *start)
+        *end = *start;
     return 0;
 }
 

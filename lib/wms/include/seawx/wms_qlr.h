@@ -9,11 +9,9 @@
  * time, plus style, crs and url when given; never the key), named after its
  * time first ("2024-10-01 06Z swh (Significant wave height)") so that a
  * narrow Layers panel tells the layers apart, with a fixed temporal range
- * from its time to one second before the next valid time (QGIS takes a fixed
- * range as inclusive at its end; the last time is shown as long as the step
- * before it, a lone time for an hour). The Temporal Controller, stepping
- * through the group's range, draws one layer per frame, and QGIS opens a
- * layer's blocks only when a frame shows it.
+ * (swx_qlr_range) that covers its time up to the next valid time. The
+ * Temporal Controller, stepping through the group's range, draws one layer
+ * per frame, and QGIS fetches a layer's blocks only when a frame shows it.
  *
  * A .qlr carries no project settings: the Temporal Controller's range, step
  * and animation are QGIS's own (see docs/gdal-qgis.md).
@@ -46,9 +44,19 @@ typedef struct swx_qlr_opts {
         .bundle = NULL, .layer = NULL, .style = NULL, .crs = NULL, .url = NULL, .legend = NULL     \
     }
 
-/* The fixed temporal range of valid time i of l, both ends inclusive, in
- * seconds since 1970: [time i, time i+1 - 1]. SWX_EINVAL when l has no
- * such time. */
+/* The fixed temporal range of valid time i of l, both ends inclusive (as
+ * QGIS reads a fixed range), in seconds since 1970: [time i + 1, time i+1 -
+ * 1], the first time's from the time itself; the last time is shown as long
+ * as the step before it, a lone time for an hour.
+ *
+ * Why a second in from both ends: the Temporal Controller's frames run from
+ * the first layer's start in steps, [F, F + step) with the end left out, but
+ * QGIS 3.22 finds a layer in a frame when its range starts at the frame's
+ * end too (QgsTemporalRange::overlaps ignores the frame's open end), so
+ * ranges that start on the valid times would draw two layers per frame, and
+ * fetch both. These ranges hold one layer per frame whatever the step, and
+ * a frame from time i still shows time i. SWX_EINVAL when l has no such
+ * time. */
 SWX_API int swx_qlr_range(int64_t *start, int64_t *end, const swx_layer *l, size_t i);
 
 /* Writes the layer definition to f. SWX_EINVAL for a layer without valid
