@@ -9,10 +9,10 @@ tests/integration/test_qlr.sh runs in Debian's python3 with python3-qgis).
       provider gdal, a fixed temporal range from its time to one second
       before the next (see ranges()); the legend image (LEGEND, an absolute path) on every
       layer, or none when LEGEND is not given.
-  qlr_qgis.py frames QLR LAYERS_JSON OUT_DIR W S E N PX PY K1 K2
+  qlr_qgis.py frames QLR LAYERS_JSON OUT_DIR W S E N PX PY K1 K2 [LEGEND]
       QGIS loads the .qlr into a project: one group, every layer valid, a
-      raster of provider gdal with its temporal range, the group's range the
-      run's. Then a temporal navigation object (what the Temporal Controller
+      raster of provider gdal with its temporal range and LEGEND as its legend
+      image, whose legend in the Layers panel is that image. Then a temporal navigation object (what the Temporal Controller
       drives) set to the group's range with the run's step: each frame shows
       exactly one layer, the last valid time at or before it; it renders frames K1
       and K2 of the view W,S,E,N (degrees) at PX x PY pixels with every layer
@@ -126,9 +126,10 @@ def check_xml(path, layer, bundle, legend):
           f"ranges from each time to the next, connection strings without key, legend {legend}")
 
 
-def frames(path, layer, out, view, size, ks):
+def frames(path, layer, out, view, size, ks, legend):
     from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsDateTimeRange,
-                           QgsInterval, QgsLayerDefinition, QgsMapRendererSequentialJob,
+                           QgsImageLegendNode, QgsInterval, QgsLayerDefinition,
+                           QgsLayerTreeModel, QgsMapRendererSequentialJob,
                            QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
                            QgsTemporalNavigationObject)
     from qgis.PyQt.QtCore import QDateTime, QSize, Qt
@@ -181,7 +182,19 @@ def frames(path, layer, out, view, size, ks):
             if not tp.isActive() or r.begin() != qdt(iso(rg[0])) or r.end() != qdt(iso(rg[1])):
                 fail(f"the layer of {t}: range {r.begin().toString(Qt.ISODate)} to "
                      f"{r.end().toString(Qt.ISODate)}")
+            if lyr.legendPlaceholderImage() != (legend or ""):
+                fail(f"the layer of {t} has the legend image '{lyr.legendPlaceholderImage()}'")
             layers.append(lyr)
+        if legend:
+            # The Layers panel's legend of a layer: the image, from the file.
+            model = QgsLayerTreeModel(root)
+            nodes = model.layerLegendNodes(tree[0], True)
+            if len(nodes) != 1 or not isinstance(nodes[0], QgsImageLegendNode):
+                fail(f"the legend of the first layer is {nodes}, not the image")
+            image = nodes[0].data(Qt.DecorationRole)
+            if image is None or image.isNull() or image.width() != 256:
+                fail("the legend image did not load")
+            print(f"every layer's legend is {legend} ({image.width()} x {image.height()})")
         # The Temporal Controller's navigation over the group's whole range,
         # one frame per step of the run.
         first, last = ranges(times)[0][0], ranges(times)[-1][1]
@@ -234,9 +247,9 @@ def main():
     a = sys.argv[1:]
     if len(a) >= 4 and a[0] == "xml":
         check_xml(a[1], json.load(open(a[2])), a[3], a[4] if len(a) > 4 else None)
-    elif len(a) == 12 and a[0] == "frames":
+    elif len(a) in (12, 13) and a[0] == "frames":
         frames(a[1], json.load(open(a[2])), a[3], [float(v) for v in a[4:8]],
-               (int(a[8]), int(a[9])), [int(a[10]), int(a[11])])
+               (int(a[8]), int(a[9])), [int(a[10]), int(a[11])], a[12] if len(a) > 12 else None)
     else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

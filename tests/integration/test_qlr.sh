@@ -53,8 +53,10 @@ check "--run latest and --legend FILE: the same document but for the legend's pa
 seen=$(wc -l <"$T/access.log")
 t0=$SECONDS
 "$py" "$here/qlr_qgis.py" frames swh.qlr "$T/swh.json" "$T/shots" -30 40 -26 43 512 384 1 2 \
+  "$T/work/swh.legend.png" \
   >"$T/frames.txt" 2>"$T/frames.err"
-check "QGIS loads the group, and frames 1 and 2 each show their own layer (differently)" test $? -eq 0
+check "QGIS loads the group with the legend, each frame shows one layer, frames 1 and 2 their own" \
+  test $? -eq 0
 cat "$T/frames.txt" "$T/frames.err"
 echo "# QGIS loaded and rendered in $((SECONDS - t0)) s"
 times_fetched=$(tail -n +$((seen + 1)) "$T/access.log" | grep 'request=GetMap' |
