@@ -34,7 +34,7 @@ const cli_opt cmd_qlr_opts[] = {
     {"crs", 0, "CRS", "EPSG:4326 (default) or EPSG:3857, if the layer advertises it", 0},
     {"legend", 0, "FILE",
      "where to write the value legend (PNG) every layer shows (default: beside the output, "
-     "NAME.legend.png; none with -o - unless given)",
+     "NAME.legend.png; none with -o - or a pipe unless given)",
      0},
     {"no-legend", 0, NULL, "no legend image: the layers keep QGIS's default legend", 0},
     {"output", 'o', "FILE", "the .qlr to write (required; '-' for stdout)", 0},
@@ -123,14 +123,18 @@ int cmd_qlr(const cli_cmd *cmd, int argc, char **argv)
         return cli_fail(SWX_EINVAL);
     if (run && swx_select_run_parse(NULL, run))
         return cli_fail(SWX_EINVAL);
-    if (!to_stdout && (rc = swx_atomicfile_target(NULL, NULL, out, SWX_ATOMICFILE_STREAM, NULL, 0)))
+    /* A stream (stdout, a pipe, /dev/null) has no folder for the legend:
+     * only --legend FILE gives one then. */
+    int stream = to_stdout;
+    if (!to_stdout &&
+        (rc = swx_atomicfile_target(NULL, &stream, out, SWX_ATOMICFILE_STREAM, NULL, 0)))
         return cli_fail(rc);
     if (!cli_has(&a, "no-legend")) {
         if (cli_has(&a, "legend"))
             legend = strdup(cli_get(&a, "legend"));
-        else if (!to_stdout)
+        else if (!stream)
             legend = legend_beside(out);
-        if ((cli_has(&a, "legend") || !to_stdout) && !legend)
+        if ((cli_has(&a, "legend") || !stream) && !legend)
             return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
     }
     if (legend) {

@@ -103,6 +103,16 @@ check "an unknown variable: exit 5, naming the bundle's variables" refused 5 -b 
 check "the message lists the bundle's variables" grep -q 'variables are .*swh' "$T/bad.err"
 check "a run the service does not have: exit 5" refused 5 -b maritime -v swh --run 2001010100 -o x.qlr
 check "a style the layer does not have: exit 5" refused 5 -b maritime -v swh --style nosuch -o x.qlr
+mkdir "$T/adir"
+check "-o a folder: exit 8" refused 8 -b maritime -v swh -o "$T/adir"
+check "  the folder left empty" test -z "$(ls -A "$T/adir")"
+echo old >"$T/real.qlr" && ln -s real.qlr "$T/link.qlr"
+"$SEAWX_CLI" qlr -b maritime -v swh -o "$T/link.qlr" 2>/dev/null
+check "-o a link: the file it names replaced, the link kept" \
+  sh -c "[ -L '$T/link.qlr' ] && grep -q '<qlr>' '$T/real.qlr' && [ -s '$T/link.legend.png' ]"
+"$SEAWX_CLI" qlr -b maritime -v swh -o /dev/null 2>"$T/devnull.err"
+check "-o /dev/null: written through, no legend beside it" \
+  sh -c "[ -c /dev/null ] && [ ! -e /dev/null.legend.png ] && ! grep -q legend '$T/devnull.err'"
 ln -s "$T/nowhere/x.qlr" "$T/dangling.qlr"
 "$SEAWX_CLI" qlr -b maritime -v swh -o "$T/dangling.qlr" 2>"$T/dangling.err"
 check "-o through a dangling link: exit 2, the link left as it was" \
