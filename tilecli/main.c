@@ -50,7 +50,9 @@ static const cli_cmd commands[] = {
      "to the next: QGIS's Temporal Controller steps and plays through the forecast, and each\n"
      "frame fetches only the blocks of the layer it shows. Every layer shows the style's value\n"
      "legend, a PNG written beside the .qlr (NAME.legend.png). Open it with Layer > Add from\n"
-     "Layer Definition File, or drag it onto the map. Both files are written whole or not at all.",
+     "Layer Definition File, or drag it onto the map; the group comes in unticked: turn on\n"
+     "animated temporal navigation, then tick it (docs/gdal-qgis.md). Both files are written\n"
+     "whole or not at all.",
      cmd_qlr_opts},
     {"seed", cmd_seed, "pre-seed a layer's map tiles into MBTiles files for offline use",
      "seawx seed --bundle NAME (--layer NAME | --variable VAR) (--bbox W,S,E,N | --area FILE |\n"

@@ -163,13 +163,15 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
         snprintf(group, sizeof group, "%s", lab);
     }
     const char *crs = o->crs && strstr(o->crs, "3857") ? "EPSG:3857" : "EPSG:4326";
+    /* The group comes unticked: with temporal navigation off QGIS draws
+     * every layer of a ticked group at once, fetching every valid time. */
     fputs("<!DOCTYPE qgis-layer-definition>\n"
           "<!-- seawx: one layer per valid time, each shown by QGIS's Temporal Controller at its "
           "time. Open in QGIS: Layer > Add from Layer Definition File, or drag this file onto the "
-          "map. -->\n"
+          "map; turn on animated temporal navigation, then tick the group. -->\n"
           "<qlr>\n"
           "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n"
-          "    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"",
+          "    <layer-tree-group expanded=\"1\" checked=\"Qt::Unchecked\" name=\"",
           f);
     xml_put(f, group);
     fputs("\">\n", f);

@@ -10,7 +10,8 @@ tests/integration/test_qlr.sh runs in Debian's python3 with python3-qgis).
       before the next (see ranges()); the legend image (LEGEND, an absolute path) on every
       layer, or none when LEGEND is not given.
   qlr_qgis.py frames QLR LAYERS_JSON OUT_DIR W S E N PX PY K1 K2 [LEGEND]
-      QGIS loads the .qlr into a project: one group, every layer valid, a
+      QGIS loads the .qlr into a project: one group, unticked (its layers
+      ticked: nothing drawn until the user ticks it), every layer valid, a
       raster of provider gdal with its temporal range and LEGEND as its legend
       image, whose legend in the Layers panel is that image. Then a temporal navigation object (what the Temporal Controller
       drives) set to the group's range with the run's step: each frame shows
@@ -166,7 +167,13 @@ def frames(path, layer, out, view, size, ks, legend):
         groups = root.findGroups()
         if len(groups) != 1:
             fail(f"{len(groups)} groups in the project, not one")
+        # The group unticked, its layers ticked: nothing drawn until the
+        # user ticks the group (with temporal navigation on).
+        if groups[0].itemVisibilityChecked() or root.checkedLayers():
+            fail("the group is ticked: QGIS would draw every valid time at once")
         tree = groups[0].findLayers()
+        if not all(node.itemVisibilityChecked() for node in tree):
+            fail("a layer of the group is unticked: the Temporal Controller would never show it")
         times = layer["times"]
         if len(tree) != len(times):
             fail(f"the group has {len(tree)} layers for {len(times)} valid times")

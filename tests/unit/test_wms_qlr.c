@@ -97,6 +97,9 @@ static void test_document(void)
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     /* One group, named after the variable and the run, escaped. */
     CU_ASSERT_EQUAL(count(doc, "<layer-tree-group "), 2);
+    /* Unticked, its layers ticked: nothing drawn until the user ticks it. */
+    CU_ASSERT_EQUAL(count(doc, "<layer-tree-group expanded=\"1\" checked=\"Qt::Unchecked\""), 1);
+    CU_ASSERT_EQUAL(count(doc, "checked=\"Qt::Checked\" id=\"seawx_gust_"), 5);
     CU_ASSERT_PTR_NOT_NULL(strstr(doc, "name=\"gust (Wind gust &amp; &quot;squalls&quot; "
                                        "&lt;10 m&gt;), run 2024-10-01 00Z\""));
     /* One layer per valid time, in time order, named after the time first. */
@@ -156,7 +159,7 @@ static void test_options(void)
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(
         strstr(doc, "source=\"SEAWX:bundle=basic,layer=outlook,time=2024-10-04T00:00:00Z\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(doc, "<layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" "
+    CU_ASSERT_PTR_NOT_NULL(strstr(doc, "<layer-tree-group expanded=\"1\" checked=\"Qt::Unchecked\" "
                                        "name=\"outlook\">"));
     free(doc);
 }

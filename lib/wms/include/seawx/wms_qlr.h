@@ -12,6 +12,10 @@
  * (swx_qlr_range) that covers its time up to the next valid time. The
  * Temporal Controller, stepping through the group's range, draws one layer
  * per frame, and QGIS fetches a layer's blocks only when a frame shows it.
+ * The group is written unticked (its layers ticked): with temporal
+ * navigation off, QGIS would draw every layer of a ticked group at once and
+ * fetch every valid time; the user turns animated navigation on, then ticks
+ * the group.
  *
  * A .qlr carries no project settings: the Temporal Controller's range, step
  * and animation are QGIS's own (see docs/gdal-qgis.md).
