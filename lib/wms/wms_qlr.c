@@ -162,7 +162,10 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
     } else {
         snprintf(group, sizeof group, "%s", lab);
     }
-    const char *crs = o->crs && strstr(o->crs, "3857") ? "EPSG:3857" : "EPSG:4326";
+    /* The layers' CRS as QGIS names it (the plugin serves EPSG:4326 or Web
+     * Mercator, which a service may advertise as EPSG:900913). */
+    const char *crs =
+        o->crs && (strstr(o->crs, "3857") || strstr(o->crs, "900913")) ? "EPSG:3857" : "EPSG:4326";
     /* The group comes unticked: with temporal navigation off QGIS draws
      * every layer of a ticked group at once, fetching every valid time. */
     fputs("<!DOCTYPE qgis-layer-definition>\n"

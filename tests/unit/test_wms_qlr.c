@@ -151,6 +151,14 @@ static void test_options(void)
     CU_ASSERT_PTR_NULL(strstr(doc, "legendPlaceholderImage"));
     free(doc);
 
+    /* Web Mercator under its old name is still EPSG:3857 for QGIS. */
+    o.crs = "EPSG:900913";
+    doc = write_doc(&o, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(doc, ",crs=EPSG:900913,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(doc, "<authid>EPSG:3857</authid>"));
+    free(doc);
+
     /* A name outside the service's pattern is selected by its full name. */
     o = (swx_qlr_opts)SWX_QLR_OPTS_INIT;
     o.bundle = "basic";
