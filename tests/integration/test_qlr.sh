@@ -37,6 +37,12 @@ check "the .qlr is one group of $ntimes layers, each its time's connection strin
 check "the legend beside it is the style's legend (seawx legend)" cmp -s swh.legend.png "$T/legend.png"
 check "the key is in neither file" no_key_in swh.qlr swh.legend.png
 check "the .qlr names no API key item" sh -c "! grep -qiE '[,:](key|api_key|apikey)=' swh.qlr"
+for auth in query; do # basic needs a password the stand-in is started with: test_key_leak
+  "$SEAWX_CLI" qlr -b maritime -v swh --wms-auth "$auth" -o "$T/auth-$auth.qlr" >"$T/auth.out" 2>&1
+  check "with --wms-auth $auth too, the same document and no key anywhere" \
+    sh -c "cmp -s '$T/auth-$auth.qlr' swh.qlr || { sed 's#$T/auth-$auth.legend.png#$T/work/swh.legend.png#' '$T/auth-$auth.qlr' | cmp -s - swh.qlr; }" &&
+    check "  (key in no output: $auth)" no_key_in "$T/auth-$auth.qlr" "$T/auth-$auth.legend.png" "$T/auth.out"
+done
 
 # 2. A named run, to stdout, without a legend; --run latest is the same run.
 run=$("$py" -c 'import json, sys; r = json.load(open(sys.argv[1]))["run"]
