@@ -165,6 +165,7 @@ int cli_danger_read(struct swx_storm_danger **out, const cli_args *a);
 /* The subcommands. */
 int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
 int cmd_legend(const cli_cmd *cmd, int argc, char **argv);
+int cmd_qlr(const cli_cmd *cmd, int argc, char **argv);
 int cmd_seed(const cli_cmd *cmd, int argc, char **argv);
 int cmd_voyage(const cli_cmd *cmd, int argc, char **argv);
 int cmd_fleet(const cli_cmd *cmd, int argc, char **argv);

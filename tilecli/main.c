@@ -10,6 +10,7 @@
 
 extern const cli_opt cmd_layers_opts[];
 extern const cli_opt cmd_legend_opts[];
+extern const cli_opt cmd_qlr_opts[];
 extern const cli_opt cmd_seed_opts[];
 extern const cli_opt cmd_voyage_opts[];
 extern const cli_opt cmd_fleet_opts[];
@@ -40,6 +41,20 @@ static const cli_cmd commands[] = {
      "low values on the left. The file is written whole or not at all. In QGIS, set it as\n"
      "the layer's legend image (Layer Properties > Legend > Legend placeholder image).",
      cmd_legend_opts},
+    {"qlr", cmd_qlr,
+     "a QGIS layer definition of a run: one layer per valid time, for the time slider",
+     "seawx qlr --bundle NAME (--variable VAR [--run RUN] | --layer NAME) [--style NAME]\n"
+     "       [--crs CRS] [--legend FILE | --no-legend] -o FILE.qlr",
+     "Writes a QGIS layer definition (.qlr) holding one group, named after the variable and\n"
+     "the run, of one SEAWX layer per valid time of the run (the GDAL plugin's connection\n"
+     "string of that time, without the key), each with a fixed temporal range from its time\n"
+     "to the next: QGIS's Temporal Controller steps and plays through the forecast, and each\n"
+     "frame fetches only the blocks of the layer it shows. Every layer shows the style's value\n"
+     "legend, a PNG written beside the .qlr (NAME.legend.png). Open it with Layer > Add from\n"
+     "Layer Definition File, or drag it onto the map; the group comes in unticked: turn on\n"
+     "animated temporal navigation, then tick it (docs/gdal-qgis.md). Both files are written\n"
+     "whole or not at all.",
+     cmd_qlr_opts},
     {"seed", cmd_seed, "pre-seed a layer's map tiles into MBTiles files for offline use",
      "seawx seed --bundle NAME (--layer NAME | --variable VAR) (--bbox W,S,E,N | --area FILE |\n"
      "       --route FILE [--buffer NM] [--depart TIME --speed KN|MIN-MAX]) --zoom LEVELS\n"

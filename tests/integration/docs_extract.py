@@ -39,7 +39,7 @@ FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)\s*$")
 EXPECT = re.compile(r"\s#\s*exit\s+(\d+)\b[^\n]*$")
 OPTION = re.compile(r"^(--?[A-Za-z][A-Za-z0-9-]*)")
 DEFAULT_NOW = "2024-10-01T12:00:00Z"
-SEAWX_CMDS = {"layers", "legend", "seed", "voyage", "fleet", "merge", "tilejson", "storms",
+SEAWX_CMDS = {"layers", "legend", "qlr", "seed", "voyage", "fleet", "merge", "tilejson", "storms",
               "soil", "weather", "tides", "forecast", "vessels"}
 
 
