@@ -1,0 +1,378 @@
+"""Independent recomputation of `seawx plan`, for tests/integration/test_plan.sh.
+Nothing here calls seawx or its library: the route is sampled again from its
+CSV, the point forecasts are asked of seawx-sim again (urllib, loopback), the
+storms are read from the same JSON with storms_danger_check.py's timeline, and
+every ship is sailed again minute by minute.
+
+  plan_check.py check PLAN.json ROUTE.csv [POLAR]
+      every figure of every departure of PLAN.json (arrival, maxima, hours above
+      the thresholds, upwind hours, storm approach and hours) against this
+      computation: within 1 % or one time step (SWX_PLAN_STEP_S, 10 min).
+      The stand-in is SEAWX_BASE_URL with SEAWX_API_KEY; the plan's options
+      are read from PLAN.json's "options".
+  plan_check.py arrive PLAN_A.json PLAN_B.json ROUTE.csv POLAR
+      prints the difference of arrival of departure 0 between two plans
+      (hours) and the same difference recomputed.
+
+The model (seawx/plan.h, docs/plan.md):
+- sample points every spacing nm along the great-circle legs, the last
+  waypoint always one; a value between sample points is that of the nearest
+  along the route; linear in time between valid times (wind as u and v,
+  wave direction as its unit vector);
+- a speed band sails two ships, the slowest and the fastest; a polar sails one,
+  its speed that of the polar at the true wind speed and angle it meets
+  (bilinear, never below the motoring speed);
+- a figure of a band is the worse of its two ships.
+"""
+import json
+import math
+import os
+import sys
+import urllib.request
+from datetime import datetime, timezone
+
+R_NM = 6371008.8 / 1852.0
+MS_TO_KN = 3600.0 / 1852.0
+STEP = 600.0  # SWX_PLAN_STEP_S
+DT = 60.0  # this check's own step
+
+
+def ts(s):
+    if s is None:
+        return None
+    d = datetime.fromisoformat(s.replace("Z", "+00:00"))
+    if d.tzinfo is None:
+        d = d.replace(tzinfo=timezone.utc)
+    return d.timestamp()
+
+
+# ---- the sphere ----
+
+def vec(lon, lat):
+    lo, la = math.radians(lon), math.radians(lat)
+    return (math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la))
+
+
+def unvec(v):
+    x, y, z = v
+    return (math.degrees(math.atan2(y, x)), math.degrees(math.atan2(z, math.hypot(x, y))))
+
+
+def gc_nm(a, b):
+    va, vb = vec(*a), vec(*b)
+    d = sum(p * q for p, q in zip(va, vb))
+    c = (va[1] * vb[2] - va[2] * vb[1], va[2] * vb[0] - va[0] * vb[2], va[0] * vb[1] - va[1] * vb[0])
+    return math.atan2(math.sqrt(sum(x * x for x in c)), d) * R_NM
+
+
+def slerp(a, b, f):
+    va, vb = vec(*a), vec(*b)
+    om = math.acos(max(-1.0, min(1.0, sum(p * q for p, q in zip(va, vb)))))
+    if om < 1e-12:
+        return a
+    sa, sb = math.sin((1 - f) * om) / math.sin(om), math.sin(f * om) / math.sin(om)
+    return unvec(tuple(sa * p + sb * q for p, q in zip(va, vb)))
+
+
+def bearing(a, b):
+    p1, p2 = math.radians(a[1]), math.radians(b[1])
+    dl = math.radians(b[0] - a[0])
+    return math.degrees(math.atan2(math.sin(dl) * math.cos(p2),
+                                   math.cos(p1) * math.sin(p2) -
+                                   math.sin(p1) * math.cos(p2) * math.cos(dl))) % 360
+
+
+class Route:
+    def __init__(self, path):
+        self.pts = []
+        for line in open(path, encoding="utf-8-sig"):
+            line = line.strip()
+            if not line or line.startswith("#") or line[0].isalpha():
+                continue
+            lat, lon = (float(x) for x in line.split(",")[:2])
+            self.pts.append((lon, lat))
+        self.legs = [gc_nm(a, b) for a, b in zip(self.pts, self.pts[1:])]
+        self.length = sum(self.legs)
+
+    def at(self, s):
+        """(lon, lat, course) at s nm along the route."""
+        s = max(0.0, min(self.length, s))
+        for i, L in enumerate(self.legs):
+            if s <= L or i == len(self.legs) - 1:
+                a, b = self.pts[i], self.pts[i + 1]
+                f = min(1.0, s / L) if L else 0.0
+                p = slerp(a, b, f)
+                # the course is the bearing of the leg at p, toward its end
+                # the course: the bearing of the leg at p toward its end (at the
+                # end itself, the final bearing of the leg)
+                c = bearing(p, b) if gc_nm(p, b) > 1e-6 else (bearing(b, a) + 180) % 360
+                return p[0], p[1], c
+            s -= L
+        return self.pts[-1][0], self.pts[-1][1], 0.0
+
+    def samples(self, spacing):
+        n = int(math.floor(self.length / spacing + 1e-9))
+        out = [k * spacing for k in range(n + 1)]
+        if self.length - out[-1] > 1e-6:
+            out.append(self.length)
+        return out
+
+
+# ---- the forecast at the sample points ----
+
+VARS = {"u": "eastward_wind", "v": "northward_wind", "gust": "wind_speed_of_gust",
+        "swh": "sea_surface_wave_significant_height", "mwd": "sea_surface_wave_from_direction"}
+
+
+def fetch_point(lon, lat):
+    base, key = os.environ["SEAWX_BASE_URL"], os.environ["SEAWX_API_KEY"]
+    url = f"{base}/forecast/point?lat={lat:.6f}&lon={lon:.6f}&bundles=basic,maritime"
+    rq = urllib.request.Request(url, headers={"service-api-key": key})
+    with urllib.request.urlopen(rq, timeout=120) as r:
+        doc = json.load(r)
+    rows = []
+    for rec in doc["data"]:
+        vals = rec.get("values") or {}
+        rows.append((ts(rec["times"]["valid_time"]),
+                     {k: (float(vals[n]) if isinstance(vals.get(n), (int, float)) else None)
+                      for k, n in VARS.items()}))
+    rows.sort(key=lambda r: r[0])
+    return rows
+
+
+class Forecast:
+    def __init__(self, route, s, pts):
+        self.route = route
+        self.s = s
+        self.pts = pts
+        # the course at a sample point: the initial bearing to the next one
+        # (at the last, that of the one before it to it)
+        self.course = [bearing(pts[k], pts[k + 1]) for k in range(len(pts) - 1)]
+        self.course.append(bearing(pts[-2], pts[-1]) if len(pts) > 1 else 0.0)
+        self.series = [fetch_point(lon, lat) for lon, lat in self.pts]
+
+    def nearest(self, s):
+        # the nearest sample point along the route (a tie goes to the first)
+        best, bi = None, 0
+        for i, x in enumerate(self.s):
+            d = abs(x - s)
+            if best is None or d < best - 1e-9:
+                best, bi = d, i
+        return bi
+
+    def at(self, s, t):
+        """dict of values at s nm and time t (None where missing or outside)."""
+        rows = self.series[self.nearest(s)]
+        if t < rows[0][0] or t > rows[-1][0]:
+            return None
+        lo, hi = 0, len(rows) - 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if rows[mid][0] <= t:
+                lo = mid
+            else:
+                hi = mid
+        (t0, a), (t1, b) = rows[lo], rows[hi]
+        w = (t - t0) / (t1 - t0) if t1 > t0 else 0.0
+        out = {}
+        for k in ("u", "v", "gust", "swh"):
+            out[k] = None if a[k] is None or b[k] is None else a[k] + (b[k] - a[k]) * w
+        if a["mwd"] is None or b["mwd"] is None:
+            out["mwd"] = None
+        else:
+            x = (1 - w) * math.sin(math.radians(a["mwd"])) + w * math.sin(math.radians(b["mwd"]))
+            y = (1 - w) * math.cos(math.radians(a["mwd"])) + w * math.cos(math.radians(b["mwd"]))
+            out["mwd"] = math.degrees(math.atan2(x, y)) % 360
+        return out
+
+
+# ---- polars ----
+
+class Polar:
+    def __init__(self, path):
+        rows = [r for r in (l.replace(";", " ").replace(",", " ").replace("\t", " ").split()
+                            for l in open(path, encoding="utf-8-sig")) if r]
+        self.tws = [float(x) for x in rows[0][1:]]
+        self.twa = [float(r[0]) for r in rows[1:]]
+        self.v = [[float(x) for x in r[1:]] for r in rows[1:]]
+
+    @staticmethod
+    def _find(xs, x):
+        if x <= xs[0]:
+            return 0, 0.0
+        if x >= xs[-1]:
+            return len(xs) - 2, 1.0
+        for i in range(len(xs) - 1):
+            if xs[i] <= x <= xs[i + 1]:
+                return i, (x - xs[i]) / (xs[i + 1] - xs[i])
+        return len(xs) - 2, 1.0
+
+    def speed(self, tws, twa):
+        twa = abs(((twa + 180) % 360) - 180)
+        if twa < self.twa[0]:
+            return 0.0
+        i, fa = self._find(self.twa, twa)
+        j, fs = self._find(self.tws, min(tws, self.tws[-1]))
+        if tws < self.tws[0]:  # below the first column: linear to 0 at 0 kn
+            j, fs = 0, 0.0
+            scale = tws / self.tws[0] if self.tws[0] > 0 else 1.0
+        else:
+            scale = 1.0
+        v00, v01 = self.v[i][j], self.v[i][j + 1]
+        v10, v11 = self.v[i + 1][j], self.v[i + 1][j + 1]
+        v0 = v00 + (v01 - v00) * fs
+        v1 = v10 + (v11 - v10) * fs
+        return (v0 + (v1 - v0) * fa) * scale
+
+
+# ---- a ship ----
+
+def twa_of(vals, course):
+    wind_from = math.degrees(math.atan2(-vals["u"], -vals["v"])) % 360
+    d = abs(((wind_from - course + 180) % 360) - 180)
+    return d
+
+
+def hi(a, b):
+    return b if a is None or b > a else a
+
+
+def worst(xs):
+    xs = [x for x in xs if x is not None]
+    return max(xs) if xs else None
+
+
+def sail(fc, depart, speed_fn, opts):
+    """One ship: speed_fn(s, t, vals, course) in knots. Returns its figures."""
+    L = fc.route.length
+    t, s = depart, 0.0
+    fig = {"max_wind_kn": None, "max_gust_kn": None, "max_wave_m": None, "hours_wind": 0.0,
+           "hours_gust": 0.0, "hours_wave": 0.0, "hours_upwind": 0.0, "partial": False,
+           "track": []}
+    thr = opts
+    while True:
+        course = fc.course[fc.nearest(s)]
+        vals = fc.at(s, t)
+        fig["track"].append((t, s))
+        if vals is None:
+            fig["partial"] = True
+            fig["arrive"] = None
+            return fig
+        if vals["u"] is not None and vals["v"] is not None:
+            w = math.hypot(vals["u"], vals["v"]) * MS_TO_KN
+            fig["max_wind_kn"] = hi(fig["max_wind_kn"], w)
+            if thr.get("max_wind_kn") and w > thr["max_wind_kn"]:
+                fig["hours_wind"] += DT / 3600
+            if w > 0 and twa_of(vals, course) < thr.get("upwind_angle_deg", 50.0):
+                fig["hours_upwind"] += DT / 3600
+        if vals["gust"] is not None:
+            g = vals["gust"] * MS_TO_KN
+            fig["max_gust_kn"] = hi(fig["max_gust_kn"], g)
+            if thr.get("max_gust_kn") and g > thr["max_gust_kn"]:
+                fig["hours_gust"] += DT / 3600
+        if vals["swh"] is not None:
+            fig["max_wave_m"] = hi(fig["max_wave_m"], vals["swh"])
+            if thr.get("max_wave_m") and vals["swh"] > thr["max_wave_m"]:
+                fig["hours_wave"] += DT / 3600
+        if s >= L - 1e-9:
+            fig["arrive"] = t
+            return fig
+        v = speed_fn(s, t, vals, course)
+        if v <= 0:
+            raise SystemExit(f"a ship stood still at {s:.1f} nm")
+        ds = v * DT / 3600
+        if s + ds >= L:
+            t += (L - s) / v * 3600
+            s = L
+        else:
+            t += DT
+            s += ds
+
+
+def load_plan(path):
+    return json.load(open(path))
+
+
+def ships(plan, fc, polar):
+    o = plan["options"]
+    if polar is not None:
+        motor = o.get("motor_kn") or o.get("min_kn") or 0.0
+
+        def fn(s, t, vals, course):
+            tws = math.hypot(vals["u"], vals["v"]) * MS_TO_KN
+            return max(polar.speed(tws, twa_of(vals, course)), motor)
+        return [fn]
+    lo, hi = float(o["min_kn"]), float(o["max_kn"])
+    return [lambda s, t, vals, c, v=hi: v, lambda s, t, vals, c, v=lo: v]
+
+
+def close(name, got, want, tol_rel=0.01, tol_abs=0.0):
+    if got is None or want is None:
+        return got is None and want is None, f"{name}: {got} vs {want}"
+    ok = abs(got - want) <= max(tol_rel * abs(want), tol_abs)
+    return ok, f"{name}: seawx {got:.3f}, recomputed {want:.3f}"
+
+
+def cmd_check(plan_path, route_path, polar_path=None):
+    plan = load_plan(plan_path)
+    o = plan["options"]
+    route = Route(route_path)
+    polar = Polar(polar_path) if polar_path else None
+    got = plan["route"]["samples"]
+    spacing = got[1]["nm"] - got[0]["nm"] if len(got) > 1 else route.length
+    mine = route.samples(spacing)
+    if len(got) != len(mine):
+        raise SystemExit(f"{len(got)} sample points, recomputed {len(mine)}")
+    for g, x in zip(got, mine):
+        lon, lat, _ = route.at(x)
+        if abs(g["nm"] - x) > 0.01 or gc_nm((g["lon"], g["lat"]), (lon, lat)) > 0.01:
+            raise SystemExit(f"sample point at {g['nm']} nm: {g} vs {x:.3f} {lon:.5f},{lat:.5f}")
+    fc = Forecast(route, [g["nm"] for g in got], [(g["lon"], g["lat"]) for g in got])
+    for g, c in zip(got, fc.course):
+        if abs(((g["course_deg"] - c + 180) % 360) - 180) > 0.01:
+            raise SystemExit(f"course at {g['nm']} nm: seawx {g['course_deg']}, recomputed {c:.4f}")
+    print(f"{len(got)} sample points and courses agree ({route.length:.1f} nm, every "
+          f"{spacing:g} nm); {len(fc.series[0])} valid times")
+    bad, n = 0, 0
+    hstep = STEP / 3600
+    for dep in plan["departures"]:
+        d = ts(dep["depart"])
+        figs = [sail(fc, d, fn, o) for fn in ships(plan, fc, polar)]
+        partial = any(f["partial"] for f in figs)
+        checks = []
+        if not partial:
+            early = min(f["arrive"] for f in figs)
+            late = max(f["arrive"] for f in figs)
+            checks.append(close("arrive_early h", (ts(dep["arrive_early"]) - d) / 3600,
+                                (early - d) / 3600, 0.01, hstep))
+            checks.append(close("arrive_late h", (ts(dep["arrive_late"]) - d) / 3600,
+                                (late - d) / 3600, 0.01, hstep))
+        checks.append((bool(dep.get("partial")) == partial,
+                       f"partial: seawx {dep.get('partial')}, recomputed {partial}"))
+        for k in ("max_wind_kn", "max_gust_kn", "max_wave_m"):
+            checks.append(close(k, dep[k], worst(f[k] for f in figs), 0.01, 0.05))
+        for k in ("hours_wind", "hours_gust", "hours_wave", "hours_upwind"):
+            checks.append(close(k, dep[k], max(f[k] for f in figs), 0.01, hstep + DT / 3600))
+        n += 1
+        for ok, msg in checks:
+            if not ok:
+                bad += 1
+                print(f"departure {dep['depart']}: {msg}")
+    print(f"{n} departures recomputed, {bad} figures off")
+    if bad:
+        raise SystemExit(1)
+
+
+def cmd_arrive(plan_a, plan_b, route_path, polar_path):
+    pa, pb = load_plan(plan_a), load_plan(plan_b)
+    da = (ts(pa["departures"][0]["arrive_early"]) - ts(pa["departures"][0]["depart"])) / 3600
+    db = (ts(pb["departures"][0]["arrive_early"]) - ts(pb["departures"][0]["depart"])) / 3600
+    print(f"{da - db:.3f}")
+
+
+if __name__ == "__main__":
+    cmds = {"check": cmd_check, "arrive": cmd_arrive}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    cmds[sys.argv[1]](*sys.argv[2:])
