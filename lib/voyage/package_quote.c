@@ -27,10 +27,11 @@ static int sample_area(swx_area **out, double lon, double lat)
 /* Sample k of SAMPLE_POINTS: the tile at each zoom where the ship is half
  * way along its stretch at a valid time spread over the layer's files, into
  * its own file; adds the bytes each zoom added and its tiles. */
-/* 1 when the caller asked the quote to stop. */
+/* 1 when the caller asked the quote to stop: its stop callback, or its
+ * cancel flag (which also ends the sample's seed at once). */
 static int quote_stopped(const swx_package_run_opts *o)
 {
-    return o && o->stop && o->stop(o->ud);
+    return o && ((o->stop && o->stop(o->ud)) || (o->cancel && *o->cancel));
 }
 
 static int sample_one(double *bytes, uint64_t *tiles, swx_package *p, pkg_layer *L, swx_client *c,

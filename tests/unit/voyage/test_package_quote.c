@@ -263,6 +263,13 @@ static void test_stopped(void)
      * even when it stops. */
     CU_ASSERT_EQUAL(q.files, swx_package_file_count(p, 0));
     CU_ASSERT(q.tiles > 0);
+    /* The cancel flag alone (as a second Ctrl-C sets it) stops it too: no
+     * quote made of samples that were never fetched. */
+    volatile sig_atomic_t cancel = 1;
+    swx_package_run_opts oc = {.cancel = &cancel};
+    before = getmaps(0);
+    CU_ASSERT_EQUAL(swx_package_quote_layer(&q, p, c, 0, &oc), SWX_ECANCEL);
+    CU_ASSERT(getmaps(before) - before <= 2);
     swx_client_free(c);
     swx_package_free(p);
 }
