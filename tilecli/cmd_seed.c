@@ -437,6 +437,19 @@ static int dry_run_voyage(const swx_seed_plan *plan, const swx_voyage *v, const 
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
 
+/* The options as they are typed, in the rules' messages. */
+static const swx_seed_names seed_names = {
+    .layer = "--layer",
+    .variable = "--variable",
+    .run = "--run",
+    .times = "--time",
+    .tile_size = "--tile-size",
+    .metatile = "--metatile",
+    .format = "--format",
+    .quality = "--quality",
+    .clip = "--clip",
+};
+
 int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
@@ -479,28 +492,6 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         cli_error("--bundle is required (see 'seawx seed --help')");
         return EXIT_USAGE;
     }
-    if (swx_wms_bundle_check(bundle))
-        return cli_fail(SWX_EINVAL);
-    if (!!layer_name == !!var) {
-        cli_error("give either --layer NAME or --variable VAR");
-        return EXIT_USAGE;
-    }
-    if (layer_name && run) {
-        cli_error("--run goes with --variable; a --layer name already names its run");
-        return EXIT_USAGE;
-    }
-    if (swx_select_run_parse(NULL, run)) {
-        swx_error_prefix(SWX_EINVAL, "--run");
-        return cli_fail(SWX_EINVAL);
-    }
-    if (time_arg && strcmp(time_arg, "all") != 0) {
-        swx_timedim *td = NULL;
-        if (swx_timedim_parse(&td, time_arg, strlen(time_arg), NULL)) {
-            swx_error_prefix(SWX_EINVAL, "--time");
-            return cli_fail(SWX_EINVAL);
-        }
-        swx_timedim_free(td);
-    }
     int nwhere = cli_has(&a, "bbox") + cli_has(&a, "area") + cli_has(&a, "route");
     if (nwhere != 1) {
         cli_error("give exactly one of --bbox, --area or --route");
@@ -529,19 +520,6 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         cli_get_int(&metatile, &a, "metatile", SEED_DEFAULT_METATILE, 1, 8) ||
         cli_get_int(&in_flight, &a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256))
         return EXIT_USAGE;
-    if (tile_size != 256 && tile_size != 512) {
-        cli_error("--tile-size must be 256 or 512");
-        return EXIT_USAGE;
-    }
-    if (metatile != 1 && metatile != 2 && metatile != 4 && metatile != 8) {
-        cli_error("--metatile must be 1, 2, 4 or 8");
-        return EXIT_USAGE;
-    }
-    if (metatile * tile_size > SWX_SEED_MAX_IMAGE) {
-        cli_error("--metatile %ld with --tile-size %ld asks for images wider than %d pixels",
-                  metatile, tile_size, SWX_SEED_MAX_IMAGE);
-        return EXIT_USAGE;
-    }
     /* The encoding, checked against the viewer before any request. */
     const char *fmt_arg = cli_get(&a, "format"), *viewer_arg = cli_get(&a, "viewer");
     const viewer *vw = NULL;
@@ -567,18 +545,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     long quality;
     if (cli_get_int(&quality, &a, "quality", 0, 1, 100))
         return EXIT_USAGE;
-    if (quality && so.format != SWX_FORMAT_WEBP && so.format != SWX_FORMAT_JPEG) {
-        cli_error("--quality goes with --format webp or jpeg, not %s",
-                  swx_tile_format_name(so.format));
-        return EXIT_USAGE;
-    }
     so.quality = (int)quality;
     so.clip = cli_has(&a, "clip");
-    if (so.clip && so.format == SWX_FORMAT_JPEG) {
-        cli_error("--clip makes pixels outside the area transparent and JPEG has no "
-                  "transparency: use --format png, png8 or webp");
-        return EXIT_USAGE;
-    }
     double rate, buffer_nm;
     if (cli_get_double(&rate, &a, "rate", 0, 0.01, 100000) ||
         cli_get_double(&buffer_nm, &a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
@@ -645,7 +613,7 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     so.skip_empty = cli_has(&a, "skip-empty");
     so.voyage = voyage;
     so.buffer_m = buffer_nm * SWX_NM_M;
-    if ((rc = swx_seed_opts_check(&so))) {
+    if ((rc = swx_seed_opts_check_named(&so, &seed_names))) {
         exit_code = cli_fail(rc);
         goto done;
     }

@@ -263,10 +263,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         out_path[n] = '\0';
         out = out_path;
     }
-    if (cli_count(&a, "layer") > SWX_PACKAGE_MAX_LAYERS) {
-        cli_error("at most %d layers in a package", SWX_PACKAGE_MAX_LAYERS);
-        return EXIT_USAGE;
-    }
+    if (swx_package_layer_count_check(cli_count(&a, "layer")))
+        return cli_fail(SWX_EINVAL);
     uint32_t zooms = 0;
     if (swx_zoom_list_parse(&zooms,
                             cli_get(&a, "zoom") ? cli_get(&a, "zoom") : VOYAGE_DEFAULT_ZOOMS)) {
@@ -285,10 +283,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         cli_get_int(&in_flight, &a, "in-flight", 32, 1, 256) ||
         cli_get_double(&buffer_nm, &a, "buffer", VOYAGE_DEFAULT_BUFFER_NM, 0, 2000))
         return EXIT_USAGE;
-    if (tile_size != 256 && tile_size != 512) {
-        cli_error("--tile-size must be 256 or 512");
-        return EXIT_USAGE;
-    }
+    if (swx_tile_size_check((int)tile_size, "--tile-size"))
+        return cli_fail(SWX_EINVAL);
     size_t nlayers = cli_count(&a, "layer");
     for (size_t i = 0; i < nlayers; i++) {
         swx_package_layer *l = &layers[i];
@@ -296,23 +292,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
             swx_error_prefix(SWX_EINVAL, "--layer");
             return cli_fail(SWX_EINVAL);
         }
-        if (!l->zooms)
-            l->zooms = zooms;
-        if (l->format < 0)
-            l->format = (int)format;
-        if (l->quality < 0)
-            l->quality = (int)quality;
-        if (l->format == SWX_FORMAT_WEBP) {
-            cli_error("--layer %s: webp cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use "
-                      "png8, png or jpeg",
-                      l->variable);
-            return EXIT_USAGE;
-        }
-        if (l->quality && l->format != SWX_FORMAT_JPEG) {
-            cli_error("--layer %s: quality goes with format jpeg, not %s", l->variable,
-                      swx_tile_format_name((swx_tile_format)l->format));
-            return EXIT_USAGE;
-        }
+        if (swx_package_layer_complete(l, zooms, (int)format, (int)quality, "--layer"))
+            return cli_fail(SWX_EINVAL);
     }
     uint64_t budget = 0;
     if (cli_get(&a, "budget") && swx_size_parse(&budget, cli_get(&a, "budget"))) {

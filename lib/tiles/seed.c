@@ -69,56 +69,131 @@ struct swx_seed_plan {
     size_t nfiles;
 };
 
-int swx_seed_opts_check(const swx_seed_opts *o)
+/* The library's words for the options in its messages; a front end passes
+ * its own (seawx/seed.h). */
+static const swx_seed_names lib_names = {
+    .layer = "layer",
+    .variable = "variable",
+    .run = "run",
+    .times = "time",
+    .tile_size = "tile size",
+    .metatile = "metatile",
+    .format = "format",
+    .quality = "quality",
+    .clip = "clip",
+};
+
+static const char *name_of(const char *given, const char *lib)
 {
-    int ts = o->tile_size ? o->tile_size : 256, mt = o->metatile ? o->metatile : 1;
-    if (!o->bundle)
-        return swx_error_set(SWX_EINVAL, "no bundle given");
-    if (!o->area && !o->voyage)
-        return swx_error_set(SWX_EINVAL, "no area given");
-    if (o->voyage && !(o->buffer_m >= 0 && o->buffer_m <= 2000.0 * SWX_NM_M))
-        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
+    return given ? given : lib;
+}
+
+/* 0 in tile_size and metatile: their defaults. */
+static int opts_tile_size(const swx_seed_opts *o)
+{
+    return o->tile_size ? o->tile_size : 256;
+}
+
+static int opts_metatile(const swx_seed_opts *o)
+{
+    return o->metatile ? o->metatile : 1;
+}
+
+int swx_tile_size_check(int tile_size, const char *name)
+{
+    if (tile_size != 256 && tile_size != 512)
+        return swx_error_set(SWX_EINVAL, "%s must be 256 or 512",
+                             name_of(name, lib_names.tile_size));
+    return 0;
+}
+
+/* What is asked of the service: a layer or a variable with its run, and its times. */
+static int check_layer(const swx_seed_opts *o, const swx_seed_names *n)
+{
+    int rc = swx_wms_bundle_check(o->bundle);
+    if (rc)
+        return rc;
+    if (!!(o->layer && *o->layer) == !!(o->variable && *o->variable))
+        return swx_error_set(SWX_EINVAL, "give either %s NAME or %s VAR", n->layer, n->variable);
+    if (o->layer && *o->layer && o->run && *o->run)
+        return swx_error_set(SWX_EINVAL, "%s goes with %s; a %s name already names its run", n->run,
+                             n->variable, n->layer);
+    if (swx_select_run_parse(NULL, o->run))
+        return swx_error_prefix(SWX_EINVAL, "%s", n->run);
+    if (o->times && *o->times && strcmp(o->times, "all") != 0) {
+        swx_timedim *td = NULL;
+        if ((rc = swx_timedim_parse(&td, o->times, strlen(o->times), NULL)))
+            rc = swx_error_prefix(SWX_EINVAL, "%s", n->times);
+        swx_timedim_free(td);
+    }
+    return rc;
+}
+
+/* The tiles: their size, the GetMap's, the encoding. */
+static int check_tiles(const swx_seed_opts *o, const swx_seed_names *n)
+{
+    int ts = opts_tile_size(o), mt = opts_metatile(o), rc;
     if (!o->zooms || (o->zooms >> (SWX_TILE_MAX_ZOOM + 1)))
         return swx_error_set(SWX_EINVAL, "zoom levels must be within 0 to %d", SWX_TILE_MAX_ZOOM);
-    if (ts != 256 && ts != 512)
-        return swx_error_set(SWX_EINVAL, "tile size must be 256 or 512, not %d", ts);
+    if ((rc = swx_tile_size_check(ts, n->tile_size)))
+        return rc;
     if (mt != 1 && mt != 2 && mt != 4 && mt != 8)
-        return swx_error_set(SWX_EINVAL, "metatile must be 1, 2, 4 or 8, not %d", mt);
+        return swx_error_set(SWX_EINVAL, "%s must be 1, 2, 4 or 8", n->metatile);
+    if (mt * ts > SWX_SEED_MAX_IMAGE)
+        return swx_error_set(SWX_EINVAL, "%s %d with %s %d asks for images wider than %d pixels",
+                             n->metatile, mt, n->tile_size, ts, SWX_SEED_MAX_IMAGE);
     if ((unsigned)o->format > SWX_FORMAT_JPEG)
         return swx_error_set(SWX_EINVAL, "unknown tile format %d", (int)o->format);
     if (o->quality < 0 || o->quality > 100)
         return swx_error_set(SWX_EINVAL, "quality must be from 1 to 100, not %d", o->quality);
+    if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL, "%s goes with %s webp or jpeg, not %s", n->quality,
+                             n->format, swx_tile_format_name(o->format));
+    if (o->clip && o->format == SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL,
+                             "%s makes pixels outside the area transparent and JPEG has no "
+                             "transparency: use %s png, png8 or webp",
+                             n->clip, n->format);
+    return 0;
+}
+
+int swx_seed_opts_check_named(const swx_seed_opts *o, const swx_seed_names *names)
+{
+    swx_seed_names n = lib_names;
+    int rc;
+    if (names) {
+        n.layer = name_of(names->layer, n.layer);
+        n.variable = name_of(names->variable, n.variable);
+        n.run = name_of(names->run, n.run);
+        n.times = name_of(names->times, n.times);
+        n.tile_size = name_of(names->tile_size, n.tile_size);
+        n.metatile = name_of(names->metatile, n.metatile);
+        n.format = name_of(names->format, n.format);
+        n.quality = name_of(names->quality, n.quality);
+        n.clip = name_of(names->clip, n.clip);
+    }
+    if (!o->bundle)
+        return swx_error_set(SWX_EINVAL, "no bundle given");
+    if ((rc = check_layer(o, &n)))
+        return rc;
+    if (!o->area && !o->voyage)
+        return swx_error_set(SWX_EINVAL, "no area given");
+    if (o->voyage && !(o->buffer_m >= 0 && o->buffer_m <= 2000.0 * SWX_NM_M))
+        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
+    if ((rc = check_tiles(o, &n)))
+        return rc;
     if (o->shard_count || o->shard) {
         if (o->shard_count < 1 || o->shard_count > SWX_SHARD_MAX || o->shard < 1 ||
             o->shard > o->shard_count)
             return swx_error_set(SWX_EINVAL, "shard %d of %d: shards are 1 to N, N at most %d",
                                  o->shard, o->shard_count, SWX_SHARD_MAX);
     }
-    if (o->clip && o->format == SWX_FORMAT_JPEG)
-        return swx_error_set(SWX_EINVAL, "clipping makes pixels transparent and JPEG has no "
-                                         "transparency: use png, png8 or webp");
-    if (o->quality && o->format != SWX_FORMAT_WEBP && o->format != SWX_FORMAT_JPEG)
-        return swx_error_set(SWX_EINVAL, "a quality goes with webp or jpeg, not %s",
-                             swx_tile_format_name(o->format));
-    if (mt * ts > SWX_SEED_MAX_IMAGE)
-        return swx_error_set(SWX_EINVAL,
-                             "metatile %d with tile size %d asks for images wider than %d pixels",
-                             mt, ts, SWX_SEED_MAX_IMAGE);
-    if (!!(o->layer && *o->layer) == !!(o->variable && *o->variable))
-        return swx_error_set(SWX_EINVAL, "name either a layer or a variable");
-    if (o->layer && *o->layer && o->run && *o->run)
-        return swx_error_set(SWX_EINVAL, "a run goes with a variable; a layer name already names "
-                                         "its run");
-    int rc = swx_wms_bundle_check(o->bundle);
-    if (!rc)
-        rc = swx_select_run_parse(NULL, o->run);
-    if (!rc && o->times && *o->times && strcmp(o->times, "all") != 0) {
-        swx_timedim *td = NULL;
-        if ((rc = swx_timedim_parse(&td, o->times, strlen(o->times), NULL)))
-            rc = swx_error_prefix(SWX_EINVAL, "time");
-        swx_timedim_free(td);
-    }
-    return rc;
+    return 0;
+}
+
+int swx_seed_opts_check(const swx_seed_opts *o)
+{
+    return swx_seed_opts_check_named(o, NULL);
 }
 
 static int count_file(plan_file *f, const swx_seed_opts *o)
@@ -219,10 +294,8 @@ int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_
     if (!p)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     p->o = *o;
-    if (!p->o.tile_size)
-        p->o.tile_size = 256;
-    if (!p->o.metatile)
-        p->o.metatile = 1;
+    p->o.tile_size = opts_tile_size(o);
+    p->o.metatile = opts_metatile(o);
     if ((rc = swx_select_layer(&p->layer, caps, o->bundle, o->layer, o->variable, o->run)) ||
         (rc = swx_select_times(&p->times, &p->ntimes, p->layer, o->times)) ||
         (rc = swx_select_style(&style, p->layer, o->style)))

@@ -114,31 +114,19 @@ static int get_layers(swx_fleet_ship *s, json_object *arr, const defaults *d)
         return swx_error_set(SWX_EINVAL,
                              "layers must be an array of layer specs (\"swh:zoom=3-6\")");
     size_t n = json_object_array_length(arr);
-    if (n < 1 || n > SWX_PACKAGE_MAX_LAYERS)
-        return swx_error_set(SWX_EINVAL, "layers: 1 to %d layers, not %zu", SWX_PACKAGE_MAX_LAYERS,
-                             n);
+    if (swx_package_layer_count_check(n))
+        return swx_error_prefix(SWX_EINVAL, "layers");
     for (size_t i = 0; i < n; i++) {
         swx_package_layer *l = &s->layers[i];
         const char *spec = get_string(json_object_array_get_idx(arr, i));
+        char what[32];
         if (!spec)
             return swx_error_set(SWX_EINVAL, "layers[%zu] must be a string", i);
         if (swx_package_layer_parse(l, spec))
             return swx_error_prefix(SWX_EINVAL, "layers[%zu]", i);
-        if (!l->zooms)
-            l->zooms = d->zooms;
-        if (l->format < 0)
-            l->format = d->format;
-        if (l->quality < 0)
-            l->quality = d->quality;
-        if (l->format == SWX_FORMAT_WEBP)
-            return swx_error_set(SWX_EINVAL,
-                                 "layers[%zu] %s: webp cannot be shown by QGIS 3.22 (GDAL 3.6) or "
-                                 "OpenCPN; use png8, png or jpeg",
-                                 i, l->variable);
-        if (l->quality && l->format != SWX_FORMAT_JPEG)
-            return swx_error_set(SWX_EINVAL,
-                                 "layers[%zu] %s: quality goes with format jpeg, not %s", i,
-                                 l->variable, swx_tile_format_name((swx_tile_format)l->format));
+        snprintf(what, sizeof what, "layers[%zu]", i);
+        if (swx_package_layer_complete(l, d->zooms, d->format, d->quality, what))
+            return SWX_EINVAL;
     }
     s->nlayers = n;
     return 0;
@@ -300,9 +288,13 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
             if ((rc = get_size(&d->budget, v, "budget")))
                 return rc;
         } else if (strcmp(key, "tile_size") == 0) {
-            if (!swx_jsonr_num(&num, v) || (num != 256 && num != 512))
-                return swx_error_set(SWX_EINVAL, "tile_size must be 256 or 512");
-            f->tile_size = (int)num;
+            /* A number, whole: anything else is no size (0). */
+            int ts = swx_jsonr_num(&num, v) && num >= 0 && num <= 4096 && num == floor(num)
+                         ? (int)num
+                         : 0;
+            if ((rc = swx_tile_size_check(ts, "tile_size")))
+                return rc;
+            f->tile_size = ts;
         } else {
             return swx_error_set(SWX_EINVAL,
                                  "unknown field '%.40s' (a fleet has bundle, run, layers, zoom, "
@@ -320,9 +312,8 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
     if (format_s && swx_tile_format_parse(&fmt, format_s))
         return swx_error_prefix(SWX_EINVAL, "format");
     d->format = (int)fmt;
-    if (d->quality && fmt != SWX_FORMAT_JPEG)
-        return swx_error_set(SWX_EINVAL, "quality goes with format jpeg, not %s",
-                             swx_tile_format_name(fmt));
+    if ((rc = swx_package_quality_check((int)fmt, d->quality)))
+        return rc;
     if (!*ships || !json_object_is_type(*ships, json_type_array) ||
         json_object_array_length(*ships) < 1)
         return swx_error_set(SWX_EINVAL, "ships must be an array of at least one ship");

@@ -125,3 +125,61 @@ int swx_size_parse(uint64_t *out, const char *text)
     return swx_error_set(SWX_EINVAL,
                          "'%.40s': unknown unit '%s'; use B, kB, MB, GB, KiB, MiB or GiB", text, e);
 }
+
+int swx_package_layer_count_check(size_t n)
+{
+    if (n < 1)
+        return swx_error_set(SWX_EINVAL, "a package needs at least one layer");
+    if (n > SWX_PACKAGE_MAX_LAYERS)
+        return swx_error_set(SWX_EINVAL, "at most %d layers in a package", SWX_PACKAGE_MAX_LAYERS);
+    return 0;
+}
+
+int swx_package_quality_check(int format, int quality)
+{
+    if (quality > 0 && format != SWX_FORMAT_JPEG)
+        return swx_error_set(SWX_EINVAL, "quality goes with format jpeg, not %s",
+                             swx_tile_format_name((swx_tile_format)format));
+    return 0;
+}
+
+int swx_package_layer_check(const swx_package_layer *l, const char *what)
+{
+    if (!what)
+        what = "layer";
+    if (l->format == SWX_FORMAT_WEBP)
+        return swx_error_set(SWX_EINVAL,
+                             "%s %s: webp cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use "
+                             "png8, png or jpeg",
+                             what, l->variable);
+    if (swx_package_quality_check(l->format, l->quality))
+        return swx_error_prefix(SWX_EINVAL, "%s %s", what, l->variable);
+    return 0;
+}
+
+int swx_package_layer_complete(swx_package_layer *l, uint32_t zooms, int format, int quality,
+                               const char *what)
+{
+    if (!l->zooms)
+        l->zooms = zooms;
+    if (l->format < 0)
+        l->format = format;
+    if (l->quality < 0)
+        l->quality = quality;
+    return swx_package_layer_check(l, what);
+}
+
+int swx_package_opts_check(const swx_package_opts *o)
+{
+    int rc;
+    if ((rc = swx_package_layer_count_check(o->nlayers)))
+        return rc;
+    if (!o->voyage)
+        return swx_error_set(SWX_EINVAL, "a package needs a voyage");
+    if ((rc = swx_tile_size_check(o->tile_size, NULL)))
+        return rc;
+    for (size_t i = 0; i < o->nlayers; i++)
+        if ((rc = swx_package_layer_check(&o->layers[i], NULL)))
+            return rc;
+    return 0;
+}

@@ -104,6 +104,22 @@ typedef struct swx_package_opts {
     int64_t now;     /* valid times whose window ended by now are left out */
 } swx_package_opts;
 
+/* The rules of a package, once for every front end (seawx voyage, fleets,
+ * swx_package_new). Errors are SWX_EINVAL and name no option of a front end:
+ * where a layer came from is `what` ("--layer", "layers[2]"; NULL: "layer"),
+ * put before its variable ("--layer swh: webp cannot be shown ..."). */
+/* 1 to SWX_PACKAGE_MAX_LAYERS layers. */
+SWX_API int swx_package_layer_count_check(size_t n);
+/* A quality goes with jpeg only. */
+SWX_API int swx_package_quality_check(int format, int quality);
+/* What a package's viewers (QGIS 3.22, OpenCPN) show: no webp; a quality
+ * with jpeg only. */
+SWX_API int swx_package_layer_check(const swx_package_layer *l, const char *what);
+/* Gives l the package's zooms, format and quality where its spec gives none
+ * (0 / -1), then checks it. */
+SWX_API int swx_package_layer_complete(swx_package_layer *l, uint32_t zooms, int format,
+                                       int quality, const char *what);
+
 /* What PATH is now: 0 nothing (a new package), 1 a package; SWX_EINVAL when
  * it exists and is not a package (nothing is touched), SWX_EIO when its
  * folder cannot be written. */
@@ -117,6 +133,9 @@ typedef struct swx_package swx_package;
  * SWX_EINVAL for a budget that cannot hold even the first valid time at the
  * lowest zoom (counted at the smallest a file can be). */
 SWX_API int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_opts *o);
+/* Every rule of o that needs no capabilities (layers, tile size, the rules of
+ * each layer); swx_package_new asks it first. */
+SWX_API int swx_package_opts_check(const swx_package_opts *o);
 SWX_API void swx_package_free(swx_package *p);
 
 SWX_API size_t swx_package_layer_count(const swx_package *p);
