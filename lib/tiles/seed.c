@@ -1384,6 +1384,66 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
     return swx_seed_file_zoom(res, s, file, -1, path);
 }
 
+/* The file's bounds, centre and zooms in fm; returns the deepest zoom. */
+static int meta_extent(file_meta *fm, const swx_seed *s)
+{
+    double w, so, e, n;
+    swx_area_bounds(&w, &so, &e, &n, s->area);
+    /* The centre is the middle of the area going east from its west edge,
+     * across 180 when west > east (170.5 to -171.3: 179.6), in [-180, 180). */
+    double cx = w <= e ? (w + e) / 2 : w + (e + 360.0 - w) / 2;
+    if (cx >= 180.0)
+        cx -= 360.0;
+    if (w > e) { /* MBTiles bounds cannot cross 180 */
+        w = -180;
+        e = 180;
+    }
+    int minz = -1, maxz = 0;
+    for (int k = 0; k <= SWX_TILE_MAX_ZOOM; k++)
+        if (s->zooms & (1u << k)) {
+            if (minz < 0)
+                minz = k;
+            maxz = k;
+        }
+    snprintf(fm->bounds, sizeof fm->bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
+    snprintf(fm->center, sizeof fm->center, "%.6f,%.6f,%d", cx, (so + n) / 2, minz);
+    snprintf(fm->minz, sizeof fm->minz, "%d", minz);
+    snprintf(fm->maxz, sizeof fm->maxz, "%d", maxz);
+    return maxz;
+}
+
+/* Fetches the file's tiles (s->area, s->only) in rounds until done: answers
+ * found unusable after the last request went out are asked again in another
+ * round. Every job is freed after. */
+static int fetch_rounds(swx_seed *s)
+{
+    int rc;
+    swx_fetch_opts fo = {s->o.in_flight, s->o.rate, s->o.cancel};
+    do {
+        swx_fetch_stats st = {0};
+        rc = swx_fetch_run(&st, s->client, &fo, produce, fetched, s);
+        int frc = pool_finish(s);
+        if (!rc)
+            rc = frc;
+        s->stats.requests += st.requests;
+        s->stats.retries += st.retries;
+        s->stats.completed += st.completed;
+        s->stats.failed += st.failed;
+        s->stats.bytes += st.bytes;
+    } while (!rc && s->retry && !stopping(s) && !s->stop_rc);
+    swx_tile_iter_free(s->it);
+    s->it = NULL;
+    while (s->retry) {
+        job *j = s->retry;
+        s->retry = j->next;
+        swx_query_free(j->q);
+        free(j);
+    }
+    while (s->live)
+        job_free(s, s->live);
+    return rc;
+}
+
 int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int z, const char *path)
 {
     const swx_seed_plan *p = s->plan;
@@ -1409,28 +1469,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         swx_iso8601_format(s->time_s, p->times[file]);
     s->has_time = s->time_s[0] != 0;
 
-    double w, so, e, n;
-    swx_area_bounds(&w, &so, &e, &n, s->area);
-    /* The centre is the middle of the area going east from its west edge,
-     * across 180 when west > east (170.5 to -171.3: 179.6), in [-180, 180). */
-    double cx = w <= e ? (w + e) / 2 : w + (e + 360.0 - w) / 2;
-    if (cx >= 180.0)
-        cx -= 360.0;
-    if (w > e) { /* MBTiles bounds cannot cross 180 */
-        w = -180;
-        e = 180;
-    }
-    int minz = -1, maxz = 0;
-    for (int k = 0; k <= SWX_TILE_MAX_ZOOM; k++)
-        if (s->zooms & (1u << k)) {
-            if (minz < 0)
-                minz = k;
-            maxz = k;
-        }
-    snprintf(fm.bounds, sizeof fm.bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
-    snprintf(fm.center, sizeof fm.center, "%.6f,%.6f,%d", cx, (so + n) / 2, minz);
-    snprintf(fm.minz, sizeof fm.minz, "%d", minz);
-    snprintf(fm.maxz, sizeof fm.maxz, "%d", maxz);
+    int maxz = meta_extent(&fm, s);
     const char *title = swx_layer_title(layer);
     short_name(fm.name, sizeof fm.name, swx_layer_variable(layer), s->has_time,
                file < p->ntimes ? p->times[file] : 0);
@@ -1491,31 +1530,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         return rc;
     s->zoom = -1;
     swx_seed_counts before = s->c;
-    swx_fetch_opts fo = {s->o.in_flight, s->o.rate, s->o.cancel};
-    do {
-        /* Answers found unusable after the last request went out are asked
-         * again in another round. */
-        swx_fetch_stats st = {0};
-        rc = swx_fetch_run(&st, s->client, &fo, produce, fetched, s);
-        int frc = pool_finish(s);
-        if (!rc)
-            rc = frc;
-        s->stats.requests += st.requests;
-        s->stats.retries += st.retries;
-        s->stats.completed += st.completed;
-        s->stats.failed += st.failed;
-        s->stats.bytes += st.bytes;
-    } while (!rc && s->retry && !stopping(s) && !s->stop_rc);
-    swx_tile_iter_free(s->it);
-    s->it = NULL;
-    while (s->retry) {
-        job *j = s->retry;
-        s->retry = j->next;
-        swx_query_free(j->q);
-        free(j);
-    }
-    while (s->live)
-        job_free(s, s->live);
+    rc = fetch_rounds(s);
     if (rc && !s->stop_rc && rc != SWX_ECANCEL) {
         s->stop_rc = rc;
         snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());

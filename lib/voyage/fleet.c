@@ -3,6 +3,7 @@
 #include "seawx/fleet.h"
 
 #include "jsonr.h"
+#include "buf.h"
 #include "package_int.h"
 #include "seawx/error.h"
 #include "seawx/readfile.h"
@@ -565,17 +566,13 @@ typedef struct keys {
 static int keep_key(void *ud, uint64_t h)
 {
     keys *k = ud;
-    if (k->n == k->cap) {
-        if (k->cap >= FLEET_COUNT_MAX)
-            return swx_error_set(SWX_ETOOBIG, "more than %u GetMaps in one ship's package",
-                                 FLEET_COUNT_MAX);
-        size_t cap = k->cap ? k->cap * 2 : 256;
-        uint64_t *v = realloc(k->v, cap * sizeof *v);
-        if (!v)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        k->v = v;
-        k->cap = cap;
-    }
+    if (k->n >= FLEET_COUNT_MAX)
+        return swx_error_set(SWX_ETOOBIG, "more than %u GetMaps in one ship's package",
+                             FLEET_COUNT_MAX);
+    uint64_t *v = swx_array_reserve(k->v, &k->cap, k->n + 1, sizeof *v, 256);
+    if (!v)
+        return SWX_ENOMEM;
+    k->v = v;
     k->v[k->n++] = h;
     return 0;
 }
