@@ -134,9 +134,140 @@ static void fmt_bytes(char *out, size_t n, double b)
         snprintf(out, n, "%.1f MiB", b / 1048576);
 }
 
+/* Everything typed but the route's file, checked before any request, into
+ * spec; *outp is the file to write ("-": /dev/stdout), NULL with --dry-run. */
+static int read_spec(swx_grib_spec *spec, long *in_flight, const char **outp, const cli_args *a)
+{
+    int dry = cli_has(a, "dry-run");
+    const char *out = cli_get(a, "output"), *route = cli_get(a, "route");
+    const char *bbox = cli_get(a, "bbox");
+    if (!out && !dry) {
+        cli_error("--output is required (or --dry-run)");
+        return EXIT_USAGE;
+    }
+    if (!!route == !!bbox) {
+        cli_error("give a voyage (--route) or a box (--bbox W,S,E,N), one of them");
+        return EXIT_USAGE;
+    }
+    int rc;
+    spec->vars = cli_get(a, "vars");
+    spec->region = cli_get(a, "region");
+    if ((rc = swx_grib_vars_check(spec->vars))) {
+        swx_error_prefix(rc, "--vars");
+        return cli_fail(rc);
+    }
+    long step;
+    double buffer_nm;
+    if (cli_get_double(&spec->grid_deg, a, "grid", SWX_GRIB_DEFAULT_GRID, 0.01, 10) ||
+        cli_get_int(&step, a, "step", SWX_GRIB_DEFAULT_STEP, 1, 240) ||
+        cli_get_double(&buffer_nm, a, "buffer", GRIB_DEFAULT_BUFFER_NM, 0, 2000))
+        return EXIT_USAGE;
+    spec->step_h = (int)step;
+    double days;
+    if (cli_get_double(&days, a, "days", 0, 0, 16))
+        return EXIT_USAGE;
+    if (cli_has(a, "days") && bbox) {
+        cli_error("--days goes with --route; a box takes --hours");
+        return EXIT_USAGE;
+    }
+    spec->max_hours = (int)lround(days * 24);
+    spec->buffer_m = buffer_nm * SWX_NM_M;
+    if (cli_get_int(in_flight, a, "in-flight", 8, 1, 64))
+        return EXIT_USAGE;
+    spec->cut = bbox ? SWX_GRIB_CUT_BOX : SWX_GRIB_CUT_WINDOW;
+    if (cli_get(a, "cut") && (rc = swx_grib_cut_parse(&spec->cut, cli_get(a, "cut")))) {
+        swx_error_prefix(rc, "--cut");
+        return cli_fail(rc);
+    }
+    if ((spec->cut == SWX_GRIB_CUT_BOX) != !!bbox) {
+        cli_error(bbox ? "--bbox cuts a box: --cut window and route go with --route"
+                       : "--cut box goes with --bbox W,S,E,N");
+        return EXIT_USAGE;
+    }
+    if (cli_get(a, "hours") && !bbox) {
+        cli_error("--hours goes with --bbox; a voyage takes the hours the ship is at sea");
+        return EXIT_USAGE;
+    }
+    spec->hours = cli_get(a, "hours");
+    long edition;
+    if (cli_get_int(&edition, a, "edition", 2, 1, 2))
+        return EXIT_USAGE;
+    spec->edition = cli_has(a, "edition") ? (int)edition : edition_of(cli_get(a, "output"));
+    if (cli_get(a, "run") && swx_iso8601_parse(&spec->run, cli_get(a, "run"))) {
+        cli_error("--run '%.60s' is not an ISO 8601 instant (2026-03-01T00:00:00Z)",
+                  cli_get(a, "run"));
+        return EXIT_USAGE;
+    }
+    if (bbox) {
+        double v[4];
+        if (parse_bbox(v, bbox)) {
+            cli_error("--bbox '%.60s': give W,S,E,N in degrees (-30,40,-10,55)", bbox);
+            return EXIT_USAGE;
+        }
+        spec->west = v[0];
+        spec->south = v[1];
+        spec->east = v[2];
+        spec->north = v[3];
+        if (cli_get(a, "depart") || cli_get(a, "speed")) {
+            cli_error("--depart and --speed go with --route");
+            return EXIT_USAGE;
+        }
+    }
+    if (out && strcmp(out, "-") == 0)
+        out = "/dev/stdout";
+    *outp = out;
+    size_t olen = out ? strlen(out) : 0;
+    spec->bzip2 = olen > 4 && strcmp(out + olen - 4, ".bz2") == 0;
+    if (cli_get(a, "compress")) {
+        const char *how = cli_get(a, "compress");
+        if (strcmp(how, "bzip2") != 0 && strcmp(how, "none") != 0) {
+            cli_error("--compress '%.40s': use bzip2 or none", how);
+            return EXIT_USAGE;
+        }
+        spec->bzip2 = strcmp(how, "bzip2") == 0;
+    }
+    return 0;
+}
+
+/* The end of a build or a quote: its warnings and its summary. */
+static void report(const swx_grib_result *r, const swx_grib_spec *spec, int dry, const char *out,
+                   double t0)
+{
+    char run[SWX_ISO8601_LEN], first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
+    char size[40], fetched[40], files[40];
+    swx_iso8601_format(run, r->run);
+    swx_iso8601_format(first, r->first);
+    swx_iso8601_format(last, r->last);
+    fmt_bytes(size, sizeof size, (double)r->bytes);
+    fmt_bytes(fetched, sizeof fetched, (double)(dry ? r->to_fetch : r->fetched));
+    fmt_bytes(files, sizeof files, (double)r->files_bytes);
+    if (r->ends_early)
+        cli_warn("the voyage goes on after the run's last forecast (%s): the file ends there",
+                 last);
+    if (r->range_ignored)
+        cli_warn("the storage host sent whole files for byte ranges: more was fetched than needed");
+    if (dry) {
+        printf("run %s, %s files, %zu times from %s to %s, %zu fields\n", run, r->region, r->times,
+               first, last, r->messages);
+        printf("about %s written%s; %s to fetch of %s of forecast files (%s already in the "
+               "cache)\n",
+               size, spec->bzip2 ? " before bzip2 (about a third of that after)" : "", fetched,
+               files, r->from_cache ? "some" : "none");
+        return;
+    }
+    double pct = r->files_bytes > 0 ? 100.0 * (double)r->fetched / (double)r->files_bytes : 0;
+    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched %s "
+                "of %s (%.1f %%) in %ld requests, %.1f s",
+                out, size, r->messages, r->times, first, last, run, r->region, fetched, files, pct,
+                r->requests, cli_now() - t0);
+}
+
 int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
+    swx_grib_spec spec = {0};
+    const char *out = NULL, *route;
+    long in_flight;
     int rc = cli_parse(&a, cmd, argc, argv);
     if (rc)
         return rc > 0 ? EXIT_OK : EXIT_USAGE;
@@ -146,91 +277,9 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
     }
     cli_set_quiet(cli_has(&a, "quiet"));
     int dry = cli_has(&a, "dry-run");
-    const char *out = cli_get(&a, "output"), *route = cli_get(&a, "route");
-    const char *bbox = cli_get(&a, "bbox");
-    if (!out && !dry) {
-        cli_error("--output is required (or --dry-run)");
-        return EXIT_USAGE;
-    }
-    if (!!route == !!bbox) {
-        cli_error("give a voyage (--route) or a box (--bbox W,S,E,N), one of them");
-        return EXIT_USAGE;
-    }
-    swx_grib_spec spec = {.vars = cli_get(&a, "vars"), .region = cli_get(&a, "region")};
-    if ((rc = swx_grib_vars_check(spec.vars))) {
-        swx_error_prefix(rc, "--vars");
-        return cli_fail(rc);
-    }
-    long step;
-    double buffer_nm;
-    if (cli_get_double(&spec.grid_deg, &a, "grid", SWX_GRIB_DEFAULT_GRID, 0.01, 10) ||
-        cli_get_int(&step, &a, "step", SWX_GRIB_DEFAULT_STEP, 1, 240) ||
-        cli_get_double(&buffer_nm, &a, "buffer", GRIB_DEFAULT_BUFFER_NM, 0, 2000))
-        return EXIT_USAGE;
-    spec.step_h = (int)step;
-    double days;
-    if (cli_get_double(&days, &a, "days", 0, 0, 16))
-        return EXIT_USAGE;
-    if (cli_has(&a, "days") && bbox) {
-        cli_error("--days goes with --route; a box takes --hours");
-        return EXIT_USAGE;
-    }
-    spec.max_hours = (int)lround(days * 24);
-    spec.buffer_m = buffer_nm * SWX_NM_M;
-    long in_flight;
-    if (cli_get_int(&in_flight, &a, "in-flight", 8, 1, 64))
-        return EXIT_USAGE;
-    spec.cut = bbox ? SWX_GRIB_CUT_BOX : SWX_GRIB_CUT_WINDOW;
-    if (cli_get(&a, "cut") && (rc = swx_grib_cut_parse(&spec.cut, cli_get(&a, "cut")))) {
-        swx_error_prefix(rc, "--cut");
-        return cli_fail(rc);
-    }
-    if ((spec.cut == SWX_GRIB_CUT_BOX) != !!bbox) {
-        cli_error(bbox ? "--bbox cuts a box: --cut window and route go with --route"
-                       : "--cut box goes with --bbox W,S,E,N");
-        return EXIT_USAGE;
-    }
-    if (cli_get(&a, "hours") && !bbox) {
-        cli_error("--hours goes with --bbox; a voyage takes the hours the ship is at sea");
-        return EXIT_USAGE;
-    }
-    spec.hours = cli_get(&a, "hours");
-    long edition;
-    if (cli_get_int(&edition, &a, "edition", 2, 1, 2))
-        return EXIT_USAGE;
-    spec.edition = cli_has(&a, "edition") ? (int)edition : edition_of(cli_get(&a, "output"));
-    if (cli_get(&a, "run") && swx_iso8601_parse(&spec.run, cli_get(&a, "run"))) {
-        cli_error("--run '%.60s' is not an ISO 8601 instant (2026-03-01T00:00:00Z)",
-                  cli_get(&a, "run"));
-        return EXIT_USAGE;
-    }
-    if (bbox) {
-        double v[4];
-        if (parse_bbox(v, bbox)) {
-            cli_error("--bbox '%.60s': give W,S,E,N in degrees (-30,40,-10,55)", bbox);
-            return EXIT_USAGE;
-        }
-        spec.west = v[0];
-        spec.south = v[1];
-        spec.east = v[2];
-        spec.north = v[3];
-        if (cli_get(&a, "depart") || cli_get(&a, "speed")) {
-            cli_error("--depart and --speed go with --route");
-            return EXIT_USAGE;
-        }
-    }
-    if (out && strcmp(out, "-") == 0)
-        out = "/dev/stdout";
-    size_t olen = out ? strlen(out) : 0;
-    spec.bzip2 = olen > 4 && strcmp(out + olen - 4, ".bz2") == 0;
-    if (cli_get(&a, "compress")) {
-        const char *how = cli_get(&a, "compress");
-        if (strcmp(how, "bzip2") != 0 && strcmp(how, "none") != 0) {
-            cli_error("--compress '%.40s': use bzip2 or none", how);
-            return EXIT_USAGE;
-        }
-        spec.bzip2 = strcmp(how, "bzip2") == 0;
-    }
+    route = cli_get(&a, "route");
+    if ((rc = read_spec(&spec, &in_flight, &out, &a)))
+        return rc;
 
     swx_voyage *voyage = NULL;
     swx_client *client = NULL;
@@ -275,33 +324,7 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    char run[SWX_ISO8601_LEN], first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
-    char size[40], fetched[40], files[40];
-    swx_iso8601_format(run, res.run);
-    swx_iso8601_format(first, res.first);
-    swx_iso8601_format(last, res.last);
-    fmt_bytes(size, sizeof size, (double)res.bytes);
-    fmt_bytes(fetched, sizeof fetched, (double)(dry ? res.to_fetch : res.fetched));
-    fmt_bytes(files, sizeof files, (double)res.files_bytes);
-    if (res.ends_early)
-        cli_warn("the voyage goes on after the run's last forecast (%s): the file ends there",
-                 last);
-    if (res.range_ignored)
-        cli_warn("the storage host sent whole files for byte ranges: more was fetched than needed");
-    if (dry) {
-        printf("run %s, %s files, %zu times from %s to %s, %zu fields\n", run, res.region,
-               res.times, first, last, res.messages);
-        printf("about %s written%s; %s to fetch of %s of forecast files (%s already in the "
-               "cache)\n",
-               size, spec.bzip2 ? " before bzip2 (about a third of that after)" : "", fetched,
-               files, res.from_cache ? "some" : "none");
-        goto done;
-    }
-    double pct = res.files_bytes > 0 ? 100.0 * (double)res.fetched / (double)res.files_bytes : 0;
-    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched %s "
-                "of %s (%.1f %%) in %ld requests, %.1f s",
-                out, size, res.messages, res.times, first, last, run, res.region, fetched, files,
-                pct, res.requests, cli_now() - t0);
+    report(&res, &spec, dry, out, t0);
 done:
     swx_diskcache_free(cache);
     swx_client_free(client);

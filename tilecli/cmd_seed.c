@@ -416,113 +416,39 @@ static int dry_run_voyage(const swx_seed_plan *plan, const swx_voyage *v, const 
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
 
-int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
-{
+/* The options as they are typed, in the rules' messages. */
+static const swx_seed_names seed_names = {
+    .layer = "--layer",
+    .variable = "--variable",
+    .run = "--run",
+    .times = "--time",
+    .tile_size = "--tile-size",
+    .metatile = "--metatile",
+    .format = "--format",
+    .quality = "--quality",
+    .clip = "--clip",
+};
+
+/* One run of seawx seed: what was typed, read into the seed's options. */
+typedef struct seed_cmd {
     cli_args a;
-    swx_client *client = NULL;
-    swx_caps *caps = NULL;
-    swx_area *area = NULL;
-    swx_voyage *voyage = NULL;
-    swx_seed_plan *plan = NULL;
-    swx_seed *seed = NULL;
-    file_result *files = NULL;
-    size_t nfiles = 0;
-    char *text = NULL;
-    int exit_code = EXIT_OK, rc;
-    int interrupted = 0;
-    int summary_is_output = 0; /* --summary-json names a file of the seed: not written */
-    char error_line[1024] = "";
-    swx_fetch_stats stats = {0};
-    double t_start = cli_now();
-    ui u = {0};
-    swx_seed_opts so = {0};
-    cli_signals sigs = {0};
-
-    int pr = cli_parse(&a, cmd, argc, argv);
-    if (pr)
-        return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    if (a.npositional) {
-        cli_error("unexpected argument '%s' (see 'seawx seed --help')", a.positional[0]);
-        return EXIT_USAGE;
-    }
-    u.quiet = cli_has(&a, "quiet");
-    cli_set_quiet(u.quiet);
-
-    /* ---- everything typed is checked before any request ---- */
-    const char *bundle = cli_get(&a, "bundle");
-    const char *layer_name = cli_get(&a, "layer"), *var = cli_get(&a, "variable");
-    const char *run = cli_get(&a, "run"), *time_arg = cli_get(&a, "time");
-    const char *tpl = cli_get(&a, "output");
-    int dry = cli_has(&a, "dry-run");
-    if (!bundle) {
-        cli_error("--bundle is required (see 'seawx seed --help')");
-        return EXIT_USAGE;
-    }
-    if (swx_wms_bundle_check(bundle))
-        return cli_fail(SWX_EINVAL);
-    if (!!layer_name == !!var) {
-        cli_error("give either --layer NAME or --variable VAR");
-        return EXIT_USAGE;
-    }
-    if (layer_name && run) {
-        cli_error("--run goes with --variable; a --layer name already names its run");
-        return EXIT_USAGE;
-    }
-    if (swx_select_run_parse(NULL, run)) {
-        swx_error_prefix(SWX_EINVAL, "--run");
-        return cli_fail(SWX_EINVAL);
-    }
-    if (time_arg && strcmp(time_arg, "all") != 0) {
-        swx_timedim *td = NULL;
-        if (swx_timedim_parse(&td, time_arg, strlen(time_arg), NULL)) {
-            swx_error_prefix(SWX_EINVAL, "--time");
-            return cli_fail(SWX_EINVAL);
-        }
-        swx_timedim_free(td);
-    }
-    int nwhere = cli_has(&a, "bbox") + cli_has(&a, "area") + cli_has(&a, "route");
-    if (nwhere != 1) {
-        cli_error("give exactly one of --bbox, --area or --route");
-        return EXIT_USAGE;
-    }
-    if (cli_has(&a, "buffer") && !cli_has(&a, "route")) {
-        cli_error("--buffer goes with --route");
-        return EXIT_USAGE;
-    }
-    /* A voyage: --depart and --speed, or a route with waypoint times. */
+    swx_seed_opts so;
     cli_voyage_opts vo;
-    if ((cli_has(&a, "depart") || cli_has(&a, "speed")) && !cli_has(&a, "route")) {
-        cli_error("--depart and --speed go with --route");
-        return EXIT_USAGE;
-    }
-    if ((rc = cli_voyage_read(&vo, &a)))
-        return rc;
-    if (!cli_get(&a, "zoom")) {
-        cli_error("--zoom is required: a level, a range or a list (5, 3-9, 3,5,7)");
-        return EXIT_USAGE;
-    }
-    if (swx_zoom_list_parse(&so.zooms, cli_get(&a, "zoom")))
-        return cli_fail(SWX_EINVAL);
+    const char *bundle, *tpl;
+    int dry;
     long tile_size, metatile, in_flight;
-    if (cli_get_int(&tile_size, &a, "tile-size", 256, 256, 512) ||
-        cli_get_int(&metatile, &a, "metatile", SEED_DEFAULT_METATILE, 1, 8) ||
-        cli_get_int(&in_flight, &a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256))
-        return EXIT_USAGE;
-    if (tile_size != 256 && tile_size != 512) {
-        cli_error("--tile-size must be 256 or 512");
-        return EXIT_USAGE;
-    }
-    if (metatile != 1 && metatile != 2 && metatile != 4 && metatile != 8) {
-        cli_error("--metatile must be 1, 2, 4 or 8");
-        return EXIT_USAGE;
-    }
-    if (metatile * tile_size > SWX_SEED_MAX_IMAGE) {
-        cli_error("--metatile %ld with --tile-size %ld asks for images wider than %d pixels",
-                  metatile, tile_size, SWX_SEED_MAX_IMAGE);
-        return EXIT_USAGE;
-    }
-    /* The encoding, checked against the viewer before any request. */
-    const char *fmt_arg = cli_get(&a, "format"), *viewer_arg = cli_get(&a, "viewer");
+    double rate, buffer_nm;
+    char shard_name[32]; /* "K-of-N" for file names; "": no shard */
+    swx_area *area;
+    swx_voyage *voyage;
+} seed_cmd;
+
+/* The encoding, checked against the viewer before any request. */
+static int read_encoding(seed_cmd *sc)
+{
+    const cli_args *a = &sc->a;
+    swx_seed_opts *so = &sc->so;
+    const char *fmt_arg = cli_get(a, "format"), *viewer_arg = cli_get(a, "viewer");
     const viewer *vw = NULL;
     if (viewer_arg) {
         for (size_t i = 0; i < sizeof viewers / sizeof viewers[0]; i++)
@@ -533,12 +459,12 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    so.format = vw ? SWX_FORMAT_PNG8 : SWX_FORMAT_PNG;
-    if (fmt_arg && swx_tile_format_parse(&so.format, fmt_arg)) {
+    so->format = vw ? SWX_FORMAT_PNG8 : SWX_FORMAT_PNG;
+    if (fmt_arg && swx_tile_format_parse(&so->format, fmt_arg)) {
         swx_error_prefix(SWX_EINVAL, "--format");
         return cli_fail(SWX_EINVAL);
     }
-    const swx_tile_format_info *fmt = swx_tile_format_get((int)so.format);
+    const swx_tile_format_info *fmt = swx_tile_format_get((int)so->format);
     char names[128];
     if (vw && (fmt->viewers & vw->viewers) != vw->viewers) {
         cli_error("--format %s cannot be shown with --viewer %s: %s; use %s", fmt_arg, vw->name,
@@ -547,220 +473,247 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     long quality;
-    if (cli_get_int(&quality, &a, "quality", 0, 1, 100))
+    if (cli_get_int(&quality, a, "quality", 0, 1, 100))
         return EXIT_USAGE;
-    if (quality && !(fmt->props & SWX_TF_QUALITY)) {
-        cli_error("--quality goes with --format %s, not %s",
-                  swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, 0, -1), fmt->name);
+    so->quality = (int)quality;
+    so->clip = cli_has(a, "clip");
+    return 0;
+}
+
+/* Everything typed but the files it names, read before any request; the
+ * rules of a seed's options are the core's (swx_seed_opts_check_named, asked
+ * once the area is read). */
+static int read_options(seed_cmd *sc)
+{
+    const cli_args *a = &sc->a;
+    swx_seed_opts *so = &sc->so;
+    int rc;
+    sc->bundle = cli_get(a, "bundle");
+    sc->tpl = cli_get(a, "output");
+    sc->dry = cli_has(a, "dry-run");
+    if (!sc->bundle) {
+        cli_error("--bundle is required (see 'seawx seed --help')");
         return EXIT_USAGE;
     }
-    so.quality = (int)quality;
-    so.clip = cli_has(&a, "clip");
-    if (so.clip && !(fmt->props & SWX_TF_TRANSPARENCY)) {
-        cli_error("--clip makes pixels outside the area transparent and %s has no "
-                  "transparency: use --format %s",
-                  fmt->label,
-                  swx_tile_format_names(names, sizeof names, SWX_TF_TRANSPARENCY, 0, -1));
+    int nwhere = cli_has(a, "bbox") + cli_has(a, "area") + cli_has(a, "route");
+    if (nwhere != 1) {
+        cli_error("give exactly one of --bbox, --area or --route");
         return EXIT_USAGE;
     }
-    double rate, buffer_nm;
-    if (cli_get_double(&rate, &a, "rate", 0, 0.01, 100000) ||
-        cli_get_double(&buffer_nm, &a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
+    if (cli_has(a, "buffer") && !cli_has(a, "route")) {
+        cli_error("--buffer goes with --route");
+        return EXIT_USAGE;
+    }
+    /* A voyage: --depart and --speed, or a route with waypoint times. */
+    if ((cli_has(a, "depart") || cli_has(a, "speed")) && !cli_has(a, "route")) {
+        cli_error("--depart and --speed go with --route");
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_voyage_read(&sc->vo, a)))
+        return rc;
+    if (!cli_get(a, "zoom")) {
+        cli_error("--zoom is required: a level, a range or a list (5, 3-9, 3,5,7)");
+        return EXIT_USAGE;
+    }
+    if (swx_zoom_list_parse(&so->zooms, cli_get(a, "zoom")))
+        return cli_fail(SWX_EINVAL);
+    if (cli_get_int(&sc->tile_size, a, "tile-size", 256, 256, 512) ||
+        cli_get_int(&sc->metatile, a, "metatile", SEED_DEFAULT_METATILE, 1, 8) ||
+        cli_get_int(&sc->in_flight, a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256))
+        return EXIT_USAGE;
+    if ((rc = read_encoding(sc)))
+        return rc;
+    if (cli_get_double(&sc->rate, a, "rate", 0, 0.01, 100000) ||
+        cli_get_double(&sc->buffer_nm, a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
         return EXIT_USAGE;
     /* A shard: K/N, also as "K-of-N" for file names. */
-    char shard_name[32] = "";
-    if (cli_has(&a, "shard")) {
-        if (swx_shard_parse(&so.shard, &so.shard_count, cli_get(&a, "shard"))) {
+    if (cli_has(a, "shard")) {
+        if (swx_shard_parse(&so->shard, &so->shard_count, cli_get(a, "shard"))) {
             swx_error_prefix(SWX_EINVAL, "--shard");
             return cli_fail(SWX_EINVAL);
         }
-        snprintf(shard_name, sizeof shard_name, "%d-of-%d", so.shard, so.shard_count);
+        snprintf(sc->shard_name, sizeof sc->shard_name, "%d-of-%d", so->shard, so->shard_count);
     }
-    if (!tpl)
-        tpl = so.shard_count ? "{variable}-{time}.shard-{shard}.mbtiles"
-                             : "{variable}-{time}.mbtiles";
-    {
-        char probe[4096];
-        if (expand_name(tpl, bundle, "layer", "var", "2024010100", "20240101T000000Z",
-                        shard_name[0] ? shard_name : NULL, probe, sizeof probe))
-            return cli_fail(SWX_EINVAL);
-        if (!dry && (rc = check_output_dir(probe, 0, &a)))
-            return cli_fail(rc);
-        /* The summary is JSON, a stream: /dev/null or /dev/stdout is written through. */
-        const char *summary = cli_get(&a, "summary-json");
-        if (!dry && summary && (rc = check_output_dir(summary, SWX_ATOMICFILE_STREAM, &a)))
-            return cli_fail(rc);
-    }
+    if (!sc->tpl)
+        sc->tpl = so->shard_count ? "{variable}-{time}.shard-{shard}.mbtiles"
+                                  : "{variable}-{time}.mbtiles";
+    char probe[4096];
+    if (expand_name(sc->tpl, sc->bundle, "layer", "var", "2024010100", "20240101T000000Z",
+                    sc->shard_name[0] ? sc->shard_name : NULL, probe, sizeof probe))
+        return cli_fail(SWX_EINVAL);
+    if (!sc->dry && (rc = check_output_dir(probe, 0, a)))
+        return cli_fail(rc);
+    /* The summary is JSON, a stream: /dev/null or /dev/stdout is written through. */
+    const char *summary = cli_get(a, "summary-json");
+    if (!sc->dry && summary && (rc = check_output_dir(summary, SWX_ATOMICFILE_STREAM, a)))
+        return cli_fail(rc);
+    return 0;
+}
+
+/* The area of --bbox, --area or --route, and the voyage of a route read as
+ * one: asked for, or given by its waypoint times (a route of several lines,
+ * with no times, stays a corridor). */
+static int read_where(seed_cmd *sc)
+{
+    const cli_args *a = &sc->a;
+    char *text = NULL;
     size_t tlen = 0;
-    if (cli_has(&a, "bbox")) {
-        rc = swx_area_from_bbox_text(&area, cli_get(&a, "bbox"));
+    int rc;
+    if (cli_has(a, "bbox")) {
+        rc = swx_area_from_bbox_text(&sc->area, cli_get(a, "bbox"));
     } else {
-        const char *file = cli_get(&a, cli_has(&a, "area") ? "area" : "route");
+        const char *file = cli_get(a, cli_has(a, "area") ? "area" : "route");
         rc = swx_read_file(&text, &tlen, file, SEED_MAX_FILE);
         if (!rc)
-            rc = cli_has(&a, "area") ? swx_area_from_geojson_polygons(&area, text, tlen)
-                                     : swx_area_from_route(&area, text, tlen, buffer_nm * SWX_NM_M);
-        /* A route read as a voyage: asked for, or given by its waypoint times
-         * (a route of several lines, with no times, stays a corridor). */
-        if (!rc && cli_has(&a, "route")) {
-            rc = swx_voyage_open(&voyage, text, tlen, &vo);
-            if (rc && !vo.given)
+            rc = cli_has(a, "area")
+                     ? swx_area_from_geojson_polygons(&sc->area, text, tlen)
+                     : swx_area_from_route(&sc->area, text, tlen, sc->buffer_nm * SWX_NM_M);
+        if (!rc && cli_has(a, "route")) {
+            rc = swx_voyage_open(&sc->voyage, text, tlen, &sc->vo);
+            if (rc && !sc->vo.given)
                 rc = 0; /* no voyage: a corridor */
         }
         if (rc)
             swx_error_prefix(rc, "%s", file);
     }
     free(text);
-    text = NULL;
-    if (rc) {
-        swx_voyage_free(voyage);
-        swx_area_free(area);
-        return cli_fail(rc);
-    }
-    so.bundle = bundle;
-    so.layer = layer_name;
-    so.variable = var;
-    so.run = run;
-    so.times = time_arg;
-    so.style = cli_get(&a, "style");
-    so.area = area;
-    so.tile_size = (int)tile_size;
-    so.metatile = (int)metatile;
-    so.skip_empty = cli_has(&a, "skip-empty");
-    so.voyage = voyage;
-    so.buffer_m = buffer_nm * SWX_NM_M;
-    if ((rc = swx_seed_opts_check(&so))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
+    return rc;
+}
 
-    /* ---- the layer, its times and style, from the capabilities ---- */
-    if ((exit_code = cli_client(&client, &a)))
-        goto done;
-    if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if ((rc = swx_seed_plan_new(&plan, caps, &so))) {
-        if (rc == SWX_ENOTFOUND) {
-            char line[1024];
-            snprintf(line, sizeof line, "%s", swx_error_last());
-            swx_error_set(rc, "%s ('seawx layers --bundle %s%s%s' lists them)", line, bundle,
-                          var ? " --variable " : "", var ? var : "");
-        }
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    const swx_layer *layer = swx_seed_plan_layer(plan);
+/* The dry run of a seed without a voyage: tiles and requests per zoom, and
+ * the estimated size. */
+static int dry_run(const swx_seed_plan *plan, const seed_cmd *sc)
+{
+    const swx_seed_opts *so = &sc->so;
     size_t nt = swx_seed_plan_file_count(plan);
-    if (nt > 1 && !strstr(tpl, "{time}")) {
-        cli_error("%zu times go to %zu files: put {time} in the --output name", nt, nt);
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
-
-    /* ---- the tiles ---- */
-    if (dry && voyage) {
-        exit_code = dry_run_voyage(plan, voyage, area, so.zooms, tile_size, metatile);
-        goto done;
-    }
     uint64_t per_time = swx_seed_plan_tiles(plan, 0, -1);
-    if (dry) {
-        /* Requests per zoom: blocks with tiles of the area. */
-        printf("layer %s, %zu time%s, tiles of %ld px, metatile %ld%s\n", swx_layer_name(layer), nt,
-               nt == 1 ? "" : "s", tile_size, metatile,
-               swx_seed_plan_warped(plan) ? ", warped from EPSG:4326" : "");
-        if (so.shard_count)
-            printf("shard %d of %d (partition hilbert-v1): its tiles and requests only\n", so.shard,
-                   so.shard_count);
-        printf("%5s %12s %12s\n", "zoom", "tiles", "requests");
-        uint64_t reqs = 0;
-        for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
-            if (!(so.zooms & (1u << z)))
-                continue;
-            uint64_t r = 0;
-            if ((rc = swx_seed_plan_requests(&r, plan, 0, z))) {
-                exit_code = cli_fail(rc);
-                goto done;
-            }
-            reqs += r;
-            printf("%5d %12llu %12llu\n", z, (unsigned long long)swx_seed_plan_tiles(plan, 0, z),
-                   (unsigned long long)r);
-        }
-        /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512,
-         * times the format's measured factor (seawx/tile_format.h). */
-        double est = (double)per_time * nt * (tile_size == 512 ? 48.0 : 12.0) / 1024.0 *
-                     (so.quality ? fmt->size_factor_quality : fmt->size_factor);
-        printf("%5s %12llu %12llu\n", "all", (unsigned long long)(per_time * nt),
-               (unsigned long long)(reqs * nt));
-        printf("estimated size: about %.1f MiB in %zu file%s as %s (from a typical tile's size; "
-               "identical tiles are stored once)\n",
-               est, nt, nt == 1 ? "" : "s", swx_tile_format_name(so.format));
-        if (fflush(stdout) != 0)
-            exit_code = EXIT_IO;
-        goto done;
+    int rc;
+    /* Requests per zoom: blocks with tiles of the area. */
+    printf("layer %s, %zu time%s, tiles of %ld px, metatile %ld%s\n",
+           swx_layer_name(swx_seed_plan_layer(plan)), nt, nt == 1 ? "" : "s", sc->tile_size,
+           sc->metatile, swx_seed_plan_warped(plan) ? ", warped from EPSG:4326" : "");
+    if (so->shard_count)
+        printf("shard %d of %d (partition hilbert-v1): its tiles and requests only\n", so->shard,
+               so->shard_count);
+    printf("%5s %12s %12s\n", "zoom", "tiles", "requests");
+    uint64_t reqs = 0;
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
+        if (!(so->zooms & (1u << z)))
+            continue;
+        uint64_t r = 0;
+        if ((rc = swx_seed_plan_requests(&r, plan, 0, z)))
+            return cli_fail(rc);
+        reqs += r;
+        printf("%5d %12llu %12llu\n", z, (unsigned long long)swx_seed_plan_tiles(plan, 0, z),
+               (unsigned long long)r);
     }
+    /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512,
+     * times the format's measured factor (seawx/tile_format.h). */
+    const swx_tile_format_info *fmt = swx_tile_format_get((int)so->format);
+    double est = (double)per_time * nt * (sc->tile_size == 512 ? 48.0 : 12.0) / 1024.0 *
+                 (so->quality ? fmt->size_factor_quality : fmt->size_factor);
+    printf("%5s %12llu %12llu\n", "all", (unsigned long long)(per_time * nt),
+           (unsigned long long)(reqs * nt));
+    printf("estimated size: about %.1f MiB in %zu file%s as %s (from a typical tile's size; "
+           "identical tiles are stored once)\n",
+           est, nt, nt == 1 ? "" : "s", swx_tile_format_name(so->format));
+    return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
+}
 
-    files = calloc(nt, sizeof *files);
-    if (!files) {
-        exit_code = cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-        goto done;
-    }
-    /* Every output name is known and checked before the first GetMap. */
+/* Every output name, known and checked before the first GetMap. Sets
+ * *summary_is_output when --summary-json names one of them. */
+static int name_files(file_result *files, const swx_seed_plan *plan, const seed_cmd *sc,
+                      int *summary_is_output)
+{
+    const swx_layer *layer = swx_seed_plan_layer(plan);
     const char *run_s = swx_seed_plan_run(plan);
+    const char *summary = cli_get(&sc->a, "summary-json");
+    size_t nt = swx_seed_plan_file_count(plan);
+    int rc;
     for (size_t i = 0; i < nt; i++) {
         char tc[32] = "notime";
         if (swx_seed_plan_time_count(plan)) {
             compact_time(swx_seed_plan_time(plan, i), tc, sizeof tc);
             swx_iso8601_format(files[i].time_s, swx_seed_plan_time(plan, i));
         }
-        if ((rc = expand_name(tpl, bundle, swx_layer_name(layer), swx_layer_variable(layer), run_s,
-                              tc, shard_name[0] ? shard_name : NULL, files[i].path,
+        if ((rc = expand_name(sc->tpl, sc->bundle, swx_layer_name(layer), swx_layer_variable(layer),
+                              run_s, tc, sc->shard_name[0] ? sc->shard_name : NULL, files[i].path,
                               sizeof files[i].path)) ||
-            (rc = check_output_dir(files[i].path, 0, &a))) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
+            (rc = check_output_dir(files[i].path, 0, &sc->a)))
+            return cli_fail(rc);
         for (size_t k = 0; k < i; k++)
             if (strcmp(files[k].path, files[i].path) == 0) {
                 cli_error("two times would go to the same file %s: put {time} in --output",
                           files[i].path);
-                exit_code = EXIT_USAGE;
-                goto done;
+                return EXIT_USAGE;
             }
         /* The summary, written last, must not replace a file of the seed. */
-        const char *summary = cli_get(&a, "summary-json");
         const char *mine[] = {files[i].path};
         if (summary && (strcmp(summary, files[i].path) == 0 ||
                         swx_atomicfile_target(NULL, NULL, summary, SWX_ATOMICFILE_STREAM, mine,
                                               1) == SWX_EINVAL)) {
             cli_error("--summary-json %s would replace the seed's file %s: name another file",
                       summary, files[i].path);
-            exit_code = EXIT_USAGE;
-            summary_is_output = 1;
-            goto done;
+            *summary_is_output = 1;
+            return EXIT_USAGE;
         }
     }
-    nfiles = nt;
+    return 0;
+}
 
-    cli_signals_catch(&sigs);
-
-    u.tty = isatty(STDERR_FILENO);
-    u.encoded = !!(swx_tile_format_get((int)so.format)->props & SWX_TF_REENCODED);
-    swx_seed_run_opts ro = {
-        (int)in_flight, rate, cli_stop_asked, &cli_stop_hard, ui_progress, ui_failed, &u, NULL};
-    if ((rc = swx_seed_new(&seed, client, plan, &ro))) {
-        exit_code = cli_fail(rc);
-        goto done;
+/* The end of a seed: one line saying how it went, and the exit code. */
+static int report(const ui *u, size_t nfiles, int stop_rc, int *interrupted, char *error_line,
+                  size_t error_cap, const swx_fetch_stats *stats, swx_tile_format format)
+{
+    const swx_seed_counts *c = &u->c;
+    if (stop_rc) {
+        cli_error("%s", error_line);
+        return cli_exit_code(stop_rc);
     }
-    u.t0 = cli_now();
-    u.last_progress = u.t0;
-    swx_seed_get_counts(&u.c, seed);
+    if (cli_stop_soft) {
+        *interrupted = 1;
+        snprintf(error_line, error_cap,
+                 "interrupted: %llu of %llu tiles done; run the same command again to fetch the "
+                 "rest",
+                 (unsigned long long)c->done, (unsigned long long)c->total);
+        cli_error("%s", error_line);
+        return EXIT_INTERRUPTED;
+    }
+    if (c->failed) {
+        snprintf(error_line, error_cap,
+                 "%llu of %llu tiles failed and were not stored; run the same command again to "
+                 "retry them",
+                 (unsigned long long)c->failed, (unsigned long long)c->total);
+        cli_error("%s", error_line);
+        return EXIT_PARTIAL;
+    }
+    double el = cli_now() - u->t0;
+    char saved[32];
+    saved_text(saved, sizeof saved, c, u->encoded);
+    cli_info("%llu tiles in %zu file%s (%llu fetched, %llu already there, %llu empty) in "
+             "%.1f s, %llu requests; %.1f MiB received, %.1f MiB of %s tiles stored%s",
+             (unsigned long long)c->total, nfiles, nfiles == 1 ? "" : "s",
+             (unsigned long long)c->stored, (unsigned long long)c->present,
+             (unsigned long long)c->empty, el, (unsigned long long)stats->requests,
+             (double)c->bytes_received / 1048576.0, (double)c->bytes_stored / 1048576.0,
+             swx_tile_format_name(format), saved);
+    return EXIT_OK;
+}
+
+/* Seeds every file in turn until done, stopped or failed; the counts end in
+ * u, the fetch's in stats. Returns the error of the file that failed (its
+ * line in error_line), or 0. */
+static int seed_files(swx_seed *seed, file_result *files, size_t nfiles, ui *u,
+                      swx_fetch_stats *stats, char *error_line, size_t error_cap)
+{
+    u->t0 = cli_now();
+    u->last_progress = u->t0;
+    swx_seed_get_counts(&u->c, seed);
     int stop_rc = 0;
     for (size_t fi = 0; fi < nfiles && !cli_stop_soft; fi++) {
         file_result *fr = &files[fi];
         swx_seed_file_result res;
-        u.label = fr->path; /* read by the final progress line too, after this loop */
+        u->label = fr->path; /* read by the final progress line too, after this loop */
         stop_rc = swx_seed_file(&res, seed, fi, fr->path);
         fr->tiles = res.tiles;
         fr->present = res.present;
@@ -770,61 +723,148 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
         fr->images = res.images;
         fr->done = res.complete;
         if (stop_rc) {
-            snprintf(error_line, sizeof error_line, "%s", swx_error_last());
+            snprintf(error_line, error_cap, "%s", swx_error_last());
             break;
         }
     }
-    swx_seed_get_counts(&u.c, seed);
-    swx_seed_get_stats(&stats, seed);
+    swx_seed_get_counts(&u->c, seed);
+    swx_seed_get_stats(stats, seed);
     if (!stop_rc) /* an error is one line: what failed, not where the count stood */
-        ui_progress_line(&u, 1);
+        ui_progress_line(u, 1);
     cli_progress(0, NULL);
-    const swx_seed_counts *c = &u.c;
-    if (stop_rc) {
-        cli_error("%s", error_line);
-        exit_code = cli_exit_code(stop_rc);
-    } else if (cli_stop_soft) {
-        interrupted = 1;
-        snprintf(error_line, sizeof error_line,
-                 "interrupted: %llu of %llu tiles done; run the same command again to fetch the "
-                 "rest",
-                 (unsigned long long)c->done, (unsigned long long)c->total);
-        cli_error("%s", error_line);
-        exit_code = EXIT_INTERRUPTED;
-    } else if (c->failed) {
-        snprintf(error_line, sizeof error_line,
-                 "%llu of %llu tiles failed and were not stored; run the same command again to "
-                 "retry them",
-                 (unsigned long long)c->failed, (unsigned long long)c->total);
-        cli_error("%s", error_line);
-        exit_code = EXIT_PARTIAL;
-    } else {
-        double el = cli_now() - u.t0;
-        char saved[32];
-        saved_text(saved, sizeof saved, c, u.encoded);
-        cli_info("%llu tiles in %zu file%s (%llu fetched, %llu already there, %llu empty) in "
-                 "%.1f s, %llu requests; %.1f MiB received, %.1f MiB of %s tiles stored%s",
-                 (unsigned long long)c->total, nfiles, nfiles == 1 ? "" : "s",
-                 (unsigned long long)c->stored, (unsigned long long)c->present,
-                 (unsigned long long)c->empty, el, (unsigned long long)stats.requests,
-                 (double)c->bytes_received / 1048576.0, (double)c->bytes_stored / 1048576.0,
-                 swx_tile_format_name(so.format), saved);
+    return stop_rc;
+}
+
+int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
+{
+    seed_cmd sc = {0};
+    cli_args *a = &sc.a;
+    swx_client *client = NULL;
+    swx_caps *caps = NULL;
+    swx_seed_plan *plan = NULL;
+    swx_seed *seed = NULL;
+    file_result *files = NULL;
+    size_t nfiles = 0;
+    int exit_code = EXIT_OK, rc;
+    int interrupted = 0;
+    int summary_is_output = 0; /* --summary-json names a file of the seed: not written */
+    char error_line[1024] = "";
+    swx_fetch_stats stats = {0};
+    double t_start = cli_now();
+    ui u = {0};
+    swx_seed_opts *so = &sc.so;
+    cli_signals sigs = {0};
+
+    int pr = cli_parse(a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    if (a->npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx seed --help')", a->positional[0]);
+        return EXIT_USAGE;
     }
+    u.quiet = cli_has(a, "quiet");
+    cli_set_quiet(u.quiet);
+
+    /* ---- everything typed is checked before any request ---- */
+    if ((exit_code = read_options(&sc)))
+        return exit_code;
+    if ((rc = read_where(&sc))) {
+        swx_voyage_free(sc.voyage);
+        swx_area_free(sc.area);
+        return cli_fail(rc);
+    }
+    const char *var = cli_get(a, "variable");
+    so->bundle = sc.bundle;
+    so->layer = cli_get(a, "layer");
+    so->variable = var;
+    so->run = cli_get(a, "run");
+    so->times = cli_get(a, "time");
+    so->style = cli_get(a, "style");
+    so->area = sc.area;
+    so->tile_size = (int)sc.tile_size;
+    so->metatile = (int)sc.metatile;
+    so->skip_empty = cli_has(a, "skip-empty");
+    so->voyage = sc.voyage;
+    so->buffer_m = sc.buffer_nm * SWX_NM_M;
+    if ((rc = swx_seed_opts_check_named(so, &seed_names))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+
+    /* ---- the layer, its times and style, from the capabilities ---- */
+    if ((exit_code = cli_client(&client, a)))
+        goto done;
+    if ((rc = swx_wms_get_caps(&caps, client, sc.bundle))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if ((rc = swx_seed_plan_new(&plan, caps, so))) {
+        if (rc == SWX_ENOTFOUND) {
+            char line[1024];
+            snprintf(line, sizeof line, "%s", swx_error_last());
+            swx_error_set(rc, "%s ('seawx layers --bundle %s%s%s' lists them)", line, sc.bundle,
+                          var ? " --variable " : "", var ? var : "");
+        }
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    size_t nt = swx_seed_plan_file_count(plan);
+    if (nt > 1 && !strstr(sc.tpl, "{time}")) {
+        cli_error("%zu times go to %zu files: put {time} in the --output name", nt, nt);
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
+
+    /* ---- the tiles ---- */
+    if (sc.dry) {
+        exit_code = sc.voyage ? dry_run_voyage(plan, sc.voyage, sc.area, so->zooms, sc.tile_size,
+                                               sc.metatile)
+                              : dry_run(plan, &sc);
+        goto done;
+    }
+    files = calloc(nt, sizeof *files);
+    if (!files) {
+        exit_code = cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+        goto done;
+    }
+    if ((exit_code = name_files(files, plan, &sc, &summary_is_output)))
+        goto done;
+    nfiles = nt;
+
+    cli_signals_catch(&sigs);
+
+    u.tty = isatty(STDERR_FILENO);
+    u.encoded = !!(swx_tile_format_get((int)so->format)->props & SWX_TF_REENCODED);
+    swx_seed_run_opts ro = {(int)sc.in_flight,
+                            sc.rate,
+                            cli_stop_asked,
+                            &cli_stop_hard,
+                            ui_progress,
+                            ui_failed,
+                            &u,
+                            NULL};
+    if ((rc = swx_seed_new(&seed, client, plan, &ro))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    int stop_rc = seed_files(seed, files, nfiles, &u, &stats, error_line, sizeof error_line);
+    exit_code = report(&u, nfiles, stop_rc, &interrupted, error_line, sizeof error_line, &stats,
+                       so->format);
 
 done:
     swx_seed_free(seed);
     cli_signals_release(&sigs);
-    if (cli_get(&a, "summary-json") && !dry && !summary_is_output &&
-        write_summary(cli_get(&a, "summary-json"), bundle,
+    if (cli_get(a, "summary-json") && !sc.dry && !summary_is_output &&
+        write_summary(cli_get(a, "summary-json"), sc.bundle,
                       plan ? swx_layer_name(swx_seed_plan_layer(plan)) : NULL, files, nfiles,
-                      u.c.total, &stats, &u.c, swx_tile_format_name(so.format), cli_now() - t_start,
-                      exit_code, interrupted, error_line) &&
+                      u.c.total, &stats, &u.c, swx_tile_format_name(so->format),
+                      cli_now() - t_start, exit_code, interrupted, error_line) &&
         exit_code == EXIT_OK)
         exit_code = EXIT_IO;
     free(files);
     swx_seed_plan_free(plan);
-    swx_voyage_free(voyage);
-    swx_area_free(area);
+    swx_voyage_free(sc.voyage);
+    swx_area_free(sc.area);
     swx_caps_free(caps);
     swx_client_free(client);
     return exit_code;

@@ -78,23 +78,6 @@ const cli_opt cmd_storms_opts[] = {
 
 #define NKINDS SWX_SK_COUNT
 
-/* The features counted, as "12 track points, 8 forecast points, ...": every
- * kind counted by feature, the danger kinds only when some were asked for. */
-static const char *kind_counts(char *buf, size_t n, const size_t *counts, unsigned mask)
-{
-    int danger = (mask & ~swx_storm_kinds_default()) != 0;
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < NKINDS && len < n; k++) {
-        const swx_storm_kind_info *r = swx_storm_kind_get(k);
-        if (!r->summary || (r->danger && !danger))
-            continue;
-        len += (size_t)snprintf(buf + len, n - len, "%s%zu %s", len ? ", " : "", counts[k],
-                                r->summary);
-    }
-    return buf;
-}
-
 /* ---- route risk ---- */
 
 #define RISK_MAX_FILE (64u << 20)
@@ -275,6 +258,102 @@ static int read_query(const cli_args *a, swx_storm_query *q)
     return 0;
 }
 
+/* Where the storms go: one file per kind (and the QGIS layer file) in the
+ * folder of -o DIR/, the one file of -o FILE, or stdout; with --route and no
+ * -o, nowhere (the report alone goes to stdout, *w stays NULL). A folder
+ * this run created is *made_dir. */
+static int open_writer(swx_storm_geojson **w, struct outputs *out, const char **made_dir,
+                       const char *output, unsigned mask, int route_mode)
+{
+    int rc, exit_code;
+    if (output && is_dir_target(output)) {
+        FILE *files[NKINDS] = {0};
+        if (mkdir(output, 0777) == 0) {
+            *made_dir = output;
+        } else if (errno != EEXIST) {
+            cli_error("cannot create folder %s: %s", output, strerror(errno));
+            return EXIT_IO;
+        }
+        for (int k = 0; k < NKINDS; k++) {
+            if (!(mask & (1u << k)))
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s%s%s", output,
+                     output[strlen(output) - 1] == '/' ? "" : "/", swx_storm_kind_get(k)->file);
+            if ((exit_code = out_open(out, k, path)))
+                return exit_code;
+            files[k] = out->f[k];
+        }
+        char qlr[4096];
+        snprintf(qlr, sizeof qlr, "%s%s" CLI_STORM_QLR, output,
+                 output[strlen(output) - 1] == '/' ? "" : "/");
+        if ((exit_code = out_open(out, SLOT_QLR, qlr)))
+            return exit_code;
+        if (cli_storm_qlr_write(out->f[SLOT_QLR], mask) != 0) {
+            cli_error("cannot write %s: %s", qlr, strerror(errno));
+            return EXIT_IO;
+        }
+        rc = swx_storm_geojson_new_split(w, files);
+    } else if (output) {
+        if ((exit_code = out_open(out, NKINDS, output)))
+            return exit_code;
+        rc = swx_storm_geojson_new(w, out->f[NKINDS], mask);
+    } else if (!route_mode) {
+        rc = swx_storm_geojson_new(w, stdout, mask);
+    } else {
+        rc = 0; /* the report alone goes to stdout */
+    }
+    return rc ? cli_fail(rc) : EXIT_OK;
+}
+
+/* The risk along --route: its stretches (--segments), the report (--json
+ * or a table) and one line; *risk_exit says the worst the ship meets
+ * (EXIT_RISK_DANGER and up, or EXIT_OK). Returns 0, or the exit code of an
+ * error. */
+static int report_risk(int *risk_exit, const cli_args *a, const swx_risk_report *risk,
+                       const struct outputs *out)
+{
+    int rc;
+    if (out->f[SLOT_SEGMENTS] && swx_risk_report_segments(out->f[SLOT_SEGMENTS], risk) != 0) {
+        cli_error("cannot write %s: %s", cli_get(a, "segments"), strerror(errno));
+        return EXIT_IO;
+    }
+    if (cli_has(a, "json")) {
+        if ((rc = swx_risk_report_json(stdout, risk)))
+            return cli_fail(rc);
+        fputc('\n', stdout);
+    } else {
+        risk_table(stdout, risk);
+    }
+    int worst = swx_risk_report_worst(risk, NULL);
+    if (!cli_has(a, "quiet"))
+        cli_info("%zu storms checked, %zu meet the voyage in time, %s",
+                 swx_risk_report_checked(risk), swx_risk_report_count(risk),
+                 worst < 0                  ? "none reaches the ship"
+                 : worst == SWX_RISK_DANGER ? "the ship enters a danger area"
+                                            : "the ship meets storm-force winds");
+    *risk_exit = worst >= 0 ? EXIT_RISK_DANGER + worst : EXIT_OK;
+    return 0;
+}
+
+/* The line counting what was written, per kind: every kind counted by
+ * feature, the danger kinds only when some were asked for. */
+static void report_counts(const size_t *counts, size_t storms, int pages, unsigned mask)
+{
+    int danger = (mask & ~swx_storm_kinds_default()) != 0;
+    char buf[512];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < NKINDS && len < sizeof buf; k++) {
+        const swx_storm_kind_info *r = swx_storm_kind_get(k);
+        if (!r->summary || (r->danger && !danger))
+            continue;
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%zu %s", len ? ", " : "", counts[k],
+                                r->summary);
+    }
+    cli_info("%zu storms: %s (%d request%s)", storms, buf, pages, pages == 1 ? "" : "s");
+}
+
 int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
@@ -355,49 +434,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
 
-    if (output && is_dir_target(output)) {
-        FILE *files[NKINDS] = {0};
-        if (mkdir(output, 0777) == 0) {
-            made_dir = output;
-        } else if (errno != EEXIST) {
-            cli_error("cannot create folder %s: %s", output, strerror(errno));
-            exit_code = EXIT_IO;
-            goto done;
-        }
-        for (int k = 0; k < NKINDS; k++) {
-            if (!(mask & (1u << k)))
-                continue;
-            char path[4096];
-            snprintf(path, sizeof path, "%s%s%s", output,
-                     output[strlen(output) - 1] == '/' ? "" : "/", swx_storm_kind_get(k)->file);
-            if ((exit_code = out_open(&out, k, path)))
-                goto done;
-            files[k] = out.f[k];
-        }
-        char qlr[4096];
-        snprintf(qlr, sizeof qlr, "%s%s" CLI_STORM_QLR, output,
-                 output[strlen(output) - 1] == '/' ? "" : "/");
-        if ((exit_code = out_open(&out, SLOT_QLR, qlr)))
-            goto done;
-        if (cli_storm_qlr_write(out.f[SLOT_QLR], mask) != 0) {
-            cli_error("cannot write %s: %s", qlr, strerror(errno));
-            exit_code = EXIT_IO;
-            goto done;
-        }
-        rc = swx_storm_geojson_new_split(&w, files);
-    } else if (output) {
-        if ((exit_code = out_open(&out, NKINDS, output)))
-            goto done;
-        rc = swx_storm_geojson_new(&w, out.f[NKINDS], mask);
-    } else if (!route_mode) {
-        rc = swx_storm_geojson_new(&w, stdout, mask);
-    } else {
-        rc = 0; /* the report alone goes to stdout */
-    }
-    if (rc) {
-        exit_code = cli_fail(rc);
+    if ((exit_code = open_writer(&w, &out, &made_dir, output, mask, route_mode)))
         goto done;
-    }
     if (w)
         swx_storm_geojson_set_danger(w, danger);
     struct counting cnt = {w,        risk, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
@@ -412,7 +450,6 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     size_t counts[NKINDS] = {0};
-    char summary[512];
     if (w) {
         swx_storm_geojson_counts(counts, w);
         rc = swx_storm_geojson_finish(w);
@@ -423,35 +460,15 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         }
     }
     if (route_mode) {
-        if (out.f[SLOT_SEGMENTS] && swx_risk_report_segments(out.f[SLOT_SEGMENTS], risk) != 0) {
-            cli_error("cannot write %s: %s", cli_get(&a, "segments"), strerror(errno));
-            exit_code = EXIT_IO;
+        int risk_exit = EXIT_OK;
+        if ((exit_code = report_risk(&risk_exit, &a, risk, &out)))
             goto done;
-        }
-        if (cli_has(&a, "json")) {
-            if ((rc = swx_risk_report_json(stdout, risk))) {
-                exit_code = cli_fail(rc);
-                goto done;
-            }
-            fputc('\n', stdout);
-        } else {
-            risk_table(stdout, risk);
-        }
-        int worst = swx_risk_report_worst(risk, NULL);
-        if (!cli_has(&a, "quiet"))
-            cli_info("%zu storms checked, %zu meet the voyage in time, %s",
-                     swx_risk_report_checked(risk), swx_risk_report_count(risk),
-                     worst < 0                  ? "none reaches the ship"
-                     : worst == SWX_RISK_DANGER ? "the ship enters a danger area"
-                                                : "the ship meets storm-force winds");
-        if (worst >= 0)
-            exit_code = EXIT_RISK_DANGER + worst;
+        exit_code = risk_exit;
         if (!output)
             goto done;
     }
     if (!cli_has(&a, "quiet"))
-        cli_info("%zu storms: %s (%d request%s)", cnt.storms,
-                 kind_counts(summary, sizeof summary, counts, mask), pages, pages == 1 ? "" : "s");
+        report_counts(counts, cnt.storms, pages, mask);
 done:
     swx_storm_geojson_free(w);
     int crc = out_close(&out, exit_code == EXIT_OK || exit_code >= EXIT_RISK_DANGER);

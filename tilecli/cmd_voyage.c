@@ -211,225 +211,146 @@ static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib)
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
 
-int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
-{
+/* One run of seawx voyage: what was typed, read. */
+typedef struct voyage_cmd {
     cli_args a;
-    swx_client *client = NULL;
-    swx_caps *caps = NULL;
-    swx_voyage *voyage = NULL;
-    swx_package *pkg = NULL;
-    swx_diskcache *gcache = NULL;
-    char *text = NULL, *storms_text = NULL;
-    swx_storm_danger *danger = NULL;
-    swx_storm_query storms_q;
-    size_t tlen = 0;
+    const char *bundle, *route, *out;
+    char out_path[4096]; /* --output without its trailing '/' */
+    int dry;
+    long tile_size, in_flight;
+    double buffer_nm;
     swx_package_layer layers[SWX_PACKAGE_MAX_LAYERS];
-    int exit_code = EXIT_OK, rc;
-    cli_signals sigs = {0};
-    ui u = {0};
+    size_t nlayers;
+    uint64_t budget;
+    int64_t now;
+    cli_voyage_opts vo;
+} voyage_cmd;
 
-    int pr = cli_parse(&a, cmd, argc, argv);
-    if (pr)
-        return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    if (a.npositional) {
-        cli_error("unexpected argument '%s' (see 'seawx voyage --help')", a.positional[0]);
-        return EXIT_USAGE;
-    }
-    u.quiet = cli_has(&a, "quiet");
-    cli_set_quiet(u.quiet);
-
-    /* ---- everything typed is checked before any request ---- */
-    const char *bundle = cli_get(&a, "bundle"), *route = cli_get(&a, "route");
-    const char *out = cli_get(&a, "output");
-    int dry = cli_has(&a, "dry-run");
-    if (!bundle || !route || !cli_count(&a, "layer") || (!out && !dry)) {
-        cli_error("--bundle, --route, --layer and --output are required (see 'seawx voyage "
-                  "--help')");
-        return EXIT_USAGE;
-    }
-    if (swx_wms_bundle_check(bundle))
+/* --layer, each with the defaults of --zoom, --format and --quality where it
+ * gives none; the rules of a package's layers are the core's. */
+static int read_layers(voyage_cmd *vc)
+{
+    const cli_args *a = &vc->a;
+    if (swx_package_layer_count_check(cli_count(a, "layer")))
         return cli_fail(SWX_EINVAL);
-    /* The package is a link: "pkg/" names it, not the folder it points to. */
-    char out_path[4096];
-    if (out) {
-        size_t n = strlen(out);
-        while (n > 1 && out[n - 1] == '/')
-            n--;
-        if (n >= sizeof out_path) {
-            cli_error("--output is too long");
-            return EXIT_USAGE;
-        }
-        memcpy(out_path, out, n);
-        out_path[n] = '\0';
-        out = out_path;
-    }
-    if (cli_count(&a, "layer") > SWX_PACKAGE_MAX_LAYERS) {
-        cli_error("at most %d layers in a package", SWX_PACKAGE_MAX_LAYERS);
-        return EXIT_USAGE;
-    }
     uint32_t zooms = 0;
     if (swx_zoom_list_parse(&zooms,
-                            cli_get(&a, "zoom") ? cli_get(&a, "zoom") : VOYAGE_DEFAULT_ZOOMS)) {
+                            cli_get(a, "zoom") ? cli_get(a, "zoom") : VOYAGE_DEFAULT_ZOOMS)) {
         swx_error_prefix(SWX_EINVAL, "--zoom");
         return cli_fail(SWX_EINVAL);
     }
     swx_tile_format format = SWX_PACKAGE_DEFAULT_FORMAT;
-    if (cli_get(&a, "format") && swx_tile_format_parse(&format, cli_get(&a, "format"))) {
+    if (cli_get(a, "format") && swx_tile_format_parse(&format, cli_get(a, "format"))) {
         swx_error_prefix(SWX_EINVAL, "--format");
         return cli_fail(SWX_EINVAL);
     }
-    long quality, tile_size, in_flight;
-    double buffer_nm;
-    if (cli_get_int(&quality, &a, "quality", 0, 1, 100) ||
-        cli_get_int(&tile_size, &a, "tile-size", 256, 256, 512) ||
-        cli_get_int(&in_flight, &a, "in-flight", 32, 1, 256) ||
-        cli_get_double(&buffer_nm, &a, "buffer", VOYAGE_DEFAULT_BUFFER_NM, 0, 2000))
+    long quality;
+    if (cli_get_int(&quality, a, "quality", 0, 1, 100) ||
+        cli_get_int(&vc->tile_size, a, "tile-size", 256, 256, 512) ||
+        cli_get_int(&vc->in_flight, a, "in-flight", 32, 1, 256) ||
+        cli_get_double(&vc->buffer_nm, a, "buffer", VOYAGE_DEFAULT_BUFFER_NM, 0, 2000))
         return EXIT_USAGE;
-    if (tile_size != 256 && tile_size != 512) {
-        cli_error("--tile-size must be 256 or 512");
-        return EXIT_USAGE;
-    }
-    size_t nlayers = cli_count(&a, "layer");
-    for (size_t i = 0; i < nlayers; i++) {
-        swx_package_layer *l = &layers[i];
-        if (swx_package_layer_parse(l, cli_get_at(&a, "layer", i))) {
+    if (swx_tile_size_check((int)vc->tile_size, "--tile-size"))
+        return cli_fail(SWX_EINVAL);
+    vc->nlayers = cli_count(a, "layer");
+    for (size_t i = 0; i < vc->nlayers; i++) {
+        swx_package_layer *l = &vc->layers[i];
+        if (swx_package_layer_parse(l, cli_get_at(a, "layer", i))) {
             swx_error_prefix(SWX_EINVAL, "--layer");
             return cli_fail(SWX_EINVAL);
         }
-        if (!l->zooms)
-            l->zooms = zooms;
-        if (l->format < 0)
-            l->format = (int)format;
-        if (l->quality < 0)
-            l->quality = (int)quality;
-        if (swx_package_format_check(l->format, l->quality)) {
-            cli_error("--layer %s: %s", l->variable, swx_error_last());
+        if (swx_package_layer_complete(l, zooms, (int)format, (int)quality, "--layer"))
+            return cli_fail(SWX_EINVAL);
+    }
+    return 0;
+}
+
+/* Everything typed but the route's file and --storms, checked before any
+ * request. */
+static int read_options(voyage_cmd *vc)
+{
+    const cli_args *a = &vc->a;
+    int rc;
+    vc->bundle = cli_get(a, "bundle");
+    vc->route = cli_get(a, "route");
+    vc->out = cli_get(a, "output");
+    vc->dry = cli_has(a, "dry-run");
+    if (!vc->bundle || !vc->route || !cli_count(a, "layer") || (!vc->out && !vc->dry)) {
+        cli_error("--bundle, --route, --layer and --output are required (see 'seawx voyage "
+                  "--help')");
+        return EXIT_USAGE;
+    }
+    if (swx_wms_bundle_check(vc->bundle))
+        return cli_fail(SWX_EINVAL);
+    /* The package is a link: "pkg/" names it, not the folder it points to. */
+    if (vc->out) {
+        size_t n = strlen(vc->out);
+        while (n > 1 && vc->out[n - 1] == '/')
+            n--;
+        if (n >= sizeof vc->out_path) {
+            cli_error("--output is too long");
             return EXIT_USAGE;
         }
+        memcpy(vc->out_path, vc->out, n);
+        vc->out_path[n] = '\0';
+        vc->out = vc->out_path;
     }
-    uint64_t budget = 0;
-    if (cli_get(&a, "budget") && swx_size_parse(&budget, cli_get(&a, "budget"))) {
+    if ((rc = read_layers(vc)))
+        return rc;
+    if (cli_get(a, "budget") && swx_size_parse(&vc->budget, cli_get(a, "budget"))) {
         swx_error_prefix(SWX_EINVAL, "--budget");
         return cli_fail(SWX_EINVAL);
     }
-    if ((cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors")) && !cli_has(&a, "storms")) {
+    if ((cli_has(a, "cone-radii") || cli_has(a, "danger-errors")) && !cli_has(a, "storms")) {
         cli_error("--cone-radii and --danger-errors go with --storms");
         return EXIT_USAGE;
     }
-    if (cli_has(&a, "storms")) {
-        if (!(storms_text = strdup(cli_get(&a, "storms")))) {
-            cli_error("out of memory");
-            exit_code = EXIT_IO;
-            goto done;
-        }
-        if ((exit_code = storms_parse(&storms_q, storms_text)))
-            goto done;
-    }
-    int64_t now = (int64_t)time(NULL);
-    if (cli_get(&a, "now") && swx_iso8601_parse(&now, cli_get(&a, "now"))) {
+    return 0;
+}
+
+/* --now and the sailing; the voyage of the route's file; the package's path. */
+static int read_voyage(swx_voyage **voyage, voyage_cmd *vc)
+{
+    const cli_args *a = &vc->a;
+    char *text = NULL;
+    size_t tlen = 0;
+    int rc;
+    vc->now = (int64_t)time(NULL);
+    if (cli_get(a, "now") && swx_iso8601_parse(&vc->now, cli_get(a, "now"))) {
         cli_error("--now '%.60s' is not an ISO 8601 instant (2026-03-01T06:00:00Z)",
-                  cli_get(&a, "now"));
+                  cli_get(a, "now"));
         return EXIT_USAGE;
     }
-    cli_voyage_opts vo;
-    if ((rc = cli_voyage_read(&vo, &a)))
+    if ((rc = cli_voyage_read(&vc->vo, a)))
         return rc;
-    if ((rc = swx_read_file(&text, &tlen, route, VOYAGE_MAX_ROUTE)) ||
-        (rc = swx_voyage_open(&voyage, text, tlen, &vo))) {
-        swx_error_prefix(rc, "%s", route);
-        exit_code = cli_fail(rc);
-        goto done;
+    if ((rc = swx_read_file(&text, &tlen, vc->route, VOYAGE_MAX_ROUTE)) ||
+        (rc = swx_voyage_open(voyage, text, tlen, &vc->vo))) {
+        swx_error_prefix(rc, "%s", vc->route);
+        free(text);
+        return cli_fail(rc);
     }
-    if (!dry && (rc = swx_package_path_check(out)) < 0) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
+    free(text);
+    if (!vc->dry && (rc = swx_package_path_check(vc->out)) < 0)
+        return cli_fail(rc);
+    return 0;
+}
 
-    /* ---- the layers, from the capabilities ---- */
-    if ((exit_code = cli_danger_read(&danger, &a)) || (exit_code = cli_client(&client, &a)))
-        goto done;
-    if ((rc = swx_wms_get_caps(&caps, client, bundle))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    swx_package_opts po = {
-        .bundle = bundle,
-        .run = cli_get(&a, "run"),
-        .path = out,
-        .voyage = voyage,
-        .buffer_m = buffer_nm * SWX_NM_M,
-        .layers = layers,
-        .nlayers = nlayers,
-        .tile_size = (int)tile_size,
-        .budget = budget,
-        .now = now,
-    };
-    if ((rc = swx_package_new(&pkg, caps, &po))) {
-        if (rc == SWX_EINVAL && budget)
-            swx_error_prefix(rc, "--budget");
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (storms_text) {
-        swx_package_storms ps = {
-            .query = &storms_q, .danger = danger, .qml = cli_storm_qml_by_kind()};
-        if ((rc = swx_package_set_storms(pkg, &ps))) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-    }
-    swx_package_grib pg;
-    int grib = 0;
-    if ((exit_code = cli_grib_read(&pg, &grib, &gcache, &a)))
-        goto done;
-    if (grib && (rc = swx_package_set_grib(pkg, &pg))) {
-        swx_error_prefix(rc, "--grib");
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    cli_signals_catch(&sigs);
-    if (dry) {
-        exit_code = dry_run(pkg, client, storms_text != NULL, cli_has(&a, "grib"));
-        goto done;
-    }
-
-    u.t0 = u.last = cli_now();
-    swx_package_run_opts ro = {
-        .in_flight = (int)in_flight,
-        .stop = cli_stop_asked,
-        .cancel = &cli_stop_hard,
-        .progress = ui_progress,
-        .failed = ui_failed,
-        .ud = &u,
-    };
-    swx_package_result res;
-    rc = swx_package_build(&res, pkg, client, &ro);
-    cli_progress(0, NULL);
-    if (rc == SWX_ECANCEL || res.interrupted) {
-        cli_error("interrupted: %s was left as it was; run the same command again to continue "
-                  "(what was fetched is kept beside it)",
-                  out);
-        exit_code = EXIT_INTERRUPTED;
-        goto done;
-    }
-    if (rc) {
-        if (rc == SWX_EINVAL && budget)
-            swx_error_prefix(rc, "--budget");
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (res.cut)
-        cli_warn("%s", res.cut_line);
+/* After a build: the summary, the voyage GRIB's and the storms'. Returns
+ * EXIT_PARTIAL when tiles are missing. */
+static int report(const swx_package_result *res, swx_package *pkg, const char *out, double t0)
+{
+    if (res->cut)
+        cli_warn("%s", res->cut_line);
     cli_info("%s: %zu files, %llu tiles (%llu fetched, %zu files kept from the package before), "
              "%.2f MiB, %llu requests in %.1f s; version %d; open %s/project.qgs in QGIS",
-             out, res.files, (unsigned long long)res.tiles, (unsigned long long)res.fetched,
-             res.copied, (double)res.bytes / 1048576.0, (unsigned long long)res.requests,
-             cli_now() - u.t0, res.version, out);
+             out, res->files, (unsigned long long)res->tiles, (unsigned long long)res->fetched,
+             res->copied, (double)res->bytes / 1048576.0, (unsigned long long)res->requests,
+             cli_now() - t0, res->version, out);
     swx_grib_result gr;
     if (swx_package_grib_result(&gr, pkg) == 0)
         cli_info("voyage.grb2: %llu bytes, %zu fields at %zu times (run of the %s files), "
                  "%.2f MiB of messages fetched",
-                 (unsigned long long)res.grib_bytes, gr.messages, gr.times, gr.region,
+                 (unsigned long long)res->grib_bytes, gr.messages, gr.times, gr.region,
                  (double)gr.fetched / 1048576.0);
     const swx_risk_report *risk = swx_package_storm_risk(pkg);
     if (risk) {
@@ -444,14 +365,132 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
                      "package was built (see %s/storm_risk.json)",
                      id, title, what[worst], r->cpa_nm, out);
         } else {
-            cli_info("%zu storms, none reaches the voyage", res.storms);
+            cli_info("%zu storms, none reaches the voyage", res->storms);
         }
     }
-    if (res.failed) {
+    if (res->failed) {
         cli_error("%llu tiles failed and are missing; run the same command again to fetch them",
-                  (unsigned long long)res.failed);
-        exit_code = EXIT_PARTIAL;
+                  (unsigned long long)res->failed);
+        return EXIT_PARTIAL;
     }
+    return EXIT_OK;
+}
+
+/* Builds the package, with one progress line; then the report. */
+static int build(swx_package *pkg, swx_client *client, const voyage_cmd *vc, ui *u)
+{
+    u->t0 = u->last = cli_now();
+    swx_package_run_opts ro = {
+        .in_flight = (int)vc->in_flight,
+        .stop = cli_stop_asked,
+        .cancel = &cli_stop_hard,
+        .progress = ui_progress,
+        .failed = ui_failed,
+        .ud = u,
+    };
+    swx_package_result res;
+    int rc = swx_package_build(&res, pkg, client, &ro);
+    cli_progress(0, NULL);
+    if (rc == SWX_ECANCEL || res.interrupted) {
+        cli_error("interrupted: %s was left as it was; run the same command again to continue "
+                  "(what was fetched is kept beside it)",
+                  vc->out);
+        return EXIT_INTERRUPTED;
+    }
+    if (rc) {
+        if (rc == SWX_EINVAL && vc->budget)
+            swx_error_prefix(rc, "--budget");
+        return cli_fail(rc);
+    }
+    return report(&res, pkg, vc->out, u->t0);
+}
+
+int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
+{
+    voyage_cmd vc = {0};
+    cli_args *a = &vc.a;
+    swx_client *client = NULL;
+    swx_caps *caps = NULL;
+    swx_voyage *voyage = NULL;
+    swx_package *pkg = NULL;
+    swx_diskcache *gcache = NULL;
+    char *storms_text = NULL;
+    swx_storm_danger *danger = NULL;
+    swx_storm_query storms_q;
+    int exit_code = EXIT_OK, rc;
+    cli_signals sigs = {0};
+    ui u = {0};
+
+    int pr = cli_parse(a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    if (a->npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx voyage --help')", a->positional[0]);
+        return EXIT_USAGE;
+    }
+    u.quiet = cli_has(a, "quiet");
+    cli_set_quiet(u.quiet);
+
+    /* ---- everything typed is checked before any request ---- */
+    if ((exit_code = read_options(&vc)))
+        return exit_code;
+    if (cli_has(a, "storms")) {
+        if (!(storms_text = strdup(cli_get(a, "storms")))) {
+            cli_error("out of memory");
+            exit_code = EXIT_IO;
+            goto done;
+        }
+        if ((exit_code = storms_parse(&storms_q, storms_text)))
+            goto done;
+    }
+    if ((exit_code = read_voyage(&voyage, &vc)))
+        goto done;
+
+    /* ---- the layers, from the capabilities ---- */
+    if ((exit_code = cli_danger_read(&danger, a)) || (exit_code = cli_client(&client, a)))
+        goto done;
+    if ((rc = swx_wms_get_caps(&caps, client, vc.bundle))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    swx_package_opts po = {
+        .bundle = vc.bundle,
+        .run = cli_get(a, "run"),
+        .path = vc.out,
+        .voyage = voyage,
+        .buffer_m = vc.buffer_nm * SWX_NM_M,
+        .layers = vc.layers,
+        .nlayers = vc.nlayers,
+        .tile_size = (int)vc.tile_size,
+        .budget = vc.budget,
+        .now = vc.now,
+    };
+    if ((rc = swx_package_new(&pkg, caps, &po))) {
+        if (rc == SWX_EINVAL && vc.budget)
+            swx_error_prefix(rc, "--budget");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    if (storms_text) {
+        swx_package_storms ps = {
+            .query = &storms_q, .danger = danger, .qml = cli_storm_qml_by_kind()};
+        if ((rc = swx_package_set_storms(pkg, &ps))) {
+            exit_code = cli_fail(rc);
+            goto done;
+        }
+    }
+    swx_package_grib pg;
+    int grib = 0;
+    if ((exit_code = cli_grib_read(&pg, &grib, &gcache, a)))
+        goto done;
+    if (grib && (rc = swx_package_set_grib(pkg, &pg))) {
+        swx_error_prefix(rc, "--grib");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
+    cli_signals_catch(&sigs);
+    exit_code = vc.dry ? dry_run(pkg, client, storms_text != NULL, cli_has(a, "grib"))
+                       : build(pkg, client, &vc, &u);
 done:
     cli_signals_release(&sigs);
     swx_package_free(pkg);
@@ -459,7 +498,6 @@ done:
     swx_caps_free(caps);
     swx_client_free(client);
     swx_voyage_free(voyage);
-    free(text);
     free(storms_text);
     swx_storm_danger_free(danger);
     return exit_code;

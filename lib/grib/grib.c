@@ -3,6 +3,7 @@
  * fetch of the messages wanted, the cache of both, and the build. */
 #include "grib_priv.h"
 
+#include "buf.h"
 #include "diskcache_int.h"
 #include "http_int.h"
 #include "seawx/atomicfile.h"
@@ -72,7 +73,7 @@ typedef struct gjob {
     gtime times[MAX_TIMES];
     size_t ntimes;
     gfile *files;
-    size_t nfiles;
+    size_t nfiles, files_cap;
     swx_grib_result res;
     /* fetch rounds */
     size_t cursor, sub;
@@ -114,14 +115,10 @@ static uint64_t get_u64(const uint8_t *p)
 static int push_msg(gfile *f, uint64_t off, const swx_grib_head *h, const uint8_t *head,
                     size_t head_len)
 {
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 8;
-        gmsg *m = realloc(f->msgs, cap * sizeof *m);
-        if (!m)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        f->msgs = m;
-        f->cap = cap;
-    }
+    gmsg *msgs = swx_array_reserve(f->msgs, &f->cap, f->n + 1, sizeof *msgs, 8);
+    if (!msgs)
+        return SWX_ENOMEM;
+    f->msgs = msgs;
     gmsg *m = &f->msgs[f->n];
     memset(m, 0, sizeof *m);
     m->off = off;
@@ -508,11 +505,8 @@ static int walk_all(gjob *j)
             return rc;
         todo = 0;
         for (size_t i = 0; i < j->nfiles; i++)
-            if (!j->files[i].walked) {
+            if (!j->files[i].walked)
                 todo++;
-                if (j->files[i].whole)
-                    j->files[i].walked = 1;
-            }
     }
     return rc;
 }
@@ -686,9 +680,9 @@ static int spacing_ok(gjob *j, const swx_grib_head *h)
 
 static int add_file(gjob *j, const char *id, const char *bundle, size_t t)
 {
-    gfile *f = realloc(j->files, (j->nfiles + 1) * sizeof *f);
+    gfile *f = swx_array_reserve(j->files, &j->files_cap, j->nfiles + 1, sizeof *f, 8);
     if (!f)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
+        return SWX_ENOMEM;
     j->files = f;
     f = &j->files[j->nfiles];
     memset(f, 0, sizeof *f);
@@ -832,7 +826,9 @@ static int region_grid(swx_grib_head *h, gjob *j, const char *id)
     return rc;
 }
 
-static int plan(gjob *j)
+/* The spec's own rules: variables, edition, grid, hours and the box or
+ * voyage. */
+static int check_spec(gjob *j)
 {
     const swx_grib_spec *s = j->spec;
     int rc = swx__grib_params(j->params, &j->nparams, s->vars);
@@ -870,63 +866,64 @@ static int plan(gjob *j)
         return swx_error_set(SWX_EINVAL,
                              "hours go with a box; a voyage takes the hours it is at sea");
     }
-    listing l = {0};
-    if ((rc = list_files(&l, j)))
-        goto done;
-    size_t rows = swx_table_rows(l.t);
-    int64_t run = s->run, newest = INT64_MIN;
+    return 0;
+}
+
+/* The run: the one asked for, which must be listed, or the newest listed. */
+static int pick_run(int64_t *out, const gjob *j, const listing *l)
+{
+    size_t rows = swx_table_rows(l->t);
+    int64_t run = j->spec->run, newest = INT64_MIN;
     int found = 0;
     for (size_t r = 0; r < rows; r++) {
-        if (swx_table_is_null(l.t, r, (size_t)l.c_time))
+        if (swx_table_is_null(l->t, r, (size_t)l->c_time))
             continue;
-        int64_t t = swx_table_get_time(l.t, r, (size_t)l.c_time);
+        int64_t t = swx_table_get_time(l->t, r, (size_t)l->c_time);
         newest = t > newest ? t : newest;
         found |= t == run;
     }
-    if (newest == INT64_MIN) {
-        rc =
-            swx_error_set(SWX_ENOTFOUND, "no forecast file is listed for bundle %s", j->bundles[0]);
-        goto done;
-    }
+    if (newest == INT64_MIN)
+        return swx_error_set(SWX_ENOTFOUND, "no forecast file is listed for bundle %s",
+                             j->bundles[0]);
     if (!run) {
         run = newest;
     } else if (!found) {
         char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
         swx_iso8601_format(a, run);
         swx_iso8601_format(b, newest);
-        rc = swx_error_set(SWX_ENOTFOUND,
-                           "no forecast file of the run of %s is listed (the "
-                           "newest run: %s)",
-                           a, b);
-        goto done;
+        return swx_error_set(SWX_ENOTFOUND,
+                             "no forecast file of the run of %s is listed (the "
+                             "newest run: %s)",
+                             a, b);
     }
-    j->res.run = run;
-    /* regions listed for the run */
-    const char *regions[MAX_REGIONS];
+    *out = run;
+    return 0;
+}
+
+/* The regions listed for the run, at most MAX_REGIONS; returns how many. */
+static size_t list_regions(const char **regions, const listing *l, int64_t run)
+{
     size_t nreg = 0;
+    size_t rows = swx_table_rows(l->t);
     for (size_t r = 0; r < rows && nreg < MAX_REGIONS; r++) {
-        if (swx_table_get_time(l.t, r, (size_t)l.c_time) != run)
+        if (swx_table_get_time(l->t, r, (size_t)l->c_time) != run)
             continue;
-        const char *reg = swx_table_get_string(l.t, r, (size_t)l.c_region);
+        const char *reg = swx_table_get_string(l->t, r, (size_t)l->c_region);
         int dup = 0;
         for (size_t k = 0; k < nreg && !dup; k++)
             dup = strcmp(regions[k], reg) == 0;
         if (!dup)
             regions[nreg++] = reg;
     }
-    const char *times_region = nreg ? regions[0] : "global";
-    for (size_t k = 0; k < nreg; k++)
-        if (strcmp(regions[k], "global") == 0)
-            times_region = regions[k];
-    rc = s->cut == SWX_GRIB_CUT_BOX ? times_of_box(j, &l, run, times_region)
-                                    : times_of_voyage(j, &l, run, times_region);
-    if (rc)
-        goto done;
-    if (j->ntimes == 0) {
-        rc = swx_error_set(SWX_ENOTFOUND, "no forecast hour of the run falls in the voyage");
-        goto done;
-    }
-    /* the grids: per time, or one for all */
+    return nreg;
+}
+
+/* The grids: per time (a window each), or one for all (the box, or the
+ * route's). */
+static int plan_grids(gjob *j)
+{
+    const swx_grib_spec *s = j->spec;
+    int rc;
     double uw = 0, us = 90, ue = 0, un = -90;
     for (size_t i = 0; i < j->ntimes; i++) {
         double w, so, e, n;
@@ -957,12 +954,12 @@ static int plan(gjob *j)
         us = so < us ? so : us;
         un = n > un ? n : un;
         if ((rc = grid_of(&j->times[i].grid, w, so, e, n, j->grid)))
-            goto done;
+            return rc;
     }
     if (s->cut != SWX_GRIB_CUT_WINDOW) {
         ggrid all;
         if ((rc = grid_of(&all, uw, us, ue, un, j->grid)))
-            goto done;
+            return rc;
         for (size_t i = 0; i < j->ntimes; i++)
             j->times[i].grid = all;
         if (s->cut == SWX_GRIB_CUT_BOX)
@@ -971,31 +968,91 @@ static int plan(gjob *j)
                 j->times[i].area = NULL;
             }
     }
-    /* the region: the smallest whose grid holds every grid */
-    const char *region = NULL;
+    return 0;
+}
+
+/* The region: the smallest whose grid holds every grid; *head is its grid's. */
+static int pick_region(const char **out, swx_grib_head *head, gjob *j, const listing *l,
+                       int64_t run, const char *const *regions, size_t nreg)
+{
+    int rc;
+    *out = NULL;
     uint64_t best = UINT64_MAX;
-    swx_grib_head best_head = {0};
     for (size_t k = 0; k < nreg; k++) {
-        long row = find_row(&l, run, regions[k], j->bundles[0], j->times[0].fh);
+        long row = find_row(l, run, regions[k], j->bundles[0], j->times[0].fh);
         if (row < 0)
             continue;
         swx_grib_head h;
-        if ((rc = region_grid(&h, j, swx_table_get_string(l.t, (size_t)row, (size_t)l.c_name))))
-            goto done;
+        if ((rc = region_grid(&h, j, swx_table_get_string(l->t, (size_t)row, (size_t)l->c_name))))
+            return rc;
         int ok = 1;
         for (size_t i = 0; i < j->ntimes && ok; i++)
             ok = holds(&h, &j->times[i].grid);
         if (ok && (uint64_t)h.ni * h.nj < best) {
             best = (uint64_t)h.ni * h.nj;
-            region = regions[k];
-            best_head = h;
+            *out = regions[k];
+            *head = h;
         }
     }
-    if (!region) {
-        rc = swx_error_set(SWX_ENOTFOUND, "no listed forecast region holds the whole area%s%s",
-                           s->region ? " in " : "", s->region ? s->region : "");
+    if (!*out)
+        return swx_error_set(SWX_ENOTFOUND, "no listed forecast region holds the whole area%s%s",
+                             j->spec->region ? " in " : "", j->spec->region ? j->spec->region : "");
+    return 0;
+}
+
+/* The result's bounds: every time's grid, longitudes continuous with the
+ * first. */
+static void result_bounds(gjob *j)
+{
+    ggrid *g0 = &j->times[0].grid;
+    double w, so, e, n;
+    grid_bounds(g0, &j->res.west, &j->res.south, &j->res.east, &j->res.north);
+    for (size_t i = 1; i < j->ntimes; i++) {
+        grid_bounds(&j->times[i].grid, &w, &so, &e, &n);
+        while (w < j->res.west - 180)
+            w += 360, e += 360;
+        while (w > j->res.west + 180)
+            w -= 360, e -= 360;
+        j->res.west = w < j->res.west ? w : j->res.west;
+        j->res.east = e > j->res.east ? e : j->res.east;
+        j->res.south = so < j->res.south ? so : j->res.south;
+        j->res.north = n > j->res.north ? n : j->res.north;
+    }
+}
+
+static int plan(gjob *j)
+{
+    const swx_grib_spec *s = j->spec;
+    int rc;
+    if ((rc = check_spec(j)))
+        return rc;
+    listing l = {0};
+    if ((rc = list_files(&l, j)))
+        goto done;
+    int64_t run = 0;
+    if ((rc = pick_run(&run, j, &l)))
+        goto done;
+    j->res.run = run;
+    const char *regions[MAX_REGIONS];
+    size_t nreg = list_regions(regions, &l, run);
+    const char *times_region = nreg ? regions[0] : "global";
+    for (size_t k = 0; k < nreg; k++)
+        if (strcmp(regions[k], "global") == 0)
+            times_region = regions[k];
+    rc = s->cut == SWX_GRIB_CUT_BOX ? times_of_box(j, &l, run, times_region)
+                                    : times_of_voyage(j, &l, run, times_region);
+    if (rc)
+        goto done;
+    if (j->ntimes == 0) {
+        rc = swx_error_set(SWX_ENOTFOUND, "no forecast hour of the run falls in the voyage");
         goto done;
     }
+    if ((rc = plan_grids(j)))
+        goto done;
+    const char *region = NULL;
+    swx_grib_head best_head = {0};
+    if ((rc = pick_region(&region, &best_head, j, &l, run, regions, nreg)))
+        goto done;
     if ((rc = spacing_ok(j, &best_head)))
         goto done;
     snprintf(j->res.region, sizeof j->res.region, "%s", region);
@@ -1015,20 +1072,7 @@ static int plan(gjob *j)
     j->res.first = j->times[0].valid;
     j->res.last = j->times[j->ntimes - 1].valid;
     j->res.files = j->nfiles;
-    ggrid *g0 = &j->times[0].grid;
-    double w, so, e, n;
-    grid_bounds(g0, &j->res.west, &j->res.south, &j->res.east, &j->res.north);
-    for (size_t i = 1; i < j->ntimes; i++) {
-        grid_bounds(&j->times[i].grid, &w, &so, &e, &n);
-        while (w < j->res.west - 180)
-            w += 360, e += 360;
-        while (w > j->res.west + 180)
-            w -= 360, e -= 360;
-        j->res.west = w < j->res.west ? w : j->res.west;
-        j->res.east = e > j->res.east ? e : j->res.east;
-        j->res.south = so < j->res.south ? so : j->res.south;
-        j->res.north = n > j->res.north ? n : j->res.north;
-    }
+    result_bounds(j);
 done:
     swx_table_free(l.t);
     return rc;

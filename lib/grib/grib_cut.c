@@ -3,6 +3,7 @@
 #include "grib_priv.h"
 
 #include "area_int.h"
+#include "buf.h"
 #include "seawx/error.h"
 
 #include <eccodes.h>
@@ -94,16 +95,10 @@ static int ec_fail(const char *what, const char *doing, int err)
 
 static int put(uint8_t **out, size_t *len, size_t *cap, const void *data, size_t n)
 {
-    if (*len + n > *cap) {
-        size_t c = *cap ? *cap : 64 * 1024;
-        while (c < *len + n)
-            c *= 2;
-        uint8_t *p = realloc(*out, c);
-        if (!p)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        *out = p;
-        *cap = c;
-    }
+    uint8_t *p = swx_array_reserve(*out, cap, *len + n, 1, 64 * 1024);
+    if (!p)
+        return SWX_ENOMEM;
+    *out = p;
     memcpy(*out + *len, data, n);
     *len += n;
     return 0;
@@ -216,20 +211,19 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
     return rc;
 }
 
-int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
-                  const ggrid *g, const swx_area *area, const gparam *p, int edition,
-                  uint8_t **simple, size_t *simple_len, const char *what)
+/* The grid of a source message: regular latitude and longitude, by rows. */
+typedef struct src_grid {
+    long ni, nj, jpos;
+    double lat1, lon1, di, dj;
+} src_grid;
+
+static int read_grid(src_grid *sg, codes_handle *h, const char *what)
 {
-    int err = 0, rc = 0;
-    double *src = NULL, *dst = NULL;
-    swx__grib_init();
-    codes_handle *h = codes_handle_new_from_message_copy(NULL, msg, len);
-    if (!h)
-        return ec_fail(what, "read a message", CODES_INVALID_MESSAGE);
     char grid_type[64] = "";
     size_t gl = sizeof grid_type;
     long ni = 0, nj = 0, jpos = 0, ineg = 0, cons = 1;
     double lat1 = 0, lon1 = 0, di = 0, dj = 0;
+    int err;
     if ((err = codes_get_string(h, "gridType", grid_type, &gl)) ||
         (err = codes_get_long(h, "Ni", &ni)) || (err = codes_get_long(h, "Nj", &nj)) ||
         (err = codes_get_long(h, "jScansPositively", &jpos)) ||
@@ -237,76 +231,62 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
         (err = codes_get_double(h, "latitudeOfFirstGridPointInDegrees", &lat1)) ||
         (err = codes_get_double(h, "longitudeOfFirstGridPointInDegrees", &lon1)) ||
         (err = codes_get_double(h, "iDirectionIncrementInDegrees", &di)) ||
-        (err = codes_get_double(h, "jDirectionIncrementInDegrees", &dj))) {
-        rc = ec_fail(what, "read the grid", err);
-        goto done;
-    }
+        (err = codes_get_double(h, "jDirectionIncrementInDegrees", &dj)))
+        return ec_fail(what, "read the grid", err);
     (void)codes_get_long(h, "jPointsAreConsecutive", &cons);
     if (strcmp(grid_type, "regular_ll") != 0 || ineg || cons || ni <= 0 || nj <= 0 || di <= 0 ||
-        dj <= 0 || (uint64_t)ni * (uint64_t)nj > MAX_POINTS * 16u) {
-        rc =
-            swx_error_set(SWX_EPARSE,
-                          "%s: a grid this build does not cut (%.40s, %ld x %ld, scanning "
-                          "%s)",
-                          what, grid_type, ni, nj, ineg || cons ? "other than by rows" : "by rows");
-        goto done;
-    }
-    size_t n = (size_t)ni * (size_t)nj, got = n;
-    if ((err = codes_set_double(h, "missingValue", SENTINEL))) {
-        rc = ec_fail(what, "set the missing value", err);
-        goto done;
-    }
-    if (!(src = malloc(n * sizeof *src))) {
-        rc = swx_error_set(SWX_ENOMEM, "out of memory");
-        goto done;
-    }
-    if ((err = codes_get_double_array(h, "values", src, &got)) || got != n) {
-        rc = ec_fail(what, "decode the values", err ? err : CODES_WRONG_ARRAY_SIZE);
-        goto done;
-    }
-    if (simple) {
-        /* The whole field, simply packed at the source's precision: its
-         * values decode as the source's did (the same multiples of
-         * 10^-D), in a fraction of the time. */
-        long d = 0;
-        size_t sl = strlen("grid_simple"), nmiss = 0;
-        for (size_t i = 0; i < n; i++)
-            nmiss += src[i] >= SENTINEL / 2;
-        const void *bytes = NULL;
-        size_t blen = 0;
-        *simple = NULL;
-        if ((err = codes_get_long(h, "decimalScaleFactor", &d)) ||
-            (err = codes_set_string(h, "packingType", "grid_simple", &sl)) ||
-            (err = codes_set_long(h, "bitmapPresent", nmiss ? 1 : 0)) ||
-            (err = codes_set_double(h, "missingValue", SENTINEL)) ||
-            (err = codes_set_long(h, "decimalScaleFactor", d)) ||
-            (err = codes_set_double_array(h, "values", src, n)) ||
-            (err = codes_get_message(h, &bytes, &blen))) {
-            rc = ec_fail(what, "pack it simply", err);
-            goto done;
-        }
-        if (!(*simple = malloc(blen))) {
-            rc = swx_error_set(SWX_ENOMEM, "out of memory");
-            goto done;
-        }
-        memcpy(*simple, bytes, blen);
-        *simple_len = blen;
-    }
-    size_t m = (size_t)g->ni * g->nj;
-    if (m == 0 || m > MAX_POINTS) {
-        rc = swx_error_set(SWX_ETOOBIG, "a grid of %u x %u points (at most %u)", g->ni, g->nj,
-                           MAX_POINTS);
-        goto done;
-    }
-    if (!(dst = malloc(m * sizeof *dst))) {
-        rc = swx_error_set(SWX_ENOMEM, "out of memory");
-        goto done;
-    }
+        dj <= 0 || (uint64_t)ni * (uint64_t)nj > MAX_POINTS * 16u)
+        return swx_error_set(SWX_EPARSE,
+                             "%s: a grid this build does not cut (%.40s, %ld x %ld, scanning "
+                             "%s)",
+                             what, grid_type, ni, nj,
+                             ineg || cons ? "other than by rows" : "by rows");
+    *sg = (src_grid){ni, nj, jpos, lat1, lon1, di, dj};
+    return 0;
+}
+
+/* The whole field, simply packed at the source's precision: its values
+ * decode as the source's did (the same multiples of 10^-D), in a fraction
+ * of the time. */
+static int pack_simple(uint8_t **simple, size_t *simple_len, codes_handle *h, const double *src,
+                       size_t n, const char *what)
+{
+    long d = 0;
+    size_t sl = strlen("grid_simple"), nmiss = 0;
+    int err;
+    for (size_t i = 0; i < n; i++)
+        nmiss += src[i] >= SENTINEL / 2;
+    const void *bytes = NULL;
+    size_t blen = 0;
+    *simple = NULL;
+    if ((err = codes_get_long(h, "decimalScaleFactor", &d)) ||
+        (err = codes_set_string(h, "packingType", "grid_simple", &sl)) ||
+        (err = codes_set_long(h, "bitmapPresent", nmiss ? 1 : 0)) ||
+        (err = codes_set_double(h, "missingValue", SENTINEL)) ||
+        (err = codes_set_long(h, "decimalScaleFactor", d)) ||
+        (err = codes_set_double_array(h, "values", src, n)) ||
+        (err = codes_get_message(h, &bytes, &blen)))
+        return ec_fail(what, "pack it simply", err);
+    if (!(*simple = malloc(blen)))
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    memcpy(*simple, bytes, blen);
+    *simple_len = blen;
+    return 0;
+}
+
+/* The values of g (g->ni x g->nj, rows from the north) taken from the
+ * source's points where they fall on one and the area keeps them, MISSING
+ * elsewhere; returns how many are missing. */
+static size_t resample(double *dst, const ggrid *g, const swx_area *area, const src_grid *sg,
+                       const double *src)
+{
+    const long ni = sg->ni, nj = sg->nj;
+    const double lat1 = sg->lat1, lon1 = sg->lon1, di = sg->di, dj = sg->dj;
     int global = ni * di >= 360 - di / 2;
     size_t missing = 0;
     for (uint32_t j = 0; j < g->nj; j++) {
         double lat = g->lat0 - j * g->step;
-        double fj = jpos ? (lat - lat1) / dj : (lat1 - lat) / dj;
+        double fj = sg->jpos ? (lat - lat1) / dj : (lat1 - lat) / dj;
         long sj = lround(fj);
         for (uint32_t i = 0; i < g->ni; i++) {
             double lon = g->lon0 + i * g->step;
@@ -325,25 +305,28 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
             dst[(size_t)j * g->ni + i] = v;
         }
     }
-    /* The field is written on the handle its source was read into, so
-     * that what says what the field is (centre, parameter, level, reference
-     * and forecast time, statistics) stays as the service wrote it; only the
-     * grid, the values, the bitmap and the precision change. Simple packing
-     * (template 5.0) for a grid of fewer than COMPLEX_FROM points (a window's
-     * few dozen, a Saildocs box's hundreds: measured smaller, as 5.2 spends
-     * about 40 bytes on its groups); above, packed both ways and the smaller
-     * kept. Complex packing is template 5.2, not 5.3: ecCodes 2.28 writes
-     * 5.3 with a spatial differencing order of 0, which code table 5.6
-     * leaves reserved and OpenCPN's GRIB plugin misreads (every barb the
-     * same, it.test_grib_viewers). Every viewer of docs/grib.md reads both. */
-    if (edition == 1) {
-        rc = grib1(out, out_len, out_cap, h, g, dst, m, missing, p, what);
-        goto done;
-    }
+    return missing;
+}
+
+/* The field is written on the handle its source was read into, so
+ * that what says what the field is (centre, parameter, level, reference
+ * and forecast time, statistics) stays as the service wrote it; only the
+ * grid, the values, the bitmap and the precision change. Simple packing
+ * (template 5.0) for a grid of fewer than COMPLEX_FROM points (a window's
+ * few dozen, a Saildocs box's hundreds: measured smaller, as 5.2 spends
+ * about 40 bytes on its groups); above, packed both ways and the smaller
+ * kept. Complex packing is template 5.2, not 5.3: ecCodes 2.28 writes
+ * 5.3 with a spatial differencing order of 0, which code table 5.6
+ * leaves reserved and OpenCPN's GRIB plugin misreads (every barb the
+ * same, it.test_grib_viewers). Every viewer of docs/grib.md reads both. */
+static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *h,
+                       const ggrid *g, const double *dst, size_t m, size_t missing, const gparam *p,
+                       const char *what)
+{
     static const char *const packings[] = {"grid_simple", "grid_complex"};
     uint8_t *best = NULL;
     size_t best_len = 0;
-    int tries = m < COMPLEX_FROM ? 1 : 2;
+    int tries = m < COMPLEX_FROM ? 1 : 2, err, rc;
     rc = set_grid(h, g, what);
     for (int k = 0; k < tries && !rc; k++) {
         const void *bytes = NULL;
@@ -368,6 +351,50 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
     if (!rc)
         rc = put(out, out_len, out_cap, best, best_len);
     free(best);
+    return rc;
+}
+
+int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t *msg, size_t len,
+                  const ggrid *g, const swx_area *area, const gparam *p, int edition,
+                  uint8_t **simple, size_t *simple_len, const char *what)
+{
+    int err = 0, rc = 0;
+    double *src = NULL, *dst = NULL;
+    swx__grib_init();
+    codes_handle *h = codes_handle_new_from_message_copy(NULL, msg, len);
+    if (!h)
+        return ec_fail(what, "read a message", CODES_INVALID_MESSAGE);
+    src_grid sg = {0};
+    if ((rc = read_grid(&sg, h, what)))
+        goto done;
+    size_t n = (size_t)sg.ni * (size_t)sg.nj, got = n;
+    if ((err = codes_set_double(h, "missingValue", SENTINEL))) {
+        rc = ec_fail(what, "set the missing value", err);
+        goto done;
+    }
+    if (!(src = malloc(n * sizeof *src))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((err = codes_get_double_array(h, "values", src, &got)) || got != n) {
+        rc = ec_fail(what, "decode the values", err ? err : CODES_WRONG_ARRAY_SIZE);
+        goto done;
+    }
+    if (simple && (rc = pack_simple(simple, simple_len, h, src, n, what)))
+        goto done;
+    size_t m = (size_t)g->ni * g->nj;
+    if (m == 0 || m > MAX_POINTS) {
+        rc = swx_error_set(SWX_ETOOBIG, "a grid of %u x %u points (at most %u)", g->ni, g->nj,
+                           MAX_POINTS);
+        goto done;
+    }
+    if (!(dst = malloc(m * sizeof *dst))) {
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t missing = resample(dst, g, area, &sg, src);
+    rc = edition == 1 ? grib1(out, out_len, out_cap, h, g, dst, m, missing, p, what)
+                      : write_grib2(out, out_len, out_cap, h, g, dst, m, missing, p, what);
 done:
     codes_handle_delete(h);
     free(src);

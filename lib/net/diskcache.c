@@ -1,6 +1,7 @@
 /* diskcache.c: answers kept on disk, checked by key on reading. */
 #include "seawx/diskcache.h"
 
+#include "buf.h"
 #include "diskcache_int.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
@@ -230,17 +231,13 @@ int swx_diskcache_prune(uint64_t *kept, size_t *removed, const char *dir, uint64
             }
             if (nl != 36 || strcmp(nm + 32, ".swx") != 0)
                 continue; /* not ours: left alone */
-            if (n == cap) {
-                size_t nc = cap ? cap * 2 : 1024;
-                cache_entry *ne = realloc(e, nc * sizeof *e);
-                if (!ne) {
-                    closedir(d);
-                    rc = swx_error_set(SWX_ENOMEM, "out of memory measuring the cache");
-                    goto done;
-                }
-                e = ne;
-                cap = nc;
+            cache_entry *ne = swx_array_reserve(e, &cap, n + 1, sizeof *e, 1024);
+            if (!ne) {
+                closedir(d);
+                rc = swx_error_set(SWX_ENOMEM, "out of memory measuring the cache");
+                goto done;
             }
+            e = ne;
             memcpy(e[n].name, nm, 32);
             e[n].folder = (unsigned char)f;
             e[n].used = st.st_mtime;

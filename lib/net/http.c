@@ -1024,136 +1024,103 @@ static const char *tries_word(int attempts)
 /* Classifies a finished attempt; on OUT_FAIL the error line is set, on
  * OUT_RETRY *delay_ms is set (and the error line holds what went wrong, for
  * when no retry is left), on OUT_REDIRECT the transfer is already re-aimed. */
-static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_ms, int *code)
+/* A failure that may be tried again: OUT_RETRY after a delay while tries
+ * are left, else OUT_FAIL (*code is set already). */
+static enum outcome retry_or_fail(swx_client *c, xfer *x, long *delay_ms)
 {
-    long status = 0;
-    char *ctype = NULL;
-    curl_off_t ra = -1;
-    char msg[400], ecode[96];
-    const char *svc = "";
-    int can_retry = x->attempts <= c->max_retries;
-    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ctype);
-    *delay_ms = 0;
-
-    if (x->cb && x->cb_rc) {
-        *code = x->cb_rc; /* the callback's own line stays in swx_error_last() */
-        return OUT_FAIL;
-    }
-    if (x->sink_fd >= 0 && x->sink_err) {
-        if (x->sink_opts && x->sink_opts->file)
-            *code = swx_error_set(SWX_EIO, "cannot write %s: %s", x->sink_opts->file,
-                                  strerror(x->sink_err));
-        else
-            *code = swx_error_set(SWX_EIO, "cannot write the file downloaded from %s: %s",
-                                  x->display, strerror(x->sink_err));
-        return OUT_FAIL;
-    }
-    if (x->sink_fd >= 0 && res == CURLE_OK && status == 416 && !x->sink_restarted) {
-        /* The partial file is not a prefix the server knows: start over once. */
-        x->sink_restarted = 1;
-        if (ftruncate(x->sink_fd, 0) != 0) {
-            *code = swx_error_set(SWX_EIO, "cannot restart the download from %s: %s", x->display,
-                                  strerror(errno));
-            return OUT_FAIL;
-        }
+    if (x->attempts <= c->max_retries) {
+        *delay_ms = retry_delay(c, x, -1);
         return OUT_RETRY;
     }
-    if (x->sink_fd >= 0 && res == CURLE_ABORTED_BY_CALLBACK) {
-        *code = swx_error_set(SWX_ECANCEL, "the download from %s was stopped", x->display);
-        return OUT_FAIL;
-    }
-    if (res != CURLE_OK) {
-        const char *why = x->errbuf[0] ? x->errbuf : curl_easy_strerror(res);
-        switch (res) {
-        case CURLE_WRITE_ERROR:
-        case CURLE_FILESIZE_EXCEEDED:
-            if (x->too_big || res == CURLE_FILESIZE_EXCEEDED) {
-                *code = swx_error_set(SWX_ETOOBIG,
-                                      "the answer from %s is larger than the %zu-byte limit",
-                                      x->display, x->max_body);
-                return OUT_FAIL;
-            }
-            break;
-        case CURLE_OPERATION_TIMEDOUT:
-            *code = swx_error_set(SWX_ENET, "no complete answer from %s within %ld s (%d %s)",
-                                  x->display, (c->timeout_ms + 999) / 1000, x->attempts,
-                                  tries_word(x->attempts));
-            goto retry;
-        case CURLE_GOT_NOTHING:
-        case CURLE_RECV_ERROR:
-        case CURLE_SEND_ERROR:
-        case CURLE_PARTIAL_FILE:
-        case CURLE_HTTP2:
-        case CURLE_HTTP2_STREAM:
-        case CURLE_BAD_CONTENT_ENCODING:
-            *code = swx_error_set(SWX_ENET, "the connection to %s broke off: %s (%d %s)",
-                                  x->display, why, x->attempts, tries_word(x->attempts));
-            goto retry;
-        case CURLE_PEER_FAILED_VERIFICATION:
+    return OUT_FAIL;
+}
+
+/* A transfer that curl could not finish. */
+static enum outcome classify_curl(swx_client *c, xfer *x, CURLcode res, long *delay_ms, int *code)
+{
+    const char *why = x->errbuf[0] ? x->errbuf : curl_easy_strerror(res);
+    switch (res) {
+    case CURLE_WRITE_ERROR:
+    case CURLE_FILESIZE_EXCEEDED:
+        if (x->too_big || res == CURLE_FILESIZE_EXCEEDED) {
             *code =
-                swx_error_set(SWX_ENET,
+                swx_error_set(SWX_ETOOBIG, "the answer from %s is larger than the %zu-byte limit",
+                              x->display, x->max_body);
+            return OUT_FAIL;
+        }
+        break;
+    case CURLE_OPERATION_TIMEDOUT:
+        *code =
+            swx_error_set(SWX_ENET, "no complete answer from %s within %ld s (%d %s)", x->display,
+                          (c->timeout_ms + 999) / 1000, x->attempts, tries_word(x->attempts));
+        return retry_or_fail(c, x, delay_ms);
+    case CURLE_GOT_NOTHING:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_BAD_CONTENT_ENCODING:
+        *code = swx_error_set(SWX_ENET, "the connection to %s broke off: %s (%d %s)", x->display,
+                              why, x->attempts, tries_word(x->attempts));
+        return retry_or_fail(c, x, delay_ms);
+    case CURLE_PEER_FAILED_VERIFICATION:
+        *code = swx_error_set(SWX_ENET,
                               "cannot reach %s safely: its TLS certificate is not trusted (%s); "
                               "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
                               x->display, why);
-            return OUT_FAIL;
-        case CURLE_COULDNT_CONNECT:
-        case CURLE_COULDNT_RESOLVE_HOST:
-        case CURLE_COULDNT_RESOLVE_PROXY:
-            *code = swx_error_set(SWX_ENET, "cannot reach %s: %s; check SEAWX_BASE_URL", x->display,
-                                  why);
-            return OUT_FAIL;
-        default:
-            break;
-        }
-        *code = swx_error_set(SWX_ENET, "request to %s failed: %s", x->display, why);
+        return OUT_FAIL;
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        *code =
+            swx_error_set(SWX_ENET, "cannot reach %s: %s; check SEAWX_BASE_URL", x->display, why);
+        return OUT_FAIL;
+    default:
+        break;
+    }
+    *code = swx_error_set(SWX_ENET, "request to %s failed: %s", x->display, why);
+    return OUT_FAIL;
+}
+
+/* A 2xx answer: the file, or a service's error dressed as one. svc and
+ * ecode are the service's message and code, when the body holds them. */
+static enum outcome classify_2xx(swx_client *c, xfer *x, const char *ctype, const char *svc,
+                                 const char *ecode, long *delay_ms, int *code)
+{
+    if (x->sink_fd >= 0 && is_web_page(ctype)) {
+        *code = swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
+                              x->display, ctype, svc[0] ? ": " : "", svc);
         return OUT_FAIL;
     }
-
-    if (status >= 300 && status < 400 && status != 304) {
-        char *location = NULL;
-        curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &location);
-        if (!location) {
-            *code =
-                swx_error_set(SWX_EHTTP, "HTTP %ld from %s without a Location", status, x->display);
+    if (swx_is_exception_doc(x->body.data, x->body.len)) {
+        if (swx_exception_code_is_permanent(ecode)) {
+            *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s", x->display,
+                                  svc[0] ? svc : "(no message)", ecode[0] ? " [" : "", ecode,
+                                  ecode[0] ? "]" : "");
             return OUT_FAIL;
         }
-        if ((*code = xfer_redirect(c, x, location)))
-            return OUT_FAIL;
-        return OUT_REDIRECT;
+        *code = swx_error_set(SWX_ESERVICE, "the service answered %s with an exception: %s (%d %s)",
+                              x->display, svc[0] ? svc : "(no message)", x->attempts,
+                              tries_word(x->attempts));
+        return retry_or_fail(c, x, delay_ms);
     }
-
-    if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode, sizeof ecode))
-        svc = msg;
-
-    if (status >= 200 && status < 300) {
-        if (x->sink_fd >= 0 && is_web_page(ctype)) {
-            *code =
-                swx_error_set(SWX_ESERVICE, "%s answered with a web page (%s), not the file%s%s",
-                              x->display, ctype, svc[0] ? ": " : "", svc);
-            return OUT_FAIL;
-        }
-        if (swx_is_exception_doc(x->body.data, x->body.len)) {
-            if (swx_exception_code_is_permanent(ecode)) {
-                *code = swx_error_set(SWX_ESERVICE, "the service refused %s: %s%s%s%s", x->display,
-                                      svc[0] ? svc : "(no message)", ecode[0] ? " [" : "", ecode,
-                                      ecode[0] ? "]" : "");
-                return OUT_FAIL;
-            }
-            *code = swx_error_set(
-                SWX_ESERVICE, "the service answered %s with an exception: %s (%d %s)", x->display,
-                svc[0] ? svc : "(no message)", x->attempts, tries_word(x->attempts));
-            goto retry;
-        }
-        if (!accept_matches(x->accept, ctype)) {
-            *code = swx_error_set(SWX_ESERVICE, "expected %s from %s but got %s%s%s", x->accept,
-                                  x->display, ctype ? ctype : "no content type", svc[0] ? ": " : "",
-                                  svc);
-            return OUT_FAIL;
-        }
-        return OUT_OK;
+    if (!accept_matches(x->accept, ctype)) {
+        *code =
+            swx_error_set(SWX_ESERVICE, "expected %s from %s but got %s%s%s", x->accept, x->display,
+                          ctype ? ctype : "no content type", svc[0] ? ": " : "", svc);
+        return OUT_FAIL;
     }
+    return OUT_OK;
+}
 
+/* A 4xx or 5xx answer (or another status no success): svc is the
+ * service's message, when the body holds one. */
+static enum outcome classify_error(swx_client *c, xfer *x, long status, const char *svc,
+                                   long *delay_ms, int *code)
+{
+    curl_off_t ra = -1;
+    int can_retry = x->attempts <= c->max_retries;
     char said[460] = "";
     if (svc[0])
         snprintf(said, sizeof said, " (service says: %s)", svc);
@@ -1204,13 +1171,67 @@ static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_m
     *code = swx_error_set(status == 400 ? SWX_EINVAL : SWX_EHTTP, "HTTP %ld from %s%s%s", status,
                           x->display, svc[0] ? ": " : "", svc[0] ? svc : "");
     return OUT_FAIL;
+}
 
-retry:
-    if (can_retry) {
-        *delay_ms = retry_delay(c, x, -1);
+static enum outcome classify(swx_client *c, xfer *x, CURLcode res, long *delay_ms, int *code)
+{
+    long status = 0;
+    char *ctype = NULL;
+    char msg[400], ecode[96];
+    const char *svc = "";
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ctype);
+    *delay_ms = 0;
+
+    if (x->cb && x->cb_rc) {
+        *code = x->cb_rc; /* the callback's own line stays in swx_error_last() */
+        return OUT_FAIL;
+    }
+    if (x->sink_fd >= 0 && x->sink_err) {
+        if (x->sink_opts && x->sink_opts->file)
+            *code = swx_error_set(SWX_EIO, "cannot write %s: %s", x->sink_opts->file,
+                                  strerror(x->sink_err));
+        else
+            *code = swx_error_set(SWX_EIO, "cannot write the file downloaded from %s: %s",
+                                  x->display, strerror(x->sink_err));
+        return OUT_FAIL;
+    }
+    if (x->sink_fd >= 0 && res == CURLE_OK && status == 416 && !x->sink_restarted) {
+        /* The partial file is not a prefix the server knows: start over once. */
+        x->sink_restarted = 1;
+        if (ftruncate(x->sink_fd, 0) != 0) {
+            *code = swx_error_set(SWX_EIO, "cannot restart the download from %s: %s", x->display,
+                                  strerror(errno));
+            return OUT_FAIL;
+        }
         return OUT_RETRY;
     }
-    return OUT_FAIL;
+    if (x->sink_fd >= 0 && res == CURLE_ABORTED_BY_CALLBACK) {
+        *code = swx_error_set(SWX_ECANCEL, "the download from %s was stopped", x->display);
+        return OUT_FAIL;
+    }
+    if (res != CURLE_OK)
+        return classify_curl(c, x, res, delay_ms, code);
+
+    if (status >= 300 && status < 400 && status != 304) {
+        char *location = NULL;
+        curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &location);
+        if (!location) {
+            *code =
+                swx_error_set(SWX_EHTTP, "HTTP %ld from %s without a Location", status, x->display);
+            return OUT_FAIL;
+        }
+        if ((*code = xfer_redirect(c, x, location)))
+            return OUT_FAIL;
+        return OUT_REDIRECT;
+    }
+
+    if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode, sizeof ecode))
+        svc = msg;
+
+    if (status >= 200 && status < 300)
+        return classify_2xx(c, x, ctype, svc, ecode, delay_ms, code);
+    return classify_error(c, x, status, svc, delay_ms, code);
 }
 
 /* ---- the engine ---- */

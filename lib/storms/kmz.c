@@ -39,6 +39,28 @@ static int ends_with_kml(const char *name)
     return n > 4 && strcasecmp(name + n - 4, ".kml") == 0;
 }
 
+/* One entry of the directory, before anything is inflated: a name inside
+ * the archive, and no more than the limits once inflated (*total counts
+ * every entry so far). */
+static int check_entry(uint64_t *total, const char *path, const char *name,
+                       const unz_file_info64 *fi)
+{
+    if (!swx_kmz_name_safe(name))
+        return swx_error_set(SWX_EPARSE, "%s: entry '%.200s' points outside the archive; refused",
+                             path, name);
+    *total += fi->uncompressed_size;
+    if (*total > SWX_KMZ_MAX_TOTAL)
+        return swx_error_set(SWX_ETOOBIG, "%s: the entries inflate to more than %llu MiB; refused",
+                             path, (unsigned long long)(SWX_KMZ_MAX_TOTAL >> 20));
+    uint64_t ratio = fi->uncompressed_size / (fi->compressed_size ? fi->compressed_size : 1);
+    if (fi->uncompressed_size > 1024 * 1024 && ratio > SWX_KMZ_MAX_RATIO)
+        return swx_error_set(SWX_ETOOBIG,
+                             "%s: entry '%.200s' inflates %llu times (more than %d): a zip bomb? "
+                             "refused",
+                             path, name, (unsigned long long)ratio, SWX_KMZ_MAX_RATIO);
+    return 0;
+}
+
 int swx_kmz_read_kml(char **kml, size_t *len, char **entry, const char *path)
 {
     unzFile z = NULL;
@@ -83,30 +105,8 @@ int swx_kmz_read_kml(char **kml, size_t *len, char **entry, const char *path)
                                (unsigned long long)i + 1);
             goto done;
         }
-        if (!swx_kmz_name_safe(name)) {
-            rc = swx_error_set(SWX_EPARSE, "%s: entry '%.200s' points outside the archive; refused",
-                               path, name);
+        if ((rc = check_entry(&total, path, name, &fi)))
             goto done;
-        }
-        total += fi.uncompressed_size;
-        if (total > SWX_KMZ_MAX_TOTAL) {
-            rc =
-                swx_error_set(SWX_ETOOBIG, "%s: the entries inflate to more than %llu MiB; refused",
-                              path, (unsigned long long)(SWX_KMZ_MAX_TOTAL >> 20));
-            goto done;
-        }
-        if (fi.uncompressed_size > 1024 * 1024 &&
-            fi.uncompressed_size / (fi.compressed_size ? fi.compressed_size : 1) >
-                SWX_KMZ_MAX_RATIO) {
-            rc = swx_error_set(SWX_ETOOBIG,
-                               "%s: entry '%.200s' inflates %llu times (more than %d): a zip bomb? "
-                               "refused",
-                               path, name,
-                               (unsigned long long)(fi.uncompressed_size /
-                                                    (fi.compressed_size ? fi.compressed_size : 1)),
-                               SWX_KMZ_MAX_RATIO);
-            goto done;
-        }
         int is_doc = strcasecmp(name, "doc.kml") == 0;
         if (ends_with_kml(name) && (!have || is_doc) && strcasecmp(chosen, "doc.kml") != 0) {
             snprintf(chosen, sizeof chosen, "%s", name);

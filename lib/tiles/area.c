@@ -396,16 +396,10 @@ typedef struct cstack {
 
 static int cs_reserve(cstack *c, size_t more)
 {
-    if (c->len + more <= c->cap)
-        return 0;
-    size_t cap = c->cap ? c->cap : 1024;
-    while (cap < c->len + more)
-        cap *= 2;
-    uint32_t *v = realloc(c->v, cap * sizeof *v);
+    uint32_t *v = swx_array_reserve(c->v, &c->cap, c->len + more, sizeof *v, 1024);
     if (!v)
         return swx_error_set(SWX_ENOMEM, "out of memory enumerating tiles");
     c->v = v;
-    c->cap = cap;
     return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "seawx/shard.h"
 
 #include "mbtiles.h"
+#include "buf.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "sha256.h"
@@ -49,7 +50,7 @@ struct swx_merge {
     shard_file *shards; /* n, shard k at k - 1 */
     int ref;            /* a shard of the request the others are compared with (0-based) */
     char **lost;        /* files too damaged to tell their shard, nlost of them */
-    size_t nlost;
+    size_t nlost, lost_cap;
 };
 
 /* Whether an SQLite result means the file itself is damaged (cut short,
@@ -123,9 +124,9 @@ static int shard_whole(sqlite3 *db)
 /* A file that cannot tell its shard: kept to be named. */
 static int add_lost(swx_merge *m, const char *path)
 {
-    char **l = realloc(m->lost, (m->nlost + 1) * sizeof *l);
+    char **l = swx_array_reserve(m->lost, &m->lost_cap, m->nlost + 1, sizeof *l, 4);
     if (!l)
-        return swx_error_set(SWX_ENOMEM, "out of memory");
+        return SWX_ENOMEM;
     m->lost = l;
     if (!(l[m->nlost] = strdup(path)))
         return swx_error_set(SWX_ENOMEM, "out of memory");

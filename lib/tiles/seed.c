@@ -69,60 +69,135 @@ struct swx_seed_plan {
     size_t nfiles;
 };
 
-int swx_seed_opts_check(const swx_seed_opts *o)
+/* The library's words for the options in its messages; a front end passes
+ * its own (seawx/seed.h). */
+static const swx_seed_names lib_names = {
+    .layer = "layer",
+    .variable = "variable",
+    .run = "run",
+    .times = "time",
+    .tile_size = "tile size",
+    .metatile = "metatile",
+    .format = "format",
+    .quality = "quality",
+    .clip = "clip",
+};
+
+static const char *name_of(const char *given, const char *lib)
 {
-    int ts = o->tile_size ? o->tile_size : 256, mt = o->metatile ? o->metatile : 1;
-    if (!o->bundle)
-        return swx_error_set(SWX_EINVAL, "no bundle given");
-    if (!o->area && !o->voyage)
-        return swx_error_set(SWX_EINVAL, "no area given");
-    if (o->voyage && !(o->buffer_m >= 0 && o->buffer_m <= 2000.0 * SWX_NM_M))
-        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
+    return given ? given : lib;
+}
+
+/* 0 in tile_size and metatile: their defaults. */
+static int opts_tile_size(const swx_seed_opts *o)
+{
+    return o->tile_size ? o->tile_size : 256;
+}
+
+static int opts_metatile(const swx_seed_opts *o)
+{
+    return o->metatile ? o->metatile : 1;
+}
+
+int swx_tile_size_check(int tile_size, const char *name)
+{
+    if (tile_size != 256 && tile_size != 512)
+        return swx_error_set(SWX_EINVAL, "%s must be 256 or 512",
+                             name_of(name, lib_names.tile_size));
+    return 0;
+}
+
+/* What is asked of the service: a layer or a variable with its run, and its times. */
+static int check_layer(const swx_seed_opts *o, const swx_seed_names *n)
+{
+    int rc = swx_wms_bundle_check(o->bundle);
+    if (rc)
+        return rc;
+    if (!!(o->layer && *o->layer) == !!(o->variable && *o->variable))
+        return swx_error_set(SWX_EINVAL, "give either %s NAME or %s VAR", n->layer, n->variable);
+    if (o->layer && *o->layer && o->run && *o->run)
+        return swx_error_set(SWX_EINVAL, "%s goes with %s; a %s name already names its run", n->run,
+                             n->variable, n->layer);
+    if (swx_select_run_parse(NULL, o->run))
+        return swx_error_prefix(SWX_EINVAL, "%s", n->run);
+    if (o->times && *o->times && strcmp(o->times, "all") != 0) {
+        swx_timedim *td = NULL;
+        if ((rc = swx_timedim_parse(&td, o->times, strlen(o->times), NULL)))
+            rc = swx_error_prefix(SWX_EINVAL, "%s", n->times);
+        swx_timedim_free(td);
+    }
+    return rc;
+}
+
+/* The tiles: their size, the GetMap's, the encoding. */
+static int check_tiles(const swx_seed_opts *o, const swx_seed_names *n)
+{
+    int ts = opts_tile_size(o), mt = opts_metatile(o), rc;
     if (!o->zooms || (o->zooms >> (SWX_TILE_MAX_ZOOM + 1)))
         return swx_error_set(SWX_EINVAL, "zoom levels must be within 0 to %d", SWX_TILE_MAX_ZOOM);
-    if (ts != 256 && ts != 512)
-        return swx_error_set(SWX_EINVAL, "tile size must be 256 or 512, not %d", ts);
+    if ((rc = swx_tile_size_check(ts, n->tile_size)))
+        return rc;
     if (mt != 1 && mt != 2 && mt != 4 && mt != 8)
-        return swx_error_set(SWX_EINVAL, "metatile must be 1, 2, 4 or 8, not %d", mt);
+        return swx_error_set(SWX_EINVAL, "%s must be 1, 2, 4 or 8", n->metatile);
+    if (mt * ts > SWX_SEED_MAX_IMAGE)
+        return swx_error_set(SWX_EINVAL, "%s %d with %s %d asks for images wider than %d pixels",
+                             n->metatile, mt, n->tile_size, ts, SWX_SEED_MAX_IMAGE);
     const swx_tile_format_info *fmt = swx_tile_format_get((int)o->format);
-    char names[128];
+    char list[128];
     if (!fmt)
         return swx_error_set(SWX_EINVAL, "unknown tile format %d", (int)o->format);
     if (o->quality < 0 || o->quality > 100)
         return swx_error_set(SWX_EINVAL, "quality must be from 1 to 100, not %d", o->quality);
+    if (o->quality && !(fmt->props & SWX_TF_QUALITY))
+        return swx_error_set(SWX_EINVAL, "%s goes with %s %s, not %s", n->quality, n->format,
+                             swx_tile_format_names(list, sizeof list, SWX_TF_QUALITY, 0, -1),
+                             fmt->name);
+    if (o->clip && !(fmt->props & SWX_TF_TRANSPARENCY))
+        return swx_error_set(
+            SWX_EINVAL,
+            "%s makes pixels outside the area transparent and %s has no transparency: use %s %s",
+            n->clip, fmt->label, n->format,
+            swx_tile_format_names(list, sizeof list, SWX_TF_TRANSPARENCY, 0, -1));
+    return 0;
+}
+
+int swx_seed_opts_check_named(const swx_seed_opts *o, const swx_seed_names *names)
+{
+    swx_seed_names n = lib_names;
+    int rc;
+    if (names) {
+        n.layer = name_of(names->layer, n.layer);
+        n.variable = name_of(names->variable, n.variable);
+        n.run = name_of(names->run, n.run);
+        n.times = name_of(names->times, n.times);
+        n.tile_size = name_of(names->tile_size, n.tile_size);
+        n.metatile = name_of(names->metatile, n.metatile);
+        n.format = name_of(names->format, n.format);
+        n.quality = name_of(names->quality, n.quality);
+        n.clip = name_of(names->clip, n.clip);
+    }
+    if (!o->bundle)
+        return swx_error_set(SWX_EINVAL, "no bundle given");
+    if ((rc = check_layer(o, &n)))
+        return rc;
+    if (!o->area && !o->voyage)
+        return swx_error_set(SWX_EINVAL, "no area given");
+    if (o->voyage && !(o->buffer_m >= 0 && o->buffer_m <= 2000.0 * SWX_NM_M))
+        return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
+    if ((rc = check_tiles(o, &n)))
+        return rc;
     if (o->shard_count || o->shard) {
         if (o->shard_count < 1 || o->shard_count > SWX_SHARD_MAX || o->shard < 1 ||
             o->shard > o->shard_count)
             return swx_error_set(SWX_EINVAL, "shard %d of %d: shards are 1 to N, N at most %d",
                                  o->shard, o->shard_count, SWX_SHARD_MAX);
     }
-    if (o->clip && !(fmt->props & SWX_TF_TRANSPARENCY))
-        return swx_error_set(
-            SWX_EINVAL, "clipping makes pixels transparent and %s has no transparency: use %s",
-            fmt->label, swx_tile_format_names(names, sizeof names, SWX_TF_TRANSPARENCY, 0, -1));
-    if (o->quality && !(fmt->props & SWX_TF_QUALITY))
-        return swx_error_set(SWX_EINVAL, "a quality goes with %s, not %s",
-                             swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, 0, -1),
-                             fmt->name);
-    if (mt * ts > SWX_SEED_MAX_IMAGE)
-        return swx_error_set(SWX_EINVAL,
-                             "metatile %d with tile size %d asks for images wider than %d pixels",
-                             mt, ts, SWX_SEED_MAX_IMAGE);
-    if (!!(o->layer && *o->layer) == !!(o->variable && *o->variable))
-        return swx_error_set(SWX_EINVAL, "name either a layer or a variable");
-    if (o->layer && *o->layer && o->run && *o->run)
-        return swx_error_set(SWX_EINVAL, "a run goes with a variable; a layer name already names "
-                                         "its run");
-    int rc = swx_wms_bundle_check(o->bundle);
-    if (!rc)
-        rc = swx_select_run_parse(NULL, o->run);
-    if (!rc && o->times && *o->times && strcmp(o->times, "all") != 0) {
-        swx_timedim *td = NULL;
-        if ((rc = swx_timedim_parse(&td, o->times, strlen(o->times), NULL)))
-            rc = swx_error_prefix(SWX_EINVAL, "time");
-        swx_timedim_free(td);
-    }
-    return rc;
+    return 0;
+}
+
+int swx_seed_opts_check(const swx_seed_opts *o)
+{
+    return swx_seed_opts_check_named(o, NULL);
 }
 
 static int count_file(plan_file *f, const swx_seed_opts *o)
@@ -223,10 +298,8 @@ int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_
     if (!p)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     p->o = *o;
-    if (!p->o.tile_size)
-        p->o.tile_size = 256;
-    if (!p->o.metatile)
-        p->o.metatile = 1;
+    p->o.tile_size = opts_tile_size(o);
+    p->o.metatile = opts_metatile(o);
     if ((rc = swx_select_layer(&p->layer, caps, o->bundle, o->layer, o->variable, o->run)) ||
         (rc = swx_select_times(&p->times, &p->ntimes, p->layer, o->times)) ||
         (rc = swx_select_style(&style, p->layer, o->style)))
@@ -1314,6 +1387,66 @@ int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, const cha
     return swx_seed_file_zoom(res, s, file, -1, path);
 }
 
+/* The file's bounds, centre and zooms in fm; returns the deepest zoom. */
+static int meta_extent(file_meta *fm, const swx_seed *s)
+{
+    double w, so, e, n;
+    swx_area_bounds(&w, &so, &e, &n, s->area);
+    /* The centre is the middle of the area going east from its west edge,
+     * across 180 when west > east (170.5 to -171.3: 179.6), in [-180, 180). */
+    double cx = w <= e ? (w + e) / 2 : w + (e + 360.0 - w) / 2;
+    if (cx >= 180.0)
+        cx -= 360.0;
+    if (w > e) { /* MBTiles bounds cannot cross 180 */
+        w = -180;
+        e = 180;
+    }
+    int minz = -1, maxz = 0;
+    for (int k = 0; k <= SWX_TILE_MAX_ZOOM; k++)
+        if (s->zooms & (1u << k)) {
+            if (minz < 0)
+                minz = k;
+            maxz = k;
+        }
+    snprintf(fm->bounds, sizeof fm->bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
+    snprintf(fm->center, sizeof fm->center, "%.6f,%.6f,%d", cx, (so + n) / 2, minz);
+    snprintf(fm->minz, sizeof fm->minz, "%d", minz);
+    snprintf(fm->maxz, sizeof fm->maxz, "%d", maxz);
+    return maxz;
+}
+
+/* Fetches the file's tiles (s->area, s->only) in rounds until done: answers
+ * found unusable after the last request went out are asked again in another
+ * round. Every job is freed after. */
+static int fetch_rounds(swx_seed *s)
+{
+    int rc;
+    swx_fetch_opts fo = {s->o.in_flight, s->o.rate, s->o.cancel};
+    do {
+        swx_fetch_stats st = {0};
+        rc = swx_fetch_run(&st, s->client, &fo, produce, fetched, s);
+        int frc = pool_finish(s);
+        if (!rc)
+            rc = frc;
+        s->stats.requests += st.requests;
+        s->stats.retries += st.retries;
+        s->stats.completed += st.completed;
+        s->stats.failed += st.failed;
+        s->stats.bytes += st.bytes;
+    } while (!rc && s->retry && !stopping(s) && !s->stop_rc);
+    swx_tile_iter_free(s->it);
+    s->it = NULL;
+    while (s->retry) {
+        job *j = s->retry;
+        s->retry = j->next;
+        swx_query_free(j->q);
+        free(j);
+    }
+    while (s->live)
+        job_free(s, s->live);
+    return rc;
+}
+
 int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int z, const char *path)
 {
     const swx_seed_plan *p = s->plan;
@@ -1339,28 +1472,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         swx_iso8601_format(s->time_s, p->times[file]);
     s->has_time = s->time_s[0] != 0;
 
-    double w, so, e, n;
-    swx_area_bounds(&w, &so, &e, &n, s->area);
-    /* The centre is the middle of the area going east from its west edge,
-     * across 180 when west > east (170.5 to -171.3: 179.6), in [-180, 180). */
-    double cx = w <= e ? (w + e) / 2 : w + (e + 360.0 - w) / 2;
-    if (cx >= 180.0)
-        cx -= 360.0;
-    if (w > e) { /* MBTiles bounds cannot cross 180 */
-        w = -180;
-        e = 180;
-    }
-    int minz = -1, maxz = 0;
-    for (int k = 0; k <= SWX_TILE_MAX_ZOOM; k++)
-        if (s->zooms & (1u << k)) {
-            if (minz < 0)
-                minz = k;
-            maxz = k;
-        }
-    snprintf(fm.bounds, sizeof fm.bounds, "%.6f,%.6f,%.6f,%.6f", w, so, e, n);
-    snprintf(fm.center, sizeof fm.center, "%.6f,%.6f,%d", cx, (so + n) / 2, minz);
-    snprintf(fm.minz, sizeof fm.minz, "%d", minz);
-    snprintf(fm.maxz, sizeof fm.maxz, "%d", maxz);
+    int maxz = meta_extent(&fm, s);
     const char *title = swx_layer_title(layer);
     short_name(fm.name, sizeof fm.name, swx_layer_variable(layer), s->has_time,
                file < p->ntimes ? p->times[file] : 0);
@@ -1422,31 +1534,7 @@ int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int 
         return rc;
     s->zoom = -1;
     swx_seed_counts before = s->c;
-    swx_fetch_opts fo = {s->o.in_flight, s->o.rate, s->o.cancel};
-    do {
-        /* Answers found unusable after the last request went out are asked
-         * again in another round. */
-        swx_fetch_stats st = {0};
-        rc = swx_fetch_run(&st, s->client, &fo, produce, fetched, s);
-        int frc = pool_finish(s);
-        if (!rc)
-            rc = frc;
-        s->stats.requests += st.requests;
-        s->stats.retries += st.retries;
-        s->stats.completed += st.completed;
-        s->stats.failed += st.failed;
-        s->stats.bytes += st.bytes;
-    } while (!rc && s->retry && !stopping(s) && !s->stop_rc);
-    swx_tile_iter_free(s->it);
-    s->it = NULL;
-    while (s->retry) {
-        job *j = s->retry;
-        s->retry = j->next;
-        swx_query_free(j->q);
-        free(j);
-    }
-    while (s->live)
-        job_free(s, s->live);
+    rc = fetch_rounds(s);
     if (rc && !s->stop_rc && rc != SWX_ECANCEL) {
         s->stop_rc = rc;
         snprintf(s->stop_line, sizeof s->stop_line, "%s", swx_error_last());

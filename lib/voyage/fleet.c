@@ -3,6 +3,7 @@
 #include "seawx/fleet.h"
 
 #include "jsonr.h"
+#include "buf.h"
 #include "package_int.h"
 #include "seawx/error.h"
 #include "seawx/readfile.h"
@@ -114,24 +115,19 @@ static int get_layers(swx_fleet_ship *s, json_object *arr, const defaults *d)
         return swx_error_set(SWX_EINVAL,
                              "layers must be an array of layer specs (\"swh:zoom=3-6\")");
     size_t n = json_object_array_length(arr);
-    if (n < 1 || n > SWX_PACKAGE_MAX_LAYERS)
-        return swx_error_set(SWX_EINVAL, "layers: 1 to %d layers, not %zu", SWX_PACKAGE_MAX_LAYERS,
-                             n);
+    if (swx_package_layer_count_check(n))
+        return swx_error_prefix(SWX_EINVAL, "layers");
     for (size_t i = 0; i < n; i++) {
         swx_package_layer *l = &s->layers[i];
         const char *spec = get_string(json_object_array_get_idx(arr, i));
+        char what[32];
         if (!spec)
             return swx_error_set(SWX_EINVAL, "layers[%zu] must be a string", i);
         if (swx_package_layer_parse(l, spec))
             return swx_error_prefix(SWX_EINVAL, "layers[%zu]", i);
-        if (!l->zooms)
-            l->zooms = d->zooms;
-        if (l->format < 0)
-            l->format = d->format;
-        if (l->quality < 0)
-            l->quality = d->quality;
-        if (swx_package_format_check(l->format, l->quality))
-            return swx_error_prefix(SWX_EINVAL, "layers[%zu] %s", i, l->variable);
+        snprintf(what, sizeof what, "layers[%zu]", i);
+        if (swx_package_layer_complete(l, d->zooms, d->format, d->quality, what))
+            return SWX_EINVAL;
     }
     s->nlayers = n;
     return 0;
@@ -297,9 +293,13 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
             if ((rc = get_size(&d->budget, v, "budget")))
                 return rc;
         } else if (strcmp(key, "tile_size") == 0) {
-            if (!swx_jsonr_num(&num, v) || (num != 256 && num != 512))
-                return swx_error_set(SWX_EINVAL, "tile_size must be 256 or 512");
-            f->tile_size = (int)num;
+            /* A number, whole: anything else is no size (0). */
+            int ts = swx_jsonr_num(&num, v) && num >= 0 && num <= 4096 && num == floor(num)
+                         ? (int)num
+                         : 0;
+            if ((rc = swx_tile_size_check(ts, "tile_size")))
+                return rc;
+            f->tile_size = ts;
         } else {
             return swx_error_set(SWX_EINVAL,
                                  "unknown field '%.40s' (a fleet has bundle, run, layers, zoom, "
@@ -317,7 +317,7 @@ static int parse_top(swx_fleet *f, defaults *d, json_object *root, json_object *
     if (format_s && swx_tile_format_parse(&fmt, format_s))
         return swx_error_prefix(SWX_EINVAL, "format");
     d->format = (int)fmt;
-    if ((rc = swx_pkg_quality_check(d->format, d->quality)))
+    if ((rc = swx_package_quality_check((int)fmt, d->quality)))
         return rc;
     if (!*ships || !json_object_is_type(*ships, json_type_array) ||
         json_object_array_length(*ships) < 1)
@@ -570,17 +570,13 @@ typedef struct keys {
 static int keep_key(void *ud, uint64_t h)
 {
     keys *k = ud;
-    if (k->n == k->cap) {
-        if (k->cap >= FLEET_COUNT_MAX)
-            return swx_error_set(SWX_ETOOBIG, "more than %u GetMaps in one ship's package",
-                                 FLEET_COUNT_MAX);
-        size_t cap = k->cap ? k->cap * 2 : 256;
-        uint64_t *v = realloc(k->v, cap * sizeof *v);
-        if (!v)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        k->v = v;
-        k->cap = cap;
-    }
+    if (k->n >= FLEET_COUNT_MAX)
+        return swx_error_set(SWX_ETOOBIG, "more than %u GetMaps in one ship's package",
+                             FLEET_COUNT_MAX);
+    uint64_t *v = swx_array_reserve(k->v, &k->cap, k->n + 1, sizeof *v, 256);
+    if (!v)
+        return SWX_ENOMEM;
+    k->v = v;
     k->v[k->n++] = h;
     return 0;
 }

@@ -10,9 +10,6 @@
 #include <stddef.h>
 
 const swx_package_opts *swx_package_options(const swx_package *p);
-/* The quality half of swx_package_format_check: a quality (not 0) goes with
- * the package's formats that take one. */
-int swx_pkg_quality_check(int format, int quality);
 /* The plan of layer i; *first is its first file not yet past. */
 const swx_seed_plan *swx_package_plan(const swx_package *p, size_t i, size_t *first);
 

@@ -129,11 +129,8 @@ int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_o
     swx_package *p = NULL;
     int rc = 0;
     *out = NULL;
-    if (!o->nlayers || o->nlayers > SWX_PACKAGE_MAX_LAYERS)
-        return swx_error_set(SWX_EINVAL, "a package has 1 to %d layers, not %zu",
-                             SWX_PACKAGE_MAX_LAYERS, o->nlayers);
-    if (!o->voyage)
-        return swx_error_set(SWX_EINVAL, "a package needs a voyage");
+    if ((rc = swx_package_opts_check(o)))
+        return rc;
     p = calloc(1, sizeof *p);
     if (!p || !(p->layers = calloc(o->nlayers, sizeof *p->layers))) {
         rc = swx_error_set(SWX_ENOMEM, "out of memory");

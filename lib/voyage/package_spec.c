@@ -97,33 +97,6 @@ int swx_package_layer_parse(swx_package_layer *out, const char *spec)
     return 0;
 }
 
-int swx_pkg_quality_check(int format, int quality)
-{
-    const swx_tile_format_info *f = swx_tile_format_get(format);
-    char names[128];
-    if (quality && !(f && (f->props & SWX_TF_QUALITY) &&
-                     (f->viewers & SWX_PACKAGE_VIEWERS) == SWX_PACKAGE_VIEWERS))
-        return swx_error_set(
-            SWX_EINVAL, "quality goes with format %s, not %s",
-            swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, SWX_PACKAGE_VIEWERS, -1),
-            swx_tile_format_name((swx_tile_format)format));
-    return 0;
-}
-
-int swx_package_format_check(int format, int quality)
-{
-    const swx_tile_format_info *f = swx_tile_format_get(format);
-    char names[128];
-    if (!f)
-        return swx_error_set(SWX_EINVAL, "unknown tile format %d", format);
-    if ((f->viewers & SWX_PACKAGE_VIEWERS) != SWX_PACKAGE_VIEWERS)
-        return swx_error_set(
-            SWX_EINVAL, "%s cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use %s", f->name,
-            swx_tile_format_names(names, sizeof names, 0, SWX_PACKAGE_VIEWERS,
-                                  SWX_PACKAGE_DEFAULT_FORMAT));
-    return swx_pkg_quality_check(format, quality);
-}
-
 int swx_size_parse(uint64_t *out, const char *text)
 {
     *out = 0;
@@ -152,4 +125,73 @@ int swx_size_parse(uint64_t *out, const char *text)
         }
     return swx_error_set(SWX_EINVAL,
                          "'%.40s': unknown unit '%s'; use B, kB, MB, GB, KiB, MiB or GiB", text, e);
+}
+
+int swx_package_layer_count_check(size_t n)
+{
+    if (n < 1)
+        return swx_error_set(SWX_EINVAL, "a package needs at least one layer");
+    if (n > SWX_PACKAGE_MAX_LAYERS)
+        return swx_error_set(SWX_EINVAL, "at most %d layers in a package", SWX_PACKAGE_MAX_LAYERS);
+    return 0;
+}
+
+int swx_package_quality_check(int format, int quality)
+{
+    const swx_tile_format_info *f = swx_tile_format_get(format);
+    char names[128];
+    if (quality && !(f && (f->props & SWX_TF_QUALITY) &&
+                     (f->viewers & SWX_PACKAGE_VIEWERS) == SWX_PACKAGE_VIEWERS))
+        return swx_error_set(
+            SWX_EINVAL, "quality goes with format %s, not %s",
+            swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, SWX_PACKAGE_VIEWERS, -1),
+            swx_tile_format_name((swx_tile_format)format));
+    return 0;
+}
+
+int swx_package_layer_check(const swx_package_layer *l, const char *what)
+{
+    const swx_tile_format_info *f = swx_tile_format_get(l->format);
+    char names[128];
+    if (!what)
+        what = "layer";
+    if (!f)
+        return swx_error_set(SWX_EINVAL, "%s %s: unknown tile format %d", what, l->variable,
+                             l->format);
+    if ((f->viewers & SWX_PACKAGE_VIEWERS) != SWX_PACKAGE_VIEWERS)
+        return swx_error_set(SWX_EINVAL,
+                             "%s %s: %s cannot be shown by QGIS 3.22 (GDAL 3.6) or OpenCPN; use %s",
+                             what, l->variable, f->name,
+                             swx_tile_format_names(names, sizeof names, 0, SWX_PACKAGE_VIEWERS,
+                                                   SWX_PACKAGE_DEFAULT_FORMAT));
+    if (swx_package_quality_check(l->format, l->quality))
+        return swx_error_prefix(SWX_EINVAL, "%s %s", what, l->variable);
+    return 0;
+}
+
+int swx_package_layer_complete(swx_package_layer *l, uint32_t zooms, int format, int quality,
+                               const char *what)
+{
+    if (!l->zooms)
+        l->zooms = zooms;
+    if (l->format < 0)
+        l->format = format;
+    if (l->quality < 0)
+        l->quality = quality;
+    return swx_package_layer_check(l, what);
+}
+
+int swx_package_opts_check(const swx_package_opts *o)
+{
+    int rc;
+    if ((rc = swx_package_layer_count_check(o->nlayers)))
+        return rc;
+    if (!o->voyage)
+        return swx_error_set(SWX_EINVAL, "a package needs a voyage");
+    if ((rc = swx_tile_size_check(o->tile_size, NULL)))
+        return rc;
+    for (size_t i = 0; i < o->nlayers; i++)
+        if ((rc = swx_package_layer_check(&o->layers[i], NULL)))
+            return rc;
+    return 0;
 }

@@ -456,14 +456,10 @@ static int read_styles(swx_caps *c, const xmlNode *layer, inherit *in)
 
 static int add_dim(swx_caps *c, swx_timedim *d)
 {
-    if (c->ndims == c->capdims) {
-        size_t cap = c->capdims ? c->capdims * 2 : 64;
-        swx_timedim **p = realloc(c->dims, cap * sizeof *p);
-        if (!p)
-            return nomem();
-        c->dims = p;
-        c->capdims = cap;
-    }
+    swx_timedim **p = swx_array_reserve(c->dims, &c->capdims, c->ndims + 1, sizeof *p, 64);
+    if (!p)
+        return nomem();
+    c->dims = p;
     c->dims[c->ndims++] = d;
     return 0;
 }
@@ -576,14 +572,11 @@ static int add_layer(swx_caps *c, const xmlNode *node, const char *name, const i
     int rc = 0;
     if (c->nlayers == CAPS_MAX_LAYERS)
         return bad(SWX_ETOOBIG, node, "more than %u layers", CAPS_MAX_LAYERS);
-    if (c->nlayers == c->caplayers) {
-        size_t cap = c->caplayers ? c->caplayers * 2 : 64;
-        swx_layer *p = realloc(c->layers, cap * sizeof *p);
-        if (!p)
-            return nomem();
-        c->layers = p;
-        c->caplayers = cap;
-    }
+    swx_layer *layers =
+        swx_array_reserve(c->layers, &c->caplayers, c->nlayers + 1, sizeof *layers, 64);
+    if (!layers)
+        return nomem();
+    c->layers = layers;
     swx_layer *l = &c->layers[c->nlayers];
     memset(l, 0, sizeof *l);
     l->name = name;

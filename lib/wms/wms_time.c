@@ -300,16 +300,12 @@ int swx_timedim_parse(swx_timedim **out, const char *text, size_t n, const char 
                                    TIMEDIM_MAX_ITEMS);
                 goto done;
             }
-            if (nraw == capraw) {
-                size_t cap = capraw ? capraw * 2 : 16;
-                run *q = realloc(raw, cap * sizeof *q);
-                if (!q) {
-                    rc = swx_error_set(SWX_ENOMEM, "out of memory reading a time dimension");
-                    goto done;
-                }
-                raw = q;
-                capraw = cap;
+            run *q = swx_array_reserve(raw, &capraw, nraw + 1, sizeof *q, 16);
+            if (!q) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory reading a time dimension");
+                goto done;
             }
+            raw = q;
             rc = parse_item(item, len, &raw[nraw]);
             if (rc)
                 goto done;

@@ -62,16 +62,22 @@ static void test_names(void)
 }
 
 /* A package's formats are those QGIS 3.22 and OpenCPN both decode. */
+static int layer_check(int format, int quality)
+{
+    swx_package_layer l = {.variable = "swh", .zooms = 1, .format = format, .quality = quality};
+    return swx_package_layer_check(&l, NULL);
+}
+
 static void test_package(void)
 {
-    CU_ASSERT_EQUAL(swx_package_format_check(SWX_FORMAT_PNG8, 0), 0);
-    CU_ASSERT_EQUAL(swx_package_format_check(SWX_FORMAT_JPEG, 40), 0);
-    CU_ASSERT_EQUAL(swx_package_format_check(SWX_FORMAT_WEBP, 0), SWX_EINVAL);
-    CU_ASSERT_STRING_EQUAL(swx_error_last(), "webp cannot be shown by QGIS 3.22 (GDAL 3.6) or "
-                                             "OpenCPN; use png8, png or jpeg");
-    CU_ASSERT_EQUAL(swx_package_format_check(SWX_FORMAT_PNG, 40), SWX_EINVAL);
-    CU_ASSERT_STRING_EQUAL(swx_error_last(), "quality goes with format jpeg, not png");
-    CU_ASSERT_EQUAL(swx_package_format_check(17, 0), SWX_EINVAL);
+    CU_ASSERT_EQUAL(layer_check(SWX_FORMAT_PNG8, 0), 0);
+    CU_ASSERT_EQUAL(layer_check(SWX_FORMAT_JPEG, 40), 0);
+    CU_ASSERT_EQUAL(layer_check(SWX_FORMAT_WEBP, 0), SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "layer swh: webp cannot be shown by QGIS 3.22 "
+                                             "(GDAL 3.6) or OpenCPN; use png8, png or jpeg");
+    CU_ASSERT_EQUAL(layer_check(SWX_FORMAT_PNG, 40), SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "layer swh: quality goes with format jpeg, not png");
+    CU_ASSERT_EQUAL(layer_check(17, 0), SWX_EINVAL);
 }
 
 int main(void)

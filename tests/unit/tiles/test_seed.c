@@ -88,7 +88,17 @@ static void test_opts_check(void)
     CU_ASSERT_EQUAL(swx_seed_opts_check(&o), 0);
     o.tile_size = 300;
     CU_ASSERT_EQUAL(swx_seed_opts_check(&o), SWX_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "256 or 512"));
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "tile size must be 256 or 512");
+    /* One rule, in the words of the front end that asks it. */
+    swx_seed_names cli = {.tile_size = "--tile-size", .quality = "--quality", .format = "--format"};
+    CU_ASSERT_EQUAL(swx_seed_opts_check_named(&o, &cli), SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "--tile-size must be 256 or 512");
+    o.tile_size = 256;
+    o.quality = 80;
+    CU_ASSERT_EQUAL(swx_seed_opts_check_named(&o, &cli), SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "--quality goes with --format webp or jpeg, not png");
+    o.quality = 0;
+    o.tile_size = 300;
     o.tile_size = 512;
     o.metatile = 3;
     CU_ASSERT_EQUAL(swx_seed_opts_check(&o), SWX_EINVAL);

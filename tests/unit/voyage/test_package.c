@@ -1,5 +1,6 @@
 /* test_package.c: what users type for voyage packages (lib/voyage/package.c):
- * layer specs and sizes, and the package path check. Building packages is
+ * layer specs and sizes, the package path check, and the rules of a
+ * package as swx_package_new applies them. Building packages is
  * tested against seawx-sim in tests/integration/test_package.sh. */
 #include "cu_support.h"
 
@@ -130,6 +131,71 @@ static void test_path_check(void)
     rmdir(dir);
 }
 
+/* The rules of a package hold for a library caller as for seawx voyage: a
+ * package of webp tiles, or of a quality without jpeg, is refused by
+ * swx_package_new before the capabilities are read, in the CLI's words. */
+static void test_rules(void)
+{
+    static const char route[] = "lat,lon\n24.0,-79.0\n29.0,-86.0\n";
+    swx_voyage *v = NULL;
+    swx_voyage_sailing sail = {.given = 1, .depart = 1772449200, .min_kn = 10, .max_kn = 14};
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_from_route(&v, route, strlen(route)), 0);
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_set_sailing(v, &sail), 0);
+    swx_package_layer layers[SWX_PACKAGE_MAX_LAYERS + 1];
+    CU_ASSERT_EQUAL_FATAL(swx_package_layer_parse(&layers[0], "swh:zoom=3:format=webp"), 0);
+    layers[0].quality = 0;
+    swx_package_opts po = {
+        .bundle = "maritime",
+        .path = "pkg",
+        .voyage = v,
+        .layers = layers,
+        .nlayers = 1,
+        .tile_size = 256,
+        .now = 1772449200,
+    };
+    swx_package *pkg = NULL;
+    CU_ASSERT_EQUAL(swx_package_new(&pkg, NULL, &po), SWX_EINVAL);
+    CU_ASSERT_PTR_NULL(pkg);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "layer swh: webp cannot be shown by QGIS 3.22 "
+                                             "(GDAL 3.6) or OpenCPN; use png8, png or jpeg");
+    CU_ASSERT_EQUAL(swx_package_opts_check(&po), SWX_EINVAL);
+
+    layers[0].format = SWX_FORMAT_PNG;
+    layers[0].quality = 70;
+    CU_ASSERT_EQUAL(swx_package_new(&pkg, NULL, &po), SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "layer swh: quality goes with format jpeg, not png");
+
+    layers[0].quality = 0;
+    po.tile_size = 300;
+    CU_ASSERT_EQUAL(swx_package_new(&pkg, NULL, &po), SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "tile size must be 256 or 512");
+    po.tile_size = 512;
+    CU_ASSERT_EQUAL(swx_package_opts_check(&po), 0);
+
+    po.nlayers = SWX_PACKAGE_MAX_LAYERS + 1;
+    CU_ASSERT_EQUAL(swx_package_new(&pkg, NULL, &po), SWX_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "at most 16 layers in a package"));
+    po.nlayers = 0;
+    CU_ASSERT_EQUAL(swx_package_new(&pkg, NULL, &po), SWX_EINVAL);
+
+    /* A front end names where the layer came from; the defaults fill what
+     * the spec leaves out. */
+    swx_package_layer l;
+    CU_ASSERT_EQUAL_FATAL(swx_package_layer_parse(&l, "sst"), 0);
+    CU_ASSERT_EQUAL(swx_package_layer_complete(&l, 0x18u, SWX_FORMAT_WEBP, 0, "--layer"),
+                    SWX_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "--layer sst: webp cannot be shown"));
+    CU_ASSERT_EQUAL_FATAL(swx_package_layer_parse(&l, "sst:format=jpeg"), 0);
+    CU_ASSERT_EQUAL(swx_package_layer_complete(&l, 0x18u, SWX_FORMAT_PNG8, 80, "layers[2]"), 0);
+    CU_ASSERT(l.zooms == 0x18u && l.format == SWX_FORMAT_JPEG && l.quality == 80);
+    CU_ASSERT_EQUAL_FATAL(swx_package_layer_parse(&l, "sst:quality=80"), 0);
+    CU_ASSERT_EQUAL(swx_package_layer_complete(&l, 0x18u, SWX_FORMAT_PNG8, 0, "layers[2]"),
+                    SWX_EINVAL);
+    CU_ASSERT_STRING_EQUAL(swx_error_last(), "layers[2] sst: quality goes with format jpeg, not "
+                                             "png8");
+    swx_voyage_free(v);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -139,5 +205,6 @@ int main(void)
     CU_add_test(s, "sizes", test_size);
     CU_add_test(s, "package paths", test_path_check);
     CU_add_test(s, "manifest and resume listings", test_listing);
+    CU_add_test(s, "a package's rules hold for every caller", test_rules);
     return cu_run();
 }

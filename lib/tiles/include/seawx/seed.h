@@ -91,8 +91,24 @@ typedef struct swx_seed_opts {
 typedef struct swx_seed_plan swx_seed_plan;
 
 /* Checks what can be checked without the capabilities (sizes, zooms, the
- * grammar of run and times); SWX_EINVAL names the first problem. */
+ * grammar of run and times); SWX_EINVAL names the first problem. Every rule
+ * of a seed's options is here, once: front ends ask it rather than repeat it
+ * (swx_seed_plan_new asks it too). */
 SWX_API int swx_seed_opts_check(const swx_seed_opts *o);
+
+/* What a front end calls the options, for its users to read in the messages
+ * of swx_seed_opts_check_named ("--tile-size" on a command line,
+ * "tile_size" in a file); NULL, or a NULL member: the library's words. */
+typedef struct swx_seed_names {
+    const char *layer, *variable, *run, *times;
+    const char *tile_size, *metatile, *format, *quality, *clip;
+} swx_seed_names;
+
+SWX_API int swx_seed_opts_check_named(const swx_seed_opts *o, const swx_seed_names *names);
+
+/* The rule of a tile's size: 256 or 512 pixels. SWX_EINVAL "NAME must be
+ * 256 or 512" (NULL name: "tile size"). */
+SWX_API int swx_tile_size_check(int tile_size, const char *name);
 
 /* Resolves o against caps, which must outlive the plan. */
 SWX_API int swx_seed_plan_new(swx_seed_plan **out, const swx_caps *caps, const swx_seed_opts *o);

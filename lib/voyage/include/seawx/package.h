@@ -90,10 +90,6 @@ SWX_API int swx_package_layer_parse(swx_package_layer *out, const char *spec);
 #define SWX_PACKAGE_VIEWERS (SWX_VIEWER_QGIS | SWX_VIEWER_OPENCPN)
 #define SWX_PACKAGE_DEFAULT_FORMAT SWX_FORMAT_PNG8
 
-/* Whether a layer's format (a swx_tile_format) and quality (0: none) can go
- * into a package; SWX_EINVAL says why not. */
-SWX_API int swx_package_format_check(int format, int quality);
-
 /* A size: "20MB", "1.5MiB", "800kB", "300000" (bytes); decimal k, M, G and
  * binary Ki, Mi, Gi, with or without B. SWX_EINVAL when it is not one. */
 SWX_API int swx_size_parse(uint64_t *out, const char *text);
@@ -113,6 +109,23 @@ typedef struct swx_package_opts {
     int64_t now;     /* valid times whose window ended by now are left out */
 } swx_package_opts;
 
+/* The rules of a package, once for every front end (seawx voyage, fleets,
+ * swx_package_new). Errors are SWX_EINVAL and name no option of a front end:
+ * where a layer came from is `what` ("--layer", "layers[2]"; NULL: "layer"),
+ * put before its variable ("--layer swh: webp cannot be shown ..."). */
+/* 1 to SWX_PACKAGE_MAX_LAYERS layers. */
+SWX_API int swx_package_layer_count_check(size_t n);
+/* A quality goes only with a format that takes one and both viewers show
+ * (seawx/tile_format.h: jpeg). */
+SWX_API int swx_package_quality_check(int format, int quality);
+/* A format a package's viewers (QGIS 3.22, OpenCPN; SWX_PACKAGE_VIEWERS)
+ * both show, and its quality as swx_package_quality_check. */
+SWX_API int swx_package_layer_check(const swx_package_layer *l, const char *what);
+/* Gives l the package's zooms, format and quality where its spec gives none
+ * (0 / -1), then checks it. */
+SWX_API int swx_package_layer_complete(swx_package_layer *l, uint32_t zooms, int format,
+                                       int quality, const char *what);
+
 /* What PATH is now: 0 nothing (a new package), 1 a package; SWX_EINVAL when
  * it exists and is not a package (nothing is touched), SWX_EIO when its
  * folder cannot be written. */
@@ -126,6 +139,9 @@ typedef struct swx_package swx_package;
  * SWX_EINVAL for a budget that cannot hold even the first valid time at the
  * lowest zoom (counted at the smallest a file can be). */
 SWX_API int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_opts *o);
+/* Every rule of o that needs no capabilities (layers, tile size, the rules of
+ * each layer); swx_package_new asks it first. */
+SWX_API int swx_package_opts_check(const swx_package_opts *o);
 SWX_API void swx_package_free(swx_package *p);
 
 SWX_API size_t swx_package_layer_count(const swx_package *p);
