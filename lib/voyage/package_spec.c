@@ -140,8 +140,8 @@ int swx_package_quality_check(int format, int quality)
 {
     const swx_tile_format_info *f = swx_tile_format_get(format);
     char names[128];
-    if (quality && !(f && (f->props & SWX_TF_QUALITY) &&
-                     (f->viewers & SWX_PACKAGE_VIEWERS) == SWX_PACKAGE_VIEWERS))
+    if (quality > 0 && !(f && (f->props & SWX_TF_QUALITY) &&
+                         (f->viewers & SWX_PACKAGE_VIEWERS) == SWX_PACKAGE_VIEWERS))
         return swx_error_set(
             SWX_EINVAL, "quality goes with format %s, not %s",
             swx_tile_format_names(names, sizeof names, SWX_TF_QUALITY, SWX_PACKAGE_VIEWERS, -1),

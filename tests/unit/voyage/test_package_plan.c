@@ -291,7 +291,7 @@ static void test_layer_limits(void)
     const char *none[] = {NULL};
     plan(&pl, "2026-03-02T03:30:00Z", "2026-03-01T00:00:00Z", 0, none);
     CU_ASSERT_EQUAL(pl.rc, SWX_EINVAL);
-    says("a package has 1 to 16 layers, not 0", NULL);
+    says("a package needs at least one layer", NULL);
     unplan(&pl);
 
     const char *sixteen[] = {"swh", "sst", "wind:kn", "v01", "v02", "v03", "v04", "v05", "v06",
@@ -308,7 +308,7 @@ static void test_layer_limits(void)
                                "v09", "v10", "v11",     "v12",     "v13", NULL};
     plan(&pl, "2026-03-02T03:30:00Z", "2026-03-01T00:00:00Z", 0, seventeen);
     CU_ASSERT_EQUAL(pl.rc, SWX_EINVAL);
-    says("not 17", NULL);
+    says("at most 16 layers in a package", NULL);
     unplan(&pl);
 
     /* One layer twice; two whose files would have the same name. */
