@@ -7,6 +7,7 @@
 #include "package_int.h"
 #include "seawx/error.h"
 #include "seawx/readfile.h"
+#include "seawx/shard.h"
 #include "seawx/iso8601.h"
 #include "seawx/wms.h"
 #include "seed_int.h"
@@ -583,6 +584,8 @@ static int keep_key(void *ud, uint64_t h)
 
 int swx_fleet_deal(int *shard_of, swx_package *const *pkgs, size_t n, int shards)
 {
+    if (shards < 1 || shards > SWX_SHARD_MAX)
+        return swx_error_set(SWX_EINVAL, "shards must be 1 to %d, not %d", SWX_SHARD_MAX, shards);
     keys *ks = calloc(n ? n : 1, sizeof *ks);
     swx_fleet_count **sets = calloc((size_t)shards, sizeof *sets);
     uint64_t *load = calloc((size_t)shards, sizeof *load);

@@ -14,6 +14,7 @@
 #include "seawx/error.h"
 #include "seawx/fleet.h"
 #include "seawx/package.h"
+#include "seawx/shard.h"
 #include "seawx/voyage.h"
 #include "seawx/wms_caps.h"
 
@@ -205,6 +206,12 @@ static void test_deal_small(void)
     CU_ASSERT_EQUAL(swx_fleet_deal(shard, one, 1, 3), 0);
     CU_ASSERT_EQUAL(shard[0], 1);
     CU_ASSERT_EQUAL(shard[1], -1);
+    /* No shard, or fewer: refused, nothing dealt (it divided by zero). */
+    shard[0] = -1;
+    CU_ASSERT_EQUAL(swx_fleet_deal(shard, one, 1, 0), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_fleet_deal(shard, one, 1, -2), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_fleet_deal(shard, one, 1, SWX_SHARD_MAX + 1), SWX_EINVAL);
+    CU_ASSERT_EQUAL(shard[0], -1);
     /* The same ship twice: into one shard they ask 14 GetMaps, over the
      * limit of 7 (the mean) and no more (7 / 10 is 0): one each. In one
      * shard, together. */

@@ -86,7 +86,8 @@ SWX_API const swx_fleet_ship *swx_fleet_ship_at(const swx_fleet *f, size_t i);
  * asks for most of its GetMaps (ships of one lane together) among those it
  * fits in (at most a tenth over the mean), else to the lightest; ties go to
  * the lighter, then the lower shard. Every shard computes the same deal
- * alone. shard_of[i] is 1 to shards. */
+ * alone. shard_of[i] is 1 to shards; SWX_EINVAL when shards is not 1 to
+ * SWX_SHARD_MAX. */
 SWX_API int swx_fleet_deal(int *shard_of, swx_package *const *pkgs, size_t n, int shards);
 
 /* ---- building a fleet ----
