@@ -10,6 +10,11 @@ every ship is sailed again minute by minute.
       computation: within 1 % or one time step (SWX_PLAN_STEP_S, 10 min).
       The stand-in is SEAWX_BASE_URL with SEAWX_API_KEY; the plan's options
       are read from PLAN.json's "options".
+  plan_check.py chart PLAN.json CHART.png WIDTH HEIGHT
+      the chart read back (zlib and struct, no imaging library): its size, a
+      colour bar right of the grid running from the ramp's calm blue to its
+      storm purple, the key's three verdict swatches, and the verdict row's
+      boxes, left to right, in the JSON's verdicts (departure order).
   plan_check.py arrive PLAN_A.json PLAN_B.json ROUTE.csv POLAR
       prints the difference of arrival of departure 0 between two plans
       (hours) and the same difference recomputed.
@@ -370,8 +375,114 @@ def cmd_arrive(plan_a, plan_b, route_path, polar_path):
     print(f"{da - db:.3f}")
 
 
+# ---- the chart ----
+
+def png_read(path):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG."""
+    import struct
+    import zlib
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit(f"{path}: not a PNG")
+    pos, idat, hdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            hdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    w, h, depth, ctype, _, _, interlace = hdr
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        raise SystemExit(f"{path}: depth {depth}, colour type {ctype}: not read here")
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pr) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+VERDICT_RGB = {"go": (0x2e, 0x9e, 0x44), "marginal": (0xf0, 0xa4, 0x00), "no-go": (0xd7, 0x30, 0x1f)}
+
+
+def cmd_chart(plan_path, png_path, width, height):
+    plan = load_plan(plan_path)
+    w, h, px = png_read(png_path)
+    if (w, h) != (int(width), int(height)):
+        raise SystemExit(f"chart {w}x{h}, asked {width}x{height}")
+    colour = {v: k for k, v in VERDICT_RGB.items()}
+    # the verdict row: the pixel row with the most verdict-coloured pixels
+    counts = [sum(1 for p in row if p in colour) for row in px]
+    vy = max(range(h), key=lambda y: counts[y])
+    boxes, x = [], 0
+    while x < w:
+        if px[vy][x] in colour:
+            c, x0 = px[vy][x], x
+            while x < w and px[vy][x] == c:
+                x += 1
+            boxes.append((colour[c], x0, x))
+        else:
+            x += 1
+    want = [d["verdict"] for d in plan["departures"]]
+    got = [b[0] for b in boxes]
+    if got != want:
+        raise SystemExit(f"verdict row at y={vy}: {len(got)} boxes {got}, JSON {want}")
+    gx1 = boxes[-1][2]
+    # the key: each verdict's swatch below the verdict row
+    below = {px[y][x] for y in range(vy + 1 + max(3, h // 100), h) for x in range(w)}
+    missing = [k for k, v in VERDICT_RGB.items() if v not in below]
+    if missing:
+        raise SystemExit(f"the key lacks the swatches of {missing}")
+
+    # the colour bar: right of the grid, a column of coloured pixels, calm blue
+    # at one end and purple at the other
+
+    def near(p, q, tol=40):
+        return sum(abs(a - b) for a, b in zip(p, q)) <= tol
+
+    def coloured(p):
+        return max(p) - min(p) > 25
+
+    bar = None
+    for x in range(gx1 + 1, w):
+        col = [px[y][x] for y in range(vy)]
+        n = sum(1 for p in col if coloured(p))
+        if n > vy * 0.3 and any(near(p, (0x6a, 0x1b, 0x9a)) for p in col) and \
+                any(near(p, (0xe3, 0xf2, 0xfd)) for p in col):
+            bar = (x, n)
+            break
+    if bar is None:
+        raise SystemExit("no colour bar right of the grid")
+    print(f"chart {w}x{h}: {len(boxes)} verdict boxes at y={vy} match the JSON "
+          f"({got.count('go')} go, {got.count('marginal')} marginal, {got.count('no-go')} no-go); "
+          f"colour bar at x={bar[0]} ({bar[1]} coloured pixels tall); key swatches present")
+
+
 if __name__ == "__main__":
-    cmds = {"check": cmd_check, "arrive": cmd_arrive}
+    cmds = {"check": cmd_check, "arrive": cmd_arrive, "chart": cmd_chart}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

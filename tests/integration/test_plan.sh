@@ -142,6 +142,20 @@ import json
 for r in json.load(open('$T/polar.json'))['departures']:
     assert r['arrive_early'] == r['arrive_late'] and r['arrive_early'] is not None, r\""
 
+# The chart: 28 departures at 6-8 kn with every limit, read back.
+PC=$SEAWX_SOURCE_DIR/tests/integration/plan_check.py
+lim=(--max-wind 25kn --max-gust 35kn --max-wave 3.5m --max-upwind 40)
+before=$(points)
+check "28 departures at 6-8 kn with a chart: planned" "$S" plan --route "$ROUTE" --speed 6-8 \
+  "${lim[@]}" --departures "$d28" --json "$T/c28.json" --chart "$T/c28.png" -q
+check "6-8 kn: one /forecast/point request per sample point" test $(($(points) - before)) -eq "$samples"
+check "the chart: 1200x800, a colour bar, a key, the verdicts in the JSON's order" \
+  python3 "$PC" chart "$T/c28.json" "$T/c28.png" 1200 800
+check "--chart-by waves --chart-size 640x480" "$S" plan --route "$ROUTE" --speed 6-8 "${lim[@]}" \
+  --departures "$from/$to5/6h" --json "$T/c5.json" --chart "$T/c5.png" --chart-by waves \
+  --chart-size 640x480 -q
+check "the small chart read back" python3 "$PC" chart "$T/c5.json" "$T/c5.png" 640 480
+
 # Departures all after the forecast's end: refused after the first point.
 before=$(points)
 late=$(python3 -c "
@@ -223,6 +237,14 @@ check "refused: a wave threshold in a speed unit" refuse wave "--max-wave '3kn' 
   --speed 6 --departures "$d28" --max-wave 3kn
 check "refused: no speed and no polar" refuse speed "needs --speed" --departures "$d28"
 check "refused: a bad speed" refuse speed2 "speed" --speed 7-6 --departures "$d28"
+check "refused: a bad chart size" refuse size "--chart-size '12x8'" --speed 6 \
+  --departures "$d28" --chart "$T/bad.png" --chart-size 12x8
+check "refused: --chart-by something else" refuse by "--chart-by 'rain': wind or waves" \
+  --speed 6 --departures "$d28" --chart "$T/bad.png" --chart-by rain
+check "refused: a chart into a missing folder, before anything is sent" sh -c "
+n0=\$(wc -l <'$T/access.log'); '$S' plan --route '$ROUTE' --speed 6 --departures '$d28' \
+  --chart '$T/nowhere/p.png' 2>'$T/bad.err'; rc=\$?
+test \$rc -eq 8 && test \$(wc -l <'$T/access.log') -eq \$n0 && grep -q nowhere '$T/bad.err'"
 check "nothing sent for bad input" test ! -e "$T/bad.json"
 
 # Ctrl-C while the forecast is fetched: exit 130, nothing written. A slow
