@@ -142,9 +142,12 @@ import json
 for r in json.load(open('$T/polar.json'))['departures']:
     assert r['arrive_early'] == r['arrive_late'] and r['arrive_early'] is not None, r\""
 
-# The chart: 28 departures at 6-8 kn with every limit, read back.
+# The chart, and the plan recomputed independently (plan_check.py: the route
+# sampled again, the point forecasts asked again, each ship sailed again): 28
+# departures at 6-8 kn with every limit, then a polar. Requests counted before
+# the recomputation asks its own.
 PC=$SEAWX_SOURCE_DIR/tests/integration/plan_check.py
-lim=(--max-wind 25kn --max-gust 35kn --max-wave 3.5m --max-upwind 40)
+lim=(--max-wind 30kn --max-gust 45kn --max-wave 5m --max-upwind 200)
 before=$(points)
 check "28 departures at 6-8 kn with a chart: planned" "$S" plan --route "$ROUTE" --speed 6-8 \
   "${lim[@]}" --departures "$d28" --json "$T/c28.json" --chart "$T/c28.png" -q
@@ -155,6 +158,10 @@ check "--chart-by waves --chart-size 640x480" "$S" plan --route "$ROUTE" --speed
   --departures "$from/$to5/6h" --json "$T/c5.json" --chart "$T/c5.png" --chart-by waves \
   --chart-size 640x480 -q
 check "the small chart read back" python3 "$PC" chart "$T/c5.json" "$T/c5.png" 640 480
+check "every figure of the 28 departures recomputed" python3 "$PC" check "$T/c28.json" "$ROUTE"
+check "a polar plan recomputed" sh -c "'$S' plan --route '$ROUTE' --polar '$F/plan/cruiser.pol' \
+  --speed 3 ${lim[*]} --departures '$from/$to/24h' -q --json '$T/cp.json' &&
+  python3 '$PC' check '$T/cp.json' '$ROUTE' '$F/plan/cruiser.pol'"
 
 # Departures all after the forecast's end: refused after the first point.
 before=$(points)
