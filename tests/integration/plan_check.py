@@ -15,6 +15,14 @@ every ship is sailed again minute by minute.
       colour bar right of the grid running from the ramp's calm blue to its
       storm purple, the key's three verdict swatches, and the verdict row's
       boxes, left to right, in the JSON's verdicts (departure order).
+  plan_check.py storm PLAN.json ROUTE.csv
+      the storm figures of every departure (closest approach, hours from the
+      first to the last moment inside the danger area and inside the 34 kt
+      radii) against a brute force: both ships of the band and the storm's
+      centre and radii (storms_danger_check.py's timeline, the danger area
+      the 1-2-3 rule's) every minute; closest approach within 1 nm (or 1 %),
+      hours within 1 % or one time step. The storms are asked of the stand-in
+      again (/storm/json).
   plan_check.py arrive PLAN_A.json PLAN_B.json ROUTE.csv POLAR
       prints the difference of arrival of departure 0 between two plans
       (hours) and the same difference recomputed.
@@ -424,6 +432,88 @@ def cmd_arrive(plan_a, plan_b, route_path, polar_path):
     print(f"{da - db:.3f}")
 
 
+# ---- storms ----
+
+def storm_brute(s, route, t_dep, speeds):
+    """(cpa nm, danger-area hours, 34 kt hours) of the ships at speeds (kn)
+    from t_dep against storm s, sampled every minute while the storm's
+    timeline and the slowest ship's voyage overlap."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    from storms_danger_check import timeline, interp_table, ERR_LEADS, ERRS
+    f = timeline(s)
+    if not f:
+        return None
+    first_fc = next((k for k, x in enumerate(f) if x["fc"]), None)
+    t_chain = f[max(first_fc - 1, 0)]["t"] if first_fc is not None else None
+    L = route.length
+    t0, t1 = max(f[0]["t"], t_dep), min(f[-1]["t"], t_dep + L / min(speeds) * 3600)
+    if t1 < t0:
+        return None
+    best = 1e9
+    ins = {"danger": [], "r34": []}
+    t, i = t0, 0
+    while t <= t1 + 1e-6:
+        while i + 1 < len(f) and f[i + 1]["t"] < t:
+            i += 1
+        a, b = f[i], f[min(i + 1, len(f) - 1)]
+        w = (t - a["t"]) / (b["t"] - a["t"]) if b["t"] > a["t"] else 0
+        c = slerp((a["lon"], a["lat"]), (b["lon"], b["lat"]), w)
+        r34 = [ra + (rb - ra) * w for ra, rb in zip(a["r"][0], b["r"][0])]
+        rdz = None
+        if t_chain is not None and t >= t_chain:
+            la = a["lead"] if a["fc"] else 0.0
+            lb = b["lead"] if b["fc"] else 0.0
+            ra = interp_table(ERR_LEADS, ERRS, la, True) + max(a["r"][0])
+            rb = interp_table(ERR_LEADS, ERRS, lb, True) + max(b["r"][0])
+            rdz = ra + (rb - ra) * w
+        for v in speeds:
+            lon, lat, _ = route.at(min(L, max(0.0, v * (t - t_dep) / 3600)))
+            d = gc_nm(c, (lon, lat))
+            best = min(best, d)
+            q = min(int(bearing(c, (lon, lat)) // 90), 3)
+            if r34[q] > 0 and d <= r34[q]:
+                ins["r34"].append(t)
+            if rdz is not None and d <= rdz:
+                ins["danger"].append(t)
+        t = t + 60 if t < t1 and t + 60 <= t1 else (t1 if t < t1 else t1 + 1)
+    hours = {k: (max(x) - min(x)) / 3600 if x else 0.0 for k, x in ins.items()}
+    return best, hours["danger"], hours["r34"]
+
+
+def cmd_storm(plan_path, route_path):
+    plan = load_plan(plan_path)
+    o = plan["options"]
+    if o.get("polar"):
+        raise SystemExit("storm: a band or a speed, not a polar")
+    route = Route(route_path)
+    base, key = os.environ["SEAWX_BASE_URL"], os.environ["SEAWX_API_KEY"]
+    rq = urllib.request.Request(f"{base}/storm/json?limit=100", headers={"service-api-key": key})
+    with urllib.request.urlopen(rq, timeout=120) as r:
+        storms = {x["atcf_id"]: x for x in json.load(r)}
+    speeds = sorted({float(o["min_kn"]), float(o["max_kn"] or o["min_kn"])})
+    bad = 0
+    hstep = STEP / 3600
+    for dep in plan["departures"]:
+        st = dep["storm"]
+        if st is None:
+            continue
+        got = storm_brute(storms[st["atcf_id"]], route, ts(dep["depart"]), speeds)
+        cpa, dz, r34 = got
+        checks = [close("cpa_nm", st["cpa_nm"], cpa, 0.01, 1.0),
+                  close("danger_area_h", st["danger_area_h"], dz, 0.01, hstep),
+                  close("r34_h", st["r34_h"], r34, 0.01, hstep)]
+        print(f"{dep['depart']} {st['title']}: cpa {st['cpa_nm']:.1f} nm (brute force {cpa:.1f}), "
+              f"danger area {st['danger_area_h']:.2f} h ({dz:.2f}), 34 kt {st['r34_h']:.2f} h "
+              f"({r34:.2f}); {dep['verdict']}")
+        for ok, msg in checks:
+            if not ok:
+                bad += 1
+                print(f"departure {dep['depart']}: {msg}")
+    if bad:
+        raise SystemExit(f"{bad} storm figures off")
+
+
 # ---- the chart ----
 
 def png_read(path):
@@ -531,7 +621,7 @@ def cmd_chart(plan_path, png_path, width, height):
 
 
 if __name__ == "__main__":
-    cmds = {"check": cmd_check, "arrive": cmd_arrive, "chart": cmd_chart}
+    cmds = {"check": cmd_check, "arrive": cmd_arrive, "chart": cmd_chart, "storm": cmd_storm}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
