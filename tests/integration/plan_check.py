@@ -23,9 +23,11 @@ every ship is sailed again minute by minute.
       the 1-2-3 rule's) every minute; closest approach within 1 nm (or 1 %),
       hours within 1 % or one time step. The storms are asked of the stand-in
       again (/storm/json).
-  plan_check.py arrive PLAN_A.json PLAN_B.json ROUTE.csv POLAR
-      prints the difference of arrival of departure 0 between two plans
-      (hours) and the same difference recomputed.
+  plan_check.py arrive PLAN_A.json ROUTE_A.csv PLAN_B.json ROUTE_B.csv POLAR
+      departure 0 of two plans sailed by the same polar (a route and its
+      reverse, say) sailed again here: each arrival, and the difference of
+      the two voyages' durations (A minus B, hours), within 1 % or one time
+      step of seawx's.
 
 The model (seawx/plan.h, docs/plan.md):
 - sample points every spacing nm along the great-circle legs, the last
@@ -425,11 +427,33 @@ def cmd_check(plan_path, route_path, polar_path=None):
         raise SystemExit(1)
 
 
-def cmd_arrive(plan_a, plan_b, route_path, polar_path):
-    pa, pb = load_plan(plan_a), load_plan(plan_b)
-    da = (ts(pa["departures"][0]["arrive_early"]) - ts(pa["departures"][0]["depart"])) / 3600
-    db = (ts(pb["departures"][0]["arrive_early"]) - ts(pb["departures"][0]["depart"])) / 3600
-    print(f"{da - db:.3f}")
+def cmd_arrive(plan_a, route_a, plan_b, route_b, polar_path):
+    polar = Polar(polar_path)
+    hstep = STEP / 3600
+    dur = []
+    for plan_path, route_path in ((plan_a, route_a), (plan_b, route_b)):
+        plan = load_plan(plan_path)
+        route = Route(route_path)
+        got = plan["route"]["samples"]
+        fc = Forecast(route, [g["nm"] for g in got], [(g["lon"], g["lat"]) for g in got])
+        dep = plan["departures"][0]
+        d = ts(dep["depart"])
+        (fn, motor), = ships(plan, fc, polar)
+        fig = sail(fc, d, fn, plan["options"], motor)
+        if fig["arrive"] is None or dep["arrive_early"] is None:
+            raise SystemExit(f"{plan_path}: arrival seawx {dep['arrive_early']}, recomputed none")
+        g, w = (ts(dep["arrive_early"]) - d) / 3600, (fig["arrive"] - d) / 3600
+        ok, msg = close("voyage h", g, w, 0.01, hstep)
+        print(f"{plan_path}: {route.length:.1f} nm from {dep['depart']}, {msg}, "
+              f"upwind {dep['hours_upwind']:.1f} h (recomputed {fig['hours_upwind']:.1f})")
+        if not ok:
+            raise SystemExit(msg)
+        dur.append((g, w))
+    dg, dw = dur[0][0] - dur[1][0], dur[0][1] - dur[1][1]
+    ok, msg = close("A minus B h", dg, dw, 0.01, hstep)
+    print(msg)
+    if not ok:
+        raise SystemExit(msg)
 
 
 # ---- storms ----

@@ -291,6 +291,30 @@ check "HELGA: closest approach and hours inside as a brute force" "$py" "$PC" st
   "$T/helga.json" "$T/through.csv"
 check "HELGA: the chart's verdicts" "$py" "$PC" chart "$T/helga.json" "$T/helga.png" 1200 800
 
+# Polars: the same boat into the wind and before it. The first 609 nm of the
+# Atlantic route (from Lisbon, into the north-easterlies' reach) and the same
+# route reversed, from 2024-10-08 00Z (the stand-in's clock as above, so the
+# weather is the same on every day the test runs): the boat facing headwinds
+# arrives later, by what plan_check.py's own sailing gives.
+printf 'lat,lon\n38.5,-9.5\n36,-14\n33,-20\n' >"$T/fwd.csv"
+printf 'lat,lon\n33,-20\n36,-14\n38.5,-9.5\n' >"$T/rev.csv"
+for r in fwd rev; do
+  "$S" plan --route "$T/$r.csv" --polar "$F/plan/cruiser.pol" --speed 3 --no-storms -q \
+    --departures 2024-10-08T00:00Z/2024-10-08T00:00Z/6h --json "$T/$r.json" >/dev/null ||
+    echo "# the $r plan failed"
+done
+check "polar: into the wind later than before it, more hours upwind" "$py" -c "
+import json, datetime as d
+def h(p):
+    r = json.load(open(p))['departures'][0]
+    f = lambda s: d.datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ')
+    return (f(r['arrive_early']) - f(r['depart'])).total_seconds() / 3600, r['hours_upwind']
+(a, ua), (b, ub) = h('$T/fwd.json'), h('$T/rev.json')
+print('into the wind %.2f h (%.1f h upwind), before it %.2f h (%.1f h upwind)' % (a, ua, b, ub))
+assert a > b + 6 and ua > ub, (a, ua, b, ub)"
+check "polar: the difference of arrival as plan_check.py sails it" "$py" "$PC" arrive \
+  "$T/fwd.json" "$T/fwd.csv" "$T/rev.json" "$T/rev.csv" "$F/plan/cruiser.pol"
+
 # Ctrl-C while the forecast is fetched: exit 130, nothing written. A slow
 # stand-in, one request at a time; the interrupt follows observed requests.
 kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
