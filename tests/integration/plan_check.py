@@ -334,9 +334,13 @@ def ships(plan, fc, polar):
     return [(lambda s, t, vals, c, v=hi: v, hi), (lambda s, t, vals, c, v=lo: v, lo)]
 
 
+LARGEST = {}  # figure name: the largest difference seen
+
+
 def close(name, got, want, tol_rel=0.01, tol_abs=0.0):
     if got is None or want is None:
         return got is None and want is None, f"{name}: {got} vs {want}"
+    LARGEST[name] = max(LARGEST.get(name, 0.0), abs(got - want))
     ok = abs(got - want) <= max(tol_rel * abs(want), tol_abs)
     return ok, f"{name}: seawx {got:.3f}, recomputed {want:.3f}"
 
@@ -422,7 +426,8 @@ def cmd_check(plan_path, route_path, polar_path=None):
             if not ok:
                 bad += 1
                 print(f"departure {dep['depart']}: {msg}")
-    print(f"{n} departures recomputed, {bad} figures off")
+    print(f"{n} departures recomputed, {bad} figures off; the largest differences: " +
+          ", ".join(f"{k} {v:.3g}" for k, v in LARGEST.items()))
     if bad:
         raise SystemExit(1)
 
@@ -534,6 +539,7 @@ def cmd_storm(plan_path, route_path):
             if not ok:
                 bad += 1
                 print(f"departure {dep['depart']}: {msg}")
+    print("the largest differences: " + ", ".join(f"{k} {v:.3g}" for k, v in LARGEST.items()))
     if bad:
         raise SystemExit(f"{bad} storm figures off")
 

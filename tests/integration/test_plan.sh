@@ -9,6 +9,12 @@
 # --csv, a polar; departures all after the forecast's end refused after one
 # request (exit 5); bad input refused with one line, exit 2, nothing sent and
 # nothing written; Ctrl-C during the fetch stops with nothing written.
+# --chart: the PNG read back (size, colour bar, key, the verdict boxes in the
+# JSON's order). plan_check.py recomputes without seawx every figure of 28
+# departures at 6-8 kn with every limit and of a polar plan; hurricane HELGA
+# (the stand-in on 2024-10-08) makes the departure that meets it no-go and
+# its storm figures agree with a brute force; a polar into the wind arrives
+# later than before it by what plan_check.py's own sailing gives.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 sim_start
