@@ -17,6 +17,7 @@
 #include "seawx/storm_danger.h"
 #include "seawx/voyage.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,12 @@ const cli_opt cmd_plan_opts[] = {
     {"best", 0, NULL, "best departures first (go, marginal, no-go; then the least wind)", 0},
     {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
     {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
+    {"chart", 0, "FILE.png",
+     "a PNG chart of the plan: departures across, distance along the route down, each cell "
+     "coloured by what the ship meets there, storms hatched, a row of verdicts under it",
+     0},
+    {"chart-by", 0, "wind|waves", "what colours the chart's cells (default wind)", 0},
+    {"chart-size", 0, "WxH", "the chart's size in pixels, 320 to 8000 each (default 1200x800)", 0},
     {"no-storms", 0, NULL, "leave the storms out (by default the active storms are fetched)", 0},
     CLI_OPT_CONE_RADII,
     CLI_OPT_DANGER_ERRORS,
@@ -419,6 +426,29 @@ static int by_best(const void *a, const void *b)
 
 /* ---- reading what was typed ---- */
 
+/* --chart-size WxH: 0, or EXIT_USAGE with one line. */
+static int read_chart_size(int *w, int *h, const char *v)
+{
+    *w = 1200;
+    *h = 800;
+    if (!v)
+        return 0;
+    char *end;
+    errno = 0;
+    long a = strtol(v, &end, 10);
+    if (end != v && (*end == 'x' || *end == 'X')) {
+        const char *q = end + 1;
+        long b = strtol(q, &end, 10);
+        if (!errno && end != q && !*end && a >= 320 && a <= 8000 && b >= 320 && b <= 8000) {
+            *w = (int)a;
+            *h = (int)b;
+            return 0;
+        }
+    }
+    cli_error("--chart-size '%s': WIDTHxHEIGHT in pixels, each 320 to 8000 (1200x800)", v);
+    return EXIT_USAGE;
+}
+
 static int read_threshold(double *out, const cli_args *a, const char *name, int kind)
 {
     const char *v = cli_get(a, name);
@@ -483,6 +513,7 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
     const char *route = cli_get(&a, "route"), *deps = cli_get(&a, "departures");
     const char *speed = cli_get(&a, "speed"), *polar_file = cli_get(&a, "polar");
     const char *json = cli_get(&a, "json"), *csv = cli_get(&a, "csv");
+    const char *chart = cli_get(&a, "chart"), *chart_by = cli_get(&a, "chart-by");
     if (!route || !deps) {
         cli_error("a plan needs --route FILE and --departures FROM/TO/STEP");
         return EXIT_USAGE;
@@ -509,6 +540,25 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         cli_get_double(&o.spacing_nm, &a, "spacing", SWX_PLAN_DEFAULT_SPACING_NM, 0.5, 1000) ||
         cli_get_int(&in_flight, &a, "in-flight", 4, 1, 64))
         return EXIT_USAGE;
+    int chart_w, chart_h, chart_what = 'w';
+    if (read_chart_size(&chart_w, &chart_h, cli_get(&a, "chart-size")))
+        return EXIT_USAGE;
+    if (chart_by && strcmp(chart_by, "wind") != 0 && strcmp(chart_by, "waves") != 0) {
+        cli_error("--chart-by '%s': wind or waves", chart_by);
+        return EXIT_USAGE;
+    }
+    if (chart_by && chart_by[1] == 'a')
+        chart_what = 'h';
+    if ((chart_by || cli_has(&a, "chart-size")) && !chart) {
+        cli_error(
+            "--chart-by and --chart-size are the chart's settings: they need --chart FILE.png");
+        return EXIT_USAGE;
+    }
+    if (chart && strcmp(chart, "-") == 0) {
+        cli_error(
+            "--chart needs a file name (a PNG, not for the terminal; /dev/stdout for a pipe)");
+        return EXIT_USAGE;
+    }
     if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
         cli_error("--json - and --csv - cannot both go to stdout");
         return EXIT_USAGE;
@@ -555,7 +605,8 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     if ((json && (exit_code = data_check_dest(json, SWX_ATOMICFILE_STREAM))) ||
-        (csv && (exit_code = data_check_dest(csv, SWX_ATOMICFILE_STREAM))))
+        (csv && (exit_code = data_check_dest(csv, SWX_ATOMICFILE_STREAM))) ||
+        (chart && (exit_code = data_check_dest(chart, SWX_ATOMICFILE_STREAM))))
         goto done;
     const char *grib = cli_get(&a, "from");
     if (grib) {
@@ -646,6 +697,10 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     if (csv && (exit_code = write_out(csv, csv_fn, &oc)))
         goto done;
+    if (chart && (rc = swx_plan_chart_png(plan, chart, chart_what, chart_w, chart_h))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
     if (!(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
         write_table(stdout, plan, order);
         if (fflush(stdout) != 0) {

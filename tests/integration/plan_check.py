@@ -10,9 +10,24 @@ every ship is sailed again minute by minute.
       computation: within 1 % or one time step (SWX_PLAN_STEP_S, 10 min).
       The stand-in is SEAWX_BASE_URL with SEAWX_API_KEY; the plan's options
       are read from PLAN.json's "options".
-  plan_check.py arrive PLAN_A.json PLAN_B.json ROUTE.csv POLAR
-      prints the difference of arrival of departure 0 between two plans
-      (hours) and the same difference recomputed.
+  plan_check.py chart PLAN.json CHART.png WIDTH HEIGHT
+      the chart read back (zlib and struct, no imaging library): its size, a
+      colour bar right of the grid running from the ramp's calm blue to its
+      storm purple, the key's three verdict swatches, and the verdict row's
+      boxes, left to right, in the JSON's verdicts (departure order).
+  plan_check.py storm PLAN.json ROUTE.csv
+      the storm figures of every departure (closest approach, hours from the
+      first to the last moment inside the danger area and inside the 34 kt
+      radii) against a brute force: both ships of the band and the storm's
+      centre and radii (storms_danger_check.py's timeline, the danger area
+      the 1-2-3 rule's) every minute; closest approach within 1 nm (or 1 %),
+      hours within 1 % or one time step. The storms are asked of the stand-in
+      again (/storm/json).
+  plan_check.py arrive PLAN_A.json ROUTE_A.csv PLAN_B.json ROUTE_B.csv POLAR
+      departure 0 of two plans sailed by the same polar (a route and its
+      reverse, say) sailed again here: each arrival, and the difference of
+      the two voyages' durations (A minus B, hours), within 1 % or one time
+      step of seawx's.
 
 The model (seawx/plan.h, docs/plan.md):
 - sample points every spacing nm along the great-circle legs, the last
@@ -34,7 +49,6 @@ from datetime import datetime, timezone
 R_NM = 6371008.8 / 1852.0
 MS_TO_KN = 3600.0 / 1852.0
 STEP = 600.0  # SWX_PLAN_STEP_S
-DT = 60.0  # this check's own step
 
 
 def ts(s):
@@ -242,51 +256,65 @@ def worst(xs):
     return max(xs) if xs else None
 
 
-def sail(fc, depart, speed_fn, opts):
-    """One ship: speed_fn(s, t, vals, course) in knots. Returns its figures."""
+def sail(fc, depart, speed_fn, opts, motor=0.0):
+    """One ship, as docs/plan.md describes it: looked at every STEP seconds from
+    departure, each moment standing for the STEP seconds after it (the last for
+    what is left of the voyage), and once more on arrival for the maxima only.
+    speed_fn(s, t, vals, course) in knots; where the forecast says nothing (a
+    moment outside its valid times, or no wind) the ship makes the motoring
+    speed; a moment outside the forecast counts for nothing and makes the
+    voyage partial. Returns its figures."""
     L = fc.route.length
     t, s = depart, 0.0
     fig = {"max_wind_kn": None, "max_gust_kn": None, "max_wave_m": None, "hours_wind": 0.0,
            "hours_gust": 0.0, "hours_wave": 0.0, "hours_upwind": 0.0, "partial": False,
-           "track": []}
+           "track": [], "arrive": None}
     thr = opts
-    while True:
-        course = fc.course[fc.nearest(s)]
-        vals = fc.at(s, t)
-        fig["track"].append((t, s))
-        if vals is None:
-            fig["partial"] = True
-            fig["arrive"] = None
-            return fig
+
+    def meet(vals, course, hours):
         if vals["u"] is not None and vals["v"] is not None:
             w = math.hypot(vals["u"], vals["v"]) * MS_TO_KN
             fig["max_wind_kn"] = hi(fig["max_wind_kn"], w)
             if thr.get("max_wind_kn") and w > thr["max_wind_kn"]:
-                fig["hours_wind"] += DT / 3600
+                fig["hours_wind"] += hours
             if w > 0 and twa_of(vals, course) < thr.get("upwind_angle_deg", 50.0):
-                fig["hours_upwind"] += DT / 3600
+                fig["hours_upwind"] += hours
         if vals["gust"] is not None:
             g = vals["gust"] * MS_TO_KN
             fig["max_gust_kn"] = hi(fig["max_gust_kn"], g)
             if thr.get("max_gust_kn") and g > thr["max_gust_kn"]:
-                fig["hours_gust"] += DT / 3600
+                fig["hours_gust"] += hours
         if vals["swh"] is not None:
             fig["max_wave_m"] = hi(fig["max_wave_m"], vals["swh"])
             if thr.get("max_wave_m") and vals["swh"] > thr["max_wave_m"]:
-                fig["hours_wave"] += DT / 3600
-        if s >= L - 1e-9:
-            fig["arrive"] = t
+                fig["hours_wave"] += hours
+
+    while s < L - 1e-9:
+        if t - depart > 60 * 86400:
             return fig
-        v = speed_fn(s, t, vals, course)
+        course = fc.course[fc.nearest(s)]
+        vals = fc.at(s, t)
+        fig["track"].append((t, s))
+        v = motor
+        if vals is not None and vals["u"] is not None and vals["v"] is not None:
+            v = speed_fn(s, t, vals, course)
         if v <= 0:
-            raise SystemExit(f"a ship stood still at {s:.1f} nm")
-        ds = v * DT / 3600
-        if s + ds >= L:
-            t += (L - s) / v * 3600
-            s = L
+            return fig  # becalmed without an engine: no arrival
+        dt = min(STEP, (L - s) / v * 3600)
+        if vals is None:
+            fig["partial"] = True
         else:
-            t += DT
-            s += ds
+            meet(vals, course, dt / 3600)
+        t += dt
+        s = L if dt < STEP else s + v * dt / 3600
+    fig["track"].append((t, L))
+    vals = fc.at(L, t)
+    if vals is None:
+        fig["partial"] = True
+    else:
+        meet(vals, fc.course[-1], 0.0)
+    fig["arrive"] = t
+    return fig
 
 
 def load_plan(path):
@@ -301,16 +329,47 @@ def ships(plan, fc, polar):
         def fn(s, t, vals, course):
             tws = math.hypot(vals["u"], vals["v"]) * MS_TO_KN
             return max(polar.speed(tws, twa_of(vals, course)), motor)
-        return [fn]
+        return [(fn, motor)]
     lo, hi = float(o["min_kn"]), float(o["max_kn"])
-    return [lambda s, t, vals, c, v=hi: v, lambda s, t, vals, c, v=lo: v]
+    return [(lambda s, t, vals, c, v=hi: v, hi), (lambda s, t, vals, c, v=lo: v, lo)]
+
+
+LARGEST = {}  # figure name: the largest difference seen
 
 
 def close(name, got, want, tol_rel=0.01, tol_abs=0.0):
     if got is None or want is None:
         return got is None and want is None, f"{name}: {got} vs {want}"
+    LARGEST[name] = max(LARGEST.get(name, 0.0), abs(got - want))
     ok = abs(got - want) <= max(tol_rel * abs(want), tol_abs)
     return ok, f"{name}: seawx {got:.3f}, recomputed {want:.3f}"
+
+
+def verdict_of(fig, storm, o):
+    """The verdict (docs/plan.md) from figures; the storm rules from storm
+    (the plan's storm object, or None). Also whether a figure lies within 1 %
+    of a limit it is compared with (where the two computations may differ)."""
+    near = False
+
+    def over(x, lim, frac=1.0, strict=True):
+        nonlocal near
+        if not lim or x is None:
+            return False
+        if abs(x - frac * lim) <= 0.01 * lim:
+            near = True
+        return x > frac * lim if strict else x >= frac * lim
+    lims = [("max_wind_kn", "max_wind_kn"), ("max_gust_kn", "max_gust_kn"),
+            ("max_wave_m", "max_wave_m"), ("hours_upwind", "max_upwind_h")]
+    v = "go"
+    if storm and (storm["r34_h"] > 0 or storm["danger_area_h"] > 0):
+        v = "no-go"
+    elif any([over(fig[k], o.get(l)) for k, l in lims]):
+        v = "no-go"
+    elif storm and storm["cpa_nm"] < 200:
+        v = "marginal"
+    elif any([over(fig[k], o.get(l), 0.8, False) for k, l in lims]) or fig["partial"]:
+        v = "marginal"
+    return v, near
 
 
 def cmd_check(plan_path, route_path, polar_path=None):
@@ -337,10 +396,13 @@ def cmd_check(plan_path, route_path, polar_path=None):
     hstep = STEP / 3600
     for dep in plan["departures"]:
         d = ts(dep["depart"])
-        figs = [sail(fc, d, fn, o) for fn in ships(plan, fc, polar)]
+        figs = [sail(fc, d, fn, o, motor) for fn, motor in ships(plan, fc, polar)]
         partial = any(f["partial"] for f in figs)
         checks = []
-        if not partial:
+        if any(f["arrive"] is None for f in figs):
+            checks.append((dep["arrive_late"] is None, f"arrive_late: seawx {dep['arrive_late']}, "
+                           "recomputed none"))
+        else:
             early = min(f["arrive"] for f in figs)
             late = max(f["arrive"] for f in figs)
             checks.append(close("arrive_early h", (ts(dep["arrive_early"]) - d) / 3600,
@@ -352,26 +414,244 @@ def cmd_check(plan_path, route_path, polar_path=None):
         for k in ("max_wind_kn", "max_gust_kn", "max_wave_m"):
             checks.append(close(k, dep[k], worst(f[k] for f in figs), 0.01, 0.05))
         for k in ("hours_wind", "hours_gust", "hours_wave", "hours_upwind"):
-            checks.append(close(k, dep[k], max(f[k] for f in figs), 0.01, hstep + DT / 3600))
+            checks.append(close(k, dep[k], max(f[k] for f in figs), 0.01, hstep))
+        mine = {k: worst(f[k] for f in figs) for k in ("max_wind_kn", "max_gust_kn", "max_wave_m")}
+        mine["hours_upwind"] = max(f["hours_upwind"] for f in figs)
+        mine["partial"] = partial
+        v, near = verdict_of(mine, dep.get("storm"), o)
+        checks.append((v == dep["verdict"] or near,
+                       f"verdict: seawx {dep['verdict']} ({dep['reason']}), recomputed {v}"))
         n += 1
         for ok, msg in checks:
             if not ok:
                 bad += 1
                 print(f"departure {dep['depart']}: {msg}")
-    print(f"{n} departures recomputed, {bad} figures off")
+    print(f"{n} departures recomputed, {bad} figures off; the largest differences: " +
+          ", ".join(f"{k} {v:.3g}" for k, v in LARGEST.items()))
     if bad:
         raise SystemExit(1)
 
 
-def cmd_arrive(plan_a, plan_b, route_path, polar_path):
-    pa, pb = load_plan(plan_a), load_plan(plan_b)
-    da = (ts(pa["departures"][0]["arrive_early"]) - ts(pa["departures"][0]["depart"])) / 3600
-    db = (ts(pb["departures"][0]["arrive_early"]) - ts(pb["departures"][0]["depart"])) / 3600
-    print(f"{da - db:.3f}")
+def cmd_arrive(plan_a, route_a, plan_b, route_b, polar_path):
+    polar = Polar(polar_path)
+    hstep = STEP / 3600
+    dur = []
+    for plan_path, route_path in ((plan_a, route_a), (plan_b, route_b)):
+        plan = load_plan(plan_path)
+        route = Route(route_path)
+        got = plan["route"]["samples"]
+        fc = Forecast(route, [g["nm"] for g in got], [(g["lon"], g["lat"]) for g in got])
+        dep = plan["departures"][0]
+        d = ts(dep["depart"])
+        (fn, motor), = ships(plan, fc, polar)
+        fig = sail(fc, d, fn, plan["options"], motor)
+        if fig["arrive"] is None or dep["arrive_early"] is None:
+            raise SystemExit(f"{plan_path}: arrival seawx {dep['arrive_early']}, recomputed none")
+        g, w = (ts(dep["arrive_early"]) - d) / 3600, (fig["arrive"] - d) / 3600
+        ok, msg = close("voyage h", g, w, 0.01, hstep)
+        print(f"{plan_path}: {route.length:.1f} nm from {dep['depart']}, {msg}, "
+              f"upwind {dep['hours_upwind']:.1f} h (recomputed {fig['hours_upwind']:.1f})")
+        if not ok:
+            raise SystemExit(msg)
+        dur.append((g, w))
+    dg, dw = dur[0][0] - dur[1][0], dur[0][1] - dur[1][1]
+    ok, msg = close("A minus B h", dg, dw, 0.01, hstep)
+    print(msg)
+    if not ok:
+        raise SystemExit(msg)
+
+
+# ---- storms ----
+
+def storm_brute(s, route, t_dep, speeds):
+    """(cpa nm, danger-area hours, 34 kt hours) of the ships at speeds (kn)
+    from t_dep against storm s, sampled every minute while the storm's
+    timeline and the slowest ship's voyage overlap."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    from storms_danger_check import timeline, interp_table, ERR_LEADS, ERRS
+    f = timeline(s)
+    if not f:
+        return None
+    first_fc = next((k for k, x in enumerate(f) if x["fc"]), None)
+    t_chain = f[max(first_fc - 1, 0)]["t"] if first_fc is not None else None
+    L = route.length
+    t0, t1 = max(f[0]["t"], t_dep), min(f[-1]["t"], t_dep + L / min(speeds) * 3600)
+    if t1 < t0:
+        return None
+    best = 1e9
+    ins = {"danger": [], "r34": []}
+    t, i = t0, 0
+    while t <= t1 + 1e-6:
+        while i + 1 < len(f) and f[i + 1]["t"] < t:
+            i += 1
+        a, b = f[i], f[min(i + 1, len(f) - 1)]
+        w = (t - a["t"]) / (b["t"] - a["t"]) if b["t"] > a["t"] else 0
+        c = slerp((a["lon"], a["lat"]), (b["lon"], b["lat"]), w)
+        r34 = [ra + (rb - ra) * w for ra, rb in zip(a["r"][0], b["r"][0])]
+        rdz = None
+        if t_chain is not None and t >= t_chain:
+            la = a["lead"] if a["fc"] else 0.0
+            lb = b["lead"] if b["fc"] else 0.0
+            ra = interp_table(ERR_LEADS, ERRS, la, True) + max(a["r"][0])
+            rb = interp_table(ERR_LEADS, ERRS, lb, True) + max(b["r"][0])
+            rdz = ra + (rb - ra) * w
+        for v in speeds:
+            lon, lat, _ = route.at(min(L, max(0.0, v * (t - t_dep) / 3600)))
+            d = gc_nm(c, (lon, lat))
+            best = min(best, d)
+            q = min(int(bearing(c, (lon, lat)) // 90), 3)
+            if r34[q] > 0 and d <= r34[q]:
+                ins["r34"].append(t)
+            if rdz is not None and d <= rdz:
+                ins["danger"].append(t)
+        t = t + 60 if t < t1 and t + 60 <= t1 else (t1 if t < t1 else t1 + 1)
+    hours = {k: (max(x) - min(x)) / 3600 if x else 0.0 for k, x in ins.items()}
+    return best, hours["danger"], hours["r34"]
+
+
+def cmd_storm(plan_path, route_path):
+    plan = load_plan(plan_path)
+    o = plan["options"]
+    if o.get("polar"):
+        raise SystemExit("storm: a band or a speed, not a polar")
+    route = Route(route_path)
+    base, key = os.environ["SEAWX_BASE_URL"], os.environ["SEAWX_API_KEY"]
+    rq = urllib.request.Request(f"{base}/storm/json?limit=100", headers={"service-api-key": key})
+    with urllib.request.urlopen(rq, timeout=120) as r:
+        storms = {x["atcf_id"]: x for x in json.load(r)}
+    speeds = sorted({float(o["min_kn"]), float(o["max_kn"] or o["min_kn"])})
+    bad = 0
+    hstep = STEP / 3600
+    for dep in plan["departures"]:
+        st = dep["storm"]
+        if st is None:
+            continue
+        got = storm_brute(storms[st["atcf_id"]], route, ts(dep["depart"]), speeds)
+        cpa, dz, r34 = got
+        checks = [close("cpa_nm", st["cpa_nm"], cpa, 0.01, 1.0),
+                  close("danger_area_h", st["danger_area_h"], dz, 0.01, hstep),
+                  close("r34_h", st["r34_h"], r34, 0.01, hstep)]
+        print(f"{dep['depart']} {st['title']}: cpa {st['cpa_nm']:.1f} nm (brute force {cpa:.1f}), "
+              f"danger area {st['danger_area_h']:.2f} h ({dz:.2f}), 34 kt {st['r34_h']:.2f} h "
+              f"({r34:.2f}); {dep['verdict']}")
+        for ok, msg in checks:
+            if not ok:
+                bad += 1
+                print(f"departure {dep['depart']}: {msg}")
+    print("the largest differences: " + ", ".join(f"{k} {v:.3g}" for k, v in LARGEST.items()))
+    if bad:
+        raise SystemExit(f"{bad} storm figures off")
+
+
+# ---- the chart ----
+
+def png_read(path):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG."""
+    import struct
+    import zlib
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit(f"{path}: not a PNG")
+    pos, idat, hdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            hdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    w, h, depth, ctype, _, _, interlace = hdr
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        raise SystemExit(f"{path}: depth {depth}, colour type {ctype}: not read here")
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pr) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+VERDICT_RGB = {"go": (0x2e, 0x9e, 0x44), "marginal": (0xf0, 0xa4, 0x00), "no-go": (0xd7, 0x30, 0x1f)}
+
+
+def cmd_chart(plan_path, png_path, width, height):
+    plan = load_plan(plan_path)
+    w, h, px = png_read(png_path)
+    if (w, h) != (int(width), int(height)):
+        raise SystemExit(f"chart {w}x{h}, asked {width}x{height}")
+    colour = {v: k for k, v in VERDICT_RGB.items()}
+    # the verdict row: the pixel row with the most verdict-coloured pixels
+    counts = [sum(1 for p in row if p in colour) for row in px]
+    vy = max(range(h), key=lambda y: counts[y])
+    boxes, x = [], 0
+    while x < w:
+        if px[vy][x] in colour:
+            c, x0 = px[vy][x], x
+            while x < w and px[vy][x] == c:
+                x += 1
+            boxes.append((colour[c], x0, x))
+        else:
+            x += 1
+    want = [d["verdict"] for d in plan["departures"]]
+    got = [b[0] for b in boxes]
+    if got != want:
+        raise SystemExit(f"verdict row at y={vy}: {len(got)} boxes {got}, JSON {want}")
+    gx1 = boxes[-1][2]
+    # the key: each verdict's swatch below the verdict row
+    below = {px[y][x] for y in range(vy + 1 + max(3, h // 100), h) for x in range(w)}
+    missing = [k for k, v in VERDICT_RGB.items() if v not in below]
+    if missing:
+        raise SystemExit(f"the key lacks the swatches of {missing}")
+
+    # the colour bar: right of the grid, a column of coloured pixels, calm blue
+    # at one end and purple at the other
+
+    def near(p, q, tol=40):
+        return sum(abs(a - b) for a, b in zip(p, q)) <= tol
+
+    def coloured(p):
+        return max(p) - min(p) > 25
+
+    bar = None
+    for x in range(gx1 + 1, w):
+        col = [px[y][x] for y in range(vy)]
+        n = sum(1 for p in col if coloured(p))
+        if n > vy * 0.3 and any(near(p, (0x6a, 0x1b, 0x9a)) for p in col) and \
+                any(near(p, (0xe3, 0xf2, 0xfd)) for p in col):
+            bar = (x, n)
+            break
+    if bar is None:
+        raise SystemExit("no colour bar right of the grid")
+    print(f"chart {w}x{h}: {len(boxes)} verdict boxes at y={vy} match the JSON "
+          f"({got.count('go')} go, {got.count('marginal')} marginal, {got.count('no-go')} no-go); "
+          f"colour bar at x={bar[0]} ({bar[1]} coloured pixels tall); key swatches present")
 
 
 if __name__ == "__main__":
-    cmds = {"check": cmd_check, "arrive": cmd_arrive}
+    cmds = {"check": cmd_check, "arrive": cmd_arrive, "chart": cmd_chart, "storm": cmd_storm}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

@@ -9,6 +9,12 @@
 # --csv, a polar; departures all after the forecast's end refused after one
 # request (exit 5); bad input refused with one line, exit 2, nothing sent and
 # nothing written; Ctrl-C during the fetch stops with nothing written.
+# --chart: the PNG read back (size, colour bar, key, the verdict boxes in the
+# JSON's order). plan_check.py recomputes without seawx every figure of 28
+# departures at 6-8 kn with every limit and of a polar plan; hurricane HELGA
+# (the stand-in on 2024-10-08) makes the departure that meets it no-go and
+# its storm figures agree with a brute force; a polar into the wind arrives
+# later than before it by what plan_check.py's own sailing gives.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 sim_start
@@ -142,6 +148,28 @@ import json
 for r in json.load(open('$T/polar.json'))['departures']:
     assert r['arrive_early'] == r['arrive_late'] and r['arrive_early'] is not None, r\""
 
+# The chart, and the plan recomputed independently (plan_check.py: the route
+# sampled again, the point forecasts asked again, each ship sailed again): 28
+# departures at 6-8 kn with every limit, then a polar. Requests counted before
+# the recomputation asks its own.
+PC=$SEAWX_SOURCE_DIR/tests/integration/plan_check.py
+py=/usr/bin/python3 # Debian's (numpy for storms_danger_check.py)
+lim=(--max-wind 30kn --max-gust 45kn --max-wave 5m --max-upwind 200)
+before=$(points)
+check "28 departures at 6-8 kn with a chart: planned" "$S" plan --route "$ROUTE" --speed 6-8 \
+  "${lim[@]}" --departures "$d28" --json "$T/c28.json" --chart "$T/c28.png" -q
+check "6-8 kn: one /forecast/point request per sample point" test $(($(points) - before)) -eq "$samples"
+check "the chart: 1200x800, a colour bar, a key, the verdicts in the JSON's order" \
+  "$py" "$PC" chart "$T/c28.json" "$T/c28.png" 1200 800
+check "--chart-by waves --chart-size 640x480" "$S" plan --route "$ROUTE" --speed 6-8 "${lim[@]}" \
+  --departures "$from/$to5/6h" --json "$T/c5.json" --chart "$T/c5.png" --chart-by waves \
+  --chart-size 640x480 -q
+check "the small chart read back" "$py" "$PC" chart "$T/c5.json" "$T/c5.png" 640 480
+check "every figure of the 28 departures recomputed" "$py" "$PC" check "$T/c28.json" "$ROUTE"
+check "a polar plan recomputed" sh -c "'$S' plan --route '$ROUTE' --polar '$F/plan/cruiser.pol' \
+  --speed 3 ${lim[*]} --departures '$from/$to/24h' -q --json '$T/cp.json' &&
+  '$py' '$PC' check '$T/cp.json' '$ROUTE' '$F/plan/cruiser.pol'"
+
 # Departures all after the forecast's end: refused after the first point.
 before=$(points)
 late=$(python3 -c "
@@ -223,7 +251,75 @@ check "refused: a wave threshold in a speed unit" refuse wave "--max-wave '3kn' 
   --speed 6 --departures "$d28" --max-wave 3kn
 check "refused: no speed and no polar" refuse speed "needs --speed" --departures "$d28"
 check "refused: a bad speed" refuse speed2 "speed" --speed 7-6 --departures "$d28"
+check "refused: a bad chart size" refuse size "--chart-size '12x8'" --speed 6 \
+  --departures "$d28" --chart "$T/bad.png" --chart-size 12x8
+check "refused: --chart-by something else" refuse by "--chart-by 'rain': wind or waves" \
+  --speed 6 --departures "$d28" --chart "$T/bad.png" --chart-by rain
+check "refused: a chart into a missing folder, before anything is sent" sh -c "
+n0=\$(wc -l <'$T/access.log'); '$S' plan --route '$ROUTE' --speed 6 --departures '$d28' \
+  --chart '$T/nowhere/p.png' 2>'$T/bad.err'; rc=\$?
+test \$rc -eq 8 && test \$(wc -l <'$T/access.log') -eq \$n0 && grep -q nowhere '$T/bad.err'"
 check "nothing sent for bad input" test ! -e "$T/bad.json"
+
+# A hold-out storm end to end: the stand-in's Gulf of Mexico hurricane HELGA
+# on 2024-10-08 06Z, a route across its path. The first departures meet it
+# (no-go, HELGA named in the JSON and the table); two days later the ship
+# passes behind it. Every storm figure against plan_check.py's brute force.
+kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+SIM_PID=
+rm -f "$T/port"
+sim_start --now 2024-10-08T06:00:00Z
+printf 'lat,lon\n24.0,-79.0\n29.0,-86.0\n' >"$T/through.csv"
+check "HELGA: planned" sh -c "'$S' plan --route '$T/through.csv' --speed 6-8 \
+  --departures 2024-10-08T06:00Z/2024-10-11T06:00Z/12h --json '$T/helga.json' \
+  --chart '$T/helga.png' -q >'$T/helga.txt'"
+check "HELGA: the first departure no-go for it, in the JSON and the table" "$py" - "$T/helga.json" \
+  "$T/helga.txt" <<'EOF3'
+import json, sys
+d = json.load(open(sys.argv[1]))["departures"]
+first = d[0]
+assert first["verdict"] == "no-go" and first["storm"]["title"] == "HELGA", first
+assert first["storm"]["atcf_id"] == "AL092024" and "HELGA" in first["reason"], first
+assert first["storm"]["r34_h"] > 0, first
+line = [l for l in open(sys.argv[2]) if l.startswith("10-08 06:00Z")][0]
+assert "HELGA" in line and "no-go" in line, line
+miss = [r for r in d if r["depart"] >= "2024-10-09T06:00:00Z" and r["verdict"] != "no-go"]
+assert miss, [(r["depart"], r["verdict"], r["reason"]) for r in d]
+m = miss[0]
+assert m["storm"] is None or (m["storm"]["r34_h"] == 0 and m["storm"]["danger_area_h"] == 0
+                              and m["storm"]["cpa_nm"] >= 200), m
+assert m["reason"] is None or "HELGA" not in m["reason"], m
+print("%s: no-go (%s, %.1f nm); %s: %s (%s)" % (first["depart"], first["reason"],
+      first["storm"]["cpa_nm"], m["depart"], m["verdict"],
+      "cpa %.1f nm" % m["storm"]["cpa_nm"] if m["storm"] else "no storm"))
+EOF3
+check "HELGA: closest approach and hours inside as a brute force" "$py" "$PC" storm \
+  "$T/helga.json" "$T/through.csv"
+check "HELGA: the chart's verdicts" "$py" "$PC" chart "$T/helga.json" "$T/helga.png" 1200 800
+
+# Polars: the same boat into the wind and before it. The first 609 nm of the
+# Atlantic route (from Lisbon, into the north-easterlies' reach) and the same
+# route reversed, from 2024-10-08 00Z (the stand-in's clock as above, so the
+# weather is the same on every day the test runs): the boat facing headwinds
+# arrives later, by what plan_check.py's own sailing gives.
+printf 'lat,lon\n38.5,-9.5\n36,-14\n33,-20\n' >"$T/fwd.csv"
+printf 'lat,lon\n33,-20\n36,-14\n38.5,-9.5\n' >"$T/rev.csv"
+for r in fwd rev; do
+  "$S" plan --route "$T/$r.csv" --polar "$F/plan/cruiser.pol" --speed 3 --no-storms -q \
+    --departures 2024-10-08T00:00Z/2024-10-08T00:00Z/6h --json "$T/$r.json" >/dev/null ||
+    echo "# the $r plan failed"
+done
+check "polar: into the wind later than before it, more hours upwind" "$py" -c "
+import json, datetime as d
+def h(p):
+    r = json.load(open(p))['departures'][0]
+    f = lambda s: d.datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ')
+    return (f(r['arrive_early']) - f(r['depart'])).total_seconds() / 3600, r['hours_upwind']
+(a, ua), (b, ub) = h('$T/fwd.json'), h('$T/rev.json')
+print('into the wind %.2f h (%.1f h upwind), before it %.2f h (%.1f h upwind)' % (a, ua, b, ub))
+assert a > b + 6 and ua > ub, (a, ua, b, ub)"
+check "polar: the difference of arrival as plan_check.py sails it" "$py" "$PC" arrive \
+  "$T/fwd.json" "$T/fwd.csv" "$T/rev.json" "$T/rev.csv" "$F/plan/cruiser.pol"
 
 # Ctrl-C while the forecast is fetched: exit 130, nothing written. A slow
 # stand-in, one request at a time; the interrupt follows observed requests.
