@@ -432,12 +432,56 @@ static int check_opts(const swx_plan_opts *o)
     return 0;
 }
 
+/* Great-circle distance in nautical miles. */
+static double gc_nm(double lon1, double lat1, double lon2, double lat2)
+{
+    double p1 = lat1 * DEG, p2 = lat2 * DEG, dl = (lon2 - lon1) * DEG;
+    double a = sin((p2 - p1) / 2), b = sin(dl / 2);
+    double h = a * a + cos(p1) * cos(p2) * b * b;
+    return 2 * asin(sqrt(fmin(1.0, h))) * SWX_EARTH_RADIUS_M / SWX_NM_M;
+}
+
+/* 1 when storm s can change no departure's figures: its centre, looked at
+ * every PLAN_STORM_LOOK_S over its whole timeline, stays farther from every
+ * sample point of the route than PLAN_STORM_NEAR_NM plus its reach then (the
+ * larger of its danger radius and its 34 kt radii) plus a margin for what
+ * falls between (half the sample spacing, the storm's own movement between
+ * two looks). Such a storm is not compared with each departure: that is what
+ * keeps the plan's cost down when the active storms are oceans away (the
+ * minute-by-minute comparison of seawx/risk.h is the plan's largest cost). */
+#define PLAN_STORM_LOOK_S 3600
+#define PLAN_STORM_MARGIN_NM 60.0 /* a storm moves less than 60 kn: 30 nm per half look */
+static int storm_far(const struct swx_storm *s, const swx_storm_danger *d,
+                     const swx_plan_forecast *f)
+{
+    int64_t first, last;
+    if (!swx_storm_span(&first, &last, s))
+        return 1;
+    for (int64_t t = first;; t += PLAN_STORM_LOOK_S) {
+        if (t > last)
+            t = last;
+        swx_storm_state st;
+        if (swx_storm_state_at(&st, d, s, t) == 1) {
+            double reach = fmax(st.danger_nm, st.max_r34_nm);
+            double near = PLAN_STORM_NEAR_NM + reach + f->spacing_nm / 2 + PLAN_STORM_MARGIN_NM;
+            for (size_t j = 0; j < f->ns; j++)
+                if (gc_nm(st.lon, st.lat, f->lon[j], f->lat[j]) <= near)
+                    return 0;
+        }
+        if (t >= last)
+            break;
+    }
+    return 1;
+}
+
 int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
                      const struct swx_storm *const *storms, size_t nstorms,
                      const swx_storm_danger *d, const swx_plan_opts *o)
 {
     swx_plan *p = NULL;
     double *pass = NULL;
+    const struct swx_storm **near = NULL;
+    size_t nnear = 0;
     int rc;
     *out = NULL;
     if ((rc = check_opts(o)))
@@ -487,6 +531,15 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
     }
     double up = o->upwind_angle_deg > 0 ? o->upwind_angle_deg : PLAN_UPWIND_DEFAULT;
     p->opts.upwind_angle_deg = up;
+    if (nstorms) {
+        if (!(near = malloc(nstorms * sizeof *near))) {
+            rc = swx_error_set(SWX_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (size_t k = 0; k < nstorms; k++)
+            if (!storm_far(storms[k], d, f))
+                near[nnear++] = storms[k];
+    }
     for (size_t i = 0; i < n; i++) {
         swx_plan_departure *r = &p->rows[i];
         double *cw = p->wind_kn + i * ns, *cv = p->wave_m + i * ns;
@@ -544,9 +597,9 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
         r->hours_wave = fmax(a.h_wave, b.h_wave);
         r->hours_upwind = fmax(a.h_up, b.h_up);
         int worst = -1;
-        if (nstorms && lo_kn > 0) {
+        if (nnear && lo_kn > 0) {
             if ((rc = swx_voyage_set_speed(v, dep, lo_kn, hi_kn)) ||
-                (rc = storms_of(p, r, &worst, p->storm + i * ns, v, storms, nstorms, d,
+                (rc = storms_of(p, r, &worst, p->storm + i * ns, v, near, nnear, d,
                                 f->spacing_nm / 2)))
                 goto done;
         }
@@ -555,6 +608,7 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
     }
 done:
     free(pass);
+    free(near);
     if (rc) {
         swx_plan_free(p);
         return rc;

@@ -41,7 +41,10 @@
  *   storms (seawx/risk.h, for this departure): the storm that matters most
  *   (the most severe measure the ship is inside, then the nearest approach),
  *   its closest approach, and the hours from the first to the last moment
- *   inside its danger area and inside its 34 kt radius.
+ *   inside its danger area and inside its 34 kt radius. A storm whose
+ *   centre never comes within 200 nm plus its reach (danger radius, 34 kt
+ *   radii) of the route, at any moment of its timeline, can change no
+ *   figure: it is not compared, and not named.
  * The verdict: NO-GO when a threshold given is exceeded (maximum above it, or
  * upwind hours above max_upwind_h) or the ship enters a storm's danger area or
  * 34 kt radius; MARGINAL when a storm's centre comes within 200 nm, a maximum
