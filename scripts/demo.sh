@@ -278,21 +278,17 @@ printf '  voyage.grb2 %s bytes, voyage.grb.bz2 (GRIB1, bzip2) %s bytes; a Saildo
   "$(stat -c %s "$work/voyage.grb2")" "$(stat -c %s "$work/voyage.grb.bz2")" "$(stat -c %s "$work/box.grb2")"
 
 step "13d. Which day to leave: 28 departures 6 h apart from now on step 7b's voyage at 6-8 kn, sailed through the forecast along it and past the storms, best first" \
-  "seawx plan --route voyage.csv --departures FROM/TO/6h --speed 6-8 --max-wind 25kn --max-wave 4m --best"
+  "seawx plan --route voyage.csv --departures FROM/TO/6h --speed 6-8 --max-wind 25kn --max-wave 4m --best --chart plan.png"
 # A week of departures from the next 6-hour mark of step 13c's clock (the hour now).
 read -r pfrom pto < <(python3 -c "
 import datetime as d
 t = d.datetime.strptime('$gdepart', '%Y-%m-%dT%H:%M:%SZ')
 t += d.timedelta(hours=-t.hour % 6)
 print(t.strftime('%Y-%m-%dT%H:%MZ'), (t + d.timedelta(hours=27 * 6)).strftime('%Y-%m-%dT%H:%MZ'))")
-plan=("$seawx" plan --route "$work/voyage.csv" --departures "$pfrom/$pto/6h" --speed 6-8
-  --max-wind 25kn --max-wave 4m --best)
-# The chart beside the table, where this build's seawx plan draws one.
-if "$seawx" plan --help | grep -q -- '--chart'; then
-  plan+=(--chart "$work/plan.png")
-fi
-"${plan[@]}"
-[ ! -s "$work/plan.png" ] || echo "the chart: plan.png, $(stat -c %s "$work/plan.png") bytes"
+"$seawx" plan --route "$work/voyage.csv" --departures "$pfrom/$pto/6h" --speed 6-8 \
+  --max-wind 25kn --max-wave 4m --best --chart "$work/plan.png"
+python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('the chart: plan.png, %d x %d pixels, %s bytes' % (struct.unpack('>II', d[16:24]) + (sys.argv[2],)))" \
+  "$work/plan.png" "$(stat -c %s "$work/plan.png")"
 
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
