@@ -222,6 +222,7 @@ static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib, i
                  preq);
         total += pb;
         files += 3;
+        reqs += preq;
     }
     double extra = swx_package_quote_extra(pkg);
     printf("%-12s %-32s %6s %10s %10s %12.2f\n", "other", "route, manifest, project", "3", "", "",
