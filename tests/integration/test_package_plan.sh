@@ -9,7 +9,8 @@
 # text and --plan with a route that has waypoint times are refused with one
 # line, exit 2, nothing sent and nothing written; a budget too small for the
 # plan is refused as one too small for the voyage GRIB, the package left as it
-# was.
+# was. With --storms, the plan sails through the storms that build fetched
+# (HELGA on the stand-in's 2024-10-08 clock) and equals seawx plan's.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 NOW=2026-03-02T11:00:00Z
@@ -140,4 +141,38 @@ rc=$?
 check "a budget too small for the plan: refused, the package as it was" sh -c "
   [ $rc -ne 0 ] && grep -q 'cannot hold the departure plan' '$T/budget.err' &&
   [ \"\$(readlink '$T/pkg')\" = '$old' ]"
+
+# 7. With --storms: the plan sails through the storms that build fetched (not
+# fetched twice), and equals seawx plan's with the active storms. The
+# stand-in's hurricane HELGA on 2024-10-08 06Z, a route across its path: the
+# first departure no-go for it.
+kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+SIM_PID=
+rm -f "$T/port"
+HNOW=2024-10-08T06:00:00Z
+sim_start --now "$HNOW"
+printf 'lat,lon\n24.0,-79.0\n29.0,-86.0\n' >"$T/through.csv"
+HDEPS=2024-10-08T06:00Z/2024-10-11T06:00Z/12h
+s0=$(grep -c '/storm/json' "$T/access.log" || true)
+check "a package with --storms and --plan builds" "$SEAWX_CLI" voyage -b maritime \
+  --route "$T/through.csv" --depart "$HNOW" --speed 6-8 --layer swh -z 3 --now "$HNOW" \
+  --storms active --plan "$HDEPS" -q -o "$T/hpkg" 2>"$T/hpkg.err"
+check "  the storms fetched once" test $(($(grep -c '/storm/json' "$T/access.log") - s0)) -eq 1
+check "seawx plan with the active storms" sh -c "'$SEAWX_CLI' plan --route '$T/through.csv' \
+  --speed 6-8 --departures '$HDEPS' --json '$T/hplan.json' -q >/dev/null 2>&1"
+check "  the package's plan equals it; HELGA makes the first departure no-go" python3 - \
+  "$T/hpkg" "$T/hplan.json" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+a = json.load(open(os.path.join(d, 'plan.json')))
+b = json.load(open(sys.argv[2]))
+m = json.load(open(os.path.join(d, 'manifest.json')))
+assert a['departures'] == b['departures'], 'departures differ'
+assert a['storms_checked'] == b['storms_checked'] == m['plan']['storms_checked'], \
+    (a['storms_checked'], b['storms_checked'], m['plan']['storms_checked'])
+assert a['options']['storms'] is True
+first = a['departures'][0]
+assert first['verdict'] == 'no-go' and first['storm']['title'] == 'HELGA', first
+assert m['plan']['no_go'] >= 1
+PY
 finish
