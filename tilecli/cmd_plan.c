@@ -10,7 +10,6 @@
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "seawx/jsonw.h"
 #include "seawx/plan.h"
 #include "seawx/readfile.h"
 #include "seawx/storm.h"
