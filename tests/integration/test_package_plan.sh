@@ -9,7 +9,8 @@
 # text and --plan with a route that has waypoint times are refused with one
 # line, exit 2, nothing sent and nothing written; a budget too small for the
 # plan is refused as one too small for the voyage GRIB, the package left as it
-# was. With --storms, the plan sails through the storms that build fetched
+# was; departures all past the forecast's end fail the build, exit 5. With
+# --storms, the plan sails through the storms that build fetched
 # (HELGA on the stand-in's 2024-10-08 clock) and equals seawx plan's.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -128,6 +129,11 @@ rc=$?
 check "--plan with a route that has waypoint times: one line, exit 2, nothing sent" sh -c "
   [ $rc -eq 2 ] && [ \$(wc -l <'$T/timed.err') -eq 1 ] && grep -q 'waypoint times' '$T/timed.err' &&
   [ \$(wc -l <'$T/access.log') -eq $r0 ] && [ ! -e '$T/bad' ]"
+
+"${V[@]}" --plan 2026-04-01T00:00Z/2026-04-02T00:00Z/6h -o "$T/late" 2>"$T/late.err"
+rc=$?
+check "departures all past the forecast's end: exit 5, no package" sh -c "
+  [ $rc -eq 5 ] && grep -q 'every departure' '$T/late.err' && [ ! -e '$T/late' ]"
 
 # 6. A budget a byte short of the plan's files (it holds the first valid time
 # at the lowest zoom, but not the plan with the route, manifest and project):
