@@ -10,7 +10,6 @@
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "seawx/jsonw.h"
 #include "seawx/plan.h"
 #include "seawx/readfile.h"
 #include "seawx/storm.h"
@@ -118,253 +117,6 @@ static void write_table(FILE *f, const swx_plan *p, const size_t *order)
     }
 }
 
-static void json_time(swx_jsonw *w, double t)
-{
-    if (isnan(t))
-        swx_jsonw_null(w);
-    else
-        swx_jsonw_time(w, (int64_t)llround(t));
-}
-
-static void json_opt(swx_jsonw *w, const char *key, double v)
-{
-    swx_jsonw_key(w, key);
-    if (v > 0)
-        swx_jsonw_number(w, v, -1);
-    else
-        swx_jsonw_null(w);
-}
-
-typedef struct plan_info {
-    const swx_plan_opts *o;
-    const char *polar; /* the file, or NULL */
-    const char *grib;  /* --from, or NULL */
-    int storms;        /* 1: storms were fetched */
-    size_t storms_checked;
-    int64_t forecast_first, forecast_last;
-    size_t forecast_times;
-} plan_info;
-
-static int write_json(FILE *f, const swx_plan *p, const size_t *order, const plan_info *in)
-{
-    swx_jsonw *w = NULL;
-    int rc = swx_jsonw_new(&w, f, 1);
-    if (rc)
-        return rc;
-    const swx_plan_opts *o = in->o;
-    size_t ns = swx_plan_samples(p);
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "options");
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "from");
-    swx_jsonw_time(w, o->from);
-    swx_jsonw_key(w, "to");
-    swx_jsonw_time(w, o->to);
-    swx_jsonw_key(w, "step_s");
-    swx_jsonw_int(w, o->step);
-    json_opt(w, "min_kn", o->min_kn);
-    json_opt(w, "max_kn", o->polar ? 0 : o->max_kn);
-    swx_jsonw_key(w, "polar");
-    swx_jsonw_string(w, in->polar);
-    swx_jsonw_key(w, "step_track_s");
-    swx_jsonw_int(w, SWX_PLAN_STEP_S);
-    json_opt(w, "max_wind_kn", o->max_wind_kn);
-    json_opt(w, "max_gust_kn", o->max_gust_kn);
-    json_opt(w, "max_wave_m", o->max_wave_m);
-    json_opt(w, "max_upwind_h", o->max_upwind_h);
-    swx_jsonw_key(w, "upwind_angle_deg");
-    swx_jsonw_number(w, o->upwind_angle_deg > 0 ? o->upwind_angle_deg : 50, -1);
-    swx_jsonw_key(w, "storms");
-    swx_jsonw_bool(w, in->storms);
-    swx_jsonw_object_end(w);
-
-    swx_jsonw_key(w, "forecast");
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "source");
-    swx_jsonw_string(w, in->grib ? "grib" : "point");
-    swx_jsonw_key(w, "file");
-    swx_jsonw_string(w, in->grib);
-    swx_jsonw_key(w, "first");
-    swx_jsonw_time(w, in->forecast_first);
-    swx_jsonw_key(w, "last");
-    swx_jsonw_time(w, in->forecast_last);
-    swx_jsonw_key(w, "times");
-    swx_jsonw_int(w, (int64_t)in->forecast_times);
-    swx_jsonw_object_end(w);
-    swx_jsonw_key(w, "departures_left_out");
-    swx_jsonw_int(w, (int64_t)swx_plan_left_out(p));
-    swx_jsonw_key(w, "storms_checked");
-    if (in->storms)
-        swx_jsonw_int(w, (int64_t)in->storms_checked);
-    else
-        swx_jsonw_null(w);
-
-    swx_jsonw_key(w, "route");
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "length_nm");
-    swx_jsonw_number(w, ns ? swx_plan_sample_nm(p, ns - 1) : 0, 4);
-    swx_jsonw_key(w, "samples");
-    swx_jsonw_array_begin(w);
-    for (size_t j = 0; j < ns; j++) {
-        double lon, lat, course;
-        swx_plan_sample_point(p, j, &lon, &lat, &course);
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "nm");
-        swx_jsonw_number(w, swx_plan_sample_nm(p, j), 4);
-        /* as the requests gave them */
-        swx_jsonw_key(w, "lon");
-        swx_jsonw_number(w, lon, 5);
-        swx_jsonw_key(w, "lat");
-        swx_jsonw_number(w, lat, 5);
-        swx_jsonw_key(w, "course_deg");
-        swx_jsonw_number(w, course, 4);
-        swx_jsonw_object_end(w);
-    }
-    swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-
-    swx_jsonw_key(w, "departures");
-    swx_jsonw_array_begin(w);
-    for (size_t k = 0; k < swx_plan_count(p); k++) {
-        size_t i = order[k];
-        const swx_plan_departure *r = swx_plan_row(p, i);
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "depart");
-        swx_jsonw_time(w, r->depart);
-        swx_jsonw_key(w, "arrive_early");
-        json_time(w, r->arrive_early);
-        swx_jsonw_key(w, "arrive_late");
-        json_time(w, r->arrive_late);
-        swx_jsonw_key(w, "partial");
-        swx_jsonw_bool(w, r->partial);
-        swx_jsonw_key(w, "max_wind_kn");
-        swx_jsonw_number(w, r->max_wind_kn, 3);
-        swx_jsonw_key(w, "max_gust_kn");
-        swx_jsonw_number(w, r->max_gust_kn, 3);
-        swx_jsonw_key(w, "max_wave_m");
-        swx_jsonw_number(w, r->max_wave_m, 3);
-        swx_jsonw_key(w, "hours_wind");
-        swx_jsonw_number(w, r->hours_wind, 4);
-        swx_jsonw_key(w, "hours_gust");
-        swx_jsonw_number(w, r->hours_gust, 4);
-        swx_jsonw_key(w, "hours_wave");
-        swx_jsonw_number(w, r->hours_wave, 4);
-        swx_jsonw_key(w, "hours_upwind");
-        swx_jsonw_number(w, r->hours_upwind, 4);
-        swx_jsonw_key(w, "storm");
-        if (r->storm_title) {
-            swx_jsonw_object_begin(w);
-            swx_jsonw_key(w, "atcf_id");
-            swx_jsonw_string(w, r->storm_id);
-            swx_jsonw_key(w, "title");
-            swx_jsonw_string(w, r->storm_title);
-            swx_jsonw_key(w, "cpa_nm");
-            swx_jsonw_number(w, r->storm_cpa_nm, 2);
-            swx_jsonw_key(w, "danger_area_h");
-            swx_jsonw_number(w, r->storm_danger_h, 3);
-            swx_jsonw_key(w, "r34_h");
-            swx_jsonw_number(w, r->storm_r34_h, 3);
-            swx_jsonw_object_end(w);
-        } else {
-            swx_jsonw_null(w);
-        }
-        swx_jsonw_key(w, "verdict");
-        swx_jsonw_string(w, swx_plan_verdict_name(r->verdict));
-        swx_jsonw_key(w, "reason");
-        swx_jsonw_string(w, r->reason);
-        /* the chart's column: per sample point */
-        swx_jsonw_key(w, "cells");
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "wind_kn");
-        swx_jsonw_array_begin(w);
-        for (size_t j = 0; j < ns; j++)
-            swx_jsonw_number(w, swx_plan_cell_wind_kn(p, i, j), 3);
-        swx_jsonw_array_end(w);
-        swx_jsonw_key(w, "wave_m");
-        swx_jsonw_array_begin(w);
-        for (size_t j = 0; j < ns; j++)
-            swx_jsonw_number(w, swx_plan_cell_wave_m(p, i, j), 3);
-        swx_jsonw_array_end(w);
-        swx_jsonw_key(w, "storm");
-        swx_jsonw_array_begin(w);
-        for (size_t j = 0; j < ns; j++)
-            swx_jsonw_int(w, swx_plan_cell_storm(p, i, j));
-        swx_jsonw_array_end(w);
-        swx_jsonw_object_end(w);
-        swx_jsonw_object_end(w);
-    }
-    swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w);
-    if (!rc && fputc('\n', f) == EOF)
-        rc = swx_error_set(SWX_EIO, "writing the JSON failed");
-    return rc;
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!s)
-        return;
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v, int decimals)
-{
-    if (!isnan(v))
-        fprintf(f, "%.*f", decimals, v);
-}
-
-static void csv_time(FILE *f, double t)
-{
-    char iso[SWX_ISO8601_LEN];
-    if (isnan(t))
-        return;
-    swx_iso8601_format(iso, (int64_t)llround(t));
-    fputs(iso, f);
-}
-
-static int write_csv(FILE *f, const swx_plan *p, const size_t *order)
-{
-    fputs("depart,arrive_early,arrive_late,partial,max_wind_kn,max_gust_kn,max_wave_m,"
-          "hours_wind,hours_gust,hours_wave,hours_upwind,storm_atcf_id,storm_title,"
-          "storm_cpa_nm,storm_danger_area_h,storm_r34_h,verdict,reason\n",
-          f);
-    for (size_t k = 0; k < swx_plan_count(p); k++) {
-        const swx_plan_departure *r = swx_plan_row(p, order[k]);
-        csv_time(f, (double)r->depart);
-        fputc(',', f);
-        csv_time(f, r->arrive_early);
-        fputc(',', f);
-        csv_time(f, r->arrive_late);
-        fprintf(f, ",%d,", r->partial);
-        csv_num(f, r->max_wind_kn, 3);
-        fputc(',', f);
-        csv_num(f, r->max_gust_kn, 3);
-        fputc(',', f);
-        csv_num(f, r->max_wave_m, 3);
-        fprintf(f, ",%.4f,%.4f,%.4f,%.4f,", r->hours_wind, r->hours_gust, r->hours_wave,
-                r->hours_upwind);
-        csv_str(f, r->storm_id);
-        fputc(',', f);
-        csv_str(f, r->storm_title);
-        fputc(',', f);
-        if (r->storm_title)
-            fprintf(f, "%.2f,%.3f,%.3f", r->storm_cpa_nm, r->storm_danger_h, r->storm_r34_h);
-        else
-            fputs(",,", f);
-        fprintf(f, ",%s,", swx_plan_verdict_name(r->verdict));
-        csv_str(f, r->reason);
-        fputc('\n', f);
-    }
-    return ferror(f) ? swx_error_set(SWX_EIO, "writing the CSV failed") : 0;
-}
-
 /* Writes one output (path, "-" for stdout) whole or not at all. */
 static int write_out(const char *path, int (*fn)(FILE *, void *), void *ud)
 {
@@ -390,19 +142,19 @@ static int write_out(const char *path, int (*fn)(FILE *, void *), void *ud)
 typedef struct out_ctx {
     const swx_plan *p;
     const size_t *order;
-    const plan_info *info;
+    const swx_plan_info *info;
 } out_ctx;
 
 static int json_fn(FILE *f, void *ud)
 {
     out_ctx *c = ud;
-    return write_json(f, c->p, c->order, c->info);
+    return swx_plan_write_json(f, c->p, c->order, c->info);
 }
 
 static int csv_fn(FILE *f, void *ud)
 {
     out_ctx *c = ud;
-    return write_csv(f, c->p, c->order);
+    return swx_plan_write_csv(f, c->p, c->order);
 }
 
 /* ---- --best ---- */
@@ -684,14 +436,14 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         sort_plan = plan;
         qsort(order, n, sizeof *order, by_best);
     }
-    plan_info info = {&o,
-                      polar_file,
-                      grib,
-                      !cli_has(&a, "no-storms"),
-                      storms.checked,
-                      swx_plan_forecast_time(fc, 0),
-                      swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
-                      swx_plan_forecast_times(fc)};
+    swx_plan_info info = {&o,
+                          polar_file,
+                          grib,
+                          !cli_has(&a, "no-storms"),
+                          storms.checked,
+                          swx_plan_forecast_time(fc, 0),
+                          swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
+                          swx_plan_forecast_times(fc)};
     out_ctx oc = {plan, order, &info};
     if (json && (exit_code = write_out(json, json_fn, &oc)))
         goto done;

@@ -17,6 +17,7 @@
 #include "seawx/storm_danger.h"
 #include "seawx/iso8601.h"
 #include "seawx/package.h"
+#include "seawx/plan.h"
 #include "seawx/risk.h"
 #include "seawx/storm.h"
 #include "seawx/tiles.h"
@@ -74,6 +75,15 @@ const cli_opt cmd_voyage_opts[] = {
     CLI_OPT_CONE_RADII,
     CLI_OPT_DANGER_ERRORS,
     CLI_OPTS_GRIB,
+    {"plan", 0, "FROM/TO/STEP",
+     "also the departure plan of the route (as seawx plan): these departures (two ISO 8601 times "
+     "and a step: 6h, 90m, 1d; at most 500) sailed at --speed through point forecasts asked "
+     "anew by every build, and the --storms; plan.json, plan.csv and plan.png (the chart, by "
+     "wind) beside project.qgs",
+     0},
+    {"plan-max-wind", 0, "SPEED", "the plan's no-go wind: 25kn, 12.5m/s, 45km/h (default none)", 0},
+    {"plan-max-gust", 0, "SPEED", "the plan's no-go gust (units as --plan-max-wind)", 0},
+    {"plan-max-wave", 0, "HEIGHT", "the plan's no-go significant wave height: 3m, 10ft", 0},
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
      0},
     {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
@@ -149,7 +159,7 @@ static int storms_parse(swx_storm_query *q, char *text)
 }
 
 /* The quote: per layer and in all. */
-static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib)
+static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib, int plan)
 {
     /* The quote fetches samples for seconds: SIGINT and SIGTERM stop it (the
      * samples' temporary files removed), as they stop a build. */
@@ -199,6 +209,21 @@ static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib)
         total += gb;
         files += 1;
     }
+    if (plan) {
+        size_t preq;
+        double pb;
+        int rc = swx_package_quote_departure_plan(&preq, &pb, pkg);
+        if (rc)
+            return cli_fail(rc);
+        printf("%-12s %-32s %6d %10s %10zu %12.2f\n", "plan", "plan.json, .csv, .png (about)", 3,
+               "", preq, pb / 1048576.0);
+        cli_info("the departure plan asks %zu point forecasts (one per sample point of the "
+                 "route)",
+                 preq);
+        total += pb;
+        files += 3;
+        reqs += preq;
+    }
     double extra = swx_package_quote_extra(pkg);
     printf("%-12s %-32s %6s %10s %10s %12.2f\n", "other", "route, manifest, project", "3", "", "",
            extra / 1048576.0);
@@ -224,6 +249,8 @@ typedef struct voyage_cmd {
     uint64_t budget;
     int64_t now;
     cli_voyage_opts vo;
+    int plan;
+    swx_package_departure_plan po; /* with plan */
 } voyage_cmd;
 
 /* --layer, each with the defaults of --zoom, --format and --quality where it
@@ -261,6 +288,34 @@ static int read_layers(voyage_cmd *vc)
         }
         if (swx_package_layer_complete(l, zooms, (int)format, (int)quality, "--layer"))
             return cli_fail(SWX_EINVAL);
+    }
+    return 0;
+}
+
+/* --plan and its thresholds. */
+static int read_plan(voyage_cmd *vc)
+{
+    const cli_args *a = &vc->a;
+    static const char *const names[] = {"plan-max-wind", "plan-max-gust", "plan-max-wave"};
+    double *out[] = {&vc->po.max_wind_kn, &vc->po.max_gust_kn, &vc->po.max_wave_m};
+    vc->plan = cli_has(a, "plan");
+    for (int i = 0; i < 3; i++) {
+        const char *v = cli_get(a, names[i]);
+        if (!v)
+            continue;
+        if (!vc->plan) {
+            cli_error("--%s is the plan's: it goes with --plan", names[i]);
+            return EXIT_USAGE;
+        }
+        if (swx_plan_threshold_parse(out[i], v, i == 2 ? 'h' : 's')) {
+            cli_error("--%s %s", names[i], swx_error_last());
+            return EXIT_USAGE;
+        }
+    }
+    if (vc->plan &&
+        swx_plan_departures_parse(&vc->po.from, &vc->po.to, &vc->po.step, cli_get(a, "plan"))) {
+        cli_error("--plan %s", swx_error_last());
+        return EXIT_USAGE;
     }
     return 0;
 }
@@ -305,7 +360,7 @@ static int read_options(voyage_cmd *vc)
         cli_error("--cone-radii and --danger-errors go with --storms");
         return EXIT_USAGE;
     }
-    return 0;
+    return read_plan(vc);
 }
 
 /* --now and the sailing; the voyage of the route's file; the package's path. */
@@ -352,6 +407,11 @@ static int report(const swx_package_result *res, swx_package *pkg, const char *o
                  "%.2f MiB of messages fetched",
                  (unsigned long long)res->grib_bytes, gr.messages, gr.times, gr.region,
                  (double)gr.fetched / 1048576.0);
+    if (res->plan_bytes)
+        cli_info("departure plan: %zu go, %zu marginal, %zu no-go (plan.json, plan.csv, "
+                 "plan.png; %llu bytes)",
+                 res->plan_count[SWX_PLAN_GO], res->plan_count[SWX_PLAN_MARGINAL],
+                 res->plan_count[SWX_PLAN_NOGO], (unsigned long long)res->plan_bytes);
     const swx_risk_report *risk = swx_package_storm_risk(pkg);
     if (risk) {
         size_t row = 0;
@@ -445,6 +505,12 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     }
     if ((exit_code = read_voyage(&voyage, &vc)))
         goto done;
+    if (vc.plan && swx_voyage_timed(voyage)) {
+        cli_error("--plan: the route gives waypoint times; a plan sails a route without them "
+                  "from each departure, at --speed");
+        exit_code = EXIT_USAGE;
+        goto done;
+    }
 
     /* ---- the layers, from the capabilities ---- */
     if ((exit_code = cli_danger_read(&danger, a)) || (exit_code = cli_client(&client, a)))
@@ -488,8 +554,13 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
+    if (vc.plan && (rc = swx_package_set_departure_plan(pkg, &vc.po))) {
+        swx_error_prefix(rc, "--plan");
+        exit_code = cli_fail(rc);
+        goto done;
+    }
     cli_signals_catch(&sigs);
-    exit_code = vc.dry ? dry_run(pkg, client, storms_text != NULL, cli_has(a, "grib"))
+    exit_code = vc.dry ? dry_run(pkg, client, storms_text != NULL, cli_has(a, "grib"), vc.plan)
                        : build(pkg, client, &vc, &u);
 done:
     cli_signals_release(&sigs);

@@ -124,6 +124,28 @@ static int build_grib(swx_package_result *res, swx_package *p, swx_client *c, co
     return 0;
 }
 
+/* The departure plan, made after the storms it sails through and the GRIB. */
+static int build_plan(swx_package_result *res, swx_package *p, swx_client *c, const char *part,
+                      const swx_package_run_opts *o)
+{
+    if (!p->planf)
+        return 0;
+    int rc = swx_pkg_plan_write(p, c, part, o ? o->cancel : NULL);
+    if (rc)
+        return rc;
+    res->plan_bytes = swx_pkg_plan_bytes(p);
+    swx_pkg_plan_counts(p, res->plan_count);
+    double need = EXTRA_FIXED + p->route_bytes + (double)res->storm_bytes +
+                  (double)res->grib_bytes + (double)res->plan_bytes +
+                  (p->storms ? swx_pkg_storms_extra(p->storms) : 0);
+    if (p->o.budget && need > (double)p->o.budget)
+        return swx_error_set(SWX_EINVAL,
+                             "a budget of %llu bytes cannot hold the departure plan (%llu bytes "
+                             "in 3 files) with the route, storms, GRIB, manifest and project",
+                             (unsigned long long)p->o.budget, (unsigned long long)res->plan_bytes);
+    return 0;
+}
+
 /* The package's size: its files, and the room for route, manifest and project. */
 static double package_bytes(const swx_package *p, size_t *nfiles)
 {
@@ -132,6 +154,7 @@ static double package_bytes(const swx_package *p, size_t *nfiles)
     if (p->storms)
         b += (double)swx_pkg_storms_bytes(p->storms) + swx_pkg_storms_extra(p->storms);
     b += (double)swx_pkg_grib_bytes(p);
+    b += (double)swx_pkg_plan_bytes(p);
     for (size_t i = 0; i < p->n; i++)
         for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
             if (p->layers[i].files[f].present) {
@@ -204,7 +227,9 @@ static int open_folder(build_run *B, swx_client *c)
         return rc;
     if ((rc = build_storms(B->res, p, c, B->part)))
         return rc;
-    return build_grib(B->res, p, c, B->part, B->o);
+    if ((rc = build_grib(B->res, p, c, B->part, B->o)))
+        return rc;
+    return build_plan(B->res, p, c, B->part, B->o);
 }
 
 /* The steps, in the order the ship needs them, and a seed per layer. */
@@ -482,6 +507,7 @@ static int write_own_files(build_run *B)
         total += (double)swx_pkg_file_size(fp);
     }
     total += (double)res->storm_bytes;
+    total += (double)res->plan_bytes;
     for (size_t i = 0; i < p->n; i++)
         for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
             if (p->layers[i].files[f].present)

@@ -56,6 +56,8 @@ int swx_pkg_storms_write(swx_pkg_storms *s, swx_client *c, const swx_voyage *v, 
 size_t swx_pkg_storms_files(const swx_pkg_storms *s);
 uint64_t swx_pkg_storms_bytes(const swx_pkg_storms *s);
 size_t swx_pkg_storms_count(const swx_pkg_storms *s);
+/* The storms fetched by the last write (for the departure plan). */
+const struct swx_storm_list *swx_pkg_storms_list(const swx_pkg_storms *s);
 /* Bytes the storms add to project.qgs and manifest.json (at most). */
 double swx_pkg_storms_extra(const swx_pkg_storms *s);
 const struct swx_risk_report *swx_pkg_storms_risk(const swx_pkg_storms *s);

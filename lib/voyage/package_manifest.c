@@ -206,6 +206,10 @@ int swx_pkg_write_manifest(const char *dir, const swx_package *p, const swx_pack
         swx_jsonw_key(w, "grib");
         swx_pkg_grib_manifest(w, p);
     }
+    if (!rc && swx_pkg_plan_bytes(p)) {
+        swx_jsonw_key(w, "plan");
+        swx_pkg_plan_manifest(w, p);
+    }
     swx_jsonw_object_end(w);
     int wrc = swx_jsonw_finish(w);
     int crc = fclose(f);

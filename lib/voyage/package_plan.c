@@ -24,6 +24,7 @@ void swx_package_free(swx_package *p)
     free(p->layers);
     swx_pkg_storms_free(p->storms);
     free(p->grib);
+    swx_pkg_plan_free(p);
     free(p);
 }
 

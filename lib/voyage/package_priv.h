@@ -60,7 +60,8 @@ struct swx_package {
     double route_bytes;
     swx_package_storms storm_opts; /* query NULL: no storms */
     swx_pkg_storms *storms;
-    struct swx_pkg_grib *grib; /* NULL: no voyage GRIB */
+    struct swx_pkg_grib *grib;   /* NULL: no voyage GRIB */
+    struct swx_pkg_planf *planf; /* NULL: no departure plan */
 };
 
 /* ---- the voyage GRIB (package_grib.c) ---- */
@@ -77,6 +78,19 @@ void swx_pkg_grib_manifest(struct swx_jsonw *w, const swx_package *p);
  * layer with its times), when it has one grid (the route cut). */
 void swx_pkg_grib_tree(FILE *f, const swx_package *p);
 void swx_pkg_grib_layers(FILE *f, const swx_package *p, const char *srs);
+
+/* ---- the departure plan (package_plan_files.c) ---- */
+
+/* Writes dir/plan.json, plan.csv and plan.png (nothing without a plan); the
+ * storms are those of the package's storm files, written before. */
+int swx_pkg_plan_write(swx_package *p, swx_client *c, const char *dir,
+                       volatile sig_atomic_t *cancel);
+/* Its files' size once written, else 0. */
+uint64_t swx_pkg_plan_bytes(const swx_package *p);
+/* Its departures by verdict (SWX_PLAN_GO, ...), once written. */
+void swx_pkg_plan_counts(const swx_package *p, size_t out[3]);
+void swx_pkg_plan_manifest(struct swx_jsonw *w, const swx_package *p);
+void swx_pkg_plan_free(swx_package *p);
 
 /* ---- files and folders (package_files.c) ---- */
 

@@ -34,6 +34,7 @@ struct swx_pkg_storms {
     size_t storms;
     size_t counts[SWX_SK_COUNT];
     uint64_t bytes[NFILES];
+    swx_storm_list list; /* the storms fetched, for the departure plan */
     int written;
 };
 
@@ -75,6 +76,7 @@ void swx_pkg_storms_free(swx_pkg_storms *s)
     if (!s)
         return;
     swx_risk_report_free(s->risk);
+    swx_storm_list_clear(&s->list);
     free(s);
 }
 
@@ -89,6 +91,8 @@ static int on_storm(void *ud, const swx_storm *st)
     int rc = swx_risk_report_add(f->s->risk, st);
     if (!rc)
         rc = swx_storm_geojson_add(f->w, st);
+    if (!rc)
+        rc = swx_storm_list_add(&f->s->list, st);
     f->s->storms++;
     return rc;
 }
@@ -101,6 +105,7 @@ int swx_pkg_storms_write(swx_pkg_storms *s, swx_client *c, const swx_voyage *v, 
     int rc = 0, pages = 0;
     swx_risk_report_free(s->risk);
     s->risk = NULL;
+    swx_storm_list_clear(&s->list);
     s->storms = 0;
     s->written = 0;
     memset(s->bytes, 0, sizeof s->bytes);
@@ -149,6 +154,11 @@ done:
                 unlink(path[i]);
     s->written = rc == 0;
     return rc;
+}
+
+const swx_storm_list *swx_pkg_storms_list(const swx_pkg_storms *s)
+{
+    return &s->list;
 }
 
 size_t swx_pkg_storms_files(const swx_pkg_storms *s)

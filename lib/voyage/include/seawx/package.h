@@ -184,6 +184,27 @@ SWX_API int swx_package_quote_grib(double *bytes, double *to_fetch, swx_package 
 /* After a build with a GRIB: what it holds; SWX_ENOTFOUND without one. */
 SWX_API int swx_package_grib_result(swx_grib_result *out, const swx_package *p);
 
+/* The departure plan of the package's route (seawx/plan.h): the route
+ * sailed at the package's speed band from each departure, through point
+ * forecasts asked anew by every build (one /forecast/point per sample point,
+ * 15 nm apart) and the package's storms (those of swx_package_set_storms,
+ * none without), written after the storms and the GRIB, before any tile:
+ * plan.json and plan.csv (as `seawx plan --json/--csv` writes them) and
+ * plan.png (the chart, by wind); counted against the budget after the GRIB
+ * and listed in the manifest ("plan": files, bytes, SHA-256, departures,
+ * the counts of each verdict, the options). */
+typedef struct swx_package_departure_plan {
+    int64_t from, to, step; /* the departures, as swx_plan_departures_parse gives them */
+    double max_wind_kn, max_gust_kn, max_wave_m; /* thresholds; 0: none */
+} swx_package_departure_plan;
+/* SWX_EINVAL for a route with waypoint times ("a plan sails a route without
+ * them from each departure"), a voyage without a speed band, departures
+ * outside plan.h's rules, or a route past SWX_PLAN_MAX_SAMPLES points. */
+SWX_API int swx_package_set_departure_plan(swx_package *p, const swx_package_departure_plan *o);
+/* The point forecasts a build asks for the plan (its sample points), and
+ * the plan's files' size (about). */
+SWX_API int swx_package_quote_departure_plan(size_t *requests, double *bytes, const swx_package *p);
+
 /* The quote of one layer. */
 typedef struct swx_package_quote {
     uint64_t tiles;
@@ -245,6 +266,8 @@ typedef struct swx_package_result {
     size_t storms;         /* storms fetched (with swx_package_set_storms) */
     uint64_t storm_bytes;  /* their files' size, counted first against the budget */
     uint64_t grib_bytes;   /* the voyage GRIB's size, counted next */
+    uint64_t plan_bytes;   /* the departure plan's files, counted after the GRIB */
+    size_t plan_count[3];  /* its departures by verdict (SWX_PLAN_GO, ...) */
     int cut;               /* the budget stopped the build */
     char cut_line[512];    /* where it fell, for people */
     int interrupted;       /* stop() asked; nothing was changed */

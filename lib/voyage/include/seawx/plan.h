@@ -237,6 +237,26 @@ SWX_API double swx_plan_cell_wave_m(const swx_plan *p, size_t i, size_t j);
  * at sample point j. */
 SWX_API int swx_plan_cell_storm(const swx_plan *p, size_t i, size_t j);
 
+/* ---- the plan as files ---- */
+
+/* What a plan's JSON says of how it was made besides its figures. */
+typedef struct swx_plan_info {
+    const swx_plan_opts *o;
+    const char *polar; /* the polar's file, or NULL */
+    const char *grib;  /* the voyage GRIB read (no request), or NULL: point forecasts */
+    int storms;        /* 1: the storms were fetched */
+    size_t storms_checked;
+    int64_t forecast_first, forecast_last;
+    size_t forecast_times;
+} swx_plan_info;
+/* The plan as JSON (options, forecast, route and its sample points, every
+ * departure with its figures and its column of the chart) and as CSV (one
+ * departure a row), the departures in the order of order (indexes of
+ * swx_plan_row, swx_plan_count of them). SWX_EIO when f fails. */
+SWX_API int swx_plan_write_json(FILE *f, const swx_plan *p, const size_t *order,
+                                const swx_plan_info *in);
+SWX_API int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order);
+
 /* ---- the chart ---- */
 
 /* A PNG chart of the plan (cairo): departures along the x axis, distance
