@@ -507,6 +507,7 @@ static int write_own_files(build_run *B)
         total += (double)swx_pkg_file_size(fp);
     }
     total += (double)res->storm_bytes;
+    total += (double)res->grib_bytes;
     total += (double)res->plan_bytes;
     for (size_t i = 0; i < p->n; i++)
         for (size_t f = p->layers[i].first; f < p->layers[i].nfiles; f++)
