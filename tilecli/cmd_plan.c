@@ -639,7 +639,10 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
 
     cli_signals_catch(&sig);
     caught = 1;
-    double last = 0;
+    /* The first progress line is due after the interval, not at the first
+     * point: departures all past the forecast's end (known from that point)
+     * end with the one error line, no progress line before it. */
+    double last = cli_now();
     swx_plan_fetch_opts fo = {(int)in_flight, &cli_stop_soft, on_fetch, &last};
     rc = grib ? 0 : swx_plan_forecast_fetch(&fc, client, voyage, &o, &fo);
     cli_progress(0, NULL);
