@@ -22,7 +22,8 @@
 # its legend PNG beside it) follow the same rules: their formats are streams
 # (a qlr to a device has no legend beside it, there being no folder for one).
 # Each run is small (a 2-degree box, zooms 0-1, one forecast hour, a 70 nm
-# route sampled every 50 nm). Cost: about 15 s.
+# route sampled every 50 nm). Cost: about 20 s (a first run on a machine
+# whose stand-in has not yet made the 2026-03-01 GRIB files: a few more).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 # A writer that regressed would replace the machine's /dev/null by a file:
