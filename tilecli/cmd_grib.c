@@ -4,6 +4,7 @@
  * (seawx/grib.h, docs/grib.md). */
 #include "cli.h"
 
+#include "seawx/atomicfile.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/grib.h"
@@ -280,6 +281,12 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
     route = cli_get(&a, "route");
     if ((rc = read_spec(&spec, &in_flight, &out, &a)))
         return rc;
+    /* The output's path is checked before anything is read or sent: a folder,
+     * a dangling link or the route itself (under any name) is refused. */
+    const char *inputs[1] = {route};
+    if (out &&
+        (rc = swx_atomicfile_target(NULL, NULL, out, SWX_ATOMICFILE_STREAM, inputs, route ? 1 : 0)))
+        return cli_fail(rc);
 
     swx_voyage *voyage = NULL;
     swx_client *client = NULL;

@@ -356,11 +356,23 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         exit_code = EXIT_USAGE;
         goto done;
     }
-    if ((json && (exit_code = data_check_dest(json, SWX_ATOMICFILE_STREAM))) ||
-        (csv && (exit_code = data_check_dest(csv, SWX_ATOMICFILE_STREAM))) ||
-        (chart && (exit_code = data_check_dest(chart, SWX_ATOMICFILE_STREAM))))
-        goto done;
     const char *grib = cli_get(&a, "from");
+    /* No output may be one of the files the plan reads, under any name. */
+    const char *inputs[3];
+    size_t ninputs = 0;
+    inputs[ninputs++] = route;
+    if (polar_file)
+        inputs[ninputs++] = polar_file;
+    if (grib)
+        inputs[ninputs++] = grib;
+    const char *outs[3] = {json, csv, chart};
+    for (size_t i = 0; i < 3; i++)
+        if (outs[i] && strcmp(outs[i], "-") != 0 &&
+            (rc = swx_atomicfile_target(NULL, NULL, outs[i], SWX_ATOMICFILE_STREAM, inputs,
+                                        ninputs))) {
+            exit_code = cli_fail(rc);
+            goto done;
+        }
     if (grib) {
         /* the file is the user's input: a file that is no voyage GRIB is bad input */
         if ((rc = swx_plan_forecast_from_grib(&fc, grib, voyage, o.spacing_nm)) ||
@@ -379,7 +391,10 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
 
     cli_signals_catch(&sig);
     caught = 1;
-    double last = 0;
+    /* The first progress line is due after the interval, not at the first
+     * point: departures all past the forecast's end (known from that point)
+     * end with the one error line, no progress line before it. */
+    double last = cli_now();
     swx_plan_fetch_opts fo = {(int)in_flight, &cli_stop_soft, on_fetch, &last};
     rc = grib ? 0 : swx_plan_forecast_fetch(&fc, client, voyage, &o, &fo);
     cli_progress(0, NULL);

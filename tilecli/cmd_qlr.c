@@ -145,7 +145,12 @@ int cmd_qlr(const cli_cmd *cmd, int argc, char **argv)
             exit_code = EXIT_USAGE;
             goto done;
         }
-        if (!to_stdout && strcmp(legend, out) == 0) {
+        /* the same file under another name too (a link, a hard link): the
+         * .qlr would be put in place over the legend just written */
+        struct stat ls, os;
+        if (!to_stdout &&
+            (strcmp(legend, out) == 0 || (stat(legend, &ls) == 0 && stat(out, &os) == 0 &&
+                                          ls.st_dev == os.st_dev && ls.st_ino == os.st_ino))) {
             cli_error("--legend and --output name the same file");
             exit_code = EXIT_USAGE;
             goto done;

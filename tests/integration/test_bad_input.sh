@@ -305,6 +305,52 @@ row "download: --dir missing"        8 no 'folder nope does not exist' -- "$S" w
 row "download: read-only --dir"      8 no 'folder ro is not writable' -- unpriv "$S" soil download $soilfile --dir ro
 row "job: result folder missing"     8 no 'cannot write nope/j.nc' -- "$S" soil job start --region global --start 2024-01-01 --end 2024-01-02 -o nope/j.nc
 
+echo "# seawx grib, plan and qlr"
+A=$F/voyage/atlantic_1000nm.csv
+cp "$A" "$T/out-route.csv" 2>/dev/null
+gbox=("$S" grib --bbox -40,40,-38,42 --hours 0 --vars prmsl --no-cache)
+gvoy=("$S" grib --route "$A" --depart 2026-01-01T00:00:00Z --speed 6-8 --days 1 --vars prmsl --no-cache)
+pl=("$S" plan --route "$A" --speed 6 --spacing 200 --no-storms)
+dep=2026-01-01T00:00Z/2026-01-01T12:00Z/6h
+row "grib: no --output"              2 no 'output is required' -- "${gbox[@]}"
+row "grib: unknown variable"         2 no "nosuch" -- "$S" grib --bbox -40,40,-38,42 --hours 0 --vars wind,nosuch --no-cache -o g.grb2
+# (the files' spacing is read from their heads: asked of the service)
+row "grib: grid not a multiple"      2 any "not a multiple of the forecast files' spacing" -- "${gbox[@]}" --grid 0.3 -o g.grb2
+row "grib: --hours with a route"     2 no '--hours goes with --bbox' -- "${gvoy[@]}" --hours 0 -o g.grb2
+row "grib: box across a pole"        2 no 'a box cannot cross a pole' -- "$S" grib --bbox -40,80,-38,95 --hours 0 --no-cache -o g.grb2
+row "grib: route and box"            2 no 'one of them' -- "${gvoy[@]}" --bbox -40,40,-38,42 -o g.grb2
+row "grib: --compress"               2 no "--compress 'zip'" -- "${gbox[@]}" --compress zip -o g.grb2
+row "grib: route missing"            8 no 'none.csv' -- "$S" grib --route "$T/in/none.csv" --depart 2026-01-01T00:00:00Z --speed 6 --no-cache -o g.grb2
+row "grib: route of junk"            2 no 'junk.bin' -- "$S" grib --route "$T/in/junk.bin" --depart 2026-01-01T00:00:00Z --speed 6 --no-cache -o g.grb2
+row "grib: -o is a folder"           8 no 'cannot write adir: it is a folder' -- "${gbox[@]}" -o adir
+row "grib: read-only folder"         8 no 'cannot write ro/g.grb2: folder ro is not writable' -- unpriv "${gbox[@]}" -o ro/g.grb2
+row "grib: -o its route"             2 no 'an input of the same run' -- "$S" grib --route ../out-route.csv --depart 2026-01-01T00:00:00Z --speed 6 --no-cache -o ../out-route.csv
+row "grib: run not listed"           5 any '1999' -- "${gbox[@]}" --run 1999-01-01T00:00:00Z -o g.grb2
+row "plan: departures malformed"     2 no 'departures' -- "${pl[@]}" --departures tomorrow
+row "plan: step of zero"             2 no 'step' -- "${pl[@]}" --departures 2026-01-01T00:00Z/2026-01-02T00:00Z/0h
+row "plan: FROM after TO"            2 no 'departures' -- "${pl[@]}" --departures 2026-01-02T00:00Z/2026-01-01T00:00Z/6h
+row "plan: limit without its unit"   2 no 'max-wind' -- "${pl[@]}" --departures $dep --max-wind 25
+row "plan: no speed, no polar"       2 no 'a plan needs --speed' -- "$S" plan --route "$A" --departures $dep
+row "plan: route with times"         2 no 'waypoint times' -- "$S" plan --route "$B/voyage_times_1990.csv" --departures $dep --speed 6
+row "plan: route missing"            8 no 'none.csv' -- "$S" plan --route "$T/in/none.csv" --departures $dep --speed 6
+row "plan: --from junk"              2 no '--from' -- "${pl[@]}" --departures $dep --from "$T/in/junk.bin"
+row "plan: --chart -"                2 no '--chart needs a file name' -- "${pl[@]}" --departures $dep --chart -
+row "plan: --json is a folder"       8 no 'cannot write adir: it is a folder' -- "${pl[@]}" --departures $dep --json adir
+row "plan: --chart read-only"        8 no 'cannot write ro/p.png: folder ro is not writable' -- unpriv "${pl[@]}" --departures $dep --chart ro/p.png
+row "plan: --csv its route"          2 no 'an input of the same run' -- "$S" plan --route ../out-route.csv --speed 6 --spacing 200 --no-storms --departures $dep --csv ../out-route.csv
+row "plan: past the forecast's end"  5 any "forecast" -- "${pl[@]}" --departures 2099-01-01T00:00Z/2099-01-01T06:00Z/6h --json p.json
+row "qlr: no --output"               2 no 'give --bundle' -- "$S" qlr --bundle basic --variable t2m:K
+row "qlr: unknown bundle"            2 no "nope" -- "$S" qlr --bundle nope --variable t2m:K -o q.qlr
+row "qlr: --run with --layer"        2 no '--run goes with --variable' -- "$S" qlr --bundle basic --layer x --run 2024100100 -o q.qlr
+row "qlr: bad --run"                 2 no "run" -- "$S" qlr --bundle basic --variable t2m:K --run yesterday -o q.qlr
+row "qlr: --legend -"                2 no '--legend needs a file' -- "$S" qlr --bundle basic --variable t2m:K --legend - -o q.qlr
+row "qlr: --legend and --no-legend"  2 no 'not both' -- "$S" qlr --bundle basic --variable t2m:K --legend l.png --no-legend -o q.qlr
+row "qlr: -o is a folder"            8 no 'cannot write adir: it is a folder' -- "$S" qlr --bundle basic --variable t2m:K -o adir
+row "qlr: read-only folder"          8 no 'cannot write ro/q.qlr: folder ro is not writable' -- unpriv "$S" qlr --bundle basic --variable t2m:K -o ro/q.qlr
+row "qlr: legend in a read-only folder" 8 no 'cannot write ro/l.png: folder ro is not writable' -- unpriv "$S" qlr --bundle basic --variable t2m:K --legend ro/l.png -o q.qlr
+row "qlr: unknown variable"          5 any "nosuch" -- "$S" qlr --bundle basic --variable nosuch -o q.qlr
+check "grib, plan: the route they were told to write over is unchanged" cmp -s "$A" "$T/out-route.csv"
+
 # A device or a pipe as -o is written, never replaced by a regular file.
 mkfifo "$T/fifo"
 timeout 20 cat "$T/fifo" >"$T/fifo.got" &

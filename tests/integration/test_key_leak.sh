@@ -4,7 +4,8 @@
 # service, in each of the three WMS auth modes (header, query, basic), on
 # success and on failure, and must then be in no stdout, stderr, output file,
 # GDAL metadata, .aux.xml, VRT, cache file name or content, debug output or
-# QGIS project, and in no request to a host other than the service's:
+# QGIS project (seawx grib, plan and qlr too), and in no request to a host
+# other than the service's:
 #   - seawx-sim's storage host (127.0.0.2, where downloads redirect) refuses and
 #     reports any request carrying the key, and its access log shows the auth
 #     form each request used;
@@ -75,6 +76,13 @@ cwc=cwc.20240115.t00z.0p027.basic.global.grib2
 fc=$("$S" forecast files --bundles basic -f json | python3 -c "import json,sys; print(json.load(sys.stdin)['data'][0]['name'])")
 layer=$("$S" layers -b basic --variable t2m:K --latest --json | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['name'])")
 R="SEAWX:bundle=basic,variable=t2m:K,run=latest"
+# seawx plan's departures: from the stand-in's newest run (its clock is fixed), 6 h apart.
+dep=$(python3 -c "
+import datetime as d
+run = d.datetime.strptime('$SIM_NOW', '%Y-%m-%dT%H:%M:%SZ') - d.timedelta(hours=4)
+run = run.replace(hour=run.hour // 6 * 6, minute=0, second=0)
+print(run.strftime('%Y-%m-%dT%H:%MZ') + '/' + (run + d.timedelta(hours=6)).strftime('%Y-%m-%dT%H:%MZ') + '/6h')")
+plan=("$S" plan --route "$SEAWX_FIXTURES/voyage/atlantic_1000nm.csv" --departures "$dep" --speed 8 --spacing 200)
 
 every_path() { # MODE: every command and driver path against seawx-sim
   local m=$1
@@ -111,6 +119,12 @@ every_path() { # MODE: every command and driver path against seawx-sim
   run 0 job-download "$S" soil job download "$uuid" --dir dl
   run fail job-unknown "$S" soil job status 00000000-0000-4000-a000-000000000000
   run 0 vessels "$S" vessels -o vessels.csv
+  run 0 grib "$S" grib --bbox -40,40,-38,42 --hours 0 --vars prmsl -o g.grb2.bz2
+  run fail grib-norun "$S" grib --bbox -40,40,-38,42 --hours 0 --vars prmsl --run 1999-01-01T00:00:00Z -o no.grb2
+  run 0 plan "${plan[@]}" --json plan.json --csv plan.csv --chart plan.png
+  run fail plan-past "$S" plan --route "$SEAWX_FIXTURES/voyage/atlantic_1000nm.csv" --departures 2099-01-01T00:00Z/2099-01-01T06:00Z/6h --speed 8 --spacing 200 --json no.json
+  run 0 qlr "$S" qlr --bundle basic --variable t2m:K -o q.qlr
+  run fail qlr-unknown "$S" qlr --bundle basic --variable nosuch -o no.qlr
   # the raster driver: discovery, metadata, copies, statistics, VRT, cache, debug output
   run 0 gdal-root gdalinfo SEAWX:
   run 0 gdal-bundle gdalinfo SEAWX:bundle=basic
@@ -146,7 +160,7 @@ for m in header query basic; do
   check "$m: $RUNS commands and driver paths ran as expected" test "$BAD" -eq 0
   check "$m: they wrote what they should" wrote "$T/$m" seed.mbtiles seed.json storms.kmz \
     split/wind_radii.geojson $soil dl/$cwc fc.grib2 job.nc job-watch.nc out.tif.aux.xml out.png.aux.xml out.vrt \
-    storms.gpkg kmz.gpkg points.gpkg vessels.ogr.csv
+    storms.gpkg kmz.gpkg points.gpkg vessels.ogr.csv g.grb2.bz2 plan.json plan.csv plan.png q.qlr q.legend.png
   check "$m: the key is in no stdout, stderr or file written" clean "$T/$m"
 done
 check "the VRT names its source by the connection string" grep -q -F "$R" "$T/query/out.vrt"
@@ -218,6 +232,9 @@ for m in header query basic; do
   run fail $m-tides "$S" tides hourly --lat 1 --lon 2 --start 2024-01-01
   run any $m-download "$S" soil download $soil # the foreign host's answer is saved
   run fail $m-vessels "$S" vessels
+  run fail $m-grib "$S" grib --bbox -40,40,-38,42 --hours 0 --vars prmsl --retries 0 -o x.grb2
+  run fail $m-plan "${plan[@]}" --retries 0 --json x.json
+  run any $m-qlr "$S" qlr --bundle basic --variable t2m:K --no-legend -o x.qlr
   run 0 $m-gdal gdalinfo SEAWX:bundle=basic
   run fail $m-ogr ogrinfo -ro -al "SEAWX:tides,lat=1,lon=2,start=2024-01-01"
   run any $m-files gdalinfo "SEAWX:soil-moisture,file=soil-moisture.20240117.global.nc"

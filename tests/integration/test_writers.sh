@@ -18,7 +18,12 @@
 #     created.
 # seawx voyage and seawx fleet write folders: a path that is not a package
 # (voyage) or not a folder (fleet) is refused with one line and exit 2.
-# Each run is small (a 2-degree box, zooms 0-1). Cost: about 15 s.
+# seawx grib (-o), seawx plan (--json, --csv, --chart) and seawx qlr (-o, and
+# its legend PNG beside it) follow the same rules: their formats are streams
+# (a qlr to a device has no legend beside it, there being no folder for one).
+# Each run is small (a 2-degree box, zooms 0-1, one forecast hour, a 70 nm
+# route sampled every 50 nm). Cost: about 20 s (a first run on a machine
+# whose stand-in has not yet made the 2026-03-01 GRIB files: a few more).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 # A writer that regressed would replace the machine's /dev/null by a file:
@@ -42,6 +47,12 @@ cd "$T" || exit 1
 S=$SEAWX_CLI
 E=$SEAWX_SOURCE_DIR/samples/storms/edge_storms.json
 SEED=("$S" seed -q -b basic -v t2m:K --bbox 10,40,12,42 -z 0-1)
+GRIB=("$S" grib -q --bbox 10,40,12,42 --hours 0 --vars prmsl --cache gc)
+# seawx plan prints its table on stdout besides the files: kept in plan.out.
+plan_() { "$S" plan -q --route route.csv --departures 2026-03-01T06:00Z/2026-03-01T12:00Z/6h \
+  --speed 8 --spacing 50 --no-storms "$@" >plan.out; }
+PLAN=(plan_)
+QLR=("$S" qlr --bundle basic --variable t2m:K)
 
 # The targets.
 if [ "$(id -u)" -eq 0 ]; then
@@ -111,6 +122,14 @@ for d in "${DEVS[@]}" "$T/devlink"; do
   check "  still a character device" is_dev "$d"
   refused "fleet -o $d" 2 'is not a folder' "$S" fleet -q "$SEAWX_FIXTURES/fleet/six.json" -o "$d"
   check "  still a character device" is_dev "$d"
+  check "grib -o $d: written through" "${GRIB[@]}" -o "$d"
+  check "  still a character device, no temporary beside it" sh -c "[ -c '$d' ] && ! ls '$(dirname "$d")' | grep -q '^$(basename "$d")\..*\.tmp\$'"
+  for o in json csv chart; do
+    check "plan --$o $d: written through" "${PLAN[@]}" --"$o" "$d"
+    check "  still a character device" is_dev "$d"
+  done
+  check "qlr -o $d: written through, no legend beside it" sh -c "\"\$@\" -o '$d' && [ ! -e '$d.legend.png' ] && [ ! -e '$d.legend' ]" _ "${QLR[@]}"
+  check "  still a character device" is_dev "$d"
 done
 # /proc/self/fd/1 is a link to the command's stdout: the TileJSON goes there.
 ln -s /proc/self/fd/1 stdoutlink
@@ -133,6 +152,18 @@ check "legend -o a link: the file it names replaced" "$S" legend -b basic -v t2m
 check "  link kept, a PNG written" sh -c "[ -L link.lg ] && head -c 4 real.lg | grep -q PNG"
 check "tides -o a link: the file it names replaced" "$S" tides hourly -q --lat 1 --lon 2 --start 2024-01-01 --hours 2 -o link.csv
 check "  link kept, file written" sh -c "[ -L link.csv ] && ! grep -qx old real.csv"
+for w in grb2 pj pc png qlr; do echo old >"real.$w"; ln -s "real.$w" "link.$w"; done
+check "grib -o a link: the file it names replaced" "${GRIB[@]}" -o link.grb2
+check "  link kept, a GRIB written" sh -c "[ -L link.grb2 ] && head -c 4 real.grb2 | grep -q GRIB"
+check "plan --json a link: the file it names replaced" "${PLAN[@]}" --json link.pj
+check "  link kept, file written" sh -c "[ -L link.pj ] && grep -q '\"departures\"' real.pj"
+check "plan --csv a link: the file it names replaced" "${PLAN[@]}" --csv link.pc
+check "  link kept, file written" sh -c "[ -L link.pc ] && ! grep -qx old real.pc && [ -s real.pc ]"
+check "plan --chart a link: the file it names replaced" "${PLAN[@]}" --chart link.png
+check "  link kept, a PNG written" sh -c "[ -L link.png ] && head -c 4 real.png | grep -q PNG"
+check "qlr -o a link: the file it names replaced" "${QLR[@]}" -o link.qlr
+check "  link kept, file written, its legend beside it" sh -c "[ -L link.qlr ] && grep -q '<maplayer ' real.qlr && ls | grep -q '\.legend\.png\$'"
+check "  no temporary left" sh -c "[ -z \"\$(ls | grep '\.tmp\$')\" ]"
 "$S" seed -q -b basic -v t2m:K --bbox 10,40,12,42 -z 0-1 --shard 1/2 -o 'p.{shard}.mbtiles' &&
   "$S" seed -q -b basic -v t2m:K --bbox 10,40,12,42 -z 0-1 --shard 2/2 -o 'p.{shard}.mbtiles'
 cp s.mbtiles merged.mbtiles
@@ -141,10 +172,14 @@ check "merge -o a link: the file it names replaced" "$S" merge -q --shards 2 -o 
 check "  link kept, no temporary left" sh -c "[ -L mlink ] && [ -f merged.mbtiles ] && [ -z \"\$(ls | grep '\\.tmp\$')\" ]"
 refused "seed -o a link to nothing" 2 'link to a file that does not exist' "${SEED[@]}" -o dangling
 refused "tilejson -o a link to nothing" 2 'link to a file that does not exist' "$S" tilejson -u 'http://x/{z}/{x}/{y}.png' -o dangling s.mbtiles
-check "  the dangling link is still one, nothing created" sh -c "[ -L dangling ] && [ ! -e nothing-here ]"
+refused "grib -o a link to nothing" 2 'link to a file that does not exist' "${GRIB[@]}" -o dangling
+refused "plan --json a link to nothing" 2 'link to a file that does not exist' "${PLAN[@]}" --json dangling
+refused "plan --chart a link to nothing" 2 'link to a file that does not exist' "${PLAN[@]}" --chart dangling
+refused "qlr -o a link to nothing" 2 'link to a file that does not exist' "${QLR[@]}" -o dangling
+check "  the dangling link is still one, nothing created" sh -c "[ -L dangling ] && [ ! -e nothing-here ] && [ ! -e dangling.legend.png ]"
 
 echo "# folders"
-for c in "seed" "merge" "tilejson" "summary" "kmz" "legend" "download" "segments"; do
+for c in "seed" "merge" "tilejson" "summary" "kmz" "legend" "download" "segments" "grib" "plan-json" "plan-csv" "plan-chart" "qlr" "qlr-legend"; do
   case $c in
   seed) refused "seed -o a folder" 8 'cannot write adir: it is a folder' "${SEED[@]}" -o adir ;;
   merge) refused "merge -o a folder" 8 'cannot write adir: it is a folder' "$S" merge --shards 2 -o adir 'p.{shard}.mbtiles' ;;
@@ -154,6 +189,12 @@ for c in "seed" "merge" "tilejson" "summary" "kmz" "legend" "download" "segments
   legend) refused "legend -o a folder" 8 'cannot write adir: it is a folder' "$S" legend -b basic -v t2m:K -o adir ;;
   download) refused "weather download -o a folder" 8 'cannot write adir: it is a folder' "$S" weather download cwc.20240115.t00z.0p027.basic.global.grib2 -o adir ;;
   segments) refused "storms --segments a folder" 8 'cannot write adir: it is a folder' "$S" storms -i "$E" --route route.csv --depart 2024-10-08T00:00:00Z --speed 10 --segments adir ;;
+  grib) refused "grib -o a folder" 8 'cannot write adir: it is a folder' "${GRIB[@]}" -o adir ;;
+  plan-json) refused "plan --json a folder" 8 'cannot write adir: it is a folder' "${PLAN[@]}" --json adir ;;
+  plan-csv) refused "plan --csv a folder" 8 'cannot write adir: it is a folder' "${PLAN[@]}" --csv adir ;;
+  plan-chart) refused "plan --chart a folder" 8 'cannot write adir: it is a folder' "${PLAN[@]}" --chart adir ;;
+  qlr) refused "qlr -o a folder" 8 'cannot write adir: it is a folder' "${QLR[@]}" -o adir ;;
+  qlr-legend) refused "qlr --legend a folder" 8 'cannot write adir: it is a folder' "${QLR[@]}" -o q.qlr --legend adir ;;
   esac
   check "  the folder as it was" sh -c "[ -d adir ] && [ \"\$(ls adir)\" = keep ]"
 done
@@ -168,7 +209,21 @@ refused "seed --summary-json its --route by a link" 2 'same file as route.csv, a
   "$S" seed -q -b basic -v t2m:K -z 0-1 --route route.csv -o s2.mbtiles --summary-json rlink
 refused "storms --segments its --route" 2 'an input of the same run' "$S" storms -i "$E" --route route.csv --depart 2024-10-08T00:00:00Z --speed 10 --segments route.csv
 refused "voyage -o its --route" 2 'is not a voyage package' "$S" voyage -q -b maritime --route route.csv --depart 2026-03-01T06:00:00Z --speed 8 -l swh -z 1 -o route.csv
+refused "grib -o its --route" 2 'an input of the same run' "$S" grib -q --route route.csv --depart 2026-03-01T06:00:00Z --speed 8 --days 1 --vars prmsl --cache gc -o route.csv
+refused "grib -o its --route by a link" 2 'same file as route.csv, an input' "$S" grib -q --route route.csv --depart 2026-03-01T06:00:00Z --speed 8 --days 1 --vars prmsl --cache gc -o rlink
+refused "plan --json its --route" 2 'an input of the same run' "${PLAN[@]}" --json route.csv
+refused "plan --csv its --route by a link" 2 'same file as route.csv, an input' "${PLAN[@]}" --csv rlink
+refused "plan --chart its --route" 2 'an input of the same run' "${PLAN[@]}" --chart route.csv
 check "  the route unchanged" unchanged route.csv route.keep
+"${GRIB[@]}" -o g.grb2
+cp g.grb2 g.keep
+refused "plan --json its --from GRIB" 2 'an input of the same run' "${PLAN[@]}" --from g.grb2 --json g.grb2
+check "  the GRIB unchanged" unchanged g.grb2 g.keep
+"${QLR[@]}" --no-legend -o q.qlr
+ln -s q.qlr qlink
+cp q.qlr q.keep
+refused "qlr --legend its own -o by a link" 2 'name the same file' "${QLR[@]}" -o q.qlr --legend qlink
+check "  the .qlr unchanged" unchanged q.qlr q.keep
 refused "seed --summary-json its own -o" 2 "would replace the seed.s file s.mbtiles" "${SEED[@]}" -o s.mbtiles --summary-json s.mbtiles
 ln -s s.mbtiles slink
 refused "seed --summary-json a link to its own -o" 2 "would replace the seed.s file s.mbtiles" "${SEED[@]}" -o s.mbtiles --summary-json slink
@@ -204,6 +259,13 @@ refused "legend -o in a read-only place" 8 'not writable' "$S" legend -b basic -
 refused "forecast download -o in a read-only place" 8 'not writable' "$S" forecast download x.grib2 -o ro/f.grib2
 refused "voyage -o in a read-only place" 8 'cannot write in' "$S" voyage -q -b maritime --route route.csv --depart 2026-03-01T06:00:00Z --speed 8 -l swh -z 1 -o ro/pkg
 refused "fleet -o in a read-only place" 8 'not writable' "$S" fleet -q fleet.json -o ro/fleet
+refused "grib -o in a read-only place" 8 'not writable' "${GRIB[@]}" -o ro/g.grb2
+refused "plan --json in a read-only place" 8 'not writable' "${PLAN[@]}" --json ro/p.json
+refused "plan --csv in a read-only place" 8 'not writable' "${PLAN[@]}" --csv ro/p.csv
+refused "plan --chart in a read-only place" 8 'not writable' "${PLAN[@]}" --chart ro/p.png
+refused "qlr -o in a read-only place" 8 'not writable' "${QLR[@]}" -o ro/q.qlr
+refused "qlr --legend in a read-only place" 8 'not writable' "${QLR[@]}" -o q2.qlr --legend ro/l.png
+check "  qlr left no .qlr beside it" test ! -e q2.qlr
 check "  nothing was created there" test "$(ls -A ro | wc -l)" -eq "$before"
 check "no key in what was printed" no_key_in err.txt out.txt
 finish
