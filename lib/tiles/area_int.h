@@ -66,6 +66,10 @@ int swx__area_finish_bounds(builder *b, double pad_deg);
  * the end ignored); text that is not JSON is SWX_EINVAL naming what. */
 struct json_object;
 int swx__area_parse_json(struct json_object **out, const char *text, size_t len, const char *what);
+/* The "type" of a GeoJSON object o found at nesting depth (pointing into o),
+ * or NULL with an SWX_EINVAL error naming what when o is nested deeper than 8
+ * or is not an object with a string "type". */
+const char *swx__area_geojson_type(struct json_object *o, int depth, const char *what);
 
 /* Building and testing areas beyond what front ends need (routes from
  * coordinates, one tile's membership): the seeding engine's and the tests'. */

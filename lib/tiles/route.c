@@ -154,13 +154,10 @@ static int feature_times(json_object **out, json_object *feature)
 static int geometry(reader *rd, json_object *o, int depth)
 {
     const char *what = "route file";
-    if (depth > 8)
-        return swx_error_set(SWX_EINVAL, "%s: nested too deeply", what);
-    json_object *type = NULL, *v = NULL;
-    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &type) ||
-        !json_object_is_type(type, json_type_string))
-        return swx_error_set(SWX_EINVAL, "%s: not a GeoJSON object (no \"type\")", what);
-    const char *t = json_object_get_string(type);
+    const char *t = swx__area_geojson_type(o, depth, what);
+    if (!t)
+        return SWX_EINVAL;
+    json_object *v = NULL;
     if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0) {
         int fc = t[0] == 'F';
         if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
