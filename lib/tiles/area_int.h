@@ -60,6 +60,8 @@ int swx__area_add_ring(builder *b, const double *pos, size_t n, const char *what
 int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
                       const char *what);
 int swx__area_check_position(double lon, double lat, const char *what);
+/* The unit vector of a position (degrees) on the sphere. */
+void swx__area_unit(double lon, double lat, double v[3]);
 /* Sets the area's bounds from what was sampled, widened by pad_deg. */
 int swx__area_finish_bounds(builder *b, double pad_deg);
 /* Parses a file a user gave (at most AREA_MAX_JSON bytes; NULs and blanks at
