@@ -412,8 +412,13 @@ static int route_finish(builder *b, double buffer_m, swx_area **out)
     return 0;
 }
 
-static int check_buffer(double buffer_m)
+/* Starts building a route area into *out: b empty, the buffer checked. */
+static int route_begin(builder *b, swx_area **out, double buffer_m)
 {
+    *b = (builder){0};
+    b->south = 90;
+    b->north = -90;
+    *out = NULL;
     if (!(buffer_m >= 0 && buffer_m <= 2000.0 * SWX_NM_M))
         return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
     return 0;
@@ -422,11 +427,8 @@ static int check_buffer(double buffer_m)
 int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
                             double buffer_m)
 {
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    *out = NULL;
-    int rc = check_buffer(buffer_m);
+    builder b;
+    int rc = route_begin(&b, out, buffer_m);
     if (rc)
         return rc;
     if (n == 0)
@@ -450,11 +452,8 @@ int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat
 int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m)
 {
     swx_route *r = NULL;
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    *out = NULL;
-    int rc = check_buffer(buffer_m);
+    builder b;
+    int rc = route_begin(&b, out, buffer_m);
     if (rc)
         return rc;
     if ((rc = swx_route_read(&r, text, len)))
