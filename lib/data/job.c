@@ -73,6 +73,16 @@ done:
     return rc;
 }
 
+/* The path of a job's resource, "/soil-moisture/historical/WHAT/UUID", once
+ * the uuid is checked. */
+static int job_path(char *path, size_t size, const char *what, const char *uuid)
+{
+    int rc = swx_param_uuid("job", uuid);
+    if (!rc)
+        snprintf(path, size, "/soil-moisture/historical/%s/%s", what, uuid);
+    return rc;
+}
+
 /* GETs path with query q (may be NULL) and reads the job answer. */
 static int ask_job(char **uuid, char **status, swx_client *c, const char *path, swx_query *q)
 {
@@ -116,12 +126,9 @@ done:
 int swx_job_status(char **status, swx_client *c, const char *uuid)
 {
     char path[160];
-    int rc;
     *status = NULL;
-    if ((rc = swx_param_uuid("job", uuid)))
-        return rc;
-    snprintf(path, sizeof path, "/soil-moisture/historical/status/%s", uuid);
-    return ask_job(NULL, status, c, path, NULL);
+    int rc = job_path(path, sizeof path, "status", uuid);
+    return rc ? rc : ask_job(NULL, status, c, path, NULL);
 }
 
 int swx_job_state(const char *status)
@@ -207,9 +214,6 @@ int swx_job_download(swx_download_result *res, swx_client *c, const char *uuid, 
                      const swx_download_opts *opts)
 {
     char path[160];
-    int rc;
-    if ((rc = swx_param_uuid("job", uuid)))
-        return rc;
-    snprintf(path, sizeof path, "/soil-moisture/historical/download/%s", uuid);
-    return swx_files_download_path(res, c, path, dest, opts);
+    int rc = job_path(path, sizeof path, "download", uuid);
+    return rc ? rc : swx_files_download_path(res, c, path, dest, opts);
 }
