@@ -21,11 +21,8 @@ const cli_opt cmd_forecast_opts[] = {
 int cmd_forecast(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
-    int pr = cli_parse(&a, cmd, argc, argv);
-    if (pr)
-        return pr > 0 ? EXIT_OK : EXIT_USAGE;
     const char *action;
-    int ac = data_action(&action, &a, SWX_FILES_FORECAST, "point");
+    int ac = data_start(&a, &action, cmd, argc, argv, SWX_FILES_FORECAST);
     if (ac >= 0)
         return ac;
     if (strcmp(action, "point") == 0 || strcmp(action, "latest") == 0) {

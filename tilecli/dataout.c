@@ -247,6 +247,15 @@ int data_action(const char **action, const cli_args *a, swx_file_source source, 
     return data_no_more_args(a, 1) ? EXIT_USAGE : -1;
 }
 
+int data_start(cli_args *a, const char **action, const cli_cmd *cmd, int argc, char **argv,
+               swx_file_source source)
+{
+    int pr = cli_parse(a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    return data_action(action, a, source, "point");
+}
+
 static int part_exists(const char *dest)
 {
     char part[4096];

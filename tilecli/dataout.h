@@ -67,5 +67,10 @@ int data_no_more_args(const cli_args *a, size_t first);
  * carried out here and its exit code returned; otherwise, after refusing
  * arguments beyond the action, -1 and *action for the caller (or EXIT_USAGE). */
 int data_action(const char **action, const cli_args *a, swx_file_source source, const char *def);
+/* A point-and-files command's start: its command line parsed into *a, then
+ * data_action with "point" as the default action; an exit code, or -1 and
+ * *action for the caller. */
+int data_start(cli_args *a, const char **action, const cli_cmd *cmd, int argc, char **argv,
+               swx_file_source source);
 
 #endif

@@ -12,6 +12,16 @@
 
 #include <string.h>
 
+/* The i-th kind in drawing order (its number in *k when k is not NULL), or
+ * NULL when mask leaves it out. */
+static const swx_storm_kind_info *drawn(unsigned mask, int i, int *k)
+{
+    int kind = swx_storm_kind_drawn(i);
+    if (k)
+        *k = kind;
+    return mask & (1u << kind) ? swx_storm_kind_get(kind) : NULL;
+}
+
 int cli_storm_qlr_write(FILE *f, unsigned mask)
 {
     fputs("<!DOCTYPE qgis-layer-definition>\n"
@@ -22,10 +32,9 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
           "    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"seawx storms\">\n",
           f);
     for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k = swx_storm_kind_drawn(i);
-        if (!(mask & (1u << k)))
+        const swx_storm_kind_info *r = drawn(mask, i, NULL);
+        if (!r)
             continue;
-        const swx_storm_kind_info *r = swx_storm_kind_get(k);
         fprintf(f,
                 "      <layer-tree-layer expanded=\"1\" checked=\"Qt::Checked\" "
                 "id=\"seawx_%s\" name=\"%s\" source=\"./%s\" providerKey=\"ogr\"/>\n",
@@ -33,10 +42,10 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
     }
     fputs("    </layer-tree-group>\n  </layer-tree-group>\n  <maplayers>\n", f);
     for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k = swx_storm_kind_drawn(i);
-        if (!(mask & (1u << k)))
+        int k;
+        const swx_storm_kind_info *r = drawn(mask, i, &k);
+        if (!r)
             continue;
-        const swx_storm_kind_info *r = swx_storm_kind_get(k);
         fprintf(f,
                 "    <maplayer type=\"vector\" geometry=\"%s\" wkbType=\"%s\" "
                 "styleCategories=\"AllStyleCategories\">\n"

@@ -73,11 +73,36 @@ done:
     return rc;
 }
 
+/* The path of a job's resource, "/soil-moisture/historical/WHAT/UUID", once
+ * the uuid is checked. */
+static int job_path(char *path, size_t size, const char *what, const char *uuid)
+{
+    int rc = swx_param_uuid("job", uuid);
+    if (!rc)
+        snprintf(path, size, "/soil-moisture/historical/%s/%s", what, uuid);
+    return rc;
+}
+
+/* GETs path with query q (may be NULL) and reads the job answer. */
+static int ask_job(char **uuid, char **status, swx_client *c, const char *path, swx_query *q)
+{
+    swx_response *resp = NULL;
+    swx_request req = {0};
+    req.path = path;
+    req.query = q;
+    req.accept = "application/json";
+    req.max_body = JOB_MAX_BODY;
+    int rc = swx_http_get(&resp, c, &req);
+    if (!rc)
+        rc = read_job(resp, uuid, status);
+    swx_response_free(resp);
+    return rc;
+}
+
 int swx_job_start(char **uuid, char **status, swx_client *c, const char *region, const char *start,
                   const char *end)
 {
     swx_query *q = NULL;
-    swx_response *resp = NULL;
     int64_t a, b;
     char s1[SWX_ISO8601_LEN], s2[SWX_ISO8601_LEN];
     int rc;
@@ -92,38 +117,18 @@ int swx_job_start(char **uuid, char **status, swx_client *c, const char *region,
     if ((rc = swx_query_new(&q)) || (rc = swx_query_add(q, "region", region)) ||
         (rc = swx_query_add(q, "start_time", s1)) || (rc = swx_query_add(q, "end_time", s2)))
         goto done;
-    swx_request req = {0};
-    req.path = "/soil-moisture/historical/region";
-    req.query = q;
-    req.accept = "application/json";
-    req.max_body = JOB_MAX_BODY;
-    if ((rc = swx_http_get(&resp, c, &req)))
-        goto done;
-    rc = read_job(resp, uuid, status);
+    rc = ask_job(uuid, status, c, "/soil-moisture/historical/region", q);
 done:
-    swx_response_free(resp);
     swx_query_free(q);
     return rc;
 }
 
 int swx_job_status(char **status, swx_client *c, const char *uuid)
 {
-    swx_response *resp = NULL;
     char path[160];
-    int rc;
     *status = NULL;
-    if ((rc = swx_param_uuid("job", uuid)))
-        return rc;
-    snprintf(path, sizeof path, "/soil-moisture/historical/status/%s", uuid);
-    swx_request req = {0};
-    req.path = path;
-    req.accept = "application/json";
-    req.max_body = JOB_MAX_BODY;
-    if ((rc = swx_http_get(&resp, c, &req)))
-        return rc;
-    rc = read_job(resp, NULL, status);
-    swx_response_free(resp);
-    return rc;
+    int rc = job_path(path, sizeof path, "status", uuid);
+    return rc ? rc : ask_job(NULL, status, c, path, NULL);
 }
 
 int swx_job_state(const char *status)
@@ -209,9 +214,6 @@ int swx_job_download(swx_download_result *res, swx_client *c, const char *uuid, 
                      const swx_download_opts *opts)
 {
     char path[160];
-    int rc;
-    if ((rc = swx_param_uuid("job", uuid)))
-        return rc;
-    snprintf(path, sizeof path, "/soil-moisture/historical/download/%s", uuid);
-    return swx_files_download_path(res, c, path, dest, opts);
+    int rc = job_path(path, sizeof path, "download", uuid);
+    return rc ? rc : swx_files_download_path(res, c, path, dest, opts);
 }

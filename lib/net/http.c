@@ -1603,25 +1603,18 @@ void swx_response_free(swx_response *r)
 
 /* ---- one request into a file ---- */
 
-int swx_http_download(swx_response **out, swx_client *c, const swx_request *req, int fd,
-                      const swx_download_opts *opts)
+/* Runs req alone through en, whose client and sink are set, into *out. */
+static int single_run(swx_response **out, engine *en, const swx_request *req,
+                      volatile sig_atomic_t *cancel)
 {
     single s = {req, 0, 0, NULL};
-    swx_download_opts none = {0};
-    engine en = {0};
     swx_fetch_stats stats = {0};
-    *out = NULL;
-    if (fd < 0)
-        return swx_error_set(SWX_EINVAL, "no file to download into");
-    en.c = c;
-    en.next = single_next;
-    en.done = single_done;
-    en.ud = &s;
-    en.stats = &stats;
-    en.cap = 1;
-    en.sink_opts = opts ? opts : &none;
-    en.sink_fd = fd;
-    int rc = engine_run(&en, en.sink_opts->cancel);
+    en->next = single_next;
+    en->done = single_done;
+    en->ud = &s;
+    en->stats = &stats;
+    en->cap = 1;
+    int rc = engine_run(en, cancel);
     if (rc)
         return rc;
     if (s.rc)
@@ -1630,29 +1623,30 @@ int swx_http_download(swx_response **out, swx_client *c, const swx_request *req,
     return 0;
 }
 
+int swx_http_download(swx_response **out, swx_client *c, const swx_request *req, int fd,
+                      const swx_download_opts *opts)
+{
+    swx_download_opts none = {0};
+    engine en = {0};
+    *out = NULL;
+    if (fd < 0)
+        return swx_error_set(SWX_EINVAL, "no file to download into");
+    en.c = c;
+    en.sink_opts = opts ? opts : &none;
+    en.sink_fd = fd;
+    return single_run(out, &en, req, en.sink_opts->cancel);
+}
+
 /* ---- one request into a callback ---- */
 
 int swx_http_get_sink(swx_response **out, swx_client *c, const swx_request *req,
                       const swx_body_sink *sink)
 {
-    single s = {req, 0, 0, NULL};
     engine en = {0};
-    swx_fetch_stats stats = {0};
     *out = NULL;
     if (!sink || !sink->write)
         return swx_error_set(SWX_EINVAL, "no callback to hand the answer to");
     en.c = c;
-    en.next = single_next;
-    en.done = single_done;
-    en.ud = &s;
-    en.stats = &stats;
-    en.cap = 1;
     en.body_sink = sink;
-    int rc = engine_run(&en, NULL);
-    if (rc)
-        return rc;
-    if (s.rc)
-        return s.rc;
-    *out = s.resp;
-    return 0;
+    return single_run(out, &en, req, NULL);
 }

@@ -41,7 +41,7 @@ enum node_state { OUTSIDE = 0, PARTIAL = 1, INSIDE = 2 };
 
 /* ---- vectors on the unit sphere ---- */
 
-static void vec(double lon, double lat, double v[3])
+void swx__area_unit(double lon, double lat, double v[3])
 {
     double cl = cos(lat * DEG);
     v[0] = cl * cos(lon * DEG);
@@ -160,8 +160,8 @@ static int lon_in(double lon, const rect *r)
 static double point_meridian(const double p[3], double lon, const rect *r)
 {
     double c0[3], c1[3], n[3];
-    vec(lon / DEG, r->lat0 / DEG, c0);
-    vec(lon / DEG, r->lat1 / DEG, c1);
+    swx__area_unit(lon / DEG, r->lat0 / DEG, c0);
+    swx__area_unit(lon / DEG, r->lat1 / DEG, c1);
     cross(c0, c1, n);
     normalize(n);
     return point_arc(p, c0, c1, n);
@@ -211,8 +211,8 @@ static double piece_rect(const leg *g, const double p[3], const double q[3], con
     for (int k = 0; k < 2; k++) {
         double lon = k ? r->lon1 : r->lon0;
         double c0[3], c1[3], n[3];
-        vec(lon / DEG, r->lat0 / DEG, c0);
-        vec(lon / DEG, r->lat1 / DEG, c1);
+        swx__area_unit(lon / DEG, r->lat0 / DEG, c0);
+        swx__area_unit(lon / DEG, r->lat1 / DEG, c1);
         cross(c0, c1, n);
         normalize(n);
         double d = arc_arc(p, q, g->n, c0, c1, n);
@@ -513,10 +513,10 @@ static int route_holds(const swx_area *a, double w, double s, double e, double n
                        const uint32_t *cand, size_t nc)
 {
     double ctr[3], k[3], r = 0;
-    vec((w + e) / 2, (s + n) / 2, ctr);
+    swx__area_unit((w + e) / 2, (s + n) / 2, ctr);
     const double cw[4] = {w, e, w, e}, cs[4] = {s, s, n, n};
     for (int i = 0; i < 4; i++) {
-        vec(cw[i], cs[i], k);
+        swx__area_unit(cw[i], cs[i], k);
         double d = angle(ctr, k);
         r = d > r ? d : r;
     }
@@ -980,8 +980,8 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
         return SWX_ENOMEM;
     a->legs = legs;
     leg *g = &a->legs[a->nlegs];
-    vec(lon0, lat0, g->a);
-    vec(lon1, lat1, g->b);
+    swx__area_unit(lon0, lat0, g->a);
+    swx__area_unit(lon1, lat1, g->b);
     cross(g->a, g->b, g->n);
     g->point = 0;
     double len = angle(g->a, g->b);

@@ -60,12 +60,18 @@ int swx__area_add_ring(builder *b, const double *pos, size_t n, const char *what
 int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
                       const char *what);
 int swx__area_check_position(double lon, double lat, const char *what);
+/* The unit vector of a position (degrees) on the sphere. */
+void swx__area_unit(double lon, double lat, double v[3]);
 /* Sets the area's bounds from what was sampled, widened by pad_deg. */
 int swx__area_finish_bounds(builder *b, double pad_deg);
 /* Parses a file a user gave (at most AREA_MAX_JSON bytes; NULs and blanks at
  * the end ignored); text that is not JSON is SWX_EINVAL naming what. */
 struct json_object;
 int swx__area_parse_json(struct json_object **out, const char *text, size_t len, const char *what);
+/* The "type" of a GeoJSON object o found at nesting depth (pointing into o),
+ * or NULL with an SWX_EINVAL error naming what when o is nested deeper than 8
+ * or is not an object with a string "type". */
+const char *swx__area_geojson_type(struct json_object *o, int depth, const char *what);
 
 /* Building and testing areas beyond what front ends need (routes from
  * coordinates, one tile's membership): the seeding engine's and the tests'. */

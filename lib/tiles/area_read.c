@@ -76,16 +76,28 @@ static int polygon(builder *b, json_object *rings)
     return 0;
 }
 
+const char *swx__area_geojson_type(struct json_object *o, int depth, const char *what)
+{
+    if (depth > 8) {
+        swx_error_set(SWX_EINVAL, "%s: nested too deeply", what);
+        return NULL;
+    }
+    json_object *t = NULL;
+    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &t) ||
+        !json_object_is_type(t, json_type_string)) {
+        swx_error_set(SWX_EINVAL, "%s: not a GeoJSON object (no \"type\")", what);
+        return NULL;
+    }
+    return json_object_get_string(t);
+}
+
 static int geometry(builder *b, json_object *o, int depth)
 {
     const char *what = "area file";
-    if (depth > 8)
-        return swx_error_set(SWX_EINVAL, "%s: nested too deeply", what);
-    json_object *type = NULL, *v = NULL;
-    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &type) ||
-        !json_object_is_type(type, json_type_string))
-        return swx_error_set(SWX_EINVAL, "%s: not a GeoJSON object (no \"type\")", what);
-    const char *t = json_object_get_string(type);
+    const char *t = swx__area_geojson_type(o, depth, what);
+    if (!t)
+        return SWX_EINVAL;
+    json_object *v = NULL;
     if (strcmp(t, "FeatureCollection") == 0) {
         if (!json_object_object_get_ex(o, "features", &v) ||
             !json_object_is_type(v, json_type_array))

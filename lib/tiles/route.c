@@ -154,13 +154,10 @@ static int feature_times(json_object **out, json_object *feature)
 static int geometry(reader *rd, json_object *o, int depth)
 {
     const char *what = "route file";
-    if (depth > 8)
-        return swx_error_set(SWX_EINVAL, "%s: nested too deeply", what);
-    json_object *type = NULL, *v = NULL;
-    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "type", &type) ||
-        !json_object_is_type(type, json_type_string))
-        return swx_error_set(SWX_EINVAL, "%s: not a GeoJSON object (no \"type\")", what);
-    const char *t = json_object_get_string(type);
+    const char *t = swx__area_geojson_type(o, depth, what);
+    if (!t)
+        return SWX_EINVAL;
+    json_object *v = NULL;
     if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0) {
         int fc = t[0] == 'F';
         if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
@@ -415,8 +412,13 @@ static int route_finish(builder *b, double buffer_m, swx_area **out)
     return 0;
 }
 
-static int check_buffer(double buffer_m)
+/* Starts building a route area into *out: b empty, the buffer checked. */
+static int route_begin(builder *b, swx_area **out, double buffer_m)
 {
+    *b = (builder){0};
+    b->south = 90;
+    b->north = -90;
+    *out = NULL;
     if (!(buffer_m >= 0 && buffer_m <= 2000.0 * SWX_NM_M))
         return swx_error_set(SWX_EINVAL, "the buffer must be from 0 to 2000 nautical miles");
     return 0;
@@ -425,11 +427,8 @@ static int check_buffer(double buffer_m)
 int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
                             double buffer_m)
 {
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    *out = NULL;
-    int rc = check_buffer(buffer_m);
+    builder b;
+    int rc = route_begin(&b, out, buffer_m);
     if (rc)
         return rc;
     if (n == 0)
@@ -453,11 +452,8 @@ int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat
 int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m)
 {
     swx_route *r = NULL;
-    builder b = {0};
-    b.south = 90;
-    b.north = -90;
-    *out = NULL;
-    int rc = check_buffer(buffer_m);
+    builder b;
+    int rc = route_begin(&b, out, buffer_m);
     if (rc)
         return rc;
     if ((rc = swx_route_read(&r, text, len)))

@@ -28,14 +28,6 @@ struct swx_voyage {
     double vmin, vmax; /* metres per second */
 };
 
-static void unit(double lon, double lat, double v[3])
-{
-    double cl = cos(lat * DEG);
-    v[0] = cl * cos(lon * DEG);
-    v[1] = cl * sin(lon * DEG);
-    v[2] = sin(lat * DEG);
-}
-
 /* The angle between two unit vectors, stable for small and large ones. */
 static double between(const double a[3], const double b[3])
 {
@@ -76,8 +68,8 @@ int swx_voyage_from_route(swx_voyage **out, const char *text, size_t len)
     v->s[0] = 0;
     for (size_t k = 1; k < r->n; k++) {
         double a[3], b[3];
-        unit(r->lon[k - 1], r->lat[k - 1], a);
-        unit(r->lon[k], r->lat[k], b);
+        swx__area_unit(r->lon[k - 1], r->lat[k - 1], a);
+        swx__area_unit(r->lon[k], r->lat[k], b);
         double ang = between(a, b);
         if (ang > 179.0 * DEG) {
             rc = swx_error_set(SWX_EINVAL,
@@ -255,8 +247,8 @@ void swx_voyage_point(double *lon, double *lat, const swx_voyage *v, double s)
         return;
     }
     double a[3], b[3], p[3];
-    unit(r->lon[k], r->lat[k], a);
-    unit(r->lon[k + 1], r->lat[k + 1], b);
+    swx__area_unit(r->lon[k], r->lat[k], a);
+    swx__area_unit(r->lon[k + 1], r->lat[k + 1], b);
     double th = len / SWX_EARTH_RADIUS_M, f = (s - v->s[k]) / len;
     double ka = sin((1 - f) * th) / sin(th), kb = sin(f * th) / sin(th);
     for (int i = 0; i < 3; i++)

@@ -189,3 +189,25 @@ long swx_xml_line(const xmlNode *n)
 {
     return n ? xmlGetLineNo(n) : 0;
 }
+
+void swx_xml_put(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}

@@ -14,6 +14,7 @@
 
 #include <libxml/tree.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define SWX_XML_MAX (256u << 20)
 
@@ -33,5 +34,9 @@ const xmlNode *swx_xml_child(const xmlNode *n, const char *local);
 const char *swx_xml_attr(const xmlNode *n, const char *local);
 /* The line of n in the document, 0 for NULL. */
 long swx_xml_line(const xmlNode *n);
+
+/* Writes s to f as XML text or a double-quoted attribute value: & < > and "
+ * escaped, every other byte as it is. */
+void swx_xml_put(FILE *f, const char *s);
 
 #endif

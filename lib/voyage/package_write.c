@@ -5,34 +5,13 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/sphere.h"
+#include "xml.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-static void xml_put(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
 
 /* The route, RFC 7946: positions as given, split at 180 where a leg crosses
  * it (a MultiLineString), with the voyage's times and speeds. */
@@ -215,7 +194,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
     char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
     fprintf(f, "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
                "<qgis projectname=\"");
-    xml_put(f, "voyage package");
+    swx_xml_put(f, "voyage package");
     fprintf(f,
             "\" version=\"3.22.0\">\n  <homePath path=\"\"/>\n  <title>voyage package</title>\n"
             "  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n",
@@ -228,7 +207,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         fprintf(f, "    <layer-tree-group checked=\"Qt::Checked\" name=\"");
-        xml_put(f, L->spec.variable);
+        swx_xml_put(f, L->spec.variable);
         fprintf(f, "\" expanded=\"1\">\n");
         for (size_t k = L->first; k < L->nfiles; k++) {
             if (!L->files[k].present)
@@ -237,7 +216,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
             layer_id(id, sizeof id, L, k);
             swx_iso8601_format(a, swx_seed_plan_time(L->plan, k));
             fprintf(f, "      <layer-tree-layer checked=\"Qt::Checked\" name=\"");
-            xml_put(f, L->spec.variable);
+            swx_xml_put(f, L->spec.variable);
             fprintf(f, " %s\" expanded=\"0\" providerKey=\"gdal\" id=\"%s\" source=\"./%s\"/>\n", a,
                     id, L->files[k].name);
         }
@@ -273,7 +252,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
                     "    <maplayer type=\"raster\">\n      <id>%s</id>\n"
                     "      <datasource>./%s</datasource>\n      <layername>",
                     id, L->files[k].name);
-            xml_put(f, L->spec.variable);
+            swx_xml_put(f, L->spec.variable);
             fprintf(f,
                     " %s</layername>\n      <srs>%s</srs>\n      <provider>gdal</provider>\n"
                     "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"

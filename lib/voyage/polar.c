@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,22 @@ static int bad_cell(size_t line, size_t col, const char *cell, size_t n, const c
                          (int)(n > 20 ? 20 : n), cell, why);
 }
 
+/* A speed of 0 to max knots in a cell; what names it in the error. */
+static int cell_speed(double *v, size_t line, size_t col, const char *cell, size_t n,
+                      const char *what, double max)
+{
+    char why[64];
+    if (cell_number(v, cell, n)) {
+        snprintf(why, sizeof why, "is not a %s", what);
+        return bad_cell(line, col, cell, n, why);
+    }
+    if (*v < 0 || *v > max) {
+        snprintf(why, sizeof why, "is not a %s of 0 to %g kn", what, max);
+        return bad_cell(line, col, cell, n, why);
+    }
+    return 0;
+}
+
 int swx_polar_parse(swx_polar **out, const char *text, size_t len)
 {
     swx_polar *p = NULL;
@@ -149,14 +166,8 @@ int swx_polar_parse(swx_polar **out, const char *text, size_t len)
                                        POLAR_MAX_COLS);
                     goto done;
                 }
-                if (cell_number(&v, cell, n)) {
-                    rc = bad_cell(line, col + 1, cell, n, "is not a wind speed");
+                if ((rc = cell_speed(&v, line, col + 1, cell, n, "wind speed", 200)))
                     goto done;
-                }
-                if (v < 0 || v > 200) {
-                    rc = bad_cell(line, col + 1, cell, n, "is not a wind speed of 0 to 200 kn");
-                    goto done;
-                }
                 if (p->ncols && v <= p->tws[p->ncols - 1]) {
                     rc = bad_cell(line, col + 1, cell, n,
                                   "does not increase: wind speeds go up from left to right");
@@ -223,14 +234,8 @@ int swx_polar_parse(swx_polar **out, const char *text, size_t len)
                                    line, p->ncols, header_line);
                 goto done;
             }
-            if (cell_number(&v, cell, n)) {
-                rc = bad_cell(line, col + 1, cell, n, "is not a boat speed");
+            if ((rc = cell_speed(&v, line, col + 1, cell, n, "boat speed", 100)))
                 goto done;
-            }
-            if (v < 0 || v > 100) {
-                rc = bad_cell(line, col + 1, cell, n, "is not a boat speed of 0 to 100 kn");
-                goto done;
-            }
             row[col - 1] = v;
         }
         if (col < p->ncols) {

@@ -118,6 +118,17 @@ static void fmt_time(char out[SWX_ISO8601_LEN], int64_t t)
     snprintf(out, SWX_ISO8601_LEN, "%.5s %.5sZ", iso + 5, iso + 11);
 }
 
+/* Opens a row's object in the report and in its segments' properties with the
+ * storm it is about. */
+static void storm_begin(swx_jsonw *j, const struct risk_row *row)
+{
+    swx_jsonw_object_begin(j);
+    swx_jsonw_key(j, "atcf_id");
+    swx_jsonw_string(j, row->id);
+    swx_jsonw_key(j, "title");
+    swx_jsonw_string(j, row->title);
+}
+
 int swx_risk_report_json(FILE *f, const swx_risk_report *rr)
 {
     swx_jsonw *j;
@@ -144,11 +155,7 @@ int swx_risk_report_json(FILE *f, const swx_risk_report *rr)
     swx_jsonw_array_begin(j);
     for (size_t i = 0; i < rr->n; i++) {
         const swx_storm_risk *r = &rr->rows[i].r;
-        swx_jsonw_object_begin(j);
-        swx_jsonw_key(j, "atcf_id");
-        swx_jsonw_string(j, rr->rows[i].id);
-        swx_jsonw_key(j, "title");
-        swx_jsonw_string(j, rr->rows[i].title);
+        storm_begin(j, &rr->rows[i]);
         swx_jsonw_key(j, "compared_from");
         swx_jsonw_time(j, r->from);
         swx_jsonw_key(j, "compared_to");
@@ -254,11 +261,7 @@ int swx_risk_report_segments(FILE *f, const swx_risk_report *rr)
             int rc = swx_jsonw_new(&j, f, 0);
             if (rc)
                 return rc;
-            swx_jsonw_object_begin(j);
-            swx_jsonw_key(j, "atcf_id");
-            swx_jsonw_string(j, rr->rows[i].id);
-            swx_jsonw_key(j, "title");
-            swx_jsonw_string(j, rr->rows[i].title);
+            storm_begin(j, &rr->rows[i]);
             swx_jsonw_key(j, "measure");
             swx_jsonw_string(j, swx_risk_measure_name(m));
             swx_jsonw_key(j, "first");

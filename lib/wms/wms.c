@@ -127,22 +127,6 @@ static int parse_answer(const char *bundle, const swx_response *r, swx_caps **ou
     return 0;
 }
 
-int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle)
-{
-    swx_request req;
-    swx_query *q = NULL;
-    swx_response *r = NULL;
-    *out = NULL;
-    int rc = swx_wms_caps_request(&req, &q, bundle);
-    if (!rc)
-        rc = swx_http_get(&r, c, &req);
-    if (!rc)
-        rc = parse_answer(bundle, r, out);
-    swx_response_free(r);
-    swx_query_free(q);
-    return rc;
-}
-
 int swx_wms_get_caps_doc(swx_caps **out, char **xml, size_t *len, swx_client *c, const char *bundle)
 {
     swx_request req;
@@ -163,6 +147,15 @@ int swx_wms_get_caps_doc(swx_caps **out, char **xml, size_t *len, swx_client *c,
     }
     swx_response_free(r);
     swx_query_free(q);
+    return rc;
+}
+
+int swx_wms_get_caps(swx_caps **out, swx_client *c, const char *bundle)
+{
+    char *xml = NULL;
+    size_t len = 0;
+    int rc = swx_wms_get_caps_doc(out, &xml, &len, c, bundle);
+    free(xml);
     return rc;
 }
 

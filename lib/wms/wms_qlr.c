@@ -20,32 +20,11 @@
 #include "seawx/connstr.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "xml.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void xml_put(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
 
 /* "2024-10-01 06Z", or "2024-10-01 06:30Z" off the hour: short enough for a
  * narrow Layers panel. */
@@ -176,7 +155,7 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
           "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n"
           "    <layer-tree-group expanded=\"1\" checked=\"Qt::Unchecked\" name=\"",
           f);
-    xml_put(f, group);
+    swx_xml_put(f, group);
     fputs("\">\n", f);
     for (size_t i = 0; i < n; i++) {
         int64_t t = swx_timedim_get(td, i);
@@ -188,9 +167,9 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
                 "      <layer-tree-layer expanded=\"%d\" checked=\"Qt::Checked\" id=\"%s\" name=\"",
                 i == 0, id);
         fprintf(f, "%s ", when);
-        xml_put(f, lab);
+        swx_xml_put(f, lab);
         fputs("\" source=\"", f);
-        xml_put(f, src[i]);
+        swx_xml_put(f, src[i]);
         fputs("\" providerKey=\"gdal\"/>\n", f);
     }
     fputs("    </layer-tree-group>\n  </layer-tree-group>\n  <maplayers>\n", f);
@@ -205,13 +184,13 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
         fputs("    <maplayer type=\"raster\"", f);
         if (o->legend && *o->legend) {
             fputs(" legendPlaceholderImage=\"", f);
-            xml_put(f, o->legend);
+            swx_xml_put(f, o->legend);
             fputc('"', f);
         }
         fprintf(f, ">\n      <id>%s</id>\n      <datasource>", id);
-        xml_put(f, src[i]);
+        swx_xml_put(f, src[i]);
         fprintf(f, "</datasource>\n      <layername>%s ", when);
-        xml_put(f, lab);
+        swx_xml_put(f, lab);
         fprintf(f,
                 "</layername>\n"
                 "      <srs>\n        <spatialrefsys>\n"
