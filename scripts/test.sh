@@ -47,6 +47,8 @@ SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
 (
   cd "$root/build-asan"
   export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
+  # fontconfig's process-wide cache, kept until exit (tests/lsan.supp says why)
+  export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   ctest --output-on-failure -j2 --timeout 900 \
     -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install|it\.test_deb|it\.test_maplibre|it\.test_signalk|it\.test_opencpn|it\.test_grib_viewers'
