@@ -189,21 +189,28 @@ export DISPLAY=:$(cat "$out.display")
 for _ in $(seq 600); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.05; done
 opencpn >"$out.log" 2>&1 &
 op=$!
-# The welcome dialog of a first start: OK (as in test_opencpn.sh).
-for _ in $(seq 600); do
-  xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
-  sleep 0.1
-done
-sleep 1
-xdotool key --clearmodifiers Return >/dev/null 2>&1
-# The GRIB tool, pressed until the plugin's label names the file (the
-# toolbar may not be there yet): a press that landed shows it within 10 s.
+# The welcome dialog of a first start is modal: until it is answered, the
+# GRIB tool does not take a press. On a busy machine it may come up late, so
+# every round answers it if it is there, else presses the GRIB tool (the
+# toolbar may not be there yet) and watches for the plugin's label naming the
+# file: a press that landed shows it within 10 s. Rounds go on for 200 s of
+# the 300 the caller allows.
 shown=
-for _ in $(seq 12); do
+t0=$SECONDS
+while [ $((SECONDS - t0)) -lt 200 ]; do
+  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
+  if [ -n "$w" ]; then
+    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
+      xdotool key --clearmodifiers Return >/dev/null 2>&1
+    sleep 0.5
+    continue
+  fi
+  kill -0 $op 2>/dev/null || break
   xdotool mousemove 27 347 click 1 >/dev/null 2>&1
   for _ in $(seq 100); do
     shown=$(xdotool search --name '^File: voyage\.' 2>/dev/null | head -1)
     [ -n "$shown" ] && break 2
+    xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
     sleep 0.1
   done
 done
@@ -218,7 +225,12 @@ if [ -n "$shown" ]; then
     cmp -s "$out.a.ppm" "$out.b.ppm" && mv "$out.b.ppm" "$out" && ok=1 && break
   done
 fi
-[ $ok = 1 ] || { echo "  the GRIB plugin's label: ${shown:-none}"; tail -5 "$out.log"; }
+[ $ok = 1 ] || {
+  echo "  the GRIB plugin's label: ${shown:-none}; OpenCPN $(kill -0 $op 2>/dev/null && echo running || echo gone)"
+  echo "  windows: $(xdotool search --name . getwindowname %@ 2>/dev/null | sort -u | head -8 | tr '\n' '|')"
+  tail -5 "$out.log"
+  tail -5 "$HOME/.opencpn/opencpn.log" 2>/dev/null
+}
 kill -9 $op 2>/dev/null
 kill $xp 2>/dev/null
 wait $op $xp 2>/dev/null
@@ -226,7 +238,7 @@ rm -f "$out.a.ppm" "$out.b.ppm" "$out.display"
 [ $ok = 1 ]
 IN
 ocpn() { # NAME [FILE]: OpenCPN's screen with FILE (NAME.grb2), opencpn/NAME.ppm
-  timeout -s KILL 240 unshare -n bash opencpn.sh "$T/${2:-$1.grb2}" "$T/opencpn/$1.ppm"
+  timeout -s KILL 300 unshare -n bash opencpn.sh "$T/${2:-$1.grb2}" "$T/opencpn/$1.ppm"
 }
 # The window cut again, every message packed simply (template 5.0) by ecCodes.
 grib_set -r -s packingType=grid_simple win.grb2 wins.grb2
