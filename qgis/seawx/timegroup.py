@@ -1,0 +1,138 @@
+"""A run of a variable as a layer-tree group on QGIS's time slider.
+
+The group is the one `seawx qlr` writes (lib/wms/wms_qlr.c), built in the
+project instead of a file: named after the variable and the run
+("swh (Significant wave height), run 2024-10-01 00Z"), one SEAWX raster layer
+per valid time, earliest on top, each named after its time first
+("2024-10-01 06Z swh (Significant wave height)") and showing that time
+through its connection string
+(SEAWX:bundle=maritime,variable=swh:m,run=2024-10-01T00:00:00Z,time=...),
+with a fixed temporal range from its time to the next (ranges()), and the
+service's value legend as its legend image.
+"""
+from datetime import datetime, timedelta, timezone
+
+from qgis.core import (QgsDateTimeRange, QgsInterval, QgsProject, QgsRasterLayer,
+                       QgsTemporalNavigationObject, QgsUnitTypes)
+from qgis.PyQt.QtCore import QDateTime, Qt
+
+from .service import connstr
+
+
+def parse(s):
+    return datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def qdatetime(t):
+    return QDateTime.fromString(iso(t), Qt.ISODate)
+
+
+def ranges(times):
+    """[start, end] of each valid time, both ends included: from one second
+    after the time (the first from the time itself) to one second before the
+    next; the last lasts the step before it (an hour when there is one time).
+    QGIS 3.22 counts a layer in a frame when the layer's range starts at the
+    frame's (excluded) end: ranges that started on the valid times would draw,
+    and fetch, two layers in every frame."""
+    ts = [parse(t) for t in times]
+    out = []
+    for i, t in enumerate(ts):
+        start = t if i == 0 else t + timedelta(seconds=1)
+        if i + 1 < len(ts):
+            end = ts[i + 1] - timedelta(seconds=1)
+        elif i > 0:
+            end = t + (t - ts[i - 1]) - timedelta(seconds=1)
+        else:
+            end = t + timedelta(seconds=3599)
+        out.append((start, max(start, end)))
+    return out
+
+
+def short_time(t):
+    """'2024-10-01 06Z', or '2024-10-01 06:30Z' off the hour."""
+    if t.minute == 0 and t.second == 0:
+        return t.strftime("%Y-%m-%d %HZ")
+    return t.strftime("%Y-%m-%d %H:%MZ")
+
+
+def label(info):
+    """'swh (Significant wave height)', or 'swh' with no other title."""
+    if info.title and info.title != info.variable:
+        return f"{info.variable} ({info.title})"
+    return info.variable
+
+
+def group_name(info):
+    if info.run:
+        return f"{label(info)}, run {short_time(parse(info.run))}"
+    return label(info)
+
+
+def layer_name(info, t):
+    return f"{short_time(parse(t))} {label(info)}"
+
+
+def source(info, t, crs=None, url=None):
+    """The connection string of valid time t: the run named (the group keeps
+    showing that run when a newer one comes), or the layer's full name for a
+    layer outside the service's naming."""
+    var = f"{info.variable}:{info.unit}" if info.unit else info.variable
+    if info.product and info.run:
+        sel = {"variable": var, "run": info.run}
+    else:
+        sel = {"layer": info.layer}
+    return connstr(bundle=info.bundle, **sel, time=t, crs=crs, url=url)
+
+
+def step_of(times):
+    """The smallest spacing of the valid times (an hour with one time)."""
+    ts = [parse(t) for t in times]
+    steps = [b - a for a, b in zip(ts, ts[1:]) if b > a]
+    return min(steps) if steps else timedelta(hours=1)
+
+
+def add_time_group(info, project=None, parent=None, navigation=None, crs=None):
+    """Adds the group of a run (a service.RunInfo) at the top of parent (the
+    project's layer tree by default) and returns it. The project's temporal
+    range becomes the group's and its step the run's; with navigation (the
+    Temporal Controller's QgsTemporalNavigationObject, in QGIS's window) the
+    controller is set to step through it frame by frame and the group is
+    ticked; without, the group comes unticked, as `seawx qlr`'s does (with
+    temporal navigation off QGIS draws every layer of a ticked group)."""
+    project = project or QgsProject.instance()
+    parent = parent or project.layerTreeRoot()
+    rgs = ranges(info.times)
+    layers = []
+    for t, (start, end) in zip(info.times, rgs):
+        lyr = QgsRasterLayer(source(info, t, crs=crs), layer_name(info, t), "gdal")
+        tp = lyr.temporalProperties()
+        tp.setMode(tp.ModeFixedTemporalRange)
+        tp.setFixedTemporalRange(QgsDateTimeRange(qdatetime(start), qdatetime(end)))
+        tp.setIsActive(True)
+        if info.legend:
+            lyr.setLegendPlaceholderImage(info.legend)
+        layers.append(lyr)
+    group = parent.insertGroup(0, group_name(info))
+    for i, lyr in enumerate(layers):
+        project.addMapLayer(lyr, False)
+        node = group.addLayer(lyr)
+        # One ramp open in the Layers panel, not one per time.
+        node.setExpanded(i == 0)
+
+    whole = QgsDateTimeRange(qdatetime(rgs[0][0]), qdatetime(rgs[-1][1]))
+    step = step_of(info.times)
+    ts = project.timeSettings()
+    ts.setTemporalRange(whole)
+    ts.setTimeStepUnit(QgsUnitTypes.TemporalHours)
+    ts.setTimeStep(step.total_seconds() / 3600.0)
+    if navigation is not None:
+        navigation.setTemporalExtents(whole)
+        navigation.setFrameDuration(QgsInterval(step.total_seconds()))
+        navigation.setNavigationMode(QgsTemporalNavigationObject.Animated)
+        navigation.setCurrentFrameNumber(0)
+    group.setItemVisibilityChecked(navigation is not None)
+    return group
