@@ -10,13 +10,15 @@ through its connection string
 with a fixed temporal range from its time to the next (ranges()), and the
 service's value legend as its legend image.
 """
+import uuid
 from datetime import datetime, timedelta, timezone
 
 from qgis.core import (QgsDateTimeRange, QgsInterval, QgsProject, QgsRasterLayer,
-                       QgsTemporalNavigationObject, QgsUnitTypes)
+                       QgsReadWriteContext, QgsTemporalNavigationObject, QgsUnitTypes)
 from qgis.PyQt.QtCore import QDateTime, Qt
+from qgis.PyQt.QtXml import QDomDocument
 
-from .service import connstr
+from .service import ServiceError, connstr
 
 
 def parse(s):
@@ -95,6 +97,44 @@ def step_of(times):
     return min(steps) if steps else timedelta(hours=1)
 
 
+def _layer_xml(info, t, rg, crs):
+    """The layer of valid time t as `seawx qlr` writes it (a <maplayer>
+    with its source, name, CRS, legend image and fixed range, no renderer),
+    for QGIS to read as it reads the .qlr: QGIS then draws the service's
+    colours as they are, and opening the layer sends no GetMap (a layer made
+    by QgsRasterLayer(uri) reads pixels at once to stretch its colours)."""
+    doc = QDomDocument()
+    ml = doc.createElement("maplayer")
+    doc.appendChild(ml)
+    ml.setAttribute("type", "raster")
+    if info.legend:
+        ml.setAttribute("legendPlaceholderImage", info.legend)
+
+    def child(parent, tag, text=None):
+        e = doc.createElement(tag)
+        parent.appendChild(e)
+        if text is not None:
+            e.appendChild(doc.createTextNode(text))
+        return e
+    stamp = "".join(c for c in t if c.isdigit() or c in "TZ")
+    var = "".join(c if c.isalnum() else "_" for c in info.variable)
+    child(ml, "id", f"seawx_{var}_{stamp}_{uuid.uuid4().hex[:8]}")
+    child(ml, "datasource", source(info, t, crs=crs))
+    child(ml, "layername", layer_name(info, t))
+    srs = child(child(ml, "srs"), "spatialrefsys")
+    child(srs, "authid", "EPSG:3857" if crs and ("3857" in crs or "900913" in crs)
+          else "EPSG:4326")
+    child(ml, "provider", "gdal")
+    temporal = child(ml, "temporal")
+    temporal.setAttribute("enabled", "1")
+    temporal.setAttribute("mode", "0")
+    temporal.setAttribute("fetchMode", "0")
+    fixed = child(temporal, "fixedRange")
+    child(fixed, "start", iso(rg[0]))
+    child(fixed, "end", iso(rg[1]))
+    return doc
+
+
 def add_time_group(info, project=None, parent=None, navigation=None, crs=None):
     """Adds the group of a run (a service.RunInfo) at the top of parent (the
     project's layer tree by default) and returns it. The project's temporal
@@ -107,14 +147,11 @@ def add_time_group(info, project=None, parent=None, navigation=None, crs=None):
     parent = parent or project.layerTreeRoot()
     rgs = ranges(info.times)
     layers = []
-    for t, (start, end) in zip(info.times, rgs):
-        lyr = QgsRasterLayer(source(info, t, crs=crs), layer_name(info, t), "gdal")
-        tp = lyr.temporalProperties()
-        tp.setMode(tp.ModeFixedTemporalRange)
-        tp.setFixedTemporalRange(QgsDateTimeRange(qdatetime(start), qdatetime(end)))
-        tp.setIsActive(True)
-        if info.legend:
-            lyr.setLegendPlaceholderImage(info.legend)
+    for t, rg in zip(info.times, rgs):
+        lyr = QgsRasterLayer()
+        if not lyr.readLayerXml(_layer_xml(info, t, rg, crs).documentElement(),
+                                QgsReadWriteContext()):
+            raise ServiceError(f"QGIS cannot open {source(info, t, crs=crs)}")
         layers.append(lyr)
     group = parent.insertGroup(0, group_name(info))
     for i, lyr in enumerate(layers):
