@@ -60,7 +60,23 @@ def main():
     app.initQgis()
     try:
         import qgis.utils
-        from qgis.gui import QgsDataItemGuiContext, QgsGui
+        from qgis.gui import QgsDataItemGuiContext, QgsGui, QgsMapCanvas
+
+        class Iface:
+            """What the plugin asks of QGIS's window: the map canvas, whose
+            temporal controller is the Temporal Controller's navigation."""
+
+            def __init__(self):
+                self.canvas = QgsMapCanvas()
+                self.nav = QgsTemporalNavigationObject(self.canvas)
+                self.canvas.setTemporalController(self.nav)
+
+            def mapCanvas(self):  # noqa: N802
+                return self.canvas
+
+            def mainWindow(self):  # noqa: N802
+                return None
+        iface = qgis.utils.iface = Iface()
 
         # QGIS's own loader, from the profile's plugin folder only (which
         # QGIS puts on Python's path at start).
@@ -176,6 +192,18 @@ def main():
                     step.total_seconds()) > 0.5:
             fail(f"the project's time range {whole} step {ts.timeStep()} {ts.timeStepUnit()}")
         print(f"project time range {iso(first)} to {iso(last)}, step {step}")
+        # The Temporal Controller set to step through the group, which is
+        # ticked: with animated navigation each frame draws one layer.
+        ctl = iface.nav
+        if ctl.temporalExtents() != whole or \
+                abs(ctl.frameDuration().seconds() - step.total_seconds()) > 0.5 or \
+                ctl.navigationMode() != QgsTemporalNavigationObject.Animated or \
+                ctl.currentFrameNumber() != 0 or not group.itemVisibilityChecked():
+            fail(f"the Temporal Controller: {ctl.temporalExtents()}, frames of "
+                 f"{ctl.frameDuration().seconds()} s, mode {ctl.navigationMode()}, frame "
+                 f"{ctl.currentFrameNumber()}; group ticked {group.itemVisibilityChecked()}")
+        print(f"Temporal Controller: animated, {ctl.totalFrameCount()} frames of {step}, "
+              "the group ticked")
 
         # The .qlr of `seawx qlr`: the same group.
         other = QgsProject()
@@ -258,6 +286,25 @@ def main():
                      "slider")
         print(f"storms: {len(slayers)} layers ({', '.join(s.name() for s in sitems)}), styled, "
               "on the time slider")
+
+        # Point data: the kinds listed, one added at a position.
+        kinds = children(top[names.index("Point data")])
+        if "vessels" not in [k.name() for k in kinds] or len(kinds) < 2:
+            fail(f"the point data lists {[k.name() for k in kinds]}")
+        point = sys.modules["seawx.storms"].add_point_layer("weather", "59.91", "10.75")
+        if not point.isValid() or point.featureCount() < 1:
+            fail(f"the weather at 59.91,10.75 did not load: {point.source()}")
+        print(f"point data: {', '.join(k.name() for k in kinds)}; weather at 59.91,10.75: "
+              f"{point.featureCount()} feature(s)")
+
+        # A double-click on the variable: its latest complete run, the same group.
+        if not gui.handleDoubleClick(vitems[0], QgsDataItemGuiContext()):
+            fail("a double-click on a variable does nothing")
+        latest = project.layerTreeRoot().children()[0]
+        if latest.name() != group.name() or len(latest.findLayers()) != len(times):
+            fail(f"the variable's latest run added '{latest.name()}' with "
+                 f"{len(latest.findLayers())} layers")
+        print(f"the variable's double-click adds its latest run: '{latest.name()}'")
 
         saved = os.path.join(out, "plugin.qgs")
         if not project.write(saved):
