@@ -40,10 +40,17 @@ plugins=$XDG_DATA_HOME/QGIS/QGIS3/profiles/default/python/plugins
 mkdir -p "$plugins" && "$py" -m zipfile -e "$zip" "$plugins"
 check "unpacked into a fresh profile's plugin folder" test -s "$plugins/seawx/metadata.txt"
 
-# 2. The install tree: QGIS's system plugin folder, the same files as the zip.
-cmake --install "$SEAWX_BUILD_DIR" --prefix "$T/inst" >"$T/install.log" 2>&1
+# 2. The install tree, staged (DESTDIR: the GDAL plugin's folder is an
+# absolute path, GDAL's own): QGIS's system plugin folder under the prefix,
+# the same files as the zip.
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$SEAWX_BUILD_DIR/CMakeCache.txt")
+inst=$T/stage$prefix/share/qgis/python/plugins
+DESTDIR=$T/stage cmake --install "$SEAWX_BUILD_DIR" >"$T/install.log" 2>&1
+check "cmake --install (DESTDIR) writes nothing outside the staging folder" sh -c \
+  "grep -qE '^-- (Installing|Up-to-date): ' '$T/install.log' &&
+    ! grep -E '^-- (Installing|Up-to-date): ' '$T/install.log' | grep -v -F ': $T/stage/'"
 check "cmake --install puts the plugin into share/qgis/python/plugins/seawx, the zip's files" \
-  diff -r "$T/inst/share/qgis/python/plugins/seawx" "$plugins/seawx"
+  diff -r "$inst/seawx" "$plugins/seawx"
 
 # 3. What the plugin must show: the latest complete run of maritime's swh,
 # the number of swh's runs, and the .qlr `seawx qlr` writes of that run.
@@ -88,5 +95,5 @@ check "the saved project holds no key" no_key_in_files "$T/shots/plugin.qgs"
 check "the project names no API key item" \
   sh -c "[ -s '$T/shots/plugin.qgs' ] && ! grep -qiE '[,:](key|api_key|apikey)=' '$T/shots/plugin.qgs'"
 check "the key is in no file of the profile, the zip, the install tree, the legends or the output" \
-  no_key_in_files "$T/home" "$zip" "$T/inst/share/qgis" "$T/plugin.txt" "$T/plugin.err" "$T/cache/legends"
+  no_key_in_files "$T/home" "$zip" "$inst" "$T/plugin.txt" "$T/plugin.err" "$T/cache/legends"
 finish
