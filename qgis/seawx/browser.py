@@ -30,11 +30,16 @@ def _icon(name):
 
 
 def _errors(parent, fn):
-    """fn()'s children, or one error item with the GDAL plugin's message."""
+    """fn()'s children in the order given (the service's, runs newest
+    first; the Browser sorts by name otherwise), or one error item with the
+    GDAL plugin's message."""
     try:
-        return fn()
+        items = fn()
     except service.ServiceError as e:
         return [QgsErrorItem(parent, str(e), parent.path() + "/error")]
+    for i, item in enumerate(items):
+        item.setSortKey(f"{i:05d}")
+    return items
 
 
 class _Leaf(QgsDataItem):
@@ -109,10 +114,12 @@ class PointsItem(QgsDataCollectionItem):
         self.setIcon(_icon("/mIconFolder.svg"))
 
     def createChildren(self):  # noqa: N802
-        items = [PointKindItem(self, kind, text) for kind, text, _ in service.POINT_KINDS]
-        items.append(QgsLayerItem(self, "vessels", f"{ROOT}/vessels", service.PREFIX + "vessels",
-                                  Qgis.BrowserLayerType.Point, "ogr"))
-        return items
+        def children():
+            items = [PointKindItem(self, kind, text) for kind, text, _ in service.POINT_KINDS]
+            return items + [QgsLayerItem(self, "vessels", f"{ROOT}/vessels",
+                                         service.PREFIX + "vessels",
+                                         Qgis.BrowserLayerType.Point, "ogr")]
+        return _errors(self, children)
 
 
 class RootItem(QgsDataCollectionItem):

@@ -116,6 +116,10 @@ def main():
         bundles = names[:-2]
         if len(bundles) != 12 or bundle not in bundles or names[-2:] != ["Storms", "Point data"]:
             fail(f"the root lists {names}")
+        # The Browser sorts by sort key: the service's order, not the names'.
+        keys = [k.sortKey() for k in top]
+        if keys != sorted(keys) or len(set(keys)) != len(keys):
+            fail(f"the root's entries sort as {keys}")
         print(f"Browser root '{root.name()}': {len(bundles)} bundles ({', '.join(bundles)}), "
               "Storms, Point data")
 
