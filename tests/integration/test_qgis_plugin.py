@@ -49,7 +49,7 @@ def main():
     view, size, ks = [float(v) for v in a[6:10]], (int(a[10]), int(a[11])), [int(a[12]), int(a[13])]
     layer = json.load(open(layer_json))
 
-    from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsDateTimeRange,
+    from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem,
                            QgsInterval, QgsLayerDefinition, QgsMapRendererParallelJob,
                            QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
                            QgsTemporalNavigationObject, QgsVectorLayer)
