@@ -39,6 +39,10 @@ check "its root is the folder seawx/ with metadata.txt and __init__.py" \
 plugins=$XDG_DATA_HOME/QGIS/QGIS3/profiles/default/python/plugins
 mkdir -p "$plugins" && "$py" -m zipfile -e "$zip" "$plugins"
 check "unpacked into a fresh profile's plugin folder" test -s "$plugins/seawx/metadata.txt"
+version=$("$SEAWX_CLI" --version | cut -d' ' -f2)
+check "its metadata names seawx's version ($version) and QGIS 3.22" sh -c \
+  "grep -qx 'version=$version' '$plugins/seawx/metadata.txt' &&
+    grep -qx 'qgisMinimumVersion=3.22' '$plugins/seawx/metadata.txt'"
 
 # 2. The install tree, staged (DESTDIR: the GDAL plugin's folder is an
 # absolute path, GDAL's own): QGIS's system plugin folder under the prefix,
