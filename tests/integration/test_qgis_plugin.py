@@ -123,6 +123,23 @@ def main():
         print(f"Browser root '{root.name()}': {len(bundles)} bundles ({', '.join(bundles)}), "
               "Storms, Point data")
 
+        # A key the service rejects, then none: the bundle shows the GDAL
+        # plugin's one line in place of its variables, never the key.
+        from osgeo import gdal
+        for bad, says in (("rejected-" + os.environ["SEAWX_API_KEY"][::-1], "rejected"),
+                          ("", "no API key")):
+            gdal.SetConfigOption("SEAWX_API_KEY", bad)
+            try:
+                kids = top[names.index(bundle)].createChildren()
+            finally:
+                gdal.SetConfigOption("SEAWX_API_KEY", None)
+            if len(kids) != 1 or type(kids[0]).__name__ != "QgsErrorItem" or \
+                    says not in kids[0].name() or (bad and bad in kids[0].name()) or \
+                    os.environ["SEAWX_API_KEY"] in kids[0].name():
+                fail(f"with the key '{bad and 'a wrong one'}', {bundle} lists "
+                     f"{[k.name() for k in kids]}")
+            print(f"with {'a wrong key' if bad else 'no key'}: '{kids[0].name()}'")
+
         var = layer["variable"] + (f":{layer['unit']}" if layer["unit"] else "")
         bitem = top[names.index(bundle)]
         variables = children(bitem)
@@ -301,14 +318,34 @@ def main():
         print(f"point data: {', '.join(k.name() for k in kinds)}; weather at 59.91,10.75: "
               f"{point.featureCount()} feature(s)")
 
-        # A double-click on the variable: its latest complete run, the same group.
+        # A double-click on the variable: its latest complete run, the same
+        # group; in a Web Mercator project the service renders in its CRS.
+        project.setCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
         if not gui.handleDoubleClick(vitems[0], QgsDataItemGuiContext()):
             fail("a double-click on a variable does nothing")
         latest = project.layerTreeRoot().children()[0]
         if latest.name() != group.name() or len(latest.findLayers()) != len(times):
             fail(f"the variable's latest run added '{latest.name()}' with "
                  f"{len(latest.findLayers())} layers")
-        print(f"the variable's double-click adds its latest run: '{latest.name()}'")
+        for node, t in zip(latest.findLayers(), times):
+            lyr = node.layer()
+            items = connstr_items(lyr.source())
+            if items.get("crs") != "EPSG:3857" or items.get("time") != t or \
+                    lyr.crs().authid() != "EPSG:3857" or not lyr.isValid():
+                fail(f"in a Web Mercator project the layer of {t} is {lyr.source()} in "
+                     f"{lyr.crs().authid()}")
+        project.setCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+        print(f"the variable's double-click adds its latest run: '{latest.name()}', in a Web "
+              "Mercator project with crs=EPSG:3857")
+
+        # Without QGIS's window (no Temporal Controller to set) the group
+        # comes unticked, as the .qlr's: QGIS would draw every time at once.
+        alone = QgsProject()
+        g = sys.modules["seawx.browser"].add_run(ritems[0].path().split("/run/", 1)[1],
+                                                 project=alone)
+        if g.itemVisibilityChecked() or len(g.findLayers()) != len(times):
+            fail("without a Temporal Controller the group should come unticked")
+        alone.clear()
 
         saved = os.path.join(out, "plugin.qgs")
         if not project.write(saved):
