@@ -108,6 +108,14 @@ def main():
                 fail(f"'{item.name()}' lists an error: {errors[0]}")
             return kids
 
+        # The Browser panel's model shows it among its roots.
+        from qgis.core import QgsBrowserModel
+        model = QgsBrowserModel()
+        model.initialize()
+        shown = [model.data(model.index(i, 0)) for i in range(model.rowCount())]
+        if "seawx" not in shown:
+            fail(f"the Browser's roots are {shown}, without seawx")
+
         root = provider.createDataItem("", None)
         if root is None:
             fail("the provider gives no root item")
