@@ -96,7 +96,8 @@ def variables(bundle):
         # "t2m:K latest - 2 metre temperature, latest complete run (now ...)"
         head, _, tail = desc.partition(" - ")
         var = head[:-len(" latest")] if head.endswith(" latest") else head
-        title = tail.split(", latest complete run")[0]
+        title = "" if tail.startswith("latest complete run") else \
+            tail.split(", latest complete run")[0]
         out.append((var, title, name))
     return out
 
