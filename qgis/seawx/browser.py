@@ -22,7 +22,7 @@ from qgis.PyQt.QtWidgets import QAction, QApplication, QInputDialog
 from . import service, storms, timegroup
 
 ROOT = "seawx:"
-KEY = "seawx"
+PROVIDER = "seawx"
 
 
 def _icon(name):
@@ -46,7 +46,7 @@ class _Leaf(QgsDataItem):
     """An item without children (no expansion arrow)."""
 
     def __init__(self, parent, name, path, icon):
-        super().__init__(Qgis.BrowserItemType.Custom, parent, name, path, KEY)
+        super().__init__(Qgis.BrowserItemType.Custom, parent, name, path, PROVIDER)
         self.setIcon(_icon(icon))
         self.setState(Qgis.BrowserItemState.Populated)
         self.setCapabilitiesV2(Qgis.BrowserItemCapabilities())
@@ -61,7 +61,7 @@ class RunItem(_Leaf):
 class VariableItem(QgsDataCollectionItem):
     def __init__(self, parent, bundle, var, title, uri):
         name = f"{var} ({title})" if title and title != var else var
-        super().__init__(parent, name, f"{ROOT}/variable/{uri}", KEY)
+        super().__init__(parent, name, f"{ROOT}/variable/{uri}", PROVIDER)
         self.bundle, self.var = bundle, var
         self.setIcon(_icon("/mIconRasterGroup.svg"))
         self.setToolTip(f"{uri}\nDouble-click: add the latest run as time group")
@@ -73,7 +73,7 @@ class VariableItem(QgsDataCollectionItem):
 
 class BundleItem(QgsDataCollectionItem):
     def __init__(self, parent, bundle):
-        super().__init__(parent, bundle, f"{ROOT}/bundle/{bundle}", KEY)
+        super().__init__(parent, bundle, f"{ROOT}/bundle/{bundle}", PROVIDER)
         self.bundle = bundle
         self.setIcon(_icon("/mIconFolder.svg"))
 
@@ -92,7 +92,7 @@ class StormLayerItem(_Leaf):
 
 class StormsItem(QgsDataCollectionItem):
     def __init__(self, parent):
-        super().__init__(parent, "Storms", f"{ROOT}/storms", KEY)
+        super().__init__(parent, "Storms", f"{ROOT}/storms", PROVIDER)
         self.setIcon(_icon("/mIconFolder.svg"))
         self.setToolTip("Active storms; double-click: every layer, styled, on the time slider")
 
@@ -110,7 +110,7 @@ class PointKindItem(_Leaf):
 
 class PointsItem(QgsDataCollectionItem):
     def __init__(self, parent):
-        super().__init__(parent, "Point data", f"{ROOT}/points", KEY)
+        super().__init__(parent, "Point data", f"{ROOT}/points", PROVIDER)
         self.setIcon(_icon("/mIconFolder.svg"))
 
     def createChildren(self):  # noqa: N802
@@ -124,7 +124,7 @@ class PointsItem(QgsDataCollectionItem):
 
 class RootItem(QgsDataCollectionItem):
     def __init__(self, parent):
-        super().__init__(parent, "seawx", ROOT, KEY)
+        super().__init__(parent, "seawx", ROOT, PROVIDER)
         self.setIcon(_icon("/mIconWms.svg"))
         self.setToolTip("Weather, Ocean and Vessel Data Service (through the seawx GDAL plugin)")
 
