@@ -79,6 +79,18 @@ gdalinfo -mdd LEGEND "SEAWX:bundle=basic,variable=t2m:K" | grep -A1 -E '^Metadat
   /usr/bin/python3 "$root/tests/integration/test_qgis.py" legend "SEAWX:bundle=basic,variable=t2m:K" \
   "$work/t2m-qgis-legend.png" 2>/dev/null | sed 's/^/  QGIS: /')
 
+step "5e. The forecast on QGIS's time slider: the seawx QGIS plugin (the zip QGIS's plugin manager installs), its Browser entry, a run added with a double-click, two frames; and seawx qlr for QGIS without the plugin" \
+  "unzip seawx-qgis-plugin.zip -d profile/python/plugins; Browser > seawx > maritime > swh > newest run"
+mkdir -p "$work/q/plugins" "$work/slider"
+/usr/bin/python3 -m zipfile -e "$build/seawx-qgis-plugin.zip" "$work/q/plugins"
+(cd "$work/q" && HOME=$work/q XDG_RUNTIME_DIR=$work/q QT_QPA_PLATFORM=offscreen \
+  /usr/bin/python3 "$root/scripts/demo_qgis_plugin.py" "$work/q/plugins" maritime swh:m "$work/slider" \
+  2>/dev/null | cut -c1-160 | sed 's/^/  /')
+echo "key in the saved project: $(grep -c "$key" "$work/slider/slider.qgs" || true) times"
+echo "\$ seawx qlr --bundle maritime --variable swh:m -o swh.qlr"
+"$seawx" qlr --bundle maritime --variable swh:m -o "$work/swh.qlr"
+echo "swh.qlr: $(grep -c '<maplayer ' "$work/swh.qlr") layers, each with its fixed time range; key in it: $(grep -c "$key" "$work/swh.qlr" || true) times"
+
 step "6. Tiles for a ship going offline: the North Sea, zooms 2-7, into MBTiles" \
   "seawx seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 -o swh-{time}.mbtiles"
 (cd "$work" && "$seawx" seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 2-7 \
