@@ -331,7 +331,14 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
              * the project with no CRS: the route (degrees) and the rasters
              * (metres) would not line up. */
             "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
-            "</SpatialRefSys>\n  </properties>\n"
+            "</SpatialRefSys>\n"
+            /* The Temporal Controller opens in animated navigation (1; 0 is
+             * off, 2 a fixed range): off, QGIS would draw every file at once
+             * until the user pressed the film strip. QGIS 3.22 reads this
+             * entry when it opens the project and writes it when the user
+             * changes the mode. */
+            "    <TemporalControllerWidget><NavigationMode type=\"int\">1</NavigationMode>"
+            "</TemporalControllerWidget>\n  </properties>\n"
             "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"%s\" frameRate=\"1\" "
             "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s</end>"
             "</TemporalRange>\n  </ProjectTimeSettings>\n</qgis>\n",

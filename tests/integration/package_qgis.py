@@ -4,12 +4,13 @@ tests/integration/test_qgis_package.sh runs in Debian's python3, python3-qgis).
   package_qgis.py PACKAGE VARIABLE OUT_DIR
 
 Reads PACKAGE/project.qgs; checks that the default view holds the route,
-that every file of the manifest is a valid raster layer in the group of its variable with the fixed temporal range the
-manifest gives (its valid time until one second before the next), and the
-route is there; that each frame of the Temporal Controller (QGIS's own panel,
-made before the project is read, as QGIS's window makes it) over the
-project's range shows exactly one file of each variable's group, and that
-the first two frames render as their one file of VARIABLE alone; then renders the project at the first two valid times of
+that every file of the manifest is a valid raster layer in the group of its
+variable with the fixed temporal range the manifest gives, and the route is
+there; that the Temporal Controller (QGIS's own panel, made before the project
+is read, as QGIS's window makes it) opens in animated navigation and that each
+of its frames over the project's range shows exactly one file of each
+variable's group, and that the first two frames render as their one file of
+VARIABLE alone; then renders the project at the first two valid times of
 VARIABLE through the temporal range of the map settings, as the Temporal
 Controller does, and each of those two files alone: each pair must be the
 same pixels, and the two times must differ. Prints what it found; exits
@@ -21,7 +22,7 @@ import sys
 
 from qgis.core import (QgsApplication, QgsDateTimeRange, QgsMapRendererSequentialJob,
                        QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
-                       QgsCoordinateReferenceSystem)
+                       QgsCoordinateReferenceSystem, QgsTemporalNavigationObject)
 from qgis.gui import QgsTemporalControllerWidget
 from qgis.PyQt.QtCore import QDateTime, QSize, Qt
 from qgis.PyQt.QtGui import QColor
@@ -55,8 +56,11 @@ def render(layers, extent, at=None, frame=None):
 
 
 def check_frames(nav, root, by_source, manifest, var, out):
-    """The Temporal Controller as the project opens it: one file of each
-    group in each frame."""
+    """The Temporal Controller as the project opens it: animated, and one
+    file of each group in each frame."""
+    if nav.navigationMode() != QgsTemporalNavigationObject.Animated:
+        fail(f"the Temporal Controller opens in mode {nav.navigationMode()}, not animated: "
+             "QGIS draws every file at once")
     groups = {}
     for f in manifest["files"]:
         groups.setdefault(f["variable"], []).append(by_source[f["path"]])
@@ -92,7 +96,7 @@ def check_frames(nav, root, by_source, manifest, var, out):
     if shots[0] == shots[1]:
         fail("frames 0 and 1 render the same pixels")
     step = nav.frameDuration()
-    print(f"the Temporal Controller: {n} frames of {step.hours():g} h, "
+    print(f"the Temporal Controller opens animated: {n} frames of {step.hours():g} h, "
           f"each with one file of each of {len(groups)} groups; frames 0 and 1 render their files")
 
 
