@@ -145,6 +145,14 @@ def main():
                     r.end() != qdt(f["shown_until"]):
                 fail(f"{f['path']}: temporal range {r.begin().toString(Qt.ISODate)} to "
                      f"{r.end().toString(Qt.ISODate)}, not {f['shown_from']} to {f['shown_until']}")
+            # What the Layers panel shows: the variable and the valid time
+            # first, "swh 2026-03-02 12Z".
+            when = f["time"][:10] + " " + f["time"][11:13] + "Z" if f["time"][14:19] == "00:00" \
+                else f["time"][:10] + " " + f["time"][11:16] + "Z"
+            node = root.findLayer(layer.id())
+            if layer.name() != f"{f['variable']} {when}" or node.name() != layer.name():
+                fail(f"{f['path']} is named '{layer.name()}' ('{node.name()}' in the Layers "
+                     f"panel), not '{f['variable']} {when}'")
             group = root.findLayer(layer.id()).parent()
             if group.name() != f["variable"]:
                 fail(f"{f['path']} is in group '{group.name()}', not '{f['variable']}'")
