@@ -272,48 +272,57 @@ std::unique_ptr<GDALDataset> SEAWXListDataset::OpenLayers(const SEAWXOptions &oO
      * newest complete run, so a saved project keeps showing fresh data. With
      * runs=all, every run follows. QGIS names a layer after the text before
      * " - " in the description, so that text tells the entries apart:
-     * "t2m:K latest", "t2m:K run 2024-10-01T00Z". */
+     * "t2m:K latest", "t2m:K run 2024-10-01T00Z". Fields with no time
+     * dimension (the land-sea mask) come after all the others, with runs=all
+     * after every run of the others too: opaque, they belong at the bottom of
+     * the map, and QGIS stacks the layers it adds from its chooser in the
+     * chooser's order, the first on top. */
     std::vector<CPLString> aosSeen;
-    for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++) {
-        const swx_layer *l = swx_caps_layer(psCaps, i);
-        const char *unit = swx_layer_unit(l);
-        CPLString osVar(swx_layer_variable(l));
-        if (unit)
-            osVar += CPLString(":") + unit;
-        if (std::find(aosSeen.begin(), aosSeen.end(), osVar) != aosSeen.end())
+    const size_t nLayers = swx_caps_layer_count(psCaps);
+    for (int bStatic = 0; bStatic < 2; bStatic++) {
+        for (size_t i = 0; i < nLayers; i++) {
+            const swx_layer *l = swx_caps_layer(psCaps, i);
+            if ((swx_layer_time(l) == nullptr) != (bStatic != 0))
+                continue;
+            const char *unit = swx_layer_unit(l);
+            CPLString osVar(swx_layer_variable(l));
+            if (unit)
+                osVar += CPLString(":") + unit;
+            if (std::find(aosSeen.begin(), aosSeen.end(), osVar) != aosSeen.end())
+                continue;
+            aosSeen.push_back(osVar);
+            const swx_layer *latest = nullptr;
+            if (swx_caps_latest(&latest, psCaps, swx_layer_variable(l), unit ? unit : "") != 0)
+                continue;
+            const char *title = swx_layer_title(latest);
+            int64_t run = 0;
+            CPLString osRun = swx_layer_run_time(&run, latest) == 0
+                                  ? TimeString(run).substr(0, 13) + "Z"
+                                  : CPLString("-");
+            add(oOpts.With("variable", osVar.c_str(), "run", "latest"),
+                CPLSPrintf("%s latest - %s%slatest complete run (now %s)", osVar.c_str(),
+                           title ? title : "", title ? ", " : "", osRun.c_str()));
+        }
+        if (!oOpts.Map().all_runs)
             continue;
-        aosSeen.push_back(osVar);
-        const swx_layer *latest = nullptr;
-        if (swx_caps_latest(&latest, psCaps, swx_layer_variable(l), unit ? unit : "") != 0)
-            continue;
-        const char *title = swx_layer_title(latest);
-        int64_t run = 0;
-        CPLString osRun = swx_layer_run_time(&run, latest) == 0
-                              ? TimeString(run).substr(0, 13) + "Z"
-                              : CPLString("-");
-        add(oOpts.With("variable", osVar.c_str(), "run", "latest"),
-            CPLSPrintf("%s latest - %s%slatest complete run (now %s)", osVar.c_str(),
-                       title ? title : "", title ? ", " : "", osRun.c_str()));
-    }
-    if (!oOpts.Map().all_runs) {
-        poDS->SetMetadata(aosSub.List(), "SUBDATASETS");
-        return poDS;
-    }
-    for (size_t i = 0; i < swx_caps_layer_count(psCaps); i++) {
-        const swx_layer *l = swx_caps_layer(psCaps, i);
-        const char *unit = swx_layer_unit(l);
-        const swx_timedim *td = swx_layer_time(l);
-        int64_t run = 0;
-        CPLString osRun =
-            swx_layer_run_time(&run, l) == 0 ? TimeString(run).substr(0, 13) + "Z" : CPLString("-");
-        CPLString osTimes =
-            td ? CPLSPrintf("%d valid times", int(swx_timedim_count(td))) : "no time dimension";
-        const char *title = swx_layer_title(l);
-        add(oOpts.With("layer", swx_layer_name(l)),
-            CPLSPrintf("%s%s%s run %s - %s%s%s%s", swx_layer_variable(l), unit ? ":" : "",
-                       unit ? unit : "", osRun.c_str(), title ? title : "", title ? ", " : "",
-                       osTimes.c_str(),
-                       td && !swx_caps_run_is_complete(psCaps, l) ? " (in production)" : ""));
+        for (size_t i = 0; i < nLayers; i++) {
+            const swx_layer *l = swx_caps_layer(psCaps, i);
+            const char *unit = swx_layer_unit(l);
+            const swx_timedim *td = swx_layer_time(l);
+            if ((td == nullptr) != (bStatic != 0))
+                continue;
+            int64_t run = 0;
+            CPLString osRun = swx_layer_run_time(&run, l) == 0 ? TimeString(run).substr(0, 13) + "Z"
+                                                               : CPLString("-");
+            CPLString osTimes =
+                td ? CPLSPrintf("%d valid times", int(swx_timedim_count(td))) : "no time dimension";
+            const char *title = swx_layer_title(l);
+            add(oOpts.With("layer", swx_layer_name(l)),
+                CPLSPrintf("%s%s%s run %s - %s%s%s%s", swx_layer_variable(l), unit ? ":" : "",
+                           unit ? unit : "", osRun.c_str(), title ? title : "", title ? ", " : "",
+                           osTimes.c_str(),
+                           td && !swx_caps_run_is_complete(psCaps, l) ? " (in production)" : ""));
+        }
     }
     poDS->SetMetadata(aosSub.List(), "SUBDATASETS");
     return poDS;

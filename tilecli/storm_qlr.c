@@ -26,7 +26,11 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
 {
     fputs("<!DOCTYPE qgis-layer-definition>\n"
           "<!-- seawx: the storm layers of this folder with their styles. Open in QGIS: Layer > "
-          "Add from Layer Definition File, or drag this file onto the map. -->\n"
+          "Add from Layer Definition File, or drag this file onto the map. The layers follow the "
+          "Temporal Controller, whose range becomes the span of every storm written (months for "
+          "storms of a whole season) and whose step stays the project's (1 hour unless set): "
+          "choose animated navigation and a step of 6 hours, the spacing of the fixes, and "
+          "narrow the range to the days wanted. A layer definition cannot set them. -->\n"
           "<qlr>\n"
           "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n"
           "    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"seawx storms\">\n",

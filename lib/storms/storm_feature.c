@@ -26,6 +26,25 @@
     "fixedDuration=\"" #hours "\" accumulate=\"" #acc "\"><fixedRange><start></start><end></end>"  \
     "</fixedRange></temporal>"
 
+/* A swath sums the radii of a whole track: the observed one is known once
+ * its last fix is (its end_time), the forecast one from the advisory that
+ * gives it (its start_time, the last observed fix). Shown over its span, the
+ * observed swath drew days of winds still to come (at 10-06 12Z a storm's
+ * winds up to 10-08). Mode 4 (start and end from expressions): the observed
+ * swath from its end_time for five days, the longest an advisory forecasts;
+ * the forecast swath from its start_time to its end_time. */
+#define SWATH_START                                                                                \
+    "if(&quot;track&quot; = 'observed', &quot;end_time&quot;, &quot;start_time&quot;)"
+#define SWATH_END                                                                                  \
+    "if(&quot;track&quot; = 'observed', &quot;end_time&quot; + to_interval('120 hours'), "         \
+    "&quot;end_time&quot;)"
+#define TEMPORAL_SWATH                                                                             \
+    "<temporal enabled=\"1\" mode=\"4\" startField=\"\" endField=\"\" "                            \
+    "startExpression=\"" SWATH_START "\" endExpression=\"" SWATH_END                               \
+    "\" durationField=\"\" durationUnit=\"h\" "                                                    \
+    "fixedDuration=\"0\" accumulate=\"0\"><fixedRange><start></start><end></end>"                  \
+    "</fixedRange></temporal>"
+
 /* ---- property tables ---- */
 
 enum fid {
@@ -307,7 +326,7 @@ static const swx_storm_kind_row kinds[SWX_SK_COUNT] = {
                             .file = "wind_swaths.geojson",
                             .summary = "wind swaths",
                             SHAPE_POLYGON,
-                            .qgis_temporal = TEMPORAL(2, "start_time", "end_time", 0, 0),
+                            .qgis_temporal = TEMPORAL_SWATH,
                             .drawn = 5,
                             .danger = 1},
                            FIELDS(swath_fields),

@@ -79,16 +79,19 @@ int swx_pkg_write_route(const char *path, const swx_package *p)
     return 0;
 }
 
-/* A file's range (see package_priv.h): from half way after the valid time
- * before (the first valid time of the run: from itself) to one second before
- * half way to the next, as QGIS takes a raster's fixed range as inclusive at
- * its end and two files must never show at once. The run's last valid time
- * has a window open at its end (its stretch runs to the latest arrival): it
- * is shown for as long as the step before it, or an hour. */
+/* A file's range (see package_priv.h): from one second after half way from
+ * the valid time before (the first valid time of the run: from itself) to
+ * one second before half way to the next. QGIS 3.22 takes both ends of a
+ * raster's fixed range, and both ends of a Temporal Controller frame, as
+ * inclusive: a range starting on the moment half way would show in the frame
+ * that ends there too, two files at once. The moment half way itself belongs
+ * to no file. The run's last valid time has a window open at its end (its
+ * stretch runs to the latest arrival): it is shown for as long as the step
+ * before it, or an hour. */
 int64_t swx_pkg_range_start(const pkg_layer *L, size_t f)
 {
     int64_t t = swx_seed_plan_time(L->plan, f);
-    return f > 0 ? t - (t - swx_seed_plan_time(L->plan, f - 1)) / 2 : t;
+    return f > 0 ? t - (t - swx_seed_plan_time(L->plan, f - 1)) / 2 + 1 : t;
 }
 
 int64_t swx_pkg_range_end(const pkg_layer *L, size_t f)
@@ -130,6 +133,17 @@ static void layer_id(char *out, size_t n, const pkg_layer *L, size_t f)
     snprintf(out, n, "%s_%s", L->safe, tc);
 }
 
+/* A file's layer name, "swh 2024-10-01 06Z" ("06:30Z" off the hour): the
+ * variable and the valid time, short enough for a narrow Layers panel. */
+static void put_name(FILE *f, const pkg_layer *L, size_t k)
+{
+    char iso[SWX_ISO8601_LEN];
+    int64_t t = swx_seed_plan_time(L->plan, k);
+    swx_iso8601_format(iso, t);
+    swx_xml_put(f, L->spec.variable);
+    fprintf(f, t % 3600 == 0 ? " %.10s %.2sZ" : " %.10s %.5sZ", iso, iso + 11);
+}
+
 /* The route's extent in Web Mercator metres with a margin of a fifth; a
  * route across 180 runs on east of it (x beyond the world's edge, as QGIS
  * draws it). */
@@ -165,32 +179,69 @@ static void view_extent(double *x0, double *y0, double *x1, double *y1, const sw
     *y1 += my;
 }
 
+/* The Temporal Controller's frames: [*start + k step, *start + (k + 1) step]
+ * for k = 0 .. *frames - 1. The step is the files' (the smallest of every
+ * layer) and the frames fall on the windows of the layer with that step:
+ * each frame starts half way before one of its valid times (before the run's
+ * first time too, whose window starts at the time itself), so it holds that
+ * time's window and no other's. Other layers' windows are as long or longer,
+ * so no frame holds two of theirs either when the runs share their times. */
+static void frame_grid(int64_t *start, int64_t *step, long *frames, const swx_package *p)
+{
+    int64_t s = INT64_MAX, origin = 0, lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < p->n; i++) {
+        const pkg_layer *L = &p->layers[i];
+        size_t last = swx_pkg_last_present(L), first = SIZE_MAX;
+        int64_t ls = INT64_MAX;
+        for (size_t k = L->first; last != SIZE_MAX && k <= last; k++) {
+            if (!L->files[k].present)
+                continue;
+            first = first == SIZE_MAX ? k : first;
+            lo = swx_pkg_range_start(L, k) < lo ? swx_pkg_range_start(L, k) : lo;
+            hi = swx_pkg_range_end(L, k) + 1 > hi ? swx_pkg_range_end(L, k) + 1 : hi;
+            if (k + 1 < L->nfiles) {
+                int64_t d = swx_seed_plan_time(L->plan, k + 1) - swx_seed_plan_time(L->plan, k);
+                ls = d > 0 && d < ls ? d : ls;
+            }
+        }
+        if (first == SIZE_MAX)
+            continue;
+        int64_t t = swx_seed_plan_time(L->plan, first);
+        if (ls == INT64_MAX)
+            ls = first > 0 ? t - swx_seed_plan_time(L->plan, first - 1) : 3600;
+        ls = ls > 0 ? ls : 3600;
+        /* half way before the first time, as a time before it would give */
+        int64_t back = first > 0 ? (t - swx_seed_plan_time(L->plan, first - 1)) / 2 : ls / 2;
+        if (ls < s || (ls == s && t - back < origin)) {
+            s = ls;
+            origin = t - back;
+        }
+    }
+    if (s == INT64_MAX) {
+        *start = 0;
+        *step = 3600;
+        *frames = 1;
+        return;
+    }
+    while (origin > lo)
+        origin -= s;
+    *start = origin;
+    *step = s;
+    *frames = (long)((hi - origin + s - 1) / s);
+}
+
 int swx_pkg_write_project(const char *path, const swx_package *p)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN, step = INT64_MAX;
-    for (size_t i = 0; i < p->n; i++) {
-        const pkg_layer *L = &p->layers[i];
-        size_t last = swx_pkg_last_present(L);
-        for (size_t k = L->first; last != SIZE_MAX && k <= last; k++) {
-            if (!L->files[k].present)
-                continue;
-            int64_t t = swx_pkg_range_start(L, k), e = swx_pkg_range_end(L, k) + 1;
-            t0 = t < t0 ? t : t0;
-            t1 = e > t1 ? e : t1;
-            /* the Temporal Controller steps from valid time to valid time */
-            if (k + 1 < L->nfiles) {
-                int64_t d = swx_seed_plan_time(L->plan, k + 1) - swx_seed_plan_time(L->plan, k);
-                step = d < step ? d : step;
-            }
-        }
-    }
-    if (t0 == INT64_MAX)
-        t0 = t1 = 0;
-    long hours = step == INT64_MAX ? 1 : (long)(step / 3600);
-    hours = hours < 1 ? 1 : hours;
+    int64_t t0, step;
+    long frames;
+    frame_grid(&t0, &step, &frames, p);
+    int64_t t1 = t0 + frames * step;
+    /* QGIS's units of a time step: hours, minutes or seconds, whole */
+    const char *unit = step % 3600 == 0 ? "h" : step % 60 == 0 ? "min" : "s";
+    long nstep = (long)(step / (step % 3600 == 0 ? 3600 : step % 60 == 0 ? 60 : 1));
     char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
     fprintf(f, "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
                "<qgis projectname=\"");
@@ -214,11 +265,10 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
                 continue;
             char id[160];
             layer_id(id, sizeof id, L, k);
-            swx_iso8601_format(a, swx_seed_plan_time(L->plan, k));
             fprintf(f, "      <layer-tree-layer checked=\"Qt::Checked\" name=\"");
-            swx_xml_put(f, L->spec.variable);
-            fprintf(f, " %s\" expanded=\"0\" providerKey=\"gdal\" id=\"%s\" source=\"./%s\"/>\n", a,
-                    id, L->files[k].name);
+            put_name(f, L, k);
+            fprintf(f, "\" expanded=\"0\" providerKey=\"gdal\" id=\"%s\" source=\"./%s\"/>\n", id,
+                    L->files[k].name);
         }
         fprintf(f, "    </layer-tree-group>\n");
     }
@@ -252,13 +302,13 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
                     "    <maplayer type=\"raster\">\n      <id>%s</id>\n"
                     "      <datasource>./%s</datasource>\n      <layername>",
                     id, L->files[k].name);
-            swx_xml_put(f, L->spec.variable);
+            put_name(f, L, k);
             fprintf(f,
-                    " %s</layername>\n      <srs>%s</srs>\n      <provider>gdal</provider>\n"
+                    "</layername>\n      <srs>%s</srs>\n      <provider>gdal</provider>\n"
                     "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"
                     "        <fixedRange><start>%s</start><end>%s</end></fixedRange>\n"
                     "      </temporal>\n    </maplayer>\n",
-                    a, merc_srs, a, b);
+                    merc_srs, a, b);
         }
     }
     swx_iso8601_format(a, t0);
@@ -281,11 +331,18 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
              * the project with no CRS: the route (degrees) and the rasters
              * (metres) would not line up. */
             "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
-            "</SpatialRefSys>\n  </properties>\n"
-            "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"h\" frameRate=\"1\" "
+            "</SpatialRefSys>\n"
+            /* The Temporal Controller opens in animated navigation (1; 0 is
+             * off, 2 a fixed range): off, QGIS would draw every file at once
+             * until the user pressed the film strip. QGIS 3.22 reads this
+             * entry when it opens the project and writes it when the user
+             * changes the mode. */
+            "    <TemporalControllerWidget><NavigationMode type=\"int\">1</NavigationMode>"
+            "</TemporalControllerWidget>\n  </properties>\n"
+            "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"%s\" frameRate=\"1\" "
             "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s</end>"
             "</TemporalRange>\n  </ProjectTimeSettings>\n</qgis>\n",
-            hours, a, b);
+            nstep, unit, a, b);
     if (ferror(f) | (fclose(f) != 0))
         return swx_error_set(SWX_EIO, "cannot write %s", path);
     return 0;

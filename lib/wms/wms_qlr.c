@@ -67,6 +67,21 @@ static void label(char *out, size_t n, const swx_layer *l)
         snprintf(out, n, "%s", swx_layer_variable(l));
 }
 
+/* A layer's name, "swh 2024-10-01 06Z (Significant wave height)": the
+ * variable and the time first, what tells the layers apart in a narrow
+ * Layers panel, the title after. */
+static void put_name(FILE *f, const swx_layer *l, const char *when)
+{
+    const char *title = swx_layer_title(l);
+    swx_xml_put(f, swx_layer_variable(l));
+    fprintf(f, " %s", when);
+    if (title && *title && strcmp(title, swx_layer_variable(l)) != 0) {
+        fputs(" (", f);
+        swx_xml_put(f, title);
+        fputc(')', f);
+    }
+}
+
 static void layer_id(char *out, size_t n, const swx_layer *l, int64_t t)
 {
     char iso[SWX_ISO8601_LEN];
@@ -166,8 +181,7 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
         fprintf(f,
                 "      <layer-tree-layer expanded=\"%d\" checked=\"Qt::Checked\" id=\"%s\" name=\"",
                 i == 0, id);
-        fprintf(f, "%s ", when);
-        swx_xml_put(f, lab);
+        put_name(f, l, when);
         fputs("\" source=\"", f);
         swx_xml_put(f, src[i]);
         fputs("\" providerKey=\"gdal\"/>\n", f);
@@ -189,8 +203,8 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
         }
         fprintf(f, ">\n      <id>%s</id>\n      <datasource>", id);
         swx_xml_put(f, src[i]);
-        fprintf(f, "</datasource>\n      <layername>%s ", when);
-        swx_xml_put(f, lab);
+        fputs("</datasource>\n      <layername>", f);
+        put_name(f, l, when);
         fprintf(f,
                 "</layername>\n"
                 "      <srs>\n        <spatialrefsys>\n"

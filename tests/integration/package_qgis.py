@@ -4,9 +4,13 @@ tests/integration/test_qgis_package.sh runs in Debian's python3, python3-qgis).
   package_qgis.py PACKAGE VARIABLE OUT_DIR
 
 Reads PACKAGE/project.qgs; checks that the default view holds the route,
-that every file of the manifest is a valid raster layer in the group of its variable with the fixed temporal range the
-manifest gives (its valid time until one second before the next), and the
-route is there; then renders the project at the first two valid times of
+that every file of the manifest is a valid raster layer in the group of its
+variable with the fixed temporal range the manifest gives, and the route is
+there; that the Temporal Controller (QGIS's own panel, made before the project
+is read, as QGIS's window makes it) opens in animated navigation and that each
+of its frames over the project's range shows exactly one file of each
+variable's group, and that the first two frames render as their one file of
+VARIABLE alone; then renders the project at the first two valid times of
 VARIABLE through the temporal range of the map settings, as the Temporal
 Controller does, and each of those two files alone: each pair must be the
 same pixels, and the two times must differ. Prints what it found; exits
@@ -18,7 +22,8 @@ import sys
 
 from qgis.core import (QgsApplication, QgsDateTimeRange, QgsMapRendererSequentialJob,
                        QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
-                       QgsCoordinateReferenceSystem)
+                       QgsCoordinateReferenceSystem, QgsTemporalNavigationObject)
+from qgis.gui import QgsTemporalControllerWidget
 from qgis.PyQt.QtCore import QDateTime, QSize, Qt
 from qgis.PyQt.QtGui import QColor
 
@@ -32,16 +37,16 @@ def qdt(s):
     return QDateTime.fromString(s, Qt.ISODate)
 
 
-def render(layers, extent, at=None):
+def render(layers, extent, at=None, frame=None):
     ms = QgsMapSettings()
     ms.setLayers(layers)
     ms.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
     ms.setExtent(extent)
     ms.setOutputSize(QSize(256, 256))
     ms.setBackgroundColor(QColor(0, 0, 0, 0))
-    if at is not None:
+    if at is not None or frame is not None:
         ms.setIsTemporal(True)
-        ms.setTemporalRange(QgsDateTimeRange(at, at))
+        ms.setTemporalRange(frame if frame is not None else QgsDateTimeRange(at, at))
     job = QgsMapRendererSequentialJob(ms)
     job.start()
     job.waitForFinished()
@@ -50,16 +55,62 @@ def render(layers, extent, at=None):
     return job.renderedImage()
 
 
+def check_frames(nav, root, by_source, manifest, var, out):
+    """The Temporal Controller as the project opens it: animated, and one
+    file of each group in each frame."""
+    if nav.navigationMode() != QgsTemporalNavigationObject.Animated:
+        fail(f"the Temporal Controller opens in mode {nav.navigationMode()}, not animated: "
+             "QGIS draws every file at once")
+    groups = {}
+    for f in manifest["files"]:
+        groups.setdefault(f["variable"], []).append(by_source[f["path"]])
+    n = nav.totalFrameCount()
+    if n < 2:
+        fail(f"the Temporal Controller has {n} frames")
+    two = 0
+    for k in range(n):
+        frame = nav.dateTimeRangeForFrameNumber(k)
+        for v, layers in groups.items():
+            shown = [lyr.name() for lyr in layers
+                     if lyr.temporalProperties().isVisibleInTemporalRange(frame)]
+            if len(shown) != 1:
+                fail(f"frame {k} ({frame.begin().toString(Qt.ISODate)} to "
+                     f"{frame.end().toString(Qt.ISODate)}) shows {len(shown)} files of {v}: "
+                     f"{shown}")
+    group = [t.layer() for t in root.findGroup(var).findLayers()]
+    shots = []
+    for k in (0, 1):
+        frame = nav.dateTimeRangeForFrameNumber(k)
+        one = [lyr for lyr in groups[var] if lyr.temporalProperties().isVisibleInTemporalRange(frame)]
+        ext = one[0].extent()
+        c = ext.center()
+        half = min(ext.width(), ext.height()) / 4
+        ext = QgsRectangle(c.x() - half, c.y() - half, c.x() + half, c.y() + half)
+        whole = render(group, ext, frame=frame)
+        alone = render(one, ext)
+        whole.save(os.path.join(out, f"frame-{k}.png"))
+        alone.save(os.path.join(out, f"frame-{k}-alone.png"))
+        if whole != alone:
+            fail(f"frame {k} is not the picture of {one[0].name()} alone")
+        shots.append(whole)
+    if shots[0] == shots[1]:
+        fail("frames 0 and 1 render the same pixels")
+    step = nav.frameDuration()
+    print(f"the Temporal Controller opens animated: {n} frames of {step.hours():g} h, "
+          f"each with one file of each of {len(groups)} groups; frames 0 and 1 render their files")
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     pkg, var, out = sys.argv[1:]
     manifest = json.load(open(os.path.join(pkg, "manifest.json")))
-    app = QgsApplication([], False)
+    app = QgsApplication([], True)
     app.initQgis()
     try:
         p = QgsProject.instance()
+        controller = QgsTemporalControllerWidget()
         if not p.read(os.path.join(pkg, "project.qgs")):
             fail(f"cannot read the project: {p.error()}")
         root = p.layerTreeRoot()
@@ -94,9 +145,18 @@ def main():
                     r.end() != qdt(f["shown_until"]):
                 fail(f"{f['path']}: temporal range {r.begin().toString(Qt.ISODate)} to "
                      f"{r.end().toString(Qt.ISODate)}, not {f['shown_from']} to {f['shown_until']}")
+            # What the Layers panel shows: the variable and the valid time
+            # first, "swh 2026-03-02 12Z".
+            when = f["time"][:10] + " " + f["time"][11:13] + "Z" if f["time"][14:19] == "00:00" \
+                else f["time"][:10] + " " + f["time"][11:16] + "Z"
+            node = root.findLayer(layer.id())
+            if layer.name() != f"{f['variable']} {when}" or node.name() != layer.name():
+                fail(f"{f['path']} is named '{layer.name()}' ('{node.name()}' in the Layers "
+                     f"panel), not '{f['variable']} {when}'")
             group = root.findLayer(layer.id()).parent()
             if group.name() != f["variable"]:
                 fail(f"{f['path']} is in group '{group.name()}', not '{f['variable']}'")
+        check_frames(controller.temporalController(), root, by_source, manifest, var, out)
         files = [f for f in manifest["files"] if f["variable"] == var]
         if len(files) < 2:
             fail(f"fewer than two files of {var}")

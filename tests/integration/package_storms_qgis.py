@@ -29,7 +29,10 @@ RENDERERS = {"storms": "categorizedSymbol", "track_points": "categorizedSymbol",
 
 
 # How each kind follows the time slider: (start field, end field or None,
-# hours an instant stays, whether the layer accumulates).
+# hours an instant stays, whether the layer accumulates); "swath": each swath
+# from its own time, the observed one from its end_time (when the track it
+# sums is known) for five days, the forecast one from its start_time (the
+# advisory's last fix) to its end_time.
 TEMPORAL = {"storms": ("first_time", "last_time", 0, False),
             "track_points": ("time", None, 0, True),
             "forecast_points": ("forecast_time", "valid_until", 0, False),
@@ -37,7 +40,7 @@ TEMPORAL = {"storms": ("first_time", "last_time", 0, False),
             "forecast_lines": ("start_time", "end_time", 0, False),
             "cones": ("start_time", "end_time", 0, False),
             "danger_areas": ("start_time", "end_time", 0, False),
-            "wind_swaths": ("start_time", "end_time", 0, False),
+            "wind_swaths": "swath",
             "risk_segments": None}  # shown at every time, as the route
 
 
@@ -52,14 +55,22 @@ def check_temporal(layer, path, kind):
         if tp.isActive():
             fail(f"{path}: has time settings; it should show at every time")
         return 0
-    start, end, hold, acc = TEMPORAL[kind]
     if not tp.isActive():
         fail(f"{path}: no time settings; the layer ignores the time slider")
     spans = []
+    acc = False
     for feat in json.load(open(path))["features"]:
         p = feat["properties"]
-        t0 = epoch(p[start])
-        t1 = epoch(p[end]) if end else t0 + hold * 3600
+        if TEMPORAL[kind] == "swath":
+            if p["track"] == "observed":
+                t0 = epoch(p["end_time"])
+                t1 = t0 + 120 * 3600
+            else:
+                t0, t1 = epoch(p["start_time"]), epoch(p["end_time"])
+        else:
+            start, end, hold, acc = TEMPORAL[kind]
+            t0 = epoch(p[start])
+            t1 = epoch(p[end]) if end else t0 + hold * 3600
         spans.append((t0, t1))
     if not spans:
         return 0
@@ -68,13 +79,28 @@ def check_temporal(layer, path, kind):
     probes = [lo - 86400 + 1800, hi + 86400 + 1800]
     for a, z in sorted(set(spans))[:: max(1, len(spans) // 4)][:4]:
         probes += [a + 1800, z + 1800] + ([z - 1800] if z - a > 3600 else [])
+    if TEMPORAL[kind] == "swath":
+        # Inside each track's span too, where a swath over its whole span
+        # showed winds still to come.
+        for feat in json.load(open(path))["features"]:
+            p = feat["properties"]
+            probes += [epoch(p["start_time"]) + 1800, epoch(p["end_time"]) - 1800]
     ctx = QgsVectorLayerTemporalContext()
     ctx.setLayer(layer)
     for t in probes:
         b = QDateTime.fromSecsSinceEpoch(int(t), Qt.UTC)
         rng = QgsDateTimeRange(b, b.addSecs(60))
         filt = tp.createFilterString(ctx, rng)
-        got = sum(1 for _ in layer.getFeatures(QgsFeatureRequest(QgsExpression(filt))))
+        shown = list(layer.getFeatures(QgsFeatureRequest(QgsExpression(filt))))
+        got = len(shown)
+        for f in shown if TEMPORAL[kind] == "swath" else []:
+            own = f["end_time"] if f["track"] == "observed" else f["start_time"]
+            own = own.toSecsSinceEpoch() if hasattr(own, "toSecsSinceEpoch") else epoch(own)
+            if own > t + 60:
+                span = [v.toString(Qt.ISODate) if hasattr(v, "toString") else v
+                        for v in (f["start_time"], f["end_time"])]
+                fail(f"{path} at {b.toString(Qt.ISODate)}: the {f['track']} swath of "
+                     f"{f['title']} ({span[0]} to {span[1]}) shows before its time")
         want = sum(1 for a, z in spans if a <= t + 60 and (acc or z >= t))
         if got != want:
             fail(f"{path} at {b.toString(Qt.ISODate)}: QGIS shows {got} features, "

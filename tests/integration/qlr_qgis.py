@@ -5,7 +5,7 @@ tests/integration/test_qlr.sh runs in Debian's python3 with python3-qgis).
       The document alone (no QGIS): one group named after the variable and
       the run, one layer per valid time of the run in LAYERS_JSON (one layer
       object of `seawx layers --json`), in time order, each named after its
-      time first, the plugin's connection string of its time (no key item),
+      variable and time first (then its title), the plugin's connection string of its time (no key item),
       provider gdal, a fixed temporal range from its time to one second
       before the next (see ranges()); the legend image (LEGEND, an absolute path) on every
       layer, or none when LEGEND is not given.
@@ -99,7 +99,7 @@ def check_xml(path, layer, bundle, legend):
         fail(f"{len(tree)} layers in the tree and {len(maps)} map layers for {len(times)} times")
     unit = f":{layer['unit']}" if layer["unit"] else ""
     for i, ((start, end), tl, ml) in enumerate(zip(ranges(times), tree, maps)):
-        name = f"{short(parse(times[i]))} {layer['variable']} ({layer['title']})"
+        name = f"{layer['variable']} {short(parse(times[i]))} ({layer['title']})"
         if tl.get("name") != name or ml.findtext("layername") != name:
             fail(f"layer {i} is named '{tl.get('name')}' / '{ml.findtext('layername')}', "
                  f"not '{name}'")
@@ -182,6 +182,11 @@ def frames(path, layer, out, view, size, ks, legend):
             lyr = node.layer()
             if lyr is None or not lyr.isValid() or not isinstance(lyr, QgsRasterLayer):
                 fail(f"the layer of {t} did not load: {node.name()}")
+            # What the Layers panel shows, variable and time first: a narrow
+            # panel still tells the layers apart.
+            lead = f"{layer['variable']} {short(parse(t))}"
+            if not lyr.name().startswith(lead) or not node.name().startswith(lead):
+                fail(f"the layer of {t} is named '{lyr.name()}', not '{lead} ...'")
             if lyr.providerType() != "gdal" or f"time={t}" not in lyr.source():
                 fail(f"the layer of {t} is {lyr.providerType()}: {lyr.source()}")
             tp = lyr.temporalProperties()

@@ -95,6 +95,14 @@ qgis sublayers SEAWX:bundle=basic,runs=all >"$T/subs_all.txt" 2>"$T/subs_all.err
 check "runs=all: every run too ($(wc -l <"$T/subs_all.txt") = $leaves + $vars), names still distinct" sh -c \
   "[ $(wc -l <"$T/subs_all.txt") -eq $((leaves + vars)) ] && [ -z \"\$(cut -f1 '$T/subs_all.txt' | sort | uniq -d)\" ]"
 
+# The opaque land-sea mask (no time dimension) is offered after everything
+# else, with runs=all after every run of the others: QGIS stacks what it adds
+# from the chooser in the chooser's order, the first on top.
+qgis sublayers SEAWX:bundle=maritime,runs=all >"$T/subs_m.txt" 2>"$T/subs_m.err"
+first_lsm=$(cut -f1 "$T/subs_m.txt" | grep -n '^lsm ' | head -1 | cut -d: -f1)
+check "maritime, runs=all: the land-sea mask's entries come last (from entry ${first_lsm:-none} of $(wc -l <"$T/subs_m.txt"))" sh -c \
+  "[ -n '$first_lsm' ] && ! tail -n +$first_lsm '$T/subs_m.txt' | cut -f1 | grep -qv '^lsm ' && head -n $((${first_lsm:-1} - 1)) '$T/subs_m.txt' | grep -q ' run '"
+
 # 4. The fine default grid (1/128 degree, 256-pixel blocks of 2 degrees) as a
 # map canvas meets it. Each view starts from an empty cache, so that the
 # service's access log shows every block the view needed.

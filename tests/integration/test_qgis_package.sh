@@ -2,8 +2,9 @@
 # QGIS, headless (Debian's python3-qgis, offscreen), opens a voyage package's
 # project (seawx voyage): every file is a raster layer in its variable's
 # group with the fixed temporal range the manifest gives, the route is on
-# top, rendering the project at two valid times gives the two files' pixels,
-# and the project holds no key.
+# top, every frame of the Temporal Controller over the project's range shows
+# exactly one file of each variable, rendering the project at two frames and
+# at two valid times gives the files' pixels, and the project holds no key.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 py=/usr/bin/python3 # Debian's, where python3-qgis lives

@@ -8,16 +8,21 @@ wrong.
   test_storms_qgis.py qlr QLR N PNG          the .qlr loads N valid layers, each
                                              with the renderer of its .qml and
                                              following the time slider (as in a
-                                             voyage package's project);
-                                             renders them all to PNG
+                                             voyage package's project); QGIS's
+                                             Temporal Controller starts on the
+                                             first fix and, at the 6-hour step
+                                             the .qlr asks for, each fix starts
+                                             a frame; renders them all to PNG
 """
+import json
 import os
 import sys
 
-from qgis.core import (Qgis, QgsApplication, QgsLayerDefinition, QgsMapRendererSequentialJob,
-                       QgsMapSettings, QgsProject, QgsProviderRegistry, QgsRectangle,
-                       QgsVectorLayer, QgsWkbTypes)
-from qgis.PyQt.QtCore import QSize
+from qgis.core import (Qgis, QgsApplication, QgsInterval, QgsLayerDefinition,
+                       QgsMapRendererSequentialJob, QgsMapSettings, QgsProject,
+                       QgsProviderRegistry, QgsRectangle, QgsVectorLayer, QgsWkbTypes)
+from qgis.gui import QgsTemporalControllerWidget
+from qgis.PyQt.QtCore import QDateTime, QSize, Qt
 from qgis.PyQt.QtGui import QColor
 
 from package_storms_qgis import check_temporal
@@ -49,12 +54,43 @@ def cmd_sublayers(*files):
             fail(f"{f}: not a valid layer of a Multi* type ({layer.wkbType()})")
 
 
+def check_controller(nav, qlr):
+    """The Temporal Controller after the .qlr came in: its range the storms'
+    span; with the step the .qlr's comment asks for (6 hours) every fix of
+    the observed tracks starts a frame (the last may end the last one)."""
+    text = open(qlr).read()
+    if "a step of 6 hours" not in text:
+        fail(f"{qlr} does not tell the Temporal Controller's step")
+    times = sorted({f["properties"]["time"] for f in
+                    json.load(open(os.path.join(os.path.dirname(qlr), "track_points.geojson")))
+                    ["features"]})
+    rng = nav.temporalExtents()
+    begin = rng.begin().toString(Qt.ISODate).replace("Z", "")
+    if not times or begin != times[0].replace("Z", ""):
+        fail(f"the Temporal Controller starts at {begin}, not at the first fix {times[:1]}")
+    hourly = nav.totalFrameCount()
+    nav.setFrameDuration(QgsInterval(6 * 3600))
+    # the last fix ends the range: the last frame ends on it
+    starts = {rng.end().toSecsSinceEpoch()}
+    for k in range(nav.totalFrameCount()):
+        starts.add(nav.dateTimeRangeForFrameNumber(k).begin().toSecsSinceEpoch())
+    off = [t for t in times
+           if QDateTime.fromString(t, Qt.ISODate).toSecsSinceEpoch() not in starts]
+    if off:
+        fail(f"with a 6-hour step no frame starts at the fixes {off[:3]}")
+    print(f"Temporal Controller: {rng.begin().toString(Qt.ISODate)} to "
+          f"{rng.end().toString(Qt.ISODate)}, {hourly} frames of 1 h, "
+          f"{nav.totalFrameCount()} of 6 h, each of the {len(times)} fixes' times a frame start")
+
+
 def cmd_qlr(qlr, n, png):
     p = QgsProject.instance()
     qlr = os.path.abspath(qlr)
+    controller = QgsTemporalControllerWidget()
     ok, err = QgsLayerDefinition.loadLayerDefinition(qlr, p, p.layerTreeRoot())
     if not ok:
         fail(f"the layer definition did not load: {err}")
+    check_controller(controller.temporalController(), qlr)
     layers = list(p.mapLayers().values())
     print(f"{len(layers)} layers: " + ", ".join(sorted(l.name() for l in layers)))
     if len(layers) != int(n):
@@ -100,7 +136,7 @@ def main():
     if len(sys.argv) < 3 or sys.argv[1] not in ("sublayers", "qlr"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    app = QgsApplication([], False)
+    app = QgsApplication([], True)
     app.initQgis()
     try:
         if sys.argv[1] == "sublayers":

@@ -102,12 +102,13 @@ static void test_document(void)
     CU_ASSERT_EQUAL(count(doc, "checked=\"Qt::Checked\" id=\"seawx_gust_"), 5);
     CU_ASSERT_PTR_NOT_NULL(strstr(doc, "name=\"gust (Wind gust &amp; &quot;squalls&quot; "
                                        "&lt;10 m&gt;), run 2024-10-01 00Z\""));
-    /* One layer per valid time, in time order, named after the time first. */
+    /* One layer per valid time, in time order, named after the variable and
+     * the time first, the title after. */
     CU_ASSERT_EQUAL(count(doc, "<layer-tree-layer "), 5);
     CU_ASSERT_EQUAL(count(doc, "<maplayer type=\"raster\""), 5);
-    long at0 = offset(doc, "name=\"2024-10-01 00Z gust (Wind gust &amp;");
-    long at5 = offset(doc, "name=\"2024-10-01 05Z gust (");
-    long at8 = offset(doc, "name=\"2024-10-01 08Z gust (");
+    long at0 = offset(doc, "name=\"gust 2024-10-01 00Z (Wind gust &amp;");
+    long at5 = offset(doc, "name=\"gust 2024-10-01 05Z (");
+    long at8 = offset(doc, "name=\"gust 2024-10-01 08Z (");
     CU_ASSERT(at0 >= 0 && at0 < at5 && at5 < at8);
     /* The plugin's connection string of each time: the unit's space escaped,
      * the run and time as instants, no key. */
@@ -147,7 +148,7 @@ static void test_options(void)
                                        "style=temp%2Ccold,crs=EPSG:3857,"
                                        "url=http://127.0.0.1:9/base?a=1&amp;b=2</datasource>"));
     CU_ASSERT_PTR_NOT_NULL(strstr(doc, "<authid>EPSG:3857</authid>"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(doc, "name=\"2024-10-01 06:30Z sst (Sea surface temperature)\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(doc, "name=\"sst 2024-10-01 06:30Z (Sea surface temperature)\""));
     CU_ASSERT_PTR_NULL(strstr(doc, "legendPlaceholderImage"));
     free(doc);
 
