@@ -3,8 +3,8 @@
 The group is the one `seawx qlr` writes (lib/wms/wms_qlr.c), built in the
 project instead of a file: named after the variable and the run
 ("swh (Significant wave height), run 2024-10-01 00Z"), one SEAWX raster layer
-per valid time, earliest on top, each named after its time first
-("2024-10-01 06Z swh (Significant wave height)") and showing that time
+per valid time, earliest on top, each named after its variable and time
+first ("swh 2024-10-01 06Z (Significant wave height)") and showing that time
 through its connection string
 (SEAWX:bundle=maritime,variable=swh:m,run=2024-10-01T00:00:00Z,time=...),
 with a fixed temporal range from its time to the next (ranges()), and the
@@ -75,7 +75,12 @@ def group_name(info):
 
 
 def layer_name(info, t):
-    return f"{short_time(parse(t))} {label(info)}"
+    """'swh 2024-10-01 06Z (Significant wave height)': what tells the layers
+    apart first, as the narrow Layers panel cuts names off at the right."""
+    name = f"{info.variable} {short_time(parse(t))}"
+    if info.title and info.title != info.variable:
+        name += f" ({info.title})"
+    return name
 
 
 def source(info, t, crs=None, url=None):

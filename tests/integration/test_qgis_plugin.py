@@ -11,7 +11,7 @@ and starts it. Then, through the plugin's Browser provider only:
     of `seawx layers --json`: the latest complete run) lists RUNS runs, that
     run among them;
   - a double-click on that run (the plugin's GUI provider) adds one group: one
-    layer per valid time, distinct names leading with the time, each a valid
+    layer per valid time, distinct names leading with the variable and the time, each a valid
     gdal raster with its fixed range (qlr_qgis.ranges), the service's legend
     image; the project's temporal range is the group's and its step the run's;
   - the group is the one `seawx qlr` wrote to QLR: same group name, layer
@@ -185,7 +185,7 @@ def main():
             fail("two layers have the same name")
         legend = None
         for t, (start, end), lyr in zip(times, ranges(times), layers):
-            want_name = f"{short(parse(t))} {layer['variable']} ({layer['title']})"
+            want_name = f"{layer['variable']} {short(parse(t))} ({layer['title']})"
             if lyr.name() != want_name:
                 fail(f"the layer of {t} is named '{lyr.name()}', not '{want_name}'")
             if not isinstance(lyr, QgsRasterLayer) or not lyr.isValid() or \
