@@ -272,7 +272,7 @@ sim_start --now 2024-10-08T06:00:00Z
 printf 'lat,lon\n24.0,-79.0\n29.0,-86.0\n' >"$T/through.csv"
 check "HELGA: planned" sh -c "'$S' plan --route '$T/through.csv' --speed 6-8 \
   --departures 2024-10-08T06:00Z/2024-10-11T06:00Z/12h --json '$T/helga.json' \
-  --chart '$T/helga.png' -q >'$T/helga.txt'"
+  --csv '$T/helga.csv' --chart '$T/helga.png' -q >'$T/helga.txt'"
 check "HELGA: the first departure no-go for it, in the JSON and the table" "$py" - "$T/helga.json" \
   "$T/helga.txt" <<'EOF3'
 import json, sys
@@ -296,6 +296,21 @@ EOF3
 check "HELGA: closest approach and hours inside as a brute force" "$py" "$PC" storm \
   "$T/helga.json" "$T/through.csv"
 check "HELGA: the chart's verdicts" "$py" "$PC" chart "$T/helga.json" "$T/helga.png" 1200 800
+# RFC 4180 as every CSV of seawx: a field quoted only when it holds a comma,
+# a quote or a line end (or starts or ends with a space).
+check "HELGA: the CSV quotes only what must be" "$py" - "$T/helga.csv" "$T/helga.json" <<'EOF4'
+import csv, json, sys
+text = open(sys.argv[1], newline="").read()
+rows = list(csv.DictReader(text.splitlines()))
+d = json.load(open(sys.argv[2]))["departures"]
+assert [r["reason"] for r in rows] == [x["reason"] or "" for x in d], rows
+first = text.splitlines()[1]
+assert ",AL092024,HELGA," in first and first.endswith(",no-go,inside the 34 kt winds of HELGA"), first
+for line, r in zip(text.splitlines()[1:], rows):
+    quoted = '"' in line
+    assert quoted == any(c in r["reason"] for c in ',"'), line
+print("%d rows, %d with a quoted reason" % (len(rows), sum('"' in l for l in text.splitlines())))
+EOF4
 
 # Polars: the same boat into the wind and before it. The first 609 nm of the
 # Atlantic route (from Lisbon, into the north-easterlies' reach) and the same
