@@ -405,9 +405,8 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         rc = swx_storm_fetch(NULL, client, &q, keep_storm, &storms);
         cli_progress(0, NULL);
     }
-    if (rc == SWX_ECANCEL || cli_stop_soft) {
-        cli_error("interrupted: nothing written");
-        exit_code = EXIT_INTERRUPTED;
+    if (cli_stopped(rc)) {
+        exit_code = cli_interrupted("nothing written");
         goto done;
     }
     if (rc) {
