@@ -53,6 +53,10 @@ const cli_opt cmd_plan_opts[] = {
     {"best", 0, NULL, "best departures first (go, marginal, no-go; then the least wind)", 0},
     {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
     {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
+    {"table", 0, NULL,
+     "also the table on stdout when --json or --csv writes a file (without them it is the "
+     "output)",
+     0},
     {"chart", 0, "FILE.png",
      "a PNG chart of the plan: departures across, distance along the route down, each cell "
      "coloured by what the ship meets there, storms hatched, a row of verdicts under it",
@@ -311,10 +315,20 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
             "--chart needs a file name (a PNG, not for the terminal; /dev/stdout for a pipe)");
         return EXIT_USAGE;
     }
-    if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
+    int to_stdout = (json && strcmp(json, "-") == 0) + (csv && strcmp(csv, "-") == 0);
+    if (to_stdout == 2) {
         cli_error("--json - and --csv - cannot both go to stdout");
         return EXIT_USAGE;
     }
+    if (to_stdout && cli_has(&a, "table")) {
+        cli_error("--table and --%s - cannot both go to stdout",
+                  json && strcmp(json, "-") == 0 ? "json" : "csv");
+        return EXIT_USAGE;
+    }
+    /* The table is the output when no other is asked for; with --json or
+     * --csv into files, stdout stays empty (the summary goes to stderr)
+     * unless --table asks for it too. */
+    int table = cli_has(&a, "table") || (!json && !csv);
     if (cli_has(&a, "no-storms") && (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors"))) {
         cli_error("--cone-radii and --danger-errors are the storms' settings: not with "
                   "--no-storms");
@@ -467,7 +481,7 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    if (!(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
+    if (table) {
         write_table(stdout, plan, order);
         if (fflush(stdout) != 0) {
             exit_code = cli_fail(swx_error_set(SWX_EIO, "writing the table failed"));

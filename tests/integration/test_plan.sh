@@ -138,6 +138,16 @@ a = json.load(open('$T/p28.json'))['departures']; b = json.load(open('$T/best.js
 rank = {'go': 0, 'marginal': 1, 'no-go': 2}
 assert sorted(r['depart'] for r in a) == sorted(r['depart'] for r in b)
 assert [rank[r['verdict']] for r in b] == sorted(rank[r['verdict']] for r in b)\""
+# The table is the output unless --json or --csv writes a file; --table asks
+# for it too.
+check "--json FILE: nothing on stdout, the summary on stderr" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-7 --departures '$from/$to5/6h' --no-storms -q \
+  --json '$T/quiet.json' >'$T/quiet.out' 2>'$T/quiet.err' && test -s '$T/quiet.json' &&
+  ! test -s '$T/quiet.out' && grep -q '^seawx: 5 departures: ' '$T/quiet.err'"
+check "--csv FILE --table: the table as well" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-7 --departures '$from/$to5/6h' --no-storms -q \
+  --csv '$T/quiet.csv' --table >'$T/quiet.out' && test -s '$T/quiet.csv' &&
+  test \$(grep -c -E '^[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}Z ' '$T/quiet.out') -eq 5"
 check "the terminal table: a line per departure" sh -c "
 '${plan[0]}' plan --route '$ROUTE' --speed 6-7 --departures '$from/$to5/6h' --no-storms -q \
   >'$T/table.out' && test \$(grep -c -E '^[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}Z ' '$T/table.out') -eq 5"
@@ -255,6 +265,8 @@ check "refused: a bad chart size" refuse size "--chart-size '12x8'" --speed 6 \
   --departures "$d28" --chart "$T/bad.png" --chart-size 12x8
 check "refused: --chart-by something else" refuse by "--chart-by 'rain': wind or waves" \
   --speed 6 --departures "$d28" --chart "$T/bad.png" --chart-by rain
+check "refused: --table with --csv - (both to stdout)" refuse table \
+  "--table and --csv - cannot both go to stdout" --speed 6 --departures "$d28" --csv - --table
 check "refused: a chart into a missing folder, before anything is sent" sh -c "
 n0=\$(wc -l <'$T/access.log'); '$S' plan --route '$ROUTE' --speed 6 --departures '$d28' \
   --chart '$T/nowhere/p.png' 2>'$T/bad.err'; rc=\$?
@@ -272,7 +284,7 @@ sim_start --now 2024-10-08T06:00:00Z
 printf 'lat,lon\n24.0,-79.0\n29.0,-86.0\n' >"$T/through.csv"
 check "HELGA: planned" sh -c "'$S' plan --route '$T/through.csv' --speed 6-8 \
   --departures 2024-10-08T06:00Z/2024-10-11T06:00Z/12h --json '$T/helga.json' \
-  --csv '$T/helga.csv' --chart '$T/helga.png' -q >'$T/helga.txt'"
+  --csv '$T/helga.csv' --chart '$T/helga.png' --table -q >'$T/helga.txt'"
 check "HELGA: the first departure no-go for it, in the JSON and the table" "$py" - "$T/helga.json" \
   "$T/helga.txt" <<'EOF3'
 import json, sys
