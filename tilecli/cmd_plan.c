@@ -50,7 +50,10 @@ const cli_opt cmd_plan_opts[] = {
     {"max-upwind", 0, "HOURS", "more hours upwind than this are a no-go", 0},
     {"upwind-angle", 0, "DEG", "upwind: the true wind within this angle of the course (default 50)",
      0},
-    {"best", 0, NULL, "best departures first (go, marginal, no-go; then the least wind)", 0},
+    {"best", 0, NULL,
+     "best departures first: those the forecast covers whole (go, marginal, no-go; then the "
+     "least wind), then those it covers in part, in the same order",
+     0},
     {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
     {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
     {"table", 0, NULL,
@@ -169,10 +172,12 @@ static int by_best(const void *a, const void *b)
 {
     const swx_plan_departure *x = swx_plan_row(sort_plan, *(const size_t *)a);
     const swx_plan_departure *y = swx_plan_row(sort_plan, *(const size_t *)b);
-    if (x->verdict != y->verdict)
-        return x->verdict < y->verdict ? -1 : 1;
+    /* A departure the forecast covers only in part has a verdict on part of
+     * the voyage: after every departure judged whole, a no-go among them. */
     if (x->partial != y->partial)
         return x->partial < y->partial ? -1 : 1;
+    if (x->verdict != y->verdict)
+        return x->verdict < y->verdict ? -1 : 1;
     double wx = isnan(x->max_wind_kn) ? INFINITY : x->max_wind_kn;
     double wy = isnan(y->max_wind_kn) ? INFINITY : y->max_wind_kn;
     if (wx != wy)

@@ -138,6 +138,20 @@ a = json.load(open('$T/p28.json'))['departures']; b = json.load(open('$T/best.js
 rank = {'go': 0, 'marginal': 1, 'no-go': 2}
 assert sorted(r['depart'] for r in a) == sorted(r['depart'] for r in b)
 assert [rank[r['verdict']] for r in b] == sorted(rank[r['verdict']] for r in b)\""
+# Departures the forecast covers in part come after every one it covers
+# whole, a no-go among them: at 6-8 kn with 27 kn as the limit, the middle
+# departures meet 28 kn over the whole voyage (no-go) and the late ones sail
+# past the forecast's end with less.
+check "--best: partial departures after every complete one, a no-go among them" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-8 --max-wind 27kn --departures '$from/$to/6h' --no-storms \
+  --best --json - -q >'$T/best_partial.json' && python3 -c \"
+import json
+b = json.load(open('$T/best_partial.json'))['departures']
+rank = {'go': 0, 'marginal': 1, 'no-go': 2}
+key = [(r['partial'], rank[r['verdict']]) for r in b]
+assert key == sorted(key), key
+assert (False, 2) in key and any(p and v < 2 for p, v in key), key
+print('%d complete, %d partial' % (sum(not p for p, v in key), sum(p for p, v in key)))\""
 # The table is the output unless --json or --csv writes a file; --table asks
 # for it too.
 check "--json FILE: nothing on stdout, the summary on stderr" sh -c "
