@@ -95,6 +95,12 @@ void cli_set_quiet(int quiet);
 void cli_progress(int final, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints swx_error_last() and returns the exit code that goes with code. */
 int cli_fail(int code);
+/* 1 when work ended because it was stopped: the call cancelled (rc
+ * SWX_ECANCEL) or Ctrl-C or SIGTERM caught (cli_stop_soft). */
+int cli_stopped(int rc);
+/* The one line of an interruption, "interrupted: " and what was left (for
+ * example "nothing written"); returns EXIT_INTERRUPTED. */
+int cli_interrupted(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_exit_code(int swx_code);
 
 /* The options every command takes, to reach the service. */

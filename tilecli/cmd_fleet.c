@@ -157,10 +157,10 @@ static int summary(const swx_fleet_result *r, int rc, const ui *u, double t0)
 {
     int exit_code = u->exit_code;
     if (r->interrupted) {
-        cli_error("interrupted: %zu of %zu ships built; the others were left as they were; run the "
-                  "same command again to continue (what was fetched is kept in %s)",
-                  r->built, r->ships, r->share_dir);
-        exit_code = EXIT_INTERRUPTED;
+        exit_code = cli_interrupted("%zu of %zu ships built; the others were left as they were; "
+                                    "run the same command again to continue (what was fetched "
+                                    "is kept in %s)",
+                                    r->built, r->ships, r->share_dir);
     } else if (rc && exit_code == EXIT_OK) {
         exit_code = cli_exit_code(rc);
     }

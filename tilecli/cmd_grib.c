@@ -322,9 +322,8 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
              : swx_grib_build(&res, client, &spec, out, &go);
     cli_progress(0, NULL);
     cli_signals_release(&sig);
-    if (rc == SWX_ECANCEL || cli_stop_soft) {
-        cli_error("interrupted: nothing written");
-        exit_code = EXIT_INTERRUPTED;
+    if (cli_stopped(rc)) {
+        exit_code = cli_interrupted("nothing written");
         goto done;
     }
     if (rc) {

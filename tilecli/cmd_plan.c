@@ -50,9 +50,16 @@ const cli_opt cmd_plan_opts[] = {
     {"max-upwind", 0, "HOURS", "more hours upwind than this are a no-go", 0},
     {"upwind-angle", 0, "DEG", "upwind: the true wind within this angle of the course (default 50)",
      0},
-    {"best", 0, NULL, "best departures first (go, marginal, no-go; then the least wind)", 0},
+    {"best", 0, NULL,
+     "best departures first: those the forecast covers whole (go, marginal, no-go; then the "
+     "least wind), then those it covers in part, in the same order",
+     0},
     {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
     {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
+    {"table", 0, NULL,
+     "also the table on stdout when --json or --csv writes a file (without them it is the "
+     "output)",
+     0},
     {"chart", 0, "FILE.png",
      "a PNG chart of the plan: departures across, distance along the route down, each cell "
      "coloured by what the ship meets there, storms hatched, a row of verdicts under it",
@@ -165,10 +172,12 @@ static int by_best(const void *a, const void *b)
 {
     const swx_plan_departure *x = swx_plan_row(sort_plan, *(const size_t *)a);
     const swx_plan_departure *y = swx_plan_row(sort_plan, *(const size_t *)b);
-    if (x->verdict != y->verdict)
-        return x->verdict < y->verdict ? -1 : 1;
+    /* A departure the forecast covers only in part has a verdict on part of
+     * the voyage: after every departure judged whole, a no-go among them. */
     if (x->partial != y->partial)
         return x->partial < y->partial ? -1 : 1;
+    if (x->verdict != y->verdict)
+        return x->verdict < y->verdict ? -1 : 1;
     double wx = isnan(x->max_wind_kn) ? INFINITY : x->max_wind_kn;
     double wy = isnan(y->max_wind_kn) ? INFINITY : y->max_wind_kn;
     if (wx != wy)
@@ -311,10 +320,20 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
             "--chart needs a file name (a PNG, not for the terminal; /dev/stdout for a pipe)");
         return EXIT_USAGE;
     }
-    if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
+    int to_stdout = (json && strcmp(json, "-") == 0) + (csv && strcmp(csv, "-") == 0);
+    if (to_stdout == 2) {
         cli_error("--json - and --csv - cannot both go to stdout");
         return EXIT_USAGE;
     }
+    if (to_stdout && cli_has(&a, "table")) {
+        cli_error("--table and --%s - cannot both go to stdout",
+                  json && strcmp(json, "-") == 0 ? "json" : "csv");
+        return EXIT_USAGE;
+    }
+    /* The table is the output when no other is asked for; with --json or
+     * --csv into files, stdout stays empty (the summary goes to stderr)
+     * unless --table asks for it too. */
+    int table = cli_has(&a, "table") || (!json && !csv);
     if (cli_has(&a, "no-storms") && (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors"))) {
         cli_error("--cone-radii and --danger-errors are the storms' settings: not with "
                   "--no-storms");
@@ -405,9 +424,8 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         rc = swx_storm_fetch(NULL, client, &q, keep_storm, &storms);
         cli_progress(0, NULL);
     }
-    if (rc == SWX_ECANCEL || cli_stop_soft) {
-        cli_error("interrupted: nothing written");
-        exit_code = EXIT_INTERRUPTED;
+    if (cli_stopped(rc)) {
+        exit_code = cli_interrupted("nothing written");
         goto done;
     }
     if (rc) {
@@ -468,7 +486,7 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    if (!(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
+    if (table) {
         write_table(stdout, plan, order);
         if (fflush(stdout) != 0) {
             exit_code = cli_fail(swx_error_set(SWX_EIO, "writing the table failed"));

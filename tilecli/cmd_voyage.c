@@ -172,10 +172,8 @@ static int dry_run(swx_package *pkg, swx_client *client, int storms, int grib, i
     for (size_t i = 0; i < swx_package_layer_count(pkg); i++) {
         swx_package_quote q;
         int rc = swx_package_quote_layer(&q, pkg, client, i, &ro);
-        if (rc == SWX_ECANCEL) {
-            cli_error("interrupted: the quote was stopped; nothing was written");
-            return EXIT_INTERRUPTED;
-        }
+        if (rc == SWX_ECANCEL)
+            return cli_interrupted("the quote was stopped; nothing was written");
         if (rc)
             return cli_fail(rc);
         const swx_layer *l = swx_package_wms_layer(pkg, i);
@@ -451,12 +449,10 @@ static int build(swx_package *pkg, swx_client *client, const voyage_cmd *vc, ui 
     swx_package_result res;
     int rc = swx_package_build(&res, pkg, client, &ro);
     cli_progress(0, NULL);
-    if (rc == SWX_ECANCEL || res.interrupted) {
-        cli_error("interrupted: %s was left as it was; run the same command again to continue "
-                  "(what was fetched is kept beside it)",
-                  vc->out);
-        return EXIT_INTERRUPTED;
-    }
+    if (rc == SWX_ECANCEL || res.interrupted)
+        return cli_interrupted("%s was left as it was; run the same command again to continue "
+                               "(what was fetched is kept beside it)",
+                               vc->out);
     if (rc) {
         if (rc == SWX_EINVAL && vc->budget)
             swx_error_prefix(rc, "--budget");

@@ -98,13 +98,14 @@ static const cli_cmd commands[] = {
     {"plan", cmd_plan, "a departure plan: which day to leave, each departure with its verdict",
      "seawx plan --route FILE --departures FROM/TO/STEP (--speed KN|MIN-MAX | --polar FILE)\n"
      "       [--max-wind SPEED] [--max-gust SPEED] [--max-wave HEIGHT] [--max-upwind HOURS]\n"
-     "       [--best] [--json FILE|-] [--csv FILE|-]",
+     "       [--best] [--json FILE|-] [--csv FILE|-] [--table]",
      "Sails one route from every departure of FROM/TO/STEP through the point forecast along\n"
      "it (asked once per sample point, every --spacing nm, whatever the number of departures)\n"
      "and the active storms: per departure the arrival, the strongest wind, gust and waves\n"
      "met, the hours above each threshold and upwind, the nearest storm, and a verdict (go,\n"
      "marginal, no-go) with its reason (docs/plan.md). A terminal table by default; --json\n"
-     "and --csv write every figure. Exit 5 when every departure is after the forecast's end.",
+     "and --csv write every figure instead (--table: the table too). Exit 5 when every\n"
+     "departure is after the forecast's end.",
      cmd_plan_opts},
     {"merge", cmd_merge, "merge the shards of a seed (seed --shard K/N) into one MBTiles file",
      "seawx merge --output FILE [--shards N] [--json] (SHARD_FILE... | NAME_WITH_{shard})",

@@ -137,6 +137,22 @@ int cli_fail(int code)
 
 volatile sig_atomic_t cli_stop_soft, cli_stop_hard;
 
+int cli_stopped(int rc)
+{
+    return rc == SWX_ECANCEL || cli_stop_soft;
+}
+
+int cli_interrupted(const char *fmt, ...)
+{
+    char what[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    cli_error("interrupted: %s", what);
+    return EXIT_INTERRUPTED;
+}
+
 static void on_stop_signal(int sig)
 {
     (void)sig;

@@ -9,6 +9,7 @@
 #include "seawx/table.h"
 
 #include "buf.h"
+#include "csv.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
@@ -513,28 +514,13 @@ static int write_json(const swx_table *t, FILE *f, int geo)
     return rc;
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static int write_csv(const swx_table *t, FILE *f)
 {
     char buf[4096];
     for (size_t c = 0; c < t->ncols; c++) {
         if (c)
             fputc(',', f);
-        csv_field(f, t->cols[c].name);
+        swx_csv_field(f, t->cols[c].name);
     }
     fputs("\r\n", f);
     for (size_t r = 0; r < t->nrows; r++) {
@@ -543,7 +529,7 @@ static int write_csv(const swx_table *t, FILE *f)
                 fputc(',', f);
             const cell *ce = get(t, r, c);
             if (ce && t->cols[c].type == SWX_COL_STRING)
-                csv_field(f, ce->v.s);
+                swx_csv_field(f, ce->v.s);
             else {
                 cell_text(t, r, c, buf, sizeof buf);
                 fputs(buf, f);

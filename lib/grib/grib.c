@@ -667,14 +667,49 @@ static int holds(const swx_grib_head *h, const ggrid *g)
     return from + (e - w) <= (h->ni - 1) * h->di + eps;
 }
 
+/* 1 when a grid of step degrees takes every k-th node of a file grid of
+ * spacing d (k >= 1). */
+static int multiple_of(double step, double d)
+{
+    double r = step / d;
+    return fabs(r - lround(r)) <= 1e-6 && lround(r) >= 1;
+}
+
+static int spacing_refused(const gjob *j, double d)
+{
+    return swx_error_set(SWX_EINVAL,
+                         "a grid of %g degrees is not a multiple of the forecast files' "
+                         "spacing (%g degrees)",
+                         j->grid, d);
+}
+
 static int spacing_ok(gjob *j, const swx_grib_head *h)
 {
-    double r = j->grid / h->di, rj = j->grid / h->dj;
-    if (fabs(r - lround(r)) > 1e-6 || fabs(rj - lround(rj)) > 1e-6 || lround(r) < 1)
-        return swx_error_set(SWX_EINVAL,
-                             "a grid of %g degrees is not a multiple of the forecast files' "
-                             "spacing (%g degrees)",
-                             j->grid, h->di);
+    if (!multiple_of(j->grid, h->di) || !multiple_of(j->grid, h->dj))
+        return spacing_refused(j, h->di);
+    return 0;
+}
+
+/* The grid spacing a file's name gives ("sof-d.20241001.t06z.0p25.basic.
+ * global.f000.grib2": 0.25 degrees, as the service names its files), 0 when
+ * the name gives none: read from the listing, it lets a grid that fits no
+ * file be refused before any file is read. */
+static double name_spacing(const char *name)
+{
+    for (const char *p = name; p && *p; p = strchr(p, '.'), p = p ? p + 1 : NULL) {
+        size_t n = strcspn(p, ".");
+        const char *q = memchr(p, 'p', n);
+        if (!q || q == p || q + 1 == p + n || strspn(p, "0123456789") != (size_t)(q - p) ||
+            strspn(q + 1, "0123456789") != (size_t)(p + n - q - 1))
+            continue;
+        char num[32];
+        if (n >= sizeof num)
+            continue;
+        memcpy(num, p, n);
+        num[n] = 0;
+        num[q - p] = '.';
+        return strtod(num, NULL);
+    }
     return 0;
 }
 
@@ -978,12 +1013,19 @@ static int pick_region(const char **out, swx_grib_head *head, gjob *j, const lis
     int rc;
     *out = NULL;
     uint64_t best = UINT64_MAX;
+    double misfit = 0; /* the spacing of a region left out for it */
     for (size_t k = 0; k < nreg; k++) {
         long row = find_row(l, run, regions[k], j->bundles[0], j->times[0].fh);
         if (row < 0)
             continue;
+        const char *name = swx_table_get_string(l->t, (size_t)row, (size_t)l->c_name);
+        double d = name_spacing(name);
+        if (d > 0 && !multiple_of(j->grid, d)) {
+            misfit = d;
+            continue;
+        }
         swx_grib_head h;
-        if ((rc = region_grid(&h, j, swx_table_get_string(l->t, (size_t)row, (size_t)l->c_name))))
+        if ((rc = region_grid(&h, j, name)))
             return rc;
         int ok = 1;
         for (size_t i = 0; i < j->ntimes && ok; i++)
@@ -994,6 +1036,8 @@ static int pick_region(const char **out, swx_grib_head *head, gjob *j, const lis
             *head = h;
         }
     }
+    if (!*out && misfit > 0)
+        return spacing_refused(j, misfit);
     if (!*out)
         return swx_error_set(SWX_ENOTFOUND, "no listed forecast region holds the whole area%s%s",
                              j->spec->region ? " in " : "", j->spec->region ? j->spec->region : "");

@@ -6,6 +6,7 @@
 
 #include "seawx/error.h"
 #include "seawx/risk.h"
+#include "storm_danger_int.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -451,27 +452,43 @@ static double gc_nm(double lon1, double lat1, double lon2, double lat2)
  * minute-by-minute comparison of seawx/risk.h is the plan's largest cost). */
 #define PLAN_STORM_LOOK_S 3600
 #define PLAN_STORM_MARGIN_NM 60.0 /* a storm moves less than 60 kn: 30 nm per half look */
+/* The storm's timeline is built once and walked forward with the looks (each
+ * state as swx_storm_state_at gives it). 1 far, 0 near, SWX_ENOMEM. */
 static int storm_far(const struct swx_storm *s, const swx_storm_danger *d,
                      const swx_plan_forecast *f)
 {
-    int64_t first, last;
-    if (!swx_storm_span(&first, &last, s))
-        return 1;
-    for (int64_t t = first;; t += PLAN_STORM_LOOK_S) {
+    struct swx_fix *fx = NULL;
+    size_t n = 0, i = 0;
+    int far = 1;
+    if (swx_storm_timeline(&fx, &n, s))
+        return SWX_ENOMEM;
+    if (!d)
+        d = swx_storm_danger_default();
+    int64_t first = n ? fx[0].t : 0, last = n ? fx[n - 1].t : 0;
+    for (int64_t t = first; n;) {
         if (t > last)
             t = last;
+        while (i + 1 < n && fx[i + 1].t < t)
+            i++;
+        const struct swx_fix *a = &fx[i], *b = i + 1 < n ? &fx[i + 1] : &fx[i];
+        double w = b->t > a->t ? (double)(t - a->t) / (double)(b->t - a->t) : 0;
         swx_storm_state st;
-        if (swx_storm_state_at(&st, d, s, t) == 1) {
-            double reach = fmax(st.danger_nm, st.max_r34_nm);
-            double near = PLAN_STORM_NEAR_NM + reach + f->spacing_nm / 2 + PLAN_STORM_MARGIN_NM;
-            for (size_t j = 0; j < f->ns; j++)
-                if (gc_nm(st.lon, st.lat, f->lon[j], f->lat[j]) <= near)
-                    return 0;
-        }
+        memset(&st, 0, sizeof st);
+        swx_storm_state_fill(&st, d, s, a, b, w);
+        double reach = fmax(st.danger_nm, st.max_r34_nm);
+        double near = PLAN_STORM_NEAR_NM + reach + f->spacing_nm / 2 + PLAN_STORM_MARGIN_NM;
+        for (size_t j = 0; j < f->ns; j++)
+            if (gc_nm(st.lon, st.lat, f->lon[j], f->lat[j]) <= near) {
+                far = 0;
+                goto done;
+            }
         if (t >= last)
             break;
+        t += PLAN_STORM_LOOK_S;
     }
-    return 1;
+done:
+    free(fx);
+    return far;
 }
 
 int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
@@ -536,9 +553,15 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
             rc = swx_error_set(SWX_ENOMEM, "out of memory");
             goto done;
         }
-        for (size_t k = 0; k < nstorms; k++)
-            if (!storm_far(storms[k], d, f))
+        for (size_t k = 0; k < nstorms; k++) {
+            int far = storm_far(storms[k], d, f);
+            if (far < 0) {
+                rc = far;
+                goto done;
+            }
+            if (!far)
                 near[nnear++] = storms[k];
+        }
     }
     for (size_t i = 0; i < n; i++) {
         swx_plan_departure *r = &p->rows[i];

@@ -1,559 +1,84 @@
-/* plan_chart.c: the departure plan's chart (swx_plan_chart_png in seawx/plan.h).
- *
- * The page, top to bottom: the title (route length, speed band) and a line
- * naming the departures; the grid, one column per departure and one row per
- * sample point (0 nm at the top), each cell coloured by the fixed ramp of the
- * chosen variable, grey where there is no forecast, hatched and outlined in
- * black inside a storm; the row of verdicts, one box per departure, under its
- * column; the departure times (thinned so that labels never overlap); the
- * key. The colour scale with its unit stands right of the grid, the distance
- * axis left of it. Every length derives from the font size, which follows the
- * image's size, so a small chart and a large one look alike. */
+/* plan_chart.c: the departure plan's chart (swx_plan_chart_png in
+ * seawx/plan.h): the arguments checked, the chart library loaded the first
+ * time a chart is asked for, and its PNG written atomically. The drawing
+ * itself, with cairo, lives in libseawx_chart (lib/chart/, plan_chart_int.h
+ * says why). */
+#define _GNU_SOURCE /* dladdr */
 #include "seawx/plan.h"
 
+#include "plan_chart_int.h"
 #include "plan_priv.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
-#include <cairo.h>
+#include <dlfcn.h>
 #include <errno.h>
-#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #define CHART_MIN_PX 320
 #define CHART_MAX_PX 8000
-#define FONT "DejaVu Sans"
 
-/* A ramp: colours at fixed values, linear in between, clamped at both ends.
- * Wind follows the Beaufort scale's feel (light blue calm, green breeze,
- * yellow and orange near gale, red gale, purple storm); waves the Douglas sea
- * state's (calm to slight blue, moderate green, rough orange, very rough red,
- * high purple). Both share the colours, so a cell reads the same in either. */
-#define RAMP_N 10
-typedef struct ramp {
-    double v[RAMP_N];
-    const char *unit;
-    double tick; /* legend tick step */
-} ramp;
+/* A program that links the chart's objects itself (the unit tests link the
+ * static library and lib/chart) defines swx_chart_plan_draw, and this weak
+ * reference finds it; in libseawx.so it stays NULL and the library is
+ * loaded. */
+#pragma weak swx_chart_plan_draw
 
-static const unsigned ramp_rgb[RAMP_N] = {0xe3f2fd, 0x90caf9, 0x4fc3a1, 0xa6d96a, 0xfee08b,
-                                          0xfdae61, 0xf46d43, 0xd73027, 0xa50026, 0x6a1b9a};
-static const ramp wind_ramp = {{0, 5, 10, 15, 20, 25, 30, 35, 40, 50}, "kn", 10};
-static const ramp wave_ramp = {{0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5.5, 8}, "m", 1};
+static pthread_once_t chart_once = PTHREAD_ONCE_INIT;
+static swx_chart_plan_draw_fn *chart_draw;
+static char chart_why[512];
 
-#define NAN_RGB 0xbdbdbd
-#define BG_RGB 0xffffff
-#define INK_RGB 0x212121
-#define SOFT_RGB 0x616161
-static const unsigned verdict_rgb[3] = {0x2e9e44, 0xf0a400, 0xd7301f};
-static const char *const verdict_label[3] = {"go", "marginal", "no-go"};
-
-static void rgb(cairo_t *cr, unsigned c)
+/* The chart library from the folder libseawx was loaded from (installed
+ * side by side; also the build tree), else wherever the dynamic linker
+ * finds it. Loaded once and kept for the life of the process. */
+static void chart_load(void)
 {
-    cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
-                         (c & 255) / 255.0);
-}
-
-static void ramp_colour(cairo_t *cr, const ramp *r, double v)
-{
-    if (isnan(v)) {
-        rgb(cr, NAN_RGB);
+    if (swx_chart_plan_draw) {
+        chart_draw = swx_chart_plan_draw;
         return;
     }
-    if (v <= r->v[0]) {
-        rgb(cr, ramp_rgb[0]);
+    void *h = NULL;
+    Dl_info info;
+    if (dladdr((void *)swx_plan_chart_png, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        char path[4096];
+        if (slash && snprintf(path, sizeof path, "%.*s/%s", (int)(slash - info.dli_fname),
+                              info.dli_fname, SWX_CHART_LIB) < (int)sizeof path)
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    }
+    if (!h)
+        h = dlopen(SWX_CHART_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(chart_why, sizeof chart_why, "%s", e ? e : SWX_CHART_LIB ": not found");
         return;
     }
-    for (int k = 1; k < RAMP_N; k++)
-        if (v < r->v[k]) {
-            double t = (v - r->v[k - 1]) / (r->v[k] - r->v[k - 1]);
-            unsigned a = ramp_rgb[k - 1], b = ramp_rgb[k];
-            double c[3];
-            for (int ch = 0; ch < 3; ch++) {
-                int sh = 16 - 8 * ch;
-                c[ch] = (((a >> sh) & 255) * (1 - t) + ((b >> sh) & 255) * t) / 255.0;
-            }
-            cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-            return;
-        }
-    rgb(cr, ramp_rgb[RAMP_N - 1]);
+    chart_draw = (swx_chart_plan_draw_fn *)dlsym(h, SWX_CHART_DRAW);
+    if (!chart_draw)
+        snprintf(chart_why, sizeof chart_why, "%s: no %s", SWX_CHART_LIB, SWX_CHART_DRAW);
 }
-
-/* ---- text ---- */
-
-static void font(cairo_t *cr, double size, int bold)
-{
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-}
-
-static double text_w(cairo_t *cr, const char *s)
-{
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, s, &e);
-    return e.x_advance;
-}
-
-/* Draws s with its advance box's left (ax 0), centre (0.5) or right (1) at
- * x, and its capital letters centred on y. */
-static void text_at(cairo_t *cr, double x, double y, double ax, const char *s)
-{
-    cairo_font_extents_t fe;
-    cairo_font_extents(cr, &fe);
-    double cap = fe.ascent * 0.72; /* DejaVu's capital height, of its ascent */
-    cairo_move_to(cr, x - ax * text_w(cr, s), y + cap / 2);
-    cairo_show_text(cr, s);
-}
-
-/* The font size at which s fits in width w, from size down to min. */
-static double fit_size(cairo_t *cr, const char *s, double size, double min, double w, int bold)
-{
-    for (; size > min; size *= 0.92) {
-        font(cr, size, bold);
-        if (text_w(cr, s) <= w)
-            return size;
-    }
-    return min;
-}
-
-/* "12", "12.5": a number as a navigator writes it. */
-static void num(char *out, size_t n, double v)
-{
-    snprintf(out, n, "%.1f", v);
-    size_t l = strlen(out);
-    if (l > 2 && !strcmp(out + l - 2, ".0"))
-        out[l - 2] = '\0';
-}
-
-/* "Fri 27 06Z", UTC. */
-static void depart_label(char *out, size_t n, int64_t t)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (!gmtime_r(&tt, &tm) || !strftime(out, n, "%a %d %HZ", &tm))
-        snprintf(out, n, "?");
-}
-
-static void step_label(char *out, size_t n, int64_t s)
-{
-    if (s > 0 && s % 86400 == 0)
-        snprintf(out, n, "%lld d", (long long)(s / 86400));
-    else if (s > 0 && s % 3600 == 0)
-        snprintf(out, n, "%lld h", (long long)(s / 3600));
-    else
-        snprintf(out, n, "%lld min", (long long)(s / 60));
-}
-
-/* A round step (1, 2 or 5 times a power of ten) at least raw. */
-static double nice_step(double raw)
-{
-    if (!(raw > 0))
-        return 1;
-    double p = pow(10, floor(log10(raw)));
-    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
-}
-
-/* ---- layout ---- */
-
-typedef struct layout {
-    int W, H;
-    double fs, m;          /* body font size, margin */
-    double gx, gy, gw, gh; /* the grid */
-    double vy, vh;         /* the verdict row */
-    double lx;             /* the legend bar's left */
-    double bar_w;
-    double xl_y;     /* the departure labels' centre line */
-    double xt_y;     /* the x axis title's centre line */
-    double key_y;    /* the key's first line */
-    double key_line; /* a key line's height */
-} layout;
-
-/* Column i's (or row j's) edges in whole pixels, so that cells abut exactly. */
-static double edge(double origin, double len, size_t k, size_t n)
-{
-    return origin + round(len * (double)k / (double)n);
-}
-
-/* The key: swatches and their labels, in lines that fit the width. Draws
- * when draw is set; returns the number of lines. */
-static int key(cairo_t *cr, const layout *L, int draw)
-{
-    static const char *const more[2] = {"no forecast", "storm (danger area, 34 kt)"};
-    double sw = L->fs * 1.1, gap = L->fs * 0.45, sep = L->fs * 1.4;
-    double x = L->gx, right = L->W - L->m;
-    int line = 0;
-    font(cr, L->fs, 0);
-    for (int k = 0; k < 5; k++) {
-        const char *label = k < 3 ? verdict_label[k] : more[k - 3];
-        double w = sw + gap + text_w(cr, label);
-        if (x > L->gx && x + w > right) {
-            line++;
-            x = L->gx;
-        }
-        if (draw) {
-            double cy = L->key_y + line * L->key_line, y0 = round(cy - sw / 2);
-            double x0 = round(x), s = round(sw);
-            rgb(cr, k < 3 ? verdict_rgb[k] : k == 3 ? NAN_RGB : BG_RGB);
-            cairo_rectangle(cr, x0, y0, s, s);
-            cairo_fill(cr);
-            if (k == 4) {
-                cairo_save(cr);
-                cairo_rectangle(cr, x0, y0, s, s);
-                cairo_clip(cr);
-                rgb(cr, 0);
-                cairo_set_line_width(cr, 1);
-                for (double d = -s; d < s; d += 4) {
-                    cairo_move_to(cr, x0 + d, y0 + s);
-                    cairo_line_to(cr, x0 + d + s, y0);
-                }
-                cairo_stroke(cr);
-                cairo_restore(cr);
-                rgb(cr, 0);
-                cairo_set_line_width(cr, 2);
-                cairo_rectangle(cr, x0 + 1, y0 + 1, s - 2, s - 2);
-                cairo_stroke(cr);
-            }
-            rgb(cr, INK_RGB);
-            text_at(cr, x + sw + gap, cy, 0, label);
-        }
-        x += w + sep;
-    }
-    return line + 1;
-}
-
-static void make_layout(layout *L, cairo_t *cr, const swx_plan *p, const ramp *r)
-{
-    char b[64];
-    L->fs = fmin(fmax(fmin(L->W / 75.0, L->H / 48.0), 9.0), 22.0);
-    L->m = round(L->fs * 1.2);
-    double fs = L->fs;
-    /* top: the title and the departures' line */
-    double top = L->m + fs * 1.5 + fs * 1.6 + fs * 0.9;
-    /* left: the axis title (turned) and the distance labels */
-    font(cr, fs, 0);
-    num(b, sizeof b, p->sample_nm[p->ns - 1]);
-    double ylab = fmax(text_w(cr, b), text_w(cr, "Verdict"));
-    double left = L->m + fs * 1.3 + fs * 0.6 + ylab + fs * 0.5;
-    /* right: the legend bar, its ticks and numbers */
-    num(b, sizeof b, r->v[RAMP_N - 1]);
-    L->bar_w = round(fs * 1.3);
-    double right = fs * 1.2 + L->bar_w + fs * 0.4 + fmax(text_w(cr, b), text_w(cr, r->unit)) + L->m;
-    L->gx = round(left);
-    L->gw = round(L->W - right - left);
-    L->lx = L->gx + L->gw + round(fs * 1.2);
-    /* bottom: the verdicts, the departure labels, the axis title, the key */
-    L->vh = round(fs * 1.5);
-    L->key_line = fs * 1.6;
-    L->gy = round(top);
-    int lines = key(cr, L, 0);
-    double below =
-        fs * 0.5 + L->vh + fs * 0.5 + fs * 1.4 + fs * 1.5 + fs * 0.6 + lines * L->key_line + L->m;
-    L->gh = round(L->H - below - L->gy);
-    L->vy = L->gy + L->gh + round(fs * 0.5);
-    L->xl_y = L->vy + L->vh + fs * 0.5 + fs * 0.7;
-    L->xt_y = L->xl_y + fs * 1.45;
-    L->key_y = L->xt_y + fs * 0.75 + fs * 0.6 + L->key_line / 2;
-}
-
-/* ---- drawing ---- */
-
-static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what)
-{
-    char title[256], sub[256], a[32], b[32], len[32], band[96];
-    const swx_plan_opts *o = &p->opts;
-    double length = p->length_nm > 0 ? p->length_nm : p->sample_nm[p->ns - 1];
-    snprintf(len, sizeof len, "%.0f nm", length);
-    num(a, sizeof a, o->min_kn);
-    num(b, sizeof b, o->max_kn);
-    if (!o->polar && o->max_kn <= 0)
-        band[0] = '\0';
-    else if (o->polar && o->min_kn > 0)
-        snprintf(band, sizeof band, "polar, motoring %s kn", a);
-    else if (o->polar)
-        snprintf(band, sizeof band, "polar");
-    else if (o->min_kn == o->max_kn)
-        snprintf(band, sizeof band, "%s kn", a);
-    else
-        snprintf(band, sizeof band, "%s\xe2\x80\x93%s kn", a, b);
-    snprintf(title, sizeof title, "Departure plan: %s%s%s \xc2\xb7 %s", len, *band ? " at " : "",
-             band, what == 'w' ? "true wind" : "significant wave height");
-    depart_label(a, sizeof a, p->rows[0].depart);
-    depart_label(b, sizeof b, p->rows[p->n - 1].depart);
-    if (p->n == 1) {
-        snprintf(sub, sizeof sub,
-                 "1 departure, %s (UTC); each cell: the worst %s the ship meets there", a,
-                 what == 'w' ? "wind" : "sea");
-    } else {
-        char st[32];
-        step_label(st, sizeof st, o->step > 0 ? o->step : p->rows[1].depart - p->rows[0].depart);
-        snprintf(sub, sizeof sub,
-                 "%zu departures, %s to %s (UTC), every %s; each cell: the worst %s the ship "
-                 "meets there",
-                 p->n, a, b, st, what == 'w' ? "wind" : "sea");
-    }
-    double w = L->W - 2 * L->m;
-    double fs = fit_size(cr, title, L->fs * 1.45, 6, w, 1);
-    font(cr, fs, 1);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->m, L->m + L->fs * 0.75, 0, title);
-    fs = fit_size(cr, sub, L->fs, 6, w, 0);
-    char *cut = strstr(sub, "; each cell");
-    if (fs < L->fs * 0.85 && cut) { /* a narrow chart: the departures alone, readable */
-        *cut = '\0';
-        fs = fit_size(cr, sub, L->fs, 6, w, 0);
-    }
-    font(cr, fs, 0);
-    rgb(cr, SOFT_RGB);
-    text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 0.8, 0, sub);
-}
-
-static int storm_at(const swx_plan *p, size_t i, size_t j)
-{
-    return p->storm && i < p->n && j < p->ns && p->storm[i * p->ns + j];
-}
-
-static void draw_grid(cairo_t *cr, const layout *L, const swx_plan *p, const ramp *r, int what)
-{
-    const double *val = what == 'w' ? p->wind_kn : p->wave_m;
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-    for (size_t i = 0; i < p->n; i++) {
-        double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
-        for (size_t j = 0; j < p->ns; j++) {
-            double y0 = edge(L->gy, L->gh, j, p->ns), y1 = edge(L->gy, L->gh, j + 1, p->ns);
-            ramp_colour(cr, r, val ? val[i * p->ns + j] : NAN);
-            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-            cairo_fill(cr);
-        }
-    }
-    /* thin separators between departures where columns are wide enough */
-    if (L->gw / (double)p->n >= 10) {
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.55);
-        for (size_t i = 1; i < p->n; i++) {
-            double x = edge(L->gx, L->gw, i, p->n);
-            cairo_rectangle(cr, x, L->gy, 1, L->gh);
-        }
-        cairo_fill(cr);
-    }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    /* storms: hatched, and outlined where a storm cell meets a cell outside */
-    if (p->storm) {
-        int any = 0;
-        cairo_save(cr);
-        for (size_t i = 0; i < p->n; i++)
-            for (size_t j = 0; j < p->ns; j++)
-                if (storm_at(p, i, j)) {
-                    double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
-                    double y0 = edge(L->gy, L->gh, j, p->ns), y1 = edge(L->gy, L->gh, j + 1, p->ns);
-                    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-                    any = 1;
-                }
-        if (any) {
-            cairo_clip(cr);
-            rgb(cr, 0);
-            cairo_set_line_width(cr, fmax(1, L->fs / 12));
-            double step = fmax(4, round(L->fs / 2.5));
-            for (double d = -L->gh; d < L->gw; d += step) {
-                cairo_move_to(cr, L->gx + d, L->gy + L->gh);
-                cairo_line_to(cr, L->gx + d + L->gh, L->gy);
-            }
-            cairo_stroke(cr);
-        }
-        cairo_restore(cr);
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-        rgb(cr, 0);
-        for (size_t i = 0; i < p->n; i++)
-            for (size_t j = 0; j < p->ns; j++) {
-                if (!storm_at(p, i, j))
-                    continue;
-                double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
-                double y0 = edge(L->gy, L->gh, j, p->ns), y1 = edge(L->gy, L->gh, j + 1, p->ns);
-                if (!j || !storm_at(p, i, j - 1))
-                    cairo_rectangle(cr, x0, y0, x1 - x0, 2);
-                if (j + 1 == p->ns || !storm_at(p, i, j + 1))
-                    cairo_rectangle(cr, x0, y1 - 2, x1 - x0, 2);
-                if (!i || !storm_at(p, i - 1, j))
-                    cairo_rectangle(cr, x0, y0, 2, y1 - y0);
-                if (i + 1 == p->n || !storm_at(p, i + 1, j))
-                    cairo_rectangle(cr, x1 - 2, y0, 2, y1 - y0);
-            }
-        cairo_fill(cr);
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    }
-    /* the frame */
-    rgb(cr, SOFT_RGB);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, L->gx - 0.5, L->gy - 0.5, L->gw + 1, L->gh + 1);
-    cairo_stroke(cr);
-}
-
-/* The distance axis: round distances placed where they fall between the
- * sample points' rows. */
-static void draw_y_axis(cairo_t *cr, const layout *L, const swx_plan *p)
-{
-    double rh = L->gh / (double)p->ns;
-    double first = p->sample_nm[0], last = p->sample_nm[p->ns - 1];
-    double span = last - first;
-    double step = nice_step(span * L->fs * 2.6 / fmax(L->gh - rh, 1));
-    char b[32];
-    font(cr, L->fs, 0);
-    cairo_set_line_width(cr, 1);
-    size_t j = 0;
-    for (double v = ceil(first / step) * step; v <= last + 1e-9; v += step) {
-        double y;
-        if (p->ns == 1) {
-            y = L->gy + rh / 2;
-        } else {
-            while (j + 2 < p->ns && p->sample_nm[j + 1] < v)
-                j++;
-            double s0 = p->sample_nm[j], s1 = p->sample_nm[j + 1];
-            double f = s1 > s0 ? (v - s0) / (s1 - s0) : 0;
-            y = L->gy + (j + 0.5 + fmin(fmax(f, 0), 1)) * rh;
-        }
-        y = round(y) + 0.5;
-        rgb(cr, SOFT_RGB);
-        cairo_move_to(cr, L->gx - L->fs * 0.4, y);
-        cairo_line_to(cr, L->gx, y);
-        cairo_stroke(cr);
-        num(b, sizeof b, v);
-        rgb(cr, INK_RGB);
-        text_at(cr, L->gx - L->fs * 0.55, y, 1, b);
-        if (p->ns == 1)
-            break;
-    }
-    /* the axis title, turned */
-    const char *t = "Distance along the route (nm)";
-    double fs = fit_size(cr, t, L->fs, 6, L->gh, 0);
-    font(cr, fs, 0);
-    cairo_save(cr);
-    cairo_translate(cr, L->m + L->fs * 0.6, L->gy + L->gh / 2);
-    cairo_rotate(cr, -M_PI / 2);
-    rgb(cr, SOFT_RGB);
-    text_at(cr, 0, 0, 0.5, t);
-    cairo_restore(cr);
-}
-
-static void draw_verdicts(cairo_t *cr, const layout *L, const swx_plan *p)
-{
-    double cw = L->gw / (double)p->n;
-    int gap = cw >= 6 ? 1 : 0;
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-    for (size_t i = 0; i < p->n; i++) {
-        double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
-        int v = p->rows[i].verdict;
-        rgb(cr, v >= 0 && v < 3 ? verdict_rgb[v] : NAN_RGB);
-        cairo_rectangle(cr, x0 + gap, L->vy, x1 - x0 - 2 * gap, L->vh);
-        cairo_fill(cr);
-    }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    font(cr, L->fs, 0);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->gx - L->fs * 0.55, L->vy + L->vh / 2, 1, "Verdict");
-}
-
-/* Departure labels, every k-th column so that they never touch. */
-static void draw_x_axis(cairo_t *cr, const layout *L, const swx_plan *p)
-{
-    char b[32];
-    font(cr, L->fs, 0);
-    double lw = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        depart_label(b, sizeof b, p->rows[i].depart);
-        lw = fmax(lw, text_w(cr, b));
-    }
-    double cw = L->gw / (double)p->n;
-    size_t k = (size_t)ceil((lw + L->fs * 1.2) / cw);
-    if (k < 1)
-        k = 1;
-    /* labels a whole number of hours or days apart that fit a day */
-    int64_t step = p->opts.step > 0 ? p->opts.step
-                   : p->n > 1       ? p->rows[1].depart - p->rows[0].depart
-                                    : 0;
-    if (step > 0 && 86400 % step == 0) {
-        size_t per_day = (size_t)(86400 / step);
-        if (k < per_day)
-            while (per_day % k)
-                k++;
-        else
-            k = (k + per_day - 1) / per_day * per_day;
-    }
-    cairo_set_line_width(cr, 1);
-    double lo = L->m + lw / 2, hi = L->W - L->m - lw / 2;
-    for (size_t i = 0; i < p->n; i += k) {
-        double xc = round((edge(L->gx, L->gw, i, p->n) + edge(L->gx, L->gw, i + 1, p->n)) / 2);
-        rgb(cr, SOFT_RGB);
-        cairo_move_to(cr, xc + 0.5, L->vy + L->vh);
-        cairo_line_to(cr, xc + 0.5, L->vy + L->vh + L->fs * 0.4);
-        cairo_stroke(cr);
-        depart_label(b, sizeof b, p->rows[i].depart);
-        rgb(cr, INK_RGB);
-        text_at(cr, fmin(fmax(xc, lo), hi), L->xl_y, 0.5, b);
-    }
-    rgb(cr, SOFT_RGB);
-    text_at(cr, L->gx + L->gw / 2, L->xt_y, 0.5, "Departure (UTC)");
-}
-
-/* The colour scale: a bar as tall as the grid, its maximum at the top, ticks
- * and numbers right of it, the unit above. */
-static void draw_legend(cairo_t *cr, const layout *L, const ramp *r)
-{
-    double top = r->v[RAMP_N - 1];
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-    for (int y = 0; y < (int)L->gh; y++) {
-        double v = top * (1 - (y + 0.5) / L->gh);
-        ramp_colour(cr, r, v);
-        cairo_rectangle(cr, L->lx, L->gy + y, L->bar_w, 1);
-        cairo_fill(cr);
-    }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    rgb(cr, SOFT_RGB);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, L->lx - 0.5, L->gy - 0.5, L->bar_w + 1, L->gh + 1);
-    cairo_stroke(cr);
-    char b[32];
-    font(cr, L->fs, 0);
-    double step = r->tick;
-    while (L->gh * step / top < L->fs * 1.6)
-        step *= 2;
-    for (double v = 0; v <= top + 1e-9; v += step) {
-        double y = round(L->gy + L->gh * (1 - v / top)) + 0.5;
-        rgb(cr, SOFT_RGB);
-        cairo_move_to(cr, L->lx + L->bar_w, y);
-        cairo_line_to(cr, L->lx + L->bar_w + L->fs * 0.3, y);
-        cairo_stroke(cr);
-        num(b, sizeof b, v);
-        rgb(cr, INK_RGB);
-        text_at(cr, L->lx + L->bar_w + L->fs * 0.45, y, 0, b);
-    }
-    font(cr, L->fs, 1);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->lx, L->gy - L->fs * 0.9, 0, r->unit);
-}
-
-/* ---- writing ---- */
 
 typedef struct sink {
     FILE *f;
     int err; /* errno of the first failed write */
 } sink;
 
-static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
+static int sink_write(void *closure, const unsigned char *data, unsigned len)
 {
     sink *s = closure;
+    errno = 0;
     if (len && fwrite(data, 1, len, s->f) != len) {
         s->err = errno ? errno : EIO;
-        return CAIRO_STATUS_WRITE_ERROR;
+        return -1;
     }
-    return CAIRO_STATUS_SUCCESS;
+    return 0;
 }
 
 int swx_plan_chart_png(const swx_plan *p, const char *path, int what, int width, int height)
 {
     int rc = 0;
-    cairo_surface_t *sf = NULL;
-    cairo_t *cr = NULL;
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
     if (!path || !*path)
         return swx_error_set(SWX_EINVAL, "plan chart: no output file given");
@@ -571,52 +96,26 @@ int swx_plan_chart_png(const swx_plan *p, const char *path, int what, int width,
     if (!p->ns || !p->sample_nm)
         return swx_error_set(SWX_EINVAL, "plan chart %s: the plan has no points along the route",
                              path);
-    const ramp *r = what == 'w' ? &wind_ramp : &wave_ramp;
-
-    sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    cr = cairo_create(sf);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        rc = swx_error_set(SWX_ENOMEM, "plan chart %s: out of memory for %dx%d pixels", path, width,
-                           height);
-        goto done;
-    }
-    rgb(cr, BG_RGB);
-    cairo_paint(cr);
-    layout L = {.W = width, .H = height};
-    make_layout(&L, cr, p, r);
-    draw_title(cr, &L, p, what);
-    draw_grid(cr, &L, p, r, what);
-    draw_y_axis(cr, &L, p);
-    draw_verdicts(cr, &L, p);
-    draw_x_axis(cr, &L, p);
-    draw_legend(cr, &L, r);
-    key(cr, &L, 1);
-    cairo_surface_flush(sf);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        rc = swx_error_set(cairo_status(cr) == CAIRO_STATUS_NO_MEMORY ? SWX_ENOMEM : SWX_EIO,
-                           "plan chart %s: drawing failed: %s", path,
-                           cairo_status_to_string(cairo_status(cr)));
-        goto done;
-    }
+    pthread_once(&chart_once, chart_load);
+    if (!chart_draw)
+        return swx_error_set(SWX_ECONFIG, "plan chart %s: cannot load the chart library: %s", path,
+                             chart_why);
 
     if ((rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM)))
         goto done;
     sink s = {af.f, 0};
-    errno = 0;
-    cairo_status_t st = cairo_surface_write_to_png_stream(sf, sink_write, &s);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        swx_atomicfile_abort(&af);
-        if (st == CAIRO_STATUS_NO_MEMORY)
-            rc = swx_error_set(SWX_ENOMEM, "cannot write %s: out of memory", path);
-        else
-            rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path,
-                               s.err ? strerror(s.err) : cairo_status_to_string(st));
-        goto done;
-    }
-    rc = swx_atomicfile_commit(&af);
+    const char *why = NULL;
+    rc = chart_draw(p, SEAWX_VERSION, what, width, height, sink_write, &s, &why);
+    if (rc == SWX_ENOMEM)
+        rc = swx_error_set(SWX_ENOMEM, "plan chart %s: out of memory for %dx%d pixels", path, width,
+                           height);
+    else if (rc && why)
+        rc = swx_error_set(rc, "plan chart %s: drawing failed: %s", path, why);
+    else if (rc)
+        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(s.err ? s.err : EIO));
+    else
+        rc = swx_atomicfile_commit(&af);
 done:
     swx_atomicfile_abort(&af);
-    cairo_destroy(cr);
-    cairo_surface_destroy(sf);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* plan_write.c: the departure plan as JSON and as CSV (seawx/plan.h), the
  * files `seawx plan --json/--csv` writes and a voyage package holds. */
+#include "csv.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
@@ -181,19 +182,6 @@ int swx_plan_write_json(FILE *f, const swx_plan *p, const size_t *order, const s
     return rc;
 }
 
-static void csv_str(FILE *f, const char *s)
-{
-    if (!s)
-        return;
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void csv_num(FILE *f, double v, int decimals)
 {
     if (!isnan(v))
@@ -230,16 +218,16 @@ int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order)
         csv_num(f, r->max_wave_m, 3);
         fprintf(f, ",%.4f,%.4f,%.4f,%.4f,", r->hours_wind, r->hours_gust, r->hours_wave,
                 r->hours_upwind);
-        csv_str(f, r->storm_id);
+        swx_csv_field(f, r->storm_id);
         fputc(',', f);
-        csv_str(f, r->storm_title);
+        swx_csv_field(f, r->storm_title);
         fputc(',', f);
         if (r->storm_title)
             fprintf(f, "%.2f,%.3f,%.3f", r->storm_cpa_nm, r->storm_danger_h, r->storm_r34_h);
         else
             fputs(",,", f);
         fprintf(f, ",%s,", swx_plan_verdict_name(r->verdict));
-        csv_str(f, r->reason);
+        swx_csv_field(f, r->reason);
         fputc('\n', f);
     }
     return ferror(f) ? swx_error_set(SWX_EIO, "writing the CSV failed") : 0;

@@ -25,6 +25,10 @@ check "it declares its libraries (libgdal, libcurl, ...) as dependencies" sh -c 
 check "apt installs it" sh -c "apt-get install -y -q --no-install-recommends '$deb' >'$T/apt.log' 2>&1"
 dpkg -L seawx >"$T/files.txt"
 check "seawx and seawx-sim are on the PATH" sh -c "/usr/bin/seawx --version | grep -q '^seawx ' && /usr/bin/seawx-sim --help >/dev/null"
+check "the plan's chart library is installed beside libseawx, and only it needs cairo" sh -c "
+lib=\$(grep '/libseawx.so.0\$' '$T/files.txt') && chart=\$(grep '/libseawx_chart.so.0\$' '$T/files.txt') &&
+test \"\${lib%/*}\" = \"\${chart%/*}\" && grep -q '^ Depends:.*libcairo2' '$T/info.txt' &&
+readelf -d \"\$chart\" | grep -q 'NEEDED.*libcairo' && ! readelf -d \"\$lib\" | grep -q 'NEEDED.*libcairo'"
 check "GDAL lists SEAWX with no GDAL_DRIVER_PATH" sh -c "env -u GDAL_DRIVER_PATH gdalinfo --formats | grep -q '^  SEAWX'"
 check "the manual page of seed holds its options" sh -c \
   "zcat /usr/share/man/man1/seawx-seed.1.gz | grep -q 'bbox' && { ! command -v man >/dev/null || MANPAGER=cat man seawx-seed 2>/dev/null | grep -q -- '--bbox'; }"

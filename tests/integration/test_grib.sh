@@ -211,8 +211,16 @@ bad() { # NAME EXIT PATTERN ARGS...
 }
 check "an unknown variable: exit 2" bad unknown 2 "unknown variable 'snow'" \
   --route route.csv --depart "$DEPART" --speed 6-8 --vars wind,snow
+m=$(mark)
 check "a grid not a multiple of 0.25: exit 2" bad grid 2 "not a multiple of the forecast files' spacing" \
-  --route route.csv --depart "$DEPART" --speed 6-8 --grid 0.3 --cache c1
+  --route route.csv --depart "$DEPART" --speed 6-8 --grid 0.3 --cache c-grid
+# The spacing is in the listed files' names (0p25): refused from the listing,
+# before any file is read.
+# (the stand-in logs a request once answered: wait for the listing's line)
+wait_until 10 sh -c "[ \$(wc -l <access.log) -gt $m ]"
+check "a grid not a multiple: nothing asked but the listing" sh -c \
+  "awk -v from=$m 'NR > from' access.log >grid.log && test -s grid.log &&
+   ! grep -v -E '^GET [^ ]+ /forecast/file\\?' grid.log"
 check "hours past the run: exit 2" bad hours 2 "past the run's last forecast hour (240)" \
   --bbox -61,35,-39,41 --hours 0-300 --cache c1
 check "a run not listed: exit 5" bad run 5 "no forecast file of the run of 2026-11-20" \

@@ -138,6 +138,30 @@ a = json.load(open('$T/p28.json'))['departures']; b = json.load(open('$T/best.js
 rank = {'go': 0, 'marginal': 1, 'no-go': 2}
 assert sorted(r['depart'] for r in a) == sorted(r['depart'] for r in b)
 assert [rank[r['verdict']] for r in b] == sorted(rank[r['verdict']] for r in b)\""
+# Departures the forecast covers in part come after every one it covers
+# whole, a no-go among them: at 6-8 kn with 27 kn as the limit, the middle
+# departures meet 28 kn over the whole voyage (no-go) and the late ones sail
+# past the forecast's end with less.
+check "--best: partial departures after every complete one, a no-go among them" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-8 --max-wind 27kn --departures '$from/$to/6h' --no-storms \
+  --best --json - -q >'$T/best_partial.json' && python3 -c \"
+import json
+b = json.load(open('$T/best_partial.json'))['departures']
+rank = {'go': 0, 'marginal': 1, 'no-go': 2}
+key = [(r['partial'], rank[r['verdict']]) for r in b]
+assert key == sorted(key), key
+assert (False, 2) in key and any(p and v < 2 for p, v in key), key
+print('%d complete, %d partial' % (sum(not p for p, v in key), sum(p for p, v in key)))\""
+# The table is the output unless --json or --csv writes a file; --table asks
+# for it too.
+check "--json FILE: nothing on stdout, the summary on stderr" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-7 --departures '$from/$to5/6h' --no-storms -q \
+  --json '$T/quiet.json' >'$T/quiet.out' 2>'$T/quiet.err' && test -s '$T/quiet.json' &&
+  ! test -s '$T/quiet.out' && grep -q '^seawx: 5 departures: ' '$T/quiet.err'"
+check "--csv FILE --table: the table as well" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-7 --departures '$from/$to5/6h' --no-storms -q \
+  --csv '$T/quiet.csv' --table >'$T/quiet.out' && test -s '$T/quiet.csv' &&
+  test \$(grep -c -E '^[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}Z ' '$T/quiet.out') -eq 5"
 check "the terminal table: a line per departure" sh -c "
 '${plan[0]}' plan --route '$ROUTE' --speed 6-7 --departures '$from/$to5/6h' --no-storms -q \
   >'$T/table.out' && test \$(grep -c -E '^[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}Z ' '$T/table.out') -eq 5"
@@ -255,6 +279,8 @@ check "refused: a bad chart size" refuse size "--chart-size '12x8'" --speed 6 \
   --departures "$d28" --chart "$T/bad.png" --chart-size 12x8
 check "refused: --chart-by something else" refuse by "--chart-by 'rain': wind or waves" \
   --speed 6 --departures "$d28" --chart "$T/bad.png" --chart-by rain
+check "refused: --table with --csv - (both to stdout)" refuse table \
+  "--table and --csv - cannot both go to stdout" --speed 6 --departures "$d28" --csv - --table
 check "refused: a chart into a missing folder, before anything is sent" sh -c "
 n0=\$(wc -l <'$T/access.log'); '$S' plan --route '$ROUTE' --speed 6 --departures '$d28' \
   --chart '$T/nowhere/p.png' 2>'$T/bad.err'; rc=\$?
@@ -272,7 +298,7 @@ sim_start --now 2024-10-08T06:00:00Z
 printf 'lat,lon\n24.0,-79.0\n29.0,-86.0\n' >"$T/through.csv"
 check "HELGA: planned" sh -c "'$S' plan --route '$T/through.csv' --speed 6-8 \
   --departures 2024-10-08T06:00Z/2024-10-11T06:00Z/12h --json '$T/helga.json' \
-  --chart '$T/helga.png' -q >'$T/helga.txt'"
+  --csv '$T/helga.csv' --chart '$T/helga.png' --table -q >'$T/helga.txt'"
 check "HELGA: the first departure no-go for it, in the JSON and the table" "$py" - "$T/helga.json" \
   "$T/helga.txt" <<'EOF3'
 import json, sys
@@ -296,6 +322,21 @@ EOF3
 check "HELGA: closest approach and hours inside as a brute force" "$py" "$PC" storm \
   "$T/helga.json" "$T/through.csv"
 check "HELGA: the chart's verdicts" "$py" "$PC" chart "$T/helga.json" "$T/helga.png" 1200 800
+# RFC 4180 as every CSV of seawx: a field quoted only when it holds a comma,
+# a quote or a line end (or starts or ends with a space).
+check "HELGA: the CSV quotes only what must be" "$py" - "$T/helga.csv" "$T/helga.json" <<'EOF4'
+import csv, json, sys
+text = open(sys.argv[1], newline="").read()
+rows = list(csv.DictReader(text.splitlines()))
+d = json.load(open(sys.argv[2]))["departures"]
+assert [r["reason"] for r in rows] == [x["reason"] or "" for x in d], rows
+first = text.splitlines()[1]
+assert ",AL092024,HELGA," in first and first.endswith(",no-go,inside the 34 kt winds of HELGA"), first
+for line, r in zip(text.splitlines()[1:], rows):
+    quoted = '"' in line
+    assert quoted == any(c in r["reason"] for c in ',"'), line
+print("%d rows, %d with a quoted reason" % (len(rows), sum('"' in l for l in text.splitlines())))
+EOF4
 
 # Polars: the same boat into the wind and before it. The first 609 nm of the
 # Atlantic route (from Lisbon, into the north-easterlies' reach) and the same

@@ -1,8 +1,12 @@
 /* cu_support.c: shared plumbing of the unit test programs. */
 #include "cu_support.h"
 
+#include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/iso8601.h"
+#include "seawx/voyage.h"
+#include "seawx/wms.h"
+#include "seawx/wms_caps.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
@@ -155,7 +159,70 @@ swx_client *cu_client(const char *base_url, const char *key, const char *auth)
     o.api_key = key;
     o.wms_auth = auth;
     o.max_retries = -1;
+    if (getenv("SEAWX_UNDER_VALGRIND"))
+        o.timeout_ms = 900000;
     swx_client *c = NULL;
     CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
     return c;
+}
+
+long cu_log_count(const char *log, const char *needle, long want)
+{
+    long n = 0;
+    for (int tries = 0; tries < 400; tries++) {
+        FILE *f = fopen(log, "r");
+        char line[4096];
+        n = 0;
+        while (f && fgets(line, sizeof line, f))
+            n += strstr(line, needle) != NULL;
+        if (f)
+            fclose(f);
+        if (n >= want)
+            break;
+        struct timespec ts = {0, 25 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return n;
+}
+
+int cu_voyage_bench_start(cu_voyage_bench *b, const char *name, const char *key, const char *now,
+                          const char *route, const char *depart, double kn)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->dir, sizeof b->dir, "/tmp/seawx-test-%.20s-XXXXXX", name);
+    if (!mkdtemp(b->dir)) {
+        fprintf(stderr, "%s: cannot make a folder: %s\n", name, strerror(errno));
+        b->dir[0] = 0;
+        return -1;
+    }
+    snprintf(b->access_log, sizeof b->access_log, "%s/access.log", b->dir);
+    const char *args[] = {"--key", key, "--now", now, "--access-log", b->access_log, NULL};
+    if (cu_sim_start(&b->sim, args))
+        return -1;
+    swx_client_opts co = {.base_url = b->sim.base_url, .api_key = key};
+    swx_client *c = NULL;
+    int rc = swx_client_new(&c, &co);
+    if (!rc)
+        rc = swx_wms_get_caps(&b->caps, c, "maritime");
+    swx_client_free(c);
+    if (!rc && !(rc = swx_voyage_from_route(&b->voyage, route, strlen(route))))
+        rc = swx_voyage_set_speed(b->voyage, cu_time(depart), kn, kn);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", name, swx_error_last());
+    return rc ? -1 : 0;
+}
+
+int cu_voyage_bench_stop(cu_voyage_bench *b)
+{
+    swx_voyage_free(b->voyage);
+    swx_caps_free(b->caps);
+    b->voyage = NULL;
+    b->caps = NULL;
+    if (b->sim.pid)
+        cu_sim_stop(&b->sim);
+    if (!b->dir[0])
+        return 0;
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", b->dir);
+    return system(cmd) == 0 ? 0 : -1;
 }

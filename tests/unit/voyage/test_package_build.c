@@ -32,54 +32,21 @@
 /* About 77 nm south-west off Portugal: under 8 hours at 10 kn. */
 #define ROUTE "lat,lon\n36,-14\n35,-15\n"
 
-static cu_sim sim;
-static swx_caps *caps;
-static swx_voyage *voyage;
-static char dir[64], access_log[96];
+static cu_voyage_bench vb;
 
 static swx_client *client(const char *key)
 {
-    swx_client_opts o = {0};
-    o.base_url = sim.base_url;
-    o.api_key = key;
-    o.max_retries = -1;
-    if (getenv("SEAWX_UNDER_VALGRIND"))
-        o.timeout_ms = 900000;
-    swx_client *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
-    return c;
+    return cu_client(vb.sim.base_url, key, NULL);
 }
 
 static int setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/seawx-test-package-XXXXXX");
-    if (!mkdtemp(dir))
-        return -1;
-    snprintf(access_log, sizeof access_log, "%s/access.log", dir);
-    const char *args[] = {"--key", KEY, "--now", NOW, "--access-log", access_log, NULL};
-    if (cu_sim_start(&sim, args))
-        return -1;
-    swx_client_opts co = {.base_url = sim.base_url, .api_key = KEY};
-    swx_client *c = NULL;
-    int rc = swx_client_new(&c, &co);
-    if (!rc)
-        rc = swx_wms_get_caps(&caps, c, "maritime");
-    swx_client_free(c);
-    if (!rc && !(rc = swx_voyage_from_route(&voyage, ROUTE, strlen(ROUTE))))
-        rc = swx_voyage_set_speed(voyage, cu_time(DEPART), 10, 10);
-    if (rc)
-        fprintf(stderr, "test_package_build: %s\n", swx_error_last());
-    return rc ? -1 : 0;
+    return cu_voyage_bench_start(&vb, "package", KEY, NOW, ROUTE, DEPART, 10);
 }
 
 static int teardown(void)
 {
-    swx_voyage_free(voyage);
-    swx_caps_free(caps);
-    cu_sim_stop(&sim);
-    char cmd[96];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cu_voyage_bench_stop(&vb);
 }
 
 static const char *in_dir(const char *name)
@@ -87,29 +54,14 @@ static const char *in_dir(const char *name)
     static char p[4][160];
     static int k;
     k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    snprintf(p[k], sizeof p[k], "%s/%s", vb.dir, name);
     return p[k];
 }
 
-/* GetMaps in the access log, once it holds at least `want` (its lines are
- * written as each answer completes, a moment after the client has it). */
+/* GetMaps in the access log, once it holds at least `want`. */
 static long getmaps(long want)
 {
-    long n = 0;
-    for (int tries = 0; tries < 400; tries++) {
-        FILE *f = fopen(access_log, "r");
-        char line[4096];
-        n = 0;
-        while (f && fgets(line, sizeof line, f))
-            n += strstr(line, "request=GetMap&") != NULL;
-        if (f)
-            fclose(f);
-        if (n >= want)
-            break;
-        struct timespec ts = {0, 25 * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-    return n;
+    return cu_log_count(vb.access_log, "request=GetMap&", want);
 }
 
 /* A package of swh at zooms 3-4 at path. */
@@ -119,7 +71,7 @@ static swx_package *package(const char *path, uint64_t budget)
     CU_ASSERT_EQUAL_FATAL(swx_package_layer_parse(&swh, "swh:zoom=3-4:format=png"), 0);
     swx_package_opts o = {.bundle = "maritime",
                           .path = path,
-                          .voyage = voyage,
+                          .voyage = vb.voyage,
                           .buffer_m = 10 * 1852.0,
                           .layers = &swh,
                           .nlayers = 1,
@@ -127,7 +79,7 @@ static swx_package *package(const char *path, uint64_t budget)
                           .budget = budget,
                           .now = cu_time(NOW)};
     swx_package *p = NULL;
-    int rc = swx_package_new(&p, caps, &o);
+    int rc = swx_package_new(&p, vb.caps, &o);
     if (rc)
         fprintf(stderr, "\n  package: %s\n", swx_error_last());
     CU_ASSERT_EQUAL_FATAL(rc, 0);

@@ -33,75 +33,27 @@
 #define FILE_BYTES 28672.0
 #define SAMPLES 8
 
-static cu_sim sim;
-static swx_caps *caps;
-static swx_voyage *voyage;
-static char dir[64], access_log[96];
+static cu_voyage_bench vb;
 
 static swx_client *client(void)
 {
-    swx_client_opts o = {0};
-    o.base_url = sim.base_url;
-    o.api_key = KEY;
-    o.max_retries = -1;
-    if (getenv("SEAWX_UNDER_VALGRIND"))
-        o.timeout_ms = 900000;
-    swx_client *c = NULL;
-    CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
-    return c;
+    return cu_client(vb.sim.base_url, KEY, NULL);
 }
 
 static int setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/seawx-test-quote-XXXXXX");
-    if (!mkdtemp(dir))
-        return -1;
-    snprintf(access_log, sizeof access_log, "%s/access.log", dir);
-    const char *args[] = {"--key", KEY, "--now", NOW, "--access-log", access_log, NULL};
-    if (cu_sim_start(&sim, args))
-        return -1;
-    swx_client_opts co = {.base_url = sim.base_url, .api_key = KEY};
-    swx_client *c = NULL;
-    int rc = swx_client_new(&c, &co);
-    if (!rc)
-        rc = swx_wms_get_caps(&caps, c, "maritime");
-    swx_client_free(c);
-    if (!rc && !(rc = swx_voyage_from_route(&voyage, ROUTE, strlen(ROUTE))))
-        rc = swx_voyage_set_speed(voyage, cu_time(DEPART), 10, 10);
-    if (rc)
-        fprintf(stderr, "test_package_quote: %s\n", swx_error_last());
-    return rc ? -1 : 0;
+    return cu_voyage_bench_start(&vb, "quote", KEY, NOW, ROUTE, DEPART, 10);
 }
 
 static int teardown(void)
 {
-    swx_voyage_free(voyage);
-    swx_caps_free(caps);
-    cu_sim_stop(&sim);
-    char cmd[96];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return cu_voyage_bench_stop(&vb);
 }
 
-/* GetMaps in the access log, once it holds at least `want` (its lines are
- * written as each answer completes, a moment after the client has it). */
+/* GetMaps in the access log, once it holds at least `want`. */
 static long getmaps(long want)
 {
-    long n = 0;
-    for (int tries = 0; tries < 400; tries++) {
-        FILE *f = fopen(access_log, "r");
-        char line[4096];
-        n = 0;
-        while (f && fgets(line, sizeof line, f))
-            n += strstr(line, "request=GetMap&") != NULL;
-        if (f)
-            fclose(f);
-        if (n >= want)
-            break;
-        struct timespec ts = {0, 25 * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-    return n;
+    return cu_log_count(vb.access_log, "request=GetMap&", want);
 }
 
 /* swh at zooms 3-4 and sst at zoom 2 (or the layers given), at path. */
@@ -113,14 +65,14 @@ static swx_package *package(const char *path, const char *a, const char *b)
         CU_ASSERT_EQUAL_FATAL(swx_package_layer_parse(&layers[1], b), 0);
     swx_package_opts o = {.bundle = "maritime",
                           .path = path,
-                          .voyage = voyage,
+                          .voyage = vb.voyage,
                           .buffer_m = 10 * 1852.0,
                           .layers = layers,
                           .nlayers = b ? 2 : 1,
                           .tile_size = 256,
                           .now = cu_time(NOW)};
     swx_package *p = NULL;
-    int rc = swx_package_new(&p, caps, &o);
+    int rc = swx_package_new(&p, vb.caps, &o);
     if (rc)
         fprintf(stderr, "\n  package: %s\n", swx_error_last());
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -194,8 +146,8 @@ static double layer_bytes(const char *folder, const char *prefix, size_t *n)
 static void test_quote_and_build(void)
 {
     char path[128], folder[128];
-    snprintf(path, sizeof path, "%s/pkg", dir);
-    snprintf(folder, sizeof folder, "%s/.pkg.v1", dir);
+    snprintf(path, sizeof path, "%s/pkg", vb.dir);
+    snprintf(folder, sizeof folder, "%s/.pkg.v1", vb.dir);
     swx_package *p = package(path, "swh:zoom=3-4:format=png", "sst:zoom=2:format=png");
     CU_ASSERT(swx_package_file_count(p, 0) >= 9);
     swx_package_quote swh = quote_checked(p, 0, (1u << 3) | (1u << 4));
@@ -233,7 +185,7 @@ static void test_quote_and_build(void)
 static void test_one_tile_a_file(void)
 {
     char path[128];
-    snprintf(path, sizeof path, "%s/z0", dir);
+    snprintf(path, sizeof path, "%s/z0", vb.dir);
     swx_package *p = package(path, "swh:zoom=0:format=png", NULL);
     swx_package_quote q = quote_checked(p, 0, 1u);
     CU_ASSERT_EQUAL(q.tiles, q.files);
@@ -250,7 +202,7 @@ static int stop_now(void *ud)
 static void test_stopped(void)
 {
     char path[128];
-    snprintf(path, sizeof path, "%s/stopped", dir);
+    snprintf(path, sizeof path, "%s/stopped", vb.dir);
     swx_package *p = package(path, "swh:zoom=3-4:format=png", NULL);
     swx_client *c = client();
     swx_package_quote q;
