@@ -51,8 +51,8 @@ const cli_opt cmd_plan_opts[] = {
     {"upwind-angle", 0, "DEG", "upwind: the true wind within this angle of the course (default 50)",
      0},
     {"best", 0, NULL,
-     "best departures first: those the forecast covers whole (go, marginal, no-go; then the "
-     "least wind), then those it covers in part, in the same order",
+     "best departures first: go, then marginal, judged over the whole voyage; then go and "
+     "marginal judged on the part the forecast covers; no-go last (within each, the least wind)",
      0},
     {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
     {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
@@ -168,16 +168,25 @@ static int csv_fn(FILE *f, void *ud)
 
 static const swx_plan *sort_plan;
 
+/* A departure the forecast covers only in part has a verdict on that part:
+ * a go or a marginal there may still meet worse beyond, so it comes after
+ * every go and marginal judged over the whole voyage; a no-go is one
+ * however much is known, so every no-go comes last (those judged whole
+ * first). */
+static int best_rank(const swx_plan_departure *d)
+{
+    if (d->verdict == SWX_PLAN_NOGO)
+        return 4 + (d->partial != 0);
+    return (d->partial ? 2 : 0) + (d->verdict == SWX_PLAN_MARGINAL);
+}
+
 static int by_best(const void *a, const void *b)
 {
     const swx_plan_departure *x = swx_plan_row(sort_plan, *(const size_t *)a);
     const swx_plan_departure *y = swx_plan_row(sort_plan, *(const size_t *)b);
-    /* A departure the forecast covers only in part has a verdict on part of
-     * the voyage: after every departure judged whole, a no-go among them. */
-    if (x->partial != y->partial)
-        return x->partial < y->partial ? -1 : 1;
-    if (x->verdict != y->verdict)
-        return x->verdict < y->verdict ? -1 : 1;
+    int rx = best_rank(x), ry = best_rank(y);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
     double wx = isnan(x->max_wind_kn) ? INFINITY : x->max_wind_kn;
     double wy = isnan(y->max_wind_kn) ? INFINITY : y->max_wind_kn;
     if (wx != wy)

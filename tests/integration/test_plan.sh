@@ -130,28 +130,29 @@ p = json.load(open('$T/p28.json'))
 assert len(rows) == len(p['departures'])
 assert [r['depart'] for r in rows] == [r['depart'] for r in p['departures']]
 assert all(r['verdict'] in ('go', 'marginal', 'no-go') for r in rows)"
-check "--best: the same departures, go before marginal before no-go" sh -c "
+check "--best: the same departures; go, marginal (judged whole, then in part), no-go last" sh -c "
 '${plan[0]}' plan --route '$ROUTE' --speed 6-7 --max-wind 20kn --max-wave 3m --max-upwind 30 \
   --departures '$from/$to/6h' --best --json - -q >'$T/best.json' && python3 -c \"
 import json
 a = json.load(open('$T/p28.json'))['departures']; b = json.load(open('$T/best.json'))['departures']
 rank = {'go': 0, 'marginal': 1, 'no-go': 2}
 assert sorted(r['depart'] for r in a) == sorted(r['depart'] for r in b)
-assert [rank[r['verdict']] for r in b] == sorted(rank[r['verdict']] for r in b)\""
-# Departures the forecast covers in part come after every one it covers
-# whole, a no-go among them: at 6-8 kn with 27 kn as the limit, the middle
-# departures meet 28 kn over the whole voyage (no-go) and the late ones sail
-# past the forecast's end with less.
-check "--best: partial departures after every complete one, a no-go among them" sh -c "
+key = [(rank[r['verdict']] == 2, r['partial'], rank[r['verdict']]) for r in b]
+assert key == sorted(key), key\""
+# Departures the forecast covers in part come after every go and marginal it
+# covers whole, and before every no-go: at 6-8 kn with 27 kn as the limit,
+# the middle departures meet 28 kn over the whole voyage (no-go) and the late
+# ones sail past the forecast's end with less.
+check "--best: go and marginal judged whole, then judged in part, then every no-go" sh -c "
 '$S' plan --route '$ROUTE' --speed 6-8 --max-wind 27kn --departures '$from/$to/6h' --no-storms \
   --best --json - -q >'$T/best_partial.json' && python3 -c \"
 import json
 b = json.load(open('$T/best_partial.json'))['departures']
 rank = {'go': 0, 'marginal': 1, 'no-go': 2}
-key = [(r['partial'], rank[r['verdict']]) for r in b]
+key = [(v == 2, p, v) for p, v in ((r['partial'], rank[r['verdict']]) for r in b)]
 assert key == sorted(key), key
-assert (False, 2) in key and any(p and v < 2 for p, v in key), key
-print('%d complete, %d partial' % (sum(not p for p, v in key), sum(p for p, v in key)))\""
+assert (True, False, 2) in key and any(p and v < 2 for n, p, v in key), key
+print('%d complete, %d partial' % (sum(not p for n, p, v in key), sum(p for n, p, v in key)))\""
 # The table is the output unless --json or --csv writes a file; --table asks
 # for it too.
 check "--json FILE: nothing on stdout, the summary on stderr" sh -c "
