@@ -130,6 +130,25 @@ class SEAWXRasterDataset final : public GDALPamDataset
     CPLErr FetchBlocks(const std::vector<int> &anBlocks, int nWantBand, int nWantX, int nWantY,
                        void *pWant);
     static int OnBlock(void *ud, int level, int bx, int by, const uint8_t *rgba, int w, int h);
+    /* Whether a read goes to the service as its exact window at the buffer's
+     * size (ReadWindow) rather than by blocks: reads at least 64 pixels
+     * across and down that resample, or that are not block-aligned, span
+     * several blocks and are not all in GDAL's block cache already. */
+    bool WantsWindow(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize, int nBufYSize);
+    /* The window's RGBA pixels at the buffer's size, from the process's
+     * memory of recent windows or fetched (swx_map_read_window) in a few
+     * strips at once; nullptr after a reported error. */
+    std::shared_ptr<const std::vector<GByte>> ReadWindow(int nXOff, int nYOff, int nXSize,
+                                                         int nYSize, int nBufXSize, int nBufYSize,
+                                                         const GDALRasterIOExtraArg *psExtraArg);
+    /* A read served by ReadWindow: bands copied out of its pixels. */
+    CPLErr WindowIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBufXSize,
+                    int nBufYSize, GDALDataType eBufType, int nBandCount, const int *panBandMap,
+                    GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
+                    GDALRasterIOExtraArg *psExtraArg);
+    /* Fetches the rectangle of blocks [bx0, bx1] x [by0, by1] as one window in
+     * strips and hands each block to GDAL's block cache (scans). */
+    CPLErr FetchBlockRect(int bx0, int by0, int bx1, int by1);
 
     SEAWXRasterDataset *m_poBase = nullptr; /* level 0; this for level 0 */
     int m_nLevel = 0;
