@@ -149,6 +149,8 @@ class SEAWXRasterDataset final : public GDALPamDataset
     /* Fetches the rectangle of blocks [bx0, bx1] x [by0, by1] as one window in
      * strips and hands each block to GDAL's block cache (scans). */
     CPLErr FetchBlockRect(int bx0, int by0, int bx1, int by1);
+    static int OnPiece(void *ud, int x, int y, int w, int h);
+    void ScatterBlockRow(const struct SEAWXBlockRect &r, int by);
 
     SEAWXRasterDataset *m_poBase = nullptr; /* level 0; this for level 0 */
     int m_nLevel = 0;

@@ -25,6 +25,7 @@ extern "C" {
 #include <cstdlib>
 #include <cstring>
 #include <list>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -454,62 +455,99 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     return FetchBlocks(anBlocks, 0, -1, -1, nullptr);
 }
 
+/* While FetchBlockRect runs: the window's image, and the pixels of each row
+ * of blocks that have landed in it. */
+struct SEAWXBlockRect {
+    SEAWXRasterDataset *poDS;
+    GByte *pabyRGBA;
+    int x0, y0, xs, ys, bx0, bx1, by0;
+    std::vector<GIntBig> anGot;
+};
+
+/* Hands the blocks of one row of blocks of the window's image to GDAL's block
+ * cache (those already there stay). */
+void SEAWXRasterDataset::ScatterBlockRow(const SEAWXBlockRect &r, int by)
+{
+    const int bs = swx_map_block_size(m_psMap);
+    for (int bx = r.bx0; bx <= r.bx1; bx++) {
+        const int w = std::min(bs, nRasterXSize - bx * bs);
+        const int h = std::min(bs, nRasterYSize - by * bs);
+        for (int b = 1; b <= 4; b++) {
+            GDALRasterBand *poBand = GetRasterBand(b);
+            GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(bx, by);
+            if (poBlock) {
+                poBlock->DropLock(); /* already there: keep it */
+                continue;
+            }
+            poBlock = poBand->GetLockedBlockRef(bx, by, TRUE);
+            if (!poBlock)
+                continue; /* no room in the cache: read again on demand */
+            GByte *pDst = static_cast<GByte *>(poBlock->GetDataRef());
+            if (w < bs || h < bs)
+                memset(pDst, 0, size_t(bs) * bs);
+            for (int y = 0; y < h; y++) {
+                const GByte *src = r.pabyRGBA +
+                                   (size_t(by * bs - r.y0 + y) * r.xs + (bx * bs - r.x0)) * 4 +
+                                   (b - 1);
+                GByte *dst = pDst + size_t(y) * bs;
+                for (int x = 0; x < w; x++)
+                    dst[x] = src[size_t(x) * 4];
+            }
+            poBlock->DropLock();
+        }
+    }
+}
+
+/* A strip of the window landed: each row of blocks it completes goes to
+ * GDAL's block cache now, while the other strips are still on their way. */
+int SEAWXRasterDataset::OnPiece(void *ud, int x, int y, int w, int h)
+{
+    auto &r = *static_cast<SEAWXBlockRect *>(ud);
+    const int bs = swx_map_block_size(r.poDS->m_psMap);
+    (void)x;
+    for (int i = 0; i < int(r.anGot.size()); i++) {
+        const int r0 = std::max(y, i * bs + (r.by0 * bs - r.y0));
+        const int r1 = std::min(y + h, std::min((i + 1) * bs + (r.by0 * bs - r.y0), r.ys));
+        if (r1 <= r0)
+            continue;
+        r.anGot[i] += GIntBig(w) * (r1 - r0);
+        const int nRows = std::min(bs, r.ys - (i * bs + (r.by0 * bs - r.y0)));
+        if (r.anGot[i] == GIntBig(r.xs) * nRows)
+            r.poDS->ScatterBlockRow(r, r.by0 + i);
+    }
+    return 0;
+}
+
 CPLErr SEAWXRasterDataset::FetchBlockRect(int bx0, int by0, int bx1, int by1)
 {
     const int bs = swx_map_block_size(m_psMap);
     const int x0 = bx0 * bs, y0 = by0 * bs;
     const int xs = std::min((bx1 + 1) * bs, nRasterXSize) - x0;
     const int ys = std::min((by1 + 1) * bs, nRasterYSize) - y0;
-    std::vector<GByte> abyRGBA;
-    try {
-        abyRGBA.resize(size_t(xs) * ys * 4);
-    } catch (const std::bad_alloc &) {
+    /* Not cleared: every pixel of it is written before it is read. */
+    std::unique_ptr<GByte[]> pabyRGBA(new (std::nothrow) GByte[size_t(xs) * ys * 4]);
+    if (!pabyRGBA) {
         CPLError(CE_Failure, CPLE_OutOfMemory, "SEAWX: out of memory for %d x %d pixels", xs, ys);
         return CE_Failure;
     }
-    {
-        std::lock_guard<std::mutex> oLock(*m_poMutex);
-        CPLDebug("SEAWX", "level %d: fetching blocks %d..%d x %d..%d as strips, %d at once",
-                 m_nLevel, bx0, bx1, by0, by1, m_nMaxConnections);
-        swx_fetch_stats sStats{};
-        int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, x0, y0, xs, ys, xs, ys,
-                                     WindowPieces(xs, ys, m_nMaxConnections), m_nMaxConnections,
-                                     nullptr, abyRGBA.data());
-        CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel,
-                 sStats.requests, sStats.retries);
-        if (rc != 0) {
-            SEAWXReportError(CE_Failure, "reading the layer failed");
-            return CE_Failure;
-        }
+    SEAWXBlockRect r{this, pabyRGBA.get(),
+                     x0,   y0,
+                     xs,   ys,
+                     bx0,  bx1,
+                     by0,  std::vector<GIntBig>(size_t(by1 - by0 + 1), 0)};
+    std::lock_guard<std::mutex> oLock(*m_poMutex);
+    CPLDebug("SEAWX", "level %d: fetching blocks %d..%d x %d..%d as strips, %d at once", m_nLevel,
+             bx0, bx1, by0, by1, m_nMaxConnections);
+    swx_fetch_stats sStats{};
+    int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, x0, y0, xs, ys, xs, ys,
+                                 WindowPieces(xs, ys, m_nMaxConnections), m_nMaxConnections,
+                                 nullptr, pabyRGBA.get(), OnPiece, &r);
+    CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel, sStats.requests,
+             sStats.retries);
+    if (rc != 0) {
+        SEAWXReportError(CE_Failure, "reading the layer failed");
+        return CE_Failure;
     }
-    for (int by = by0; by <= by1; by++)
-        for (int bx = bx0; bx <= bx1; bx++) {
-            const int w = std::min(bs, nRasterXSize - bx * bs);
-            const int h = std::min(bs, nRasterYSize - by * bs);
-            for (int b = 1; b <= 4; b++) {
-                GDALRasterBand *poBand = GetRasterBand(b);
-                GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(bx, by);
-                if (poBlock) {
-                    poBlock->DropLock(); /* already there: keep it */
-                    continue;
-                }
-                poBlock = poBand->GetLockedBlockRef(bx, by, TRUE);
-                if (!poBlock)
-                    continue; /* no room in the cache: read again on demand */
-                GByte *pDst = static_cast<GByte *>(poBlock->GetDataRef());
-                if (w < bs || h < bs)
-                    memset(pDst, 0, size_t(bs) * bs);
-                for (int y = 0; y < h; y++) {
-                    const GByte *src = abyRGBA.data() +
-                                       (size_t(by * bs - y0 + y) * xs + (bx * bs - x0)) * 4 +
-                                       (b - 1);
-                    GByte *dst = pDst + size_t(y) * bs;
-                    for (int x = 0; x < w; x++)
-                        dst[x] = src[size_t(x) * 4];
-                }
-                poBlock->DropLock();
-            }
-        }
     return CE_None;
 }
 
@@ -599,9 +637,9 @@ SEAWXRasterDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, int
         CPLDebug("SEAWX", "level %d: window %g,%g %gx%g as %dx%d in up to %d strips", m_nLevel,
                  dfXOff, dfYOff, dfXSize, dfYSize, nBufXSize, nBufYSize, nStrips);
         swx_fetch_stats sStats{};
-        int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, dfXOff, dfYOff,
-                                     dfXSize, dfYSize, nBufXSize, nBufYSize, nStrips,
-                                     m_nMaxConnections, nullptr, poPixels->data());
+        int rc = swx_map_read_window(
+            &sStats, m_psMap, m_psClient, m_nLevel, dfXOff, dfYOff, dfXSize, dfYSize, nBufXSize,
+            nBufYSize, nStrips, m_nMaxConnections, nullptr, poPixels->data(), nullptr, nullptr);
         CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel,
                  sStats.requests, sStats.retries);
         if (rc != 0) {
