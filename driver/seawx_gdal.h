@@ -147,10 +147,14 @@ class SEAWXRasterDataset final : public GDALPamDataset
                     GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
                     GDALRasterIOExtraArg *psExtraArg);
     /* Fetches the rectangle of blocks [bx0, bx1] x [by0, by1] as one window in
-     * strips and hands each block to GDAL's block cache (scans). */
-    CPLErr FetchBlockRect(int bx0, int by0, int bx1, int by1);
-    static int OnPiece(void *ud, int x, int y, int w, int h);
-    void ScatterBlockRow(const struct SEAWXBlockRect &r, int by);
+     * strips and keeps it for the scan's next reads (ScanIO), in place of the
+     * last one. */
+    CPLErr FetchScan(int bx0, int by0, int bx1, int by1);
+    bool ScanCovers(int nXOff, int nYOff, int nXSize, int nYSize) const;
+    /* A 1:1 read within the scan's window, copied out of it. */
+    void ScanIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, GDALDataType eBufType,
+                int nBandCount, const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
+                GSpacing nBandSpace);
 
     SEAWXRasterDataset *m_poBase = nullptr; /* level 0; this for level 0 */
     int m_nLevel = 0;
@@ -174,6 +178,9 @@ class SEAWXRasterDataset final : public GDALPamDataset
     /* Where a sequential scan (gdal_translate's swaths) would read next: its
      * columns and first row. Reads that continue it fetch ahead. */
     int m_nScanXOff = -1, m_nScanXSize = 0, m_nScanNextY = -1;
+    /* The window FetchScan fetched last: RGBA pixels, and where it lies. */
+    std::unique_ptr<GByte[]> m_pabyScan{};
+    int m_nScanX0 = 0, m_nScanY0 = 0, m_nScanXS = 0, m_nScanYS = 0;
 
     /* The legend's file once fetched (level 0 only), and the domain's list. */
     CPLString m_osServiceURL{}; /* names the legend's file */

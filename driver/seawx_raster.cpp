@@ -435,7 +435,8 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     if (bScan) {
         /* The rows of blocks of this read and as many after it as a third of
          * GDAL's block cache holds, as one window in strips: every GetMap of
-         * it is under way at once instead of one round trip per few rows. */
+         * it is under way at once instead of one round trip per few rows.
+         * The scan's next reads are served from it (ScanIO). */
         const int nCols = bx1 - bx0 + 1;
         const GIntBig nRowsFit = nMaxBlocks / nCols;
         const int nRows = by1 - by0 + 1;
@@ -444,7 +445,7 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
             const GIntBig nPixels =
                 GIntBig(std::min((bx1 + 1) * bs, nRasterXSize) - bx0 * bs) * (byEnd - by0 + 1) * bs;
             if (nPixels <= WINDOW_MAX_PIXELS && nRasterXSize <= WINDOW_MAX_SIDE)
-                return FetchBlockRect(bx0, by0, bx1, byEnd);
+                return FetchScan(bx0, by0, bx1, byEnd);
         }
         const int nAhead = (2 * m_nMaxConnections + nCols - 1) / nCols - nRows;
         for (int by = by1 + 1; by <= by1 + nAhead && by < nBlocksY; by++)
@@ -455,100 +456,65 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     return FetchBlocks(anBlocks, 0, -1, -1, nullptr);
 }
 
-/* While FetchBlockRect runs: the window's image, and the pixels of each row
- * of blocks that have landed in it. */
-struct SEAWXBlockRect {
-    SEAWXRasterDataset *poDS;
-    GByte *pabyRGBA;
-    int x0, y0, xs, ys, bx0, bx1, by0;
-    std::vector<GIntBig> anGot;
-};
-
-/* Hands the blocks of one row of blocks of the window's image to GDAL's block
- * cache (those already there stay). */
-void SEAWXRasterDataset::ScatterBlockRow(const SEAWXBlockRect &r, int by)
-{
-    const int bs = swx_map_block_size(m_psMap);
-    for (int bx = r.bx0; bx <= r.bx1; bx++) {
-        const int w = std::min(bs, nRasterXSize - bx * bs);
-        const int h = std::min(bs, nRasterYSize - by * bs);
-        for (int b = 1; b <= 4; b++) {
-            GDALRasterBand *poBand = GetRasterBand(b);
-            GDALRasterBlock *poBlock = poBand->TryGetLockedBlockRef(bx, by);
-            if (poBlock) {
-                poBlock->DropLock(); /* already there: keep it */
-                continue;
-            }
-            poBlock = poBand->GetLockedBlockRef(bx, by, TRUE);
-            if (!poBlock)
-                continue; /* no room in the cache: read again on demand */
-            GByte *pDst = static_cast<GByte *>(poBlock->GetDataRef());
-            if (w < bs || h < bs)
-                memset(pDst, 0, size_t(bs) * bs);
-            for (int y = 0; y < h; y++) {
-                const GByte *src = r.pabyRGBA +
-                                   (size_t(by * bs - r.y0 + y) * r.xs + (bx * bs - r.x0)) * 4 +
-                                   (b - 1);
-                GByte *dst = pDst + size_t(y) * bs;
-                for (int x = 0; x < w; x++)
-                    dst[x] = src[size_t(x) * 4];
-            }
-            poBlock->DropLock();
-        }
-    }
-}
-
-/* A strip of the window landed: each row of blocks it completes goes to
- * GDAL's block cache now, while the other strips are still on their way. */
-int SEAWXRasterDataset::OnPiece(void *ud, int x, int y, int w, int h)
-{
-    auto &r = *static_cast<SEAWXBlockRect *>(ud);
-    const int bs = swx_map_block_size(r.poDS->m_psMap);
-    (void)x;
-    for (int i = 0; i < int(r.anGot.size()); i++) {
-        const int r0 = std::max(y, i * bs + (r.by0 * bs - r.y0));
-        const int r1 = std::min(y + h, std::min((i + 1) * bs + (r.by0 * bs - r.y0), r.ys));
-        if (r1 <= r0)
-            continue;
-        r.anGot[i] += GIntBig(w) * (r1 - r0);
-        const int nRows = std::min(bs, r.ys - (i * bs + (r.by0 * bs - r.y0)));
-        if (r.anGot[i] == GIntBig(r.xs) * nRows)
-            r.poDS->ScatterBlockRow(r, r.by0 + i);
-    }
-    return 0;
-}
-
-CPLErr SEAWXRasterDataset::FetchBlockRect(int bx0, int by0, int bx1, int by1)
+CPLErr SEAWXRasterDataset::FetchScan(int bx0, int by0, int bx1, int by1)
 {
     const int bs = swx_map_block_size(m_psMap);
     const int x0 = bx0 * bs, y0 = by0 * bs;
     const int xs = std::min((bx1 + 1) * bs, nRasterXSize) - x0;
     const int ys = std::min((by1 + 1) * bs, nRasterYSize) - y0;
+    m_pabyScan.reset(); /* the previous one first: one at a time in memory */
     /* Not cleared: every pixel of it is written before it is read. */
     std::unique_ptr<GByte[]> pabyRGBA(new (std::nothrow) GByte[size_t(xs) * ys * 4]);
     if (!pabyRGBA) {
         CPLError(CE_Failure, CPLE_OutOfMemory, "SEAWX: out of memory for %d x %d pixels", xs, ys);
         return CE_Failure;
     }
-    SEAWXBlockRect r{this, pabyRGBA.get(),
-                     x0,   y0,
-                     xs,   ys,
-                     bx0,  bx1,
-                     by0,  std::vector<GIntBig>(size_t(by1 - by0 + 1), 0)};
     std::lock_guard<std::mutex> oLock(*m_poMutex);
     CPLDebug("SEAWX", "level %d: fetching blocks %d..%d x %d..%d as strips, %d at once", m_nLevel,
              bx0, bx1, by0, by1, m_nMaxConnections);
     swx_fetch_stats sStats{};
     int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, x0, y0, xs, ys, xs, ys,
                                  WindowPieces(xs, ys, m_nMaxConnections), m_nMaxConnections,
-                                 nullptr, pabyRGBA.get(), OnPiece, &r);
+                                 nullptr, pabyRGBA.get());
     CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel, sStats.requests,
              sStats.retries);
     if (rc != 0) {
         SEAWXReportError(CE_Failure, "reading the layer failed");
         return CE_Failure;
     }
+    m_pabyScan = std::move(pabyRGBA);
+    m_nScanX0 = x0;
+    m_nScanY0 = y0;
+    m_nScanXS = xs;
+    m_nScanYS = ys;
     return CE_None;
+}
+
+bool SEAWXRasterDataset::ScanCovers(int nXOff, int nYOff, int nXSize, int nYSize) const
+{
+    return m_pabyScan && nXOff >= m_nScanX0 && nYOff >= m_nScanY0 &&
+           nXOff + nXSize <= m_nScanX0 + m_nScanXS && nYOff + nYSize <= m_nScanY0 + m_nScanYS;
+}
+
+void SEAWXRasterDataset::ScanIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                                GDALDataType eBufType, int nBandCount, const int *panBandMap,
+                                GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
+{
+    const bool bRGBA = eBufType == GDT_Byte && nBandCount == 4 && nPixelSpace == 4 &&
+                       nBandSpace == 1 && panBandMap[0] == 1 && panBandMap[1] == 2 &&
+                       panBandMap[2] == 3 && panBandMap[3] == 4;
+    for (int y = 0; y < nYSize; y++) {
+        const GByte *pSrc = m_pabyScan.get() +
+                            (size_t(nYOff - m_nScanY0 + y) * m_nScanXS + (nXOff - m_nScanX0)) * 4;
+        GByte *pDst = static_cast<GByte *>(pData) + y * nLineSpace;
+        if (bRGBA) { /* a copy's pixel-interleaved swath: the image's own layout */
+            memcpy(pDst, pSrc, size_t(nXSize) * 4);
+            continue;
+        }
+        for (int i = 0; i < nBandCount; i++)
+            GDALCopyWords64(pSrc + (panBandMap[i] - 1), GDT_Byte, 4, pDst + i * nBandSpace,
+                            eBufType, int(nPixelSpace), nXSize);
+    }
 }
 
 bool SEAWXRasterDataset::WantsWindow(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize,
@@ -637,9 +603,9 @@ SEAWXRasterDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, int
         CPLDebug("SEAWX", "level %d: window %g,%g %gx%g as %dx%d in up to %d strips", m_nLevel,
                  dfXOff, dfYOff, dfXSize, dfYSize, nBufXSize, nBufYSize, nStrips);
         swx_fetch_stats sStats{};
-        int rc = swx_map_read_window(
-            &sStats, m_psMap, m_psClient, m_nLevel, dfXOff, dfYOff, dfXSize, dfYSize, nBufXSize,
-            nBufYSize, nStrips, m_nMaxConnections, nullptr, poPixels->data(), nullptr, nullptr);
+        int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, dfXOff, dfYOff,
+                                     dfXSize, dfYSize, nBufXSize, nBufYSize, nStrips,
+                                     m_nMaxConnections, nullptr, poPixels->data());
         CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel,
                  sStats.requests, sStats.retries);
         if (rc != 0) {
@@ -681,12 +647,20 @@ CPLErr SEAWXRasterDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, i
                                      GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
                                      GDALRasterIOExtraArg *psExtraArg)
 {
-    if (eRWFlag == GF_Read && WantsWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize))
-        return WindowIO(nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
-                        nBandCount, panBandMap, nPixelSpace, nLineSpace, nBandSpace, psExtraArg);
-    if (eRWFlag == GF_Read &&
-        Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
-        return CE_Failure;
+    const bool bOneToOne = nBufXSize == nXSize && nBufYSize == nYSize;
+    if (eRWFlag == GF_Read && !(bOneToOne && ScanCovers(nXOff, nYOff, nXSize, nYSize))) {
+        if (WantsWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize))
+            return WindowIO(nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
+                            nBandCount, panBandMap, nPixelSpace, nLineSpace, nBandSpace,
+                            psExtraArg);
+        if (Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
+            return CE_Failure;
+    }
+    if (eRWFlag == GF_Read && bOneToOne && ScanCovers(nXOff, nYOff, nXSize, nYSize)) {
+        ScanIO(nXOff, nYOff, nXSize, nYSize, pData, eBufType, nBandCount, panBandMap, nPixelSpace,
+               nLineSpace, nBandSpace);
+        return CE_None;
+    }
     return GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
                                      nBufYSize, eBufType, nBandCount, panBandMap, nPixelSpace,
                                      nLineSpace, nBandSpace, psExtraArg);
@@ -703,6 +677,15 @@ SEAWXRasterBand::SEAWXRasterBand(SEAWXRasterDataset *poDSIn, int nBandIn)
 CPLErr SEAWXRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
+    const int nW = std::min(nBlockXSize, nRasterXSize - nBlockXOff * nBlockXSize);
+    const int nH = std::min(nBlockYSize, nRasterYSize - nBlockYOff * nBlockYSize);
+    if (poGDS->ScanCovers(nBlockXOff * nBlockXSize, nBlockYOff * nBlockYSize, nW, nH)) {
+        if (nW < nBlockXSize || nH < nBlockYSize)
+            memset(pImage, 0, size_t(nBlockXSize) * nBlockYSize);
+        poGDS->ScanIO(nBlockXOff * nBlockXSize, nBlockYOff * nBlockYSize, nW, nH, pImage, GDT_Byte,
+                      1, &nBand, 1, nBlockXSize, 0);
+        return CE_None;
+    }
     std::vector<int> anBlocks{nBlockXOff, nBlockYOff};
     /* The coarsest level (at most 2 x 2 blocks) is read whole: what asks for
      * one of its blocks (QGIS opening a layer, a thumbnail) asks for the
@@ -732,13 +715,19 @@ CPLErr SEAWXRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int 
                                   GDALRasterIOExtraArg *psExtraArg)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
-    if (eRWFlag == GF_Read &&
-        poGDS->WantsWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize))
-        return poGDS->WindowIO(nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
-                               1, &nBand, nPixelSpace, nLineSpace, 0, psExtraArg);
-    if (eRWFlag == GF_Read &&
-        poGDS->Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
-        return CE_Failure;
+    const bool bOneToOne = nBufXSize == nXSize && nBufYSize == nYSize;
+    if (eRWFlag == GF_Read && !(bOneToOne && poGDS->ScanCovers(nXOff, nYOff, nXSize, nYSize))) {
+        if (poGDS->WantsWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize))
+            return poGDS->WindowIO(nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize,
+                                   eBufType, 1, &nBand, nPixelSpace, nLineSpace, 0, psExtraArg);
+        if (poGDS->Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
+            return CE_Failure;
+    }
+    if (eRWFlag == GF_Read && bOneToOne && poGDS->ScanCovers(nXOff, nYOff, nXSize, nYSize)) {
+        poGDS->ScanIO(nXOff, nYOff, nXSize, nYSize, pData, eBufType, 1, &nBand, nPixelSpace,
+                      nLineSpace, 0);
+        return CE_None;
+    }
     return GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
                                         nBufYSize, eBufType, nPixelSpace, nLineSpace, psExtraArg);
 }

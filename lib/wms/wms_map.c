@@ -427,8 +427,6 @@ typedef struct wreader {
     size_t n, next;
     uint8_t *out;
     int bw;
-    swx_map_piece_fn cb;
-    void *ud;
     swx_query *q;
 } wreader;
 
@@ -453,13 +451,6 @@ static int wdeliver(wreader *r, size_t i, const void *png, size_t len, const cha
     return 0;
 }
 
-/* Tells the caller that piece i is in place. */
-static int wplaced(wreader *r, size_t i)
-{
-    const piece *p = &r->p[i];
-    return r->cb ? r->cb(r->ud, p->ox, p->oy, p->g.width, p->g.height) : 0;
-}
-
 static int wreader_next(void *ud, swx_request *req, void **user)
 {
     wreader *r = ud;
@@ -478,11 +469,8 @@ static int wreader_next(void *ud, swx_request *req, void **user)
             if (key && swx_diskcache_get(&data, &len, r->m->cache, key) == 0) {
                 rc = wdeliver(r, i, data, len, "the disk cache");
                 free(data);
-                if (rc == 0) {
-                    if ((rc = wplaced(r, i)))
-                        return rc;
+                if (rc == 0)
                     continue;
-                }
                 /* A damaged entry is fetched again and replaced. */
             }
         }
@@ -502,13 +490,12 @@ static int wreader_done(void *ud, void *user, int rc, const swx_response *resp)
         return rc;
     if (r->p[i].key)
         swx_diskcache_put(r->m->cache, r->p[i].key, resp->body, resp->len);
-    return wplaced(r, i);
+    return 0;
 }
 
 int swx_map_read_window(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level, double x0,
                         double y0, double xs, double ys, int bw, int bh, int pieces,
-                        int max_in_flight, volatile sig_atomic_t *cancel, uint8_t *rgba,
-                        swx_map_piece_fn cb, void *ud)
+                        int max_in_flight, volatile sig_atomic_t *cancel, uint8_t *rgba)
 {
     if (level < 0 || level >= m->levels)
         return swx_error_set(SWX_EINVAL, "no overview level %d", level);
@@ -560,7 +547,7 @@ int swx_map_read_window(swx_fetch_stats *stats, swx_map *m, swx_client *c, int l
             p[(size_t)j * ncol + i].oy = oy0;
         }
     }
-    wreader r = {m, c, p, n, 0, rgba, bw, cb, ud, NULL};
+    wreader r = {m, c, p, n, 0, rgba, bw, NULL};
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
     int rc = swx_fetch_run(stats, c, &o, wreader_next, wreader_done, &r);
     swx_query_free(r.q);

@@ -124,16 +124,11 @@ SWX_API int swx_map_read_blocks(swx_fetch_stats *stats, swx_map *m, swx_client *
  * and columns, where the service limits a GetMap's height or width), up to
  * max_in_flight at once; each strip is kept in the disk cache under its own
  * GetMap, so the same window again is read from there. rgba receives bw x bh
- * RGBA pixels, rows top down; cb (may be NULL) is told of each piece as it
- * lands there, in arrival order. stats as swx_map_read_blocks. */
-/* Told that the piece at (x, y) of the window's image, w x h pixels, is in
- * place; returns 0 to go on, or a negative code to stop the read. */
-typedef int (*swx_map_piece_fn)(void *ud, int x, int y, int w, int h);
-
+ * RGBA pixels, rows top down. stats as swx_map_read_blocks. */
 SWX_API int swx_map_read_window(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level,
                                 double x0, double y0, double xs, double ys, int bw, int bh,
                                 int pieces, int max_in_flight, volatile sig_atomic_t *cancel,
-                                uint8_t *rgba, swx_map_piece_fn cb, void *ud);
+                                uint8_t *rgba);
 
 #ifdef __cplusplus
 }
