@@ -2,7 +2,8 @@
  * seawx_raster.cpp: a WMS layer at one time as an RGBA raster with overviews.
  * Block-aligned reads go by blocks, one GetMap each, fetched in parallel before
  * GDAL's block-based reading runs so that it finds them in its cache; a scan
- * (a copy's swaths) fetches rows of blocks as a few strips instead. A read of
+ * (a copy's swaths) fetches its rows as one window in strips instead and reads
+ * its next swaths from that window. A read of
  * any other window, or one that resamples (a map canvas), is the service's
  * GetMap of that window at the buffer's size, sent as a few strips at once and
  * kept in memory for the other bands and the next render of the same view.
