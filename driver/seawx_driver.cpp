@@ -156,6 +156,9 @@ swx_caps *SEAWXGetCaps(const SEAWXOptions &oOpts, swx_client *psClient, const ch
     struct Doc {
         std::string osXML;
         double dfAt = 0;
+        /* The document parsed once: every dataset opened again holds a
+         * reference (QGIS opens one for each render). */
+        std::shared_ptr<swx_caps> poCaps{};
     };
     static std::mutex oMutex;
     static std::map<std::string, Doc> oDocs;
@@ -174,9 +177,12 @@ swx_caps *SEAWXGetCaps(const SEAWXOptions &oOpts, swx_client *psClient, const ch
     if (dfTTL > 0) {
         std::lock_guard<std::mutex> oLock(oMutex);
         auto oIt = oDocs.find(osKey);
-        if (oIt != oDocs.end() && dfNow - oIt->second.dfAt < dfTTL &&
-            swx_caps_parse(&psCaps, oIt->second.osXML.data(), oIt->second.osXML.size()) == 0)
-            return psCaps;
+        if (oIt != oDocs.end() && dfNow - oIt->second.dfAt < dfTTL) {
+            if (oIt->second.poCaps)
+                return swx_caps_ref(oIt->second.poCaps.get());
+            if (swx_caps_parse(&psCaps, oIt->second.osXML.data(), oIt->second.osXML.size()) == 0)
+                return psCaps;
+        }
     }
     char *pszXML = nullptr;
     size_t nLen = 0;
@@ -190,7 +196,8 @@ swx_caps *SEAWXGetCaps(const SEAWXOptions &oOpts, swx_client *psClient, const ch
         for (auto oIt = oDocs.begin(); oIt != oDocs.end();)
             oIt = dfNow - oIt->second.dfAt >= dfTTL ? oDocs.erase(oIt) : std::next(oIt);
         if (oDocs.size() < 64)
-            oDocs[osKey] = Doc{std::string(pszXML, nLen), dfNow};
+            oDocs[osKey] = Doc{std::string(pszXML, nLen), dfNow,
+                               std::shared_ptr<swx_caps>(swx_caps_ref(psCaps), swx_caps_free)};
     }
     free(pszXML);
     return psCaps;

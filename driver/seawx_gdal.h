@@ -130,6 +130,31 @@ class SEAWXRasterDataset final : public GDALPamDataset
     CPLErr FetchBlocks(const std::vector<int> &anBlocks, int nWantBand, int nWantX, int nWantY,
                        void *pWant);
     static int OnBlock(void *ud, int level, int bx, int by, const uint8_t *rgba, int w, int h);
+    /* Whether a read goes to the service as its exact window at the buffer's
+     * size (ReadWindow) rather than by blocks: reads at least 64 pixels
+     * across and down that resample, or that are not block-aligned, span
+     * several blocks and are not all in GDAL's block cache already. */
+    bool WantsWindow(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize, int nBufYSize);
+    /* The window's RGBA pixels at the buffer's size, from the process's
+     * memory of recent windows or fetched (swx_map_read_window) in a few
+     * strips at once; nullptr after a reported error. */
+    std::shared_ptr<const std::vector<GByte>> ReadWindow(int nXOff, int nYOff, int nXSize,
+                                                         int nYSize, int nBufXSize, int nBufYSize,
+                                                         const GDALRasterIOExtraArg *psExtraArg);
+    /* A read served by ReadWindow: bands copied out of its pixels. */
+    CPLErr WindowIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, int nBufXSize,
+                    int nBufYSize, GDALDataType eBufType, int nBandCount, const int *panBandMap,
+                    GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
+                    GDALRasterIOExtraArg *psExtraArg);
+    /* Fetches the rectangle of blocks [bx0, bx1] x [by0, by1] as one window in
+     * strips and keeps it for the scan's next reads (ScanIO), in place of the
+     * last one. */
+    CPLErr FetchScan(int bx0, int by0, int bx1, int by1);
+    bool ScanCovers(int nXOff, int nYOff, int nXSize, int nYSize) const;
+    /* A 1:1 read within the scan's window, copied out of it. */
+    void ScanIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData, GDALDataType eBufType,
+                int nBandCount, const int *panBandMap, GSpacing nPixelSpace, GSpacing nLineSpace,
+                GSpacing nBandSpace);
 
     SEAWXRasterDataset *m_poBase = nullptr; /* level 0; this for level 0 */
     int m_nLevel = 0;
@@ -153,6 +178,9 @@ class SEAWXRasterDataset final : public GDALPamDataset
     /* Where a sequential scan (gdal_translate's swaths) would read next: its
      * columns and first row. Reads that continue it fetch ahead. */
     int m_nScanXOff = -1, m_nScanXSize = 0, m_nScanNextY = -1;
+    /* The window FetchScan fetched last: RGBA pixels, and where it lies. */
+    std::unique_ptr<GByte[]> m_pabyScan{};
+    int m_nScanX0 = 0, m_nScanY0 = 0, m_nScanXS = 0, m_nScanYS = 0;
 
     /* The legend's file once fetched (level 0 only), and the domain's list. */
     CPLString m_osServiceURL{}; /* names the legend's file */

@@ -1,7 +1,12 @@
 /*
  * seawx_raster.cpp: a WMS layer at one time as an RGBA raster with overviews.
- * Each block is one GetMap; reads that span many blocks fetch them in parallel
- * before GDAL's block-based reading runs, so that it finds them in its cache.
+ * Block-aligned reads go by blocks, one GetMap each, fetched in parallel before
+ * GDAL's block-based reading runs so that it finds them in its cache; a scan
+ * (a copy's swaths) fetches its rows as one window in strips instead and reads
+ * its next swaths from that window. A read of
+ * any other window, or one that resamples (a map canvas), is the service's
+ * GetMap of that window at the buffer's size, sent as a few strips at once and
+ * kept in memory for the other bands and the next render of the same view.
  */
 #include "seawx_gdal.h"
 
@@ -20,6 +25,10 @@ extern "C" {
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <list>
+#include <new>
+#include <string>
+#include <utility>
 
 /* The size limit of the disk cache: SEAWX_CACHE_MAX_MB (a configuration
  * option too), else the default. A value that is not a number leaves the
@@ -39,6 +48,65 @@ static uint64_t CacheLimit()
     }
     return nBytes;
 }
+
+/* Decoded windows of recent reads, process-wide: QGIS reads the four bands
+ * of a view one after another, and opens the dataset again for every render
+ * of the same view. Least recently used first out, within a size limit. */
+namespace
+{
+class SEAWXWindowMemory
+{
+  public:
+    using Pixels = std::shared_ptr<const std::vector<GByte>>;
+    Pixels Get(const std::string &osKey)
+    {
+        std::lock_guard<std::mutex> oLock(m_oMutex);
+        for (auto it = m_oList.begin(); it != m_oList.end(); ++it)
+            if (it->first == osKey) {
+                m_oList.splice(m_oList.begin(), m_oList, it);
+                return it->second;
+            }
+        return nullptr;
+    }
+    void Put(const std::string &osKey, Pixels poPixels)
+    {
+        std::lock_guard<std::mutex> oLock(m_oMutex);
+        m_nBytes += poPixels->size();
+        m_oList.emplace_front(osKey, std::move(poPixels));
+        while (m_nBytes > MAX_BYTES && m_oList.size() > 1) {
+            m_nBytes -= m_oList.back().second->size();
+            m_oList.pop_back();
+        }
+    }
+
+  private:
+    static constexpr size_t MAX_BYTES = size_t(96) << 20;
+    std::mutex m_oMutex{};
+    std::list<std::pair<std::string, Pixels>> m_oList{};
+    size_t m_nBytes = 0;
+};
+
+SEAWXWindowMemory &WindowMemory()
+{
+    static SEAWXWindowMemory oMemory;
+    return oMemory;
+}
+
+/* Pixels of a window read at most: beyond, reads go by blocks. */
+constexpr GIntBig WINDOW_MAX_PIXELS = GIntBig(1) << 26;
+constexpr int WINDOW_MAX_SIDE = 16384;
+/* Buffers narrower or shorter go by blocks. */
+constexpr int WINDOW_MIN_SIDE = 64;
+/* About the pixels of one GetMap of a window: a view of 1440 x 720 goes as
+ * four strips, rendered by the service at once. */
+constexpr GIntBig WINDOW_PIECE_PIXELS = 262144;
+
+int WindowPieces(int nXSize, int nYSize, int nMaxConnections)
+{
+    const GIntBig n = (GIntBig(nXSize) * nYSize + WINDOW_PIECE_PIXELS - 1) / WINDOW_PIECE_PIXELS;
+    return int(std::min<GIntBig>(n, std::max(1, nMaxConnections)));
+}
+} // namespace
 
 GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts,
                                       SEAWXClientPtr poClient, SEAWXCapsPtr poCaps)
@@ -366,8 +434,21 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     if (anBlocks.empty())
         return CE_None; /* all there: no read ahead either */
     if (bScan) {
+        /* The rows of blocks of this read and as many after it as a third of
+         * GDAL's block cache holds, as one window in strips: every GetMap of
+         * it is under way at once instead of one round trip per few rows.
+         * The scan's next reads are served from it (ScanIO). */
         const int nCols = bx1 - bx0 + 1;
-        const int nAhead = (2 * m_nMaxConnections + nCols - 1) / nCols - (by1 - by0 + 1);
+        const GIntBig nRowsFit = nMaxBlocks / nCols;
+        const int nRows = by1 - by0 + 1;
+        if (nRowsFit >= nRows) {
+            const int byEnd = int(std::min<GIntBig>(nBlocksY - 1, by0 + nRowsFit - 1));
+            const GIntBig nPixels =
+                GIntBig(std::min((bx1 + 1) * bs, nRasterXSize) - bx0 * bs) * (byEnd - by0 + 1) * bs;
+            if (nPixels <= WINDOW_MAX_PIXELS && nRasterXSize <= WINDOW_MAX_SIDE)
+                return FetchScan(bx0, by0, bx1, byEnd);
+        }
+        const int nAhead = (2 * m_nMaxConnections + nCols - 1) / nCols - nRows;
         for (int by = by1 + 1; by <= by1 + nAhead && by < nBlocksY; by++)
             addRow(by);
     }
@@ -376,15 +457,211 @@ CPLErr SEAWXRasterDataset::Prefetch(int nXOff, int nYOff, int nXSize, int nYSize
     return FetchBlocks(anBlocks, 0, -1, -1, nullptr);
 }
 
+CPLErr SEAWXRasterDataset::FetchScan(int bx0, int by0, int bx1, int by1)
+{
+    const int bs = swx_map_block_size(m_psMap);
+    const int x0 = bx0 * bs, y0 = by0 * bs;
+    const int xs = std::min((bx1 + 1) * bs, nRasterXSize) - x0;
+    const int ys = std::min((by1 + 1) * bs, nRasterYSize) - y0;
+    m_pabyScan.reset(); /* the previous one first: one at a time in memory */
+    /* Not cleared: every pixel of it is written before it is read. */
+    std::unique_ptr<GByte[]> pabyRGBA(new (std::nothrow) GByte[size_t(xs) * ys * 4]);
+    if (!pabyRGBA) {
+        CPLError(CE_Failure, CPLE_OutOfMemory, "SEAWX: out of memory for %d x %d pixels", xs, ys);
+        return CE_Failure;
+    }
+    std::lock_guard<std::mutex> oLock(*m_poMutex);
+    CPLDebug("SEAWX", "level %d: fetching blocks %d..%d x %d..%d as strips, %d at once", m_nLevel,
+             bx0, bx1, by0, by1, m_nMaxConnections);
+    swx_fetch_stats sStats{};
+    int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, x0, y0, xs, ys, xs, ys,
+                                 WindowPieces(xs, ys, m_nMaxConnections), m_nMaxConnections,
+                                 nullptr, pabyRGBA.get());
+    CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel, sStats.requests,
+             sStats.retries);
+    if (rc != 0) {
+        SEAWXReportError(CE_Failure, "reading the layer failed");
+        return CE_Failure;
+    }
+    m_pabyScan = std::move(pabyRGBA);
+    m_nScanX0 = x0;
+    m_nScanY0 = y0;
+    m_nScanXS = xs;
+    m_nScanYS = ys;
+    return CE_None;
+}
+
+bool SEAWXRasterDataset::ScanCovers(int nXOff, int nYOff, int nXSize, int nYSize) const
+{
+    return m_pabyScan && nXOff >= m_nScanX0 && nYOff >= m_nScanY0 &&
+           nXOff + nXSize <= m_nScanX0 + m_nScanXS && nYOff + nYSize <= m_nScanY0 + m_nScanYS;
+}
+
+void SEAWXRasterDataset::ScanIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                                GDALDataType eBufType, int nBandCount, const int *panBandMap,
+                                GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace)
+{
+    const bool bRGBA = eBufType == GDT_Byte && nBandCount == 4 && nPixelSpace == 4 &&
+                       nBandSpace == 1 && panBandMap[0] == 1 && panBandMap[1] == 2 &&
+                       panBandMap[2] == 3 && panBandMap[3] == 4;
+    for (int y = 0; y < nYSize; y++) {
+        const GByte *pSrc = m_pabyScan.get() +
+                            (size_t(nYOff - m_nScanY0 + y) * m_nScanXS + (nXOff - m_nScanX0)) * 4;
+        GByte *pDst = static_cast<GByte *>(pData) + y * nLineSpace;
+        if (bRGBA) { /* a copy's pixel-interleaved swath: the image's own layout */
+            memcpy(pDst, pSrc, size_t(nXSize) * 4);
+            continue;
+        }
+        for (int i = 0; i < nBandCount; i++)
+            GDALCopyWords64(pSrc + (panBandMap[i] - 1), GDT_Byte, 4, pDst + i * nBandSpace,
+                            eBufType, int(nPixelSpace), nXSize);
+    }
+}
+
+bool SEAWXRasterDataset::WantsWindow(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize,
+                                     int nBufYSize)
+{
+    if (nXSize <= 0 || nYSize <= 0 || nBufXSize <= 0 || nBufYSize <= 0 ||
+        nBufXSize > WINDOW_MAX_SIDE || nBufYSize > WINDOW_MAX_SIDE ||
+        GIntBig(nBufXSize) * nBufYSize > WINDOW_MAX_PIXELS)
+        return false;
+    /* Thin reads (a copy's single lines) go by blocks, which read ahead: a
+     * window each would be a round trip each. */
+    if (nBufXSize < WINDOW_MIN_SIDE || nBufYSize < WINDOW_MIN_SIDE)
+        return false;
+    if (nBufXSize != nXSize || nBufYSize != nYSize)
+        return true; /* resampled: the service renders it at the buffer's size */
+    const int bs = swx_map_block_size(m_psMap);
+    const int bx0 = nXOff / bs, by0 = nYOff / bs;
+    const int bx1 = (nXOff + nXSize - 1) / bs, by1 = (nYOff + nYSize - 1) / bs;
+    if (bx0 == bx1 && by0 == by1)
+        return false; /* within one block: that block, kept for the next read */
+    const bool bAligned = nXOff % bs == 0 && nYOff % bs == 0 &&
+                          ((nXOff + nXSize) % bs == 0 || nXOff + nXSize == nRasterXSize) &&
+                          ((nYOff + nYSize) % bs == 0 || nYOff + nYSize == nRasterYSize);
+    if (bAligned)
+        return false;
+    GDALRasterBand *poBand1 = GetRasterBand(1);
+    for (int by = by0; by <= by1; by++)
+        for (int bx = bx0; bx <= bx1; bx++) {
+            GDALRasterBlock *poBlock = poBand1->TryGetLockedBlockRef(bx, by);
+            if (!poBlock)
+                return true;
+            poBlock->DropLock();
+        }
+    return false; /* all in GDAL's block cache already */
+}
+
+std::shared_ptr<const std::vector<GByte>>
+SEAWXRasterDataset::ReadWindow(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize,
+                               int nBufYSize, const GDALRasterIOExtraArg *psExtraArg)
+{
+    /* The window as the caller sees it: GDAL's resampling readers (a VRT of
+     * gdal_translate -outsize, read in swaths) give it in fractions of a
+     * pixel, which keeps every swath on the grid of the whole. */
+    double dfXOff = nXOff, dfYOff = nYOff, dfXSize = nXSize, dfYSize = nYSize;
+    if (psExtraArg && psExtraArg->bFloatingPointWindowValidity) {
+        dfXOff = psExtraArg->dfXOff;
+        dfYOff = psExtraArg->dfYOff;
+        dfXSize = psExtraArg->dfXSize;
+        dfYSize = psExtraArg->dfYSize;
+    } else {
+        /* QGIS asks for the source pixels its canvas touches, the one beyond
+         * its right and bottom edges included, at the canvas's size. When
+         * that pixel is all that keeps the window from a whole number of
+         * source pixels per buffer pixel, the window without it is the
+         * canvas: served so, its pixels are the service's GetMap of the
+         * canvas, which QGIS then shows unchanged; with it, they would lie a
+         * hair off the canvas's grid. */
+        auto canvasSize = [](int nSize, int nBuf) {
+            return nSize - 1 >= 2 * nBuf && (nSize - 1) % nBuf == 0 ? nSize - 1 : nSize;
+        };
+        dfXSize = canvasSize(nXSize, nBufXSize);
+        dfYSize = canvasSize(nYSize, nBufYSize);
+    }
+    /* Named by what the pixels are: the service, the map, the window and its
+     * size (the key is not part of it). */
+    const swx_layer *l = swx_map_layer(m_psMap);
+    std::string osKey =
+        CPLSPrintf("%s|%s|%s|%s|" CPL_FRMT_GIB "|%s|%dx%d|%d|%.17g,%.17g,%.17g,%.17g|%dx%d",
+                   m_poBase->m_osServiceURL.c_str(), swx_map_bundle(m_psMap), swx_layer_name(l),
+                   swx_map_style(m_psMap), GIntBig(swx_map_time(m_psMap)), swx_map_crs(m_psMap),
+                   swx_map_width(m_psMap), swx_map_height(m_psMap), m_nLevel, dfXOff, dfYOff,
+                   dfXSize, dfYSize, nBufXSize, nBufYSize);
+    if (auto poPixels = WindowMemory().Get(osKey))
+        return poPixels;
+    std::shared_ptr<std::vector<GByte>> poPixels;
+    try {
+        poPixels = std::make_shared<std::vector<GByte>>(size_t(nBufXSize) * nBufYSize * 4);
+    } catch (const std::bad_alloc &) {
+        CPLError(CE_Failure, CPLE_OutOfMemory, "SEAWX: out of memory for %d x %d pixels", nBufXSize,
+                 nBufYSize);
+        return nullptr;
+    }
+    const int nStrips = WindowPieces(nBufXSize, nBufYSize, m_nMaxConnections);
+    {
+        std::lock_guard<std::mutex> oLock(*m_poMutex);
+        CPLDebug("SEAWX", "level %d: window %g,%g %gx%g as %dx%d in up to %d strips", m_nLevel,
+                 dfXOff, dfYOff, dfXSize, dfYSize, nBufXSize, nBufYSize, nStrips);
+        swx_fetch_stats sStats{};
+        int rc = swx_map_read_window(&sStats, m_psMap, m_psClient, m_nLevel, dfXOff, dfYOff,
+                                     dfXSize, dfYSize, nBufXSize, nBufYSize, nStrips,
+                                     m_nMaxConnections, nullptr, poPixels->data());
+        CPLDebug("SEAWX", "level %d: %ld GetMaps sent, %ld of them retries", m_nLevel,
+                 sStats.requests, sStats.retries);
+        if (rc != 0) {
+            SEAWXReportError(CE_Failure, "reading the layer failed");
+            return nullptr;
+        }
+    }
+    WindowMemory().Put(osKey, poPixels);
+    return poPixels;
+}
+
+CPLErr SEAWXRasterDataset::WindowIO(int nXOff, int nYOff, int nXSize, int nYSize, void *pData,
+                                    int nBufXSize, int nBufYSize, GDALDataType eBufType,
+                                    int nBandCount, const int *panBandMap, GSpacing nPixelSpace,
+                                    GSpacing nLineSpace, GSpacing nBandSpace,
+                                    GDALRasterIOExtraArg *psExtraArg)
+{
+    auto poPixels = ReadWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize, psExtraArg);
+    if (!poPixels)
+        return CE_Failure;
+    for (int i = 0; i < nBandCount; i++) {
+        GByte *pDst = static_cast<GByte *>(pData) + i * nBandSpace;
+        const GByte *pSrc = poPixels->data() + (panBandMap[i] - 1);
+        for (int y = 0; y < nBufYSize; y++)
+            GDALCopyWords64(pSrc + size_t(y) * nBufXSize * 4, GDT_Byte, 4, pDst + y * nLineSpace,
+                            eBufType, int(nPixelSpace), nBufXSize);
+    }
+    if (psExtraArg && psExtraArg->pfnProgress &&
+        !psExtraArg->pfnProgress(1.0, "", psExtraArg->pProgressData)) {
+        CPLError(CE_Failure, CPLE_UserInterrupt, "User terminated");
+        return CE_Failure;
+    }
+    return CE_None;
+}
+
 CPLErr SEAWXRasterDataset::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int nXSize,
                                      int nYSize, void *pData, int nBufXSize, int nBufYSize,
                                      GDALDataType eBufType, int nBandCount, int *panBandMap,
                                      GSpacing nPixelSpace, GSpacing nLineSpace, GSpacing nBandSpace,
                                      GDALRasterIOExtraArg *psExtraArg)
 {
-    if (eRWFlag == GF_Read &&
-        Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
-        return CE_Failure;
+    const bool bOneToOne = nBufXSize == nXSize && nBufYSize == nYSize;
+    if (eRWFlag == GF_Read && !(bOneToOne && ScanCovers(nXOff, nYOff, nXSize, nYSize))) {
+        if (WantsWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize))
+            return WindowIO(nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize, eBufType,
+                            nBandCount, panBandMap, nPixelSpace, nLineSpace, nBandSpace,
+                            psExtraArg);
+        if (Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
+            return CE_Failure;
+    }
+    if (eRWFlag == GF_Read && bOneToOne && ScanCovers(nXOff, nYOff, nXSize, nYSize)) {
+        ScanIO(nXOff, nYOff, nXSize, nYSize, pData, eBufType, nBandCount, panBandMap, nPixelSpace,
+               nLineSpace, nBandSpace);
+        return CE_None;
+    }
     return GDALPamDataset::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
                                      nBufYSize, eBufType, nBandCount, panBandMap, nPixelSpace,
                                      nLineSpace, nBandSpace, psExtraArg);
@@ -401,6 +678,15 @@ SEAWXRasterBand::SEAWXRasterBand(SEAWXRasterDataset *poDSIn, int nBandIn)
 CPLErr SEAWXRasterBand::IReadBlock(int nBlockXOff, int nBlockYOff, void *pImage)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
+    const int nW = std::min(nBlockXSize, nRasterXSize - nBlockXOff * nBlockXSize);
+    const int nH = std::min(nBlockYSize, nRasterYSize - nBlockYOff * nBlockYSize);
+    if (poGDS->ScanCovers(nBlockXOff * nBlockXSize, nBlockYOff * nBlockYSize, nW, nH)) {
+        if (nW < nBlockXSize || nH < nBlockYSize)
+            memset(pImage, 0, size_t(nBlockXSize) * nBlockYSize);
+        poGDS->ScanIO(nBlockXOff * nBlockXSize, nBlockYOff * nBlockYSize, nW, nH, pImage, GDT_Byte,
+                      1, &nBand, 1, nBlockXSize, 0);
+        return CE_None;
+    }
     std::vector<int> anBlocks{nBlockXOff, nBlockYOff};
     /* The coarsest level (at most 2 x 2 blocks) is read whole: what asks for
      * one of its blocks (QGIS opening a layer, a thumbnail) asks for the
@@ -430,9 +716,19 @@ CPLErr SEAWXRasterBand::IRasterIO(GDALRWFlag eRWFlag, int nXOff, int nYOff, int 
                                   GDALRasterIOExtraArg *psExtraArg)
 {
     auto poGDS = static_cast<SEAWXRasterDataset *>(poDS);
-    if (eRWFlag == GF_Read &&
-        poGDS->Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
-        return CE_Failure;
+    const bool bOneToOne = nBufXSize == nXSize && nBufYSize == nYSize;
+    if (eRWFlag == GF_Read && !(bOneToOne && poGDS->ScanCovers(nXOff, nYOff, nXSize, nYSize))) {
+        if (poGDS->WantsWindow(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize))
+            return poGDS->WindowIO(nXOff, nYOff, nXSize, nYSize, pData, nBufXSize, nBufYSize,
+                                   eBufType, 1, &nBand, nPixelSpace, nLineSpace, 0, psExtraArg);
+        if (poGDS->Prefetch(nXOff, nYOff, nXSize, nYSize, nBufXSize, nBufYSize) != CE_None)
+            return CE_Failure;
+    }
+    if (eRWFlag == GF_Read && bOneToOne && poGDS->ScanCovers(nXOff, nYOff, nXSize, nYSize)) {
+        poGDS->ScanIO(nXOff, nYOff, nXSize, nYSize, pData, eBufType, 1, &nBand, nPixelSpace,
+                      nLineSpace, 0);
+        return CE_None;
+    }
     return GDALPamRasterBand::IRasterIO(eRWFlag, nXOff, nYOff, nXSize, nYSize, pData, nBufXSize,
                                         nBufYSize, eBufType, nPixelSpace, nLineSpace, psExtraArg);
 }

@@ -69,6 +69,7 @@ struct swx_layer {
 };
 
 struct swx_caps {
+    int refs; /* holders: 1 from the parse, more from swx_caps_ref */
     swx_arena mem;
     const char *version, *title;
     int max_width, max_height;
@@ -942,6 +943,7 @@ int swx_caps_parse(swx_caps **out, const char *xml, size_t len)
     c = calloc(1, sizeof *c);
     if (!c)
         return nomem();
+    c->refs = 1;
     swx_arena_init(&c->mem, ARENA_CHUNK, 0); /* bounded by SWX_CAPS_MAX_BYTES */
     rc = swx_xml_read(&doc, xml, len, "capabilities");
     if (rc)
@@ -965,9 +967,15 @@ done:
     return rc;
 }
 
+swx_caps *swx_caps_ref(swx_caps *c)
+{
+    __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
+    return c;
+}
+
 void swx_caps_free(swx_caps *c)
 {
-    if (!c)
+    if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) > 0)
         return;
     for (size_t i = 0; i < c->ndims; i++)
         swx_timedim_free(c->dims[i]);

@@ -411,3 +411,148 @@ int swx_map_read_blocks(swx_fetch_stats *stats, swx_map *m, swx_client *c, int l
     free(r.keys);
     return rc;
 }
+
+/* ---- reading a window ---- */
+
+typedef struct piece {
+    swx_getmap g;
+    int ox, oy; /* where it goes in the window's image */
+    char *key;  /* with a disk cache: its cache key, made once */
+} piece;
+
+typedef struct wreader {
+    swx_map *m;
+    swx_client *c;
+    piece *p;
+    size_t n, next;
+    uint8_t *out;
+    int bw;
+    swx_query *q;
+} wreader;
+
+/* Decodes a piece's PNG into its place in the window's image. */
+static int wdeliver(wreader *r, size_t i, const void *png, size_t len, const char *from)
+{
+    const piece *p = &r->p[i];
+    uint8_t *rgba = NULL;
+    int w, h;
+    int rc = swx_png_decode_rgba(&rgba, &w, &h, png, len, p->g.width, p->g.height);
+    if (rc)
+        return swx_error_prefix(rc, "bad image from %s", from);
+    if (w != p->g.width || h != p->g.height) {
+        free(rgba);
+        return swx_error_set(SWX_ESERVICE, "image from %s is %d x %d, not the %d x %d asked for",
+                             from, w, h, p->g.width, p->g.height);
+    }
+    for (int y = 0; y < h; y++)
+        memcpy(r->out + ((size_t)(p->oy + y) * r->bw + p->ox) * 4, rgba + (size_t)y * w * 4,
+               (size_t)w * 4);
+    free(rgba);
+    return 0;
+}
+
+static int wreader_next(void *ud, swx_request *req, void **user)
+{
+    wreader *r = ud;
+    while (r->next < r->n) {
+        size_t i = r->next++;
+        swx_query_free(r->q);
+        r->q = NULL;
+        int rc = swx_wms_getmap_request(req, &r->q, &r->p[i].g);
+        if (rc)
+            return rc;
+        if (r->m->cache) {
+            /* The request as displayed: no key, and the service's address. */
+            char *key = r->p[i].key = swx_request_display_url(r->c, req);
+            void *data = NULL;
+            size_t len = 0;
+            if (key && swx_diskcache_get(&data, &len, r->m->cache, key) == 0) {
+                rc = wdeliver(r, i, data, len, "the disk cache");
+                free(data);
+                if (rc == 0)
+                    continue;
+                /* A damaged entry is fetched again and replaced. */
+            }
+        }
+        *user = (void *)(uintptr_t)i;
+        return 1;
+    }
+    return 0;
+}
+
+static int wreader_done(void *ud, void *user, int rc, const swx_response *resp)
+{
+    wreader *r = ud;
+    size_t i = (size_t)(uintptr_t)user;
+    if (rc)
+        return rc;
+    if ((rc = wdeliver(r, i, resp->body, resp->len, resp->url)))
+        return rc;
+    if (r->p[i].key)
+        swx_diskcache_put(r->m->cache, r->p[i].key, resp->body, resp->len);
+    return 0;
+}
+
+int swx_map_read_window(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level, double x0,
+                        double y0, double xs, double ys, int bw, int bh, int pieces,
+                        int max_in_flight, volatile sig_atomic_t *cancel, uint8_t *rgba)
+{
+    if (level < 0 || level >= m->levels)
+        return swx_error_set(SWX_EINVAL, "no overview level %d", level);
+    const int lw = m->w[level], lh = m->h[level];
+    /* A window that ends within a millionth of a pixel of the level's edge
+     * ends there (floating-point windows of resampling callers). */
+    const double eps = 1e-6;
+    if (!(x0 >= 0) || !(y0 >= 0) || !(xs > 0) || !(ys > 0) || x0 + xs > lw + eps ||
+        y0 + ys > lh + eps || bw <= 0 || bh <= 0)
+        return swx_error_set(SWX_EINVAL, "window %g,%g %g x %g is outside level %d", x0, y0, xs, ys,
+                             level);
+    const double rx = (m->maxx - m->minx) / lw, ry = (m->maxy - m->miny) / lh;
+    /* The window's edges as the blocks' (the level's own edges exactly). */
+    const double wx0 = m->minx + x0 * rx, wy1 = m->maxy - y0 * ry;
+    const double wx1 = x0 + xs >= lw - eps ? m->maxx : m->minx + (x0 + xs) * rx;
+    const double wy0 = y0 + ys >= lh - eps ? m->miny : m->maxy - (y0 + ys) * ry;
+    /* Strips across, fewer where they would be under 8 rows; columns where
+     * the service limits a GetMap's width, rows where it limits the height. */
+    int maxw = swx_caps_max_width(m->caps), maxh = swx_caps_max_height(m->caps);
+    int ncol = maxw > 0 ? (bw + maxw - 1) / maxw : 1;
+    int nrow = pieces > 0 ? pieces : 1;
+    if (nrow > (bh + 7) / 8)
+        nrow = (bh + 7) / 8;
+    if (maxh > 0 && nrow < (bh + maxh - 1) / maxh)
+        nrow = (bh + maxh - 1) / maxh;
+    size_t n = (size_t)ncol * nrow;
+    piece *p = calloc(n, sizeof *p);
+    if (!p)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    const double sx = (wx1 - wx0) / bw, sy = (wy1 - wy0) / bh;
+    for (int j = 0; j < nrow; j++) {
+        int oy0 = (int)((int64_t)bh * j / nrow), oy1 = (int)((int64_t)bh * (j + 1) / nrow);
+        for (int i = 0; i < ncol; i++) {
+            int ox0 = (int)((int64_t)bw * i / ncol), ox1 = (int)((int64_t)bw * (i + 1) / ncol);
+            swx_getmap *g = &p[(size_t)j * ncol + i].g;
+            g->bundle = m->bundle;
+            g->layer = swx_layer_name(m->layer);
+            g->time = m->time == INT64_MIN ? NULL : m->time_s;
+            g->style = m->style;
+            g->crs = m->crs;
+            g->minx = ox0 == 0 ? wx0 : wx0 + ox0 * sx;
+            g->maxx = ox1 == bw ? wx1 : wx0 + ox1 * sx;
+            g->maxy = oy0 == 0 ? wy1 : wy1 - oy0 * sy;
+            g->miny = oy1 == bh ? wy0 : wy1 - oy1 * sy;
+            g->width = ox1 - ox0;
+            g->height = oy1 - oy0;
+            g->transparent = 1;
+            p[(size_t)j * ncol + i].ox = ox0;
+            p[(size_t)j * ncol + i].oy = oy0;
+        }
+    }
+    wreader r = {m, c, p, n, 0, rgba, bw, NULL};
+    swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
+    int rc = swx_fetch_run(stats, c, &o, wreader_next, wreader_done, &r);
+    swx_query_free(r.q);
+    for (size_t i = 0; i < n; i++)
+        free(p[i].key);
+    free(p);
+    return rc;
+}

@@ -104,8 +104,10 @@ check "maritime, runs=all: the land-sea mask's entries come last (from entry ${f
   "[ -n '$first_lsm' ] && ! tail -n +$first_lsm '$T/subs_m.txt' | cut -f1 | grep -qv '^lsm ' && head -n $((${first_lsm:-1} - 1)) '$T/subs_m.txt' | grep -q ' run '"
 
 # 4. The fine default grid (1/128 degree, 256-pixel blocks of 2 degrees) as a
-# map canvas meets it. Each view starts from an empty cache, so that the
-# service's access log shows every block the view needed.
+# map canvas meets it: a view is the service's GetMap of the canvas, in strips
+# of about 256 Ki pixels sent at once, not the blocks around it. Each view
+# starts from an empty cache, so that the service's access log shows every
+# GetMap the view needed.
 getmaps_since() { tail -n +$(($1 + 1)) "$T/access.log" | grep 'request=GetMap' | grep -o 'bbox=[^&]*&width=[0-9]*&height=[0-9]*'; }
 # Opening the layer reads the coarsest overview (360 x 180: two blocks).
 coarsest='^bbox=-90,-180,90,76&width=256&height=180$|^bbox=-90,76,90,180&width=104&height=180$'
@@ -113,10 +115,10 @@ seen=$(wc -l <"$T/access.log")
 SEAWX_CACHE_DIR=$T/cache-view qgis view "$conn" 1 47 5 50 512 384 "$T/view.png" >"$T/view.txt" 2>"$T/view.err"
 check "a 4 x 3 degree view at full resolution (512 x 384 pixels) renders" test $? -eq 0 -a -s "$T/view.png"
 getmaps_since "$seen" | grep -v -E "$coarsest" | sort >"$T/view.getmaps"
-# Lon 1..5, lat 47..50 lies in the blocks of lon 0..6 and lat 46..50: six.
-printf 'bbox=%s&width=256&height=256\n' 46,0,48,2 46,2,48,4 46,4,48,6 48,0,50,2 48,2,50,4 48,4,50,6 |
-  sort >"$T/view.want"
-check "it fetched only its own six full-resolution blocks ($(wc -l <"$T/view.getmaps") GetMaps)" \
+# Lon 1..5, lat 47..50 at full resolution: QGIS reads the source pixels the
+# canvas touches, one column and row beyond its edges included (513 x 385).
+echo 'bbox=46.9921875,1,50,5.0078125&width=513&height=385' >"$T/view.want"
+check "it fetched its own window in one GetMap ($(wc -l <"$T/view.getmaps") GetMaps)" \
   cmp -s "$T/view.getmaps" "$T/view.want"
 layer_name=$(grep -m1 -o 'layers=[^&]*' "$T/access.log" | tail -1 | cut -d= -f2)
 view_time=$(tail -n 1 "$T/access.log" | grep -o 'time=[^ &]*' | cut -d= -f2)
@@ -137,8 +139,10 @@ for l in open(sys.argv[1]):
     s, w, n, e, W, H = map(float, re.match(r"bbox=([-\d.]+),([-\d.]+),([-\d.]+),([-\d.]+)&width=(\d+)&height=(\d+)", l).groups())
     print((e - w) / W, (n - s) / H)' "$1" | sort -u
 }
-check "it fetched 18 blocks besides the opening two, all of the 0.25 degree overview" sh -c \
-  "[ $(wc -l <"$T/world.getmaps") -eq 18 ] && [ '$(res_of "$T/world.getmaps")' = '0.25 0.25' ]"
+# 1000 x 500 is between two overviews (0.25 and 0.5 degree): the service
+# renders it at the canvas's own 0.36 degree, two strips of 1000 x 250.
+check "it fetched the canvas in 2 GetMaps besides the opening two, at the canvas's 0.36 degree" sh -c \
+  "[ $(wc -l <"$T/world.getmaps") -eq 2 ] && [ '$(res_of "$T/world.getmaps")' = '0.36 0.36' ]"
 
 # 5. The value legend: the plugin fetches the style's legend graphic into the
 # cache folder (metadata domain LEGEND, item FILE); QGIS shows it as the

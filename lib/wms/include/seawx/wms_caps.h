@@ -49,6 +49,9 @@ typedef struct swx_style {
 /* Parses a capabilities document of len bytes. On failure *out is NULL and the
  * error line says what is wrong ("malformed capabilities: line 3: ..."). */
 SWX_API int swx_caps_parse(swx_caps **out, const char *xml, size_t len);
+/* One more holder of caps (never changed once parsed; threads may share it):
+ * each holder frees it once, and the last free releases it. Returns caps. */
+SWX_API swx_caps *swx_caps_ref(swx_caps *caps);
 SWX_API void swx_caps_free(swx_caps *caps);
 
 /* "1.3.0" or "1.1.1" as the document says; the service Title (may be NULL);

@@ -116,6 +116,20 @@ SWX_API int swx_map_read_blocks(swx_fetch_stats *stats, swx_map *m, swx_client *
                                 const int *bxy, size_t n, int max_in_flight,
                                 volatile sig_atomic_t *cancel, swx_map_block_fn cb, void *ud);
 
+/* Fetches a window of a level, [x0, x0 + xs) x [y0, y0 + ys) in that level's
+ * pixels (fractions allowed, as GDAL's resampled reads give them), as a
+ * bw x bh image that the service renders at that size: the service's GetMap
+ * of the window, whatever the level's own resolution. It is asked for in
+ * `pieces` horizontal strips (fewer when they would be under 8 rows; more,
+ * and columns, where the service limits a GetMap's height or width), up to
+ * max_in_flight at once; each strip is kept in the disk cache under its own
+ * GetMap, so the same window again is read from there. rgba receives bw x bh
+ * RGBA pixels, rows top down. stats as swx_map_read_blocks. */
+SWX_API int swx_map_read_window(swx_fetch_stats *stats, swx_map *m, swx_client *c, int level,
+                                double x0, double y0, double xs, double ys, int bw, int bh,
+                                int pieces, int max_in_flight, volatile sig_atomic_t *cancel,
+                                uint8_t *rgba);
+
 #ifdef __cplusplus
 }
 #endif
