@@ -60,7 +60,7 @@ print("key in the project:", "yes" if sys.argv[2] in text else "no")
 PY
 echo "rendered map: t2m.png, $(stat -c %s "$work/t2m.png") bytes"
 
-step "5c. QGIS zoomed in on the fine default grid (1/128 degree): only that view's blocks are fetched" \
+step "5c. QGIS zoomed in on the fine default grid (1/128 degree): the view itself is fetched, as one GetMap" \
   "QgsRasterLayer('SEAWX:bundle=basic,variable=t2m:K', ...) -> a 4 x 3 degree view at 512 x 384 pixels"
 getmaps() { grep -c 'request=GetMap' "$work/sim-access.log" 2>/dev/null || true; }
 before=$(getmaps)
@@ -69,7 +69,7 @@ before=$(getmaps)
   1 47 5 50 512 384 "$work/t2m-coast.png" 2>/dev/null | sed 's/^/  /')
 sleep 0.3 # seawx-sim logs a request once it has answered
 echo "rendered view: t2m-coast.png, $(stat -c %s "$work/t2m-coast.png") bytes;" \
-  "GetMaps sent: $(($(getmaps) - before)) (2 of the coarsest overview at open, 6 full-resolution blocks)"
+  "GetMaps sent: $(($(getmaps) - before)) (2 of the coarsest overview at open, 1 of the view)"
 
 step "5d. The value legend: seawx legend, and the plugin's LEGEND metadata for QGIS's legend image" \
   "seawx legend --bundle basic --variable t2m:K -o t2m-legend.png; gdalinfo -mdd LEGEND SEAWX:bundle=basic,variable=t2m:K"
