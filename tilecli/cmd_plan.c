@@ -119,8 +119,15 @@ static void write_table(FILE *f, const swx_plan *p, const size_t *order)
             snprintf(st, sizeof st, "%.14s (%.0f)", r->storm_title, r->storm_cpa_nm);
         else
             snprintf(st, sizeof st, "-");
-        fprintf(f, "%-12s  %-27s %7s %7s %6s %8s  %-22s %-8s %s\n", d, arr, w, g, h, u, st,
-                swx_plan_verdict_name(r->verdict), r->reason ? r->reason : "");
+        /* A verdict on part of the voyage says so on its line: the reason
+         * names the rule that decided it, which may be another. */
+        const char *why = r->reason ? r->reason : "";
+        const char *part =
+            r->partial && strcmp(why, SWX_PLAN_REASON_PARTIAL) != 0
+                ? (*why ? "; forecast ends before arrival" : "forecast ends before arrival")
+                : "";
+        fprintf(f, "%-12s  %-27s %7s %7s %6s %8s  %-22s %-8s %s%s\n", d, arr, w, g, h, u, st,
+                swx_plan_verdict_name(r->verdict), why, part);
     }
 }
 

@@ -359,7 +359,7 @@ static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const sw
         why = keep(p, "%.0f h upwind, near %.0f h", r->hours_upwind, o->max_upwind_h);
     } else if (r->partial) {
         v = SWX_PLAN_MARGINAL;
-        why = keep(p, "the forecast does not cover the whole voyage");
+        why = keep(p, "%s", SWX_PLAN_REASON_PARTIAL);
     }
     r->verdict = v;
     r->reason = why;

@@ -153,6 +153,14 @@ key = [(v == 2, p, v) for p, v in ((r['partial'], rank[r['verdict']]) for r in b
 assert key == sorted(key), key
 assert (True, False, 2) in key and any(p and v < 2 for n, p, v in key), key
 print('%d complete, %d partial' % (sum(not p for n, p, v in key), sum(p for n, p, v in key)))\""
+# In the table, a departure judged on part of the voyage says so on its line,
+# whatever rule decided its verdict.
+check "the table: every departure the forecast covers in part says so, no other" sh -c "
+'$S' plan --route '$ROUTE' --speed 6-8 --max-wind 27kn --departures '$from/$to/6h' --no-storms \
+  --best -q >'$T/best_partial.txt' &&
+test \$(grep -c 'forecast ends before arrival\|does not cover the whole voyage' '$T/best_partial.txt') -eq \
+  \$(python3 -c \"import json; print(sum(r['partial'] for r in json.load(open('$T/best_partial.json'))['departures']))\") &&
+test \$(grep -c 'forecast ends before arrival\|does not cover the whole voyage' '$T/best_partial.txt') -gt 0"
 # The table is the output unless --json or --csv writes a file; --table asks
 # for it too.
 check "--json FILE: nothing on stdout, the summary on stderr" sh -c "

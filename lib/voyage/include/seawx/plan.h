@@ -181,6 +181,9 @@ typedef struct swx_plan_opts {
 } swx_plan_opts;
 
 enum { SWX_PLAN_GO = 0, SWX_PLAN_MARGINAL, SWX_PLAN_NOGO };
+/* The reason of a departure marginal for no other cause than being judged on
+ * the part of the voyage the forecast covers. */
+#define SWX_PLAN_REASON_PARTIAL "the forecast does not cover the whole voyage"
 /* "go", "marginal", "no-go". */
 SWX_API const char *swx_plan_verdict_name(int verdict);
 
