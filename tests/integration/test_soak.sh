@@ -96,8 +96,8 @@ drops2=$(field drop <read.draws)
 asked=$((sent - dretries))
 distinct() { tail -n +$((log0 + 1)) "$T/access.log" | grep 'request=GetMap' |
   grep -o 'bbox=[^&]*&width=[0-9]*&height=[0-9]*' | sort -u | wc -l; }
-wait_until 30 sh -c "[ \$(tail -n +$((log0 + 1)) '$T/access.log' | grep 'request=GetMap' |
-  grep -o 'bbox=[^&]*&width=[0-9]*&height=[0-9]*' | sort -u | wc -l) -ge $asked ]"
+all_logged() { [ "$(distinct)" -ge "$asked" ]; }
+wait_until 30 all_logged
 pieces=$(distinct)
 echo "# read: 8192x4096 ($BLOCKS blocks) in $pieces GetMaps, $secs s; sim: $G2 GetMaps, faults drawn $(cat read.draws); plugin: $sent sent, $dretries retries"
 check "plugin: retries reported ($dretries for $F2 faults drawn)" test "$dretries" -gt 0 -o "$F2" -eq 0
