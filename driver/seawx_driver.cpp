@@ -346,14 +346,27 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
 {
     if (!SEAWXIdentify(poOpenInfo))
         return nullptr;
-    if (poOpenInfo->eAccess == GA_Update) {
-        CPLError(CE_Failure, CPLE_NotSupported,
-                 "SEAWX: the service is read-only; open without update mode");
-        return nullptr;
-    }
     SEAWXOptions oOpts;
     if (!oOpts.Parse(poOpenInfo->pszFilename, poOpenInfo->papszOpenOptions))
         return nullptr;
+    /* Update mode. QGIS opens every vector source for update first and falls
+     * back to read-only, so a refusal would print an error for each storm
+     * layer a user adds. A vector open is served read-only instead: the
+     * layers and the dataset answer no write capability (QGIS then offers no
+     * editing) and a write is refused by GDAL. A raster open for update is
+     * still refused, as before. */
+    if (poOpenInfo->eAccess == GA_Update) {
+        const bool bVectorKind =
+            oOpts.Kind() && (EQUAL(oOpts.Kind(), "storms") || EQUAL(oOpts.Kind(), "kmz") ||
+                             SEAWXIsPointsKind(oOpts.Kind()));
+        if (!bVectorKind || (poOpenInfo->nOpenFlags & GDAL_OF_RASTER) ||
+            !(poOpenInfo->nOpenFlags & GDAL_OF_VECTOR)) {
+            CPLError(CE_Failure, CPLE_NotSupported,
+                     "SEAWX: the service is read-only; open without update mode");
+            return nullptr;
+        }
+        CPLDebug("SEAWX", "update mode asked for a vector source: opened read-only");
+    }
     if (oOpts.Kind() && (EQUAL(oOpts.Kind(), "storms") || EQUAL(oOpts.Kind(), "kmz")))
         return SEAWXStormDataset::Open(poOpenInfo, oOpts);
     if (oOpts.Kind() && SEAWXIsPointsKind(oOpts.Kind()))

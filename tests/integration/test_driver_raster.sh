@@ -191,6 +191,23 @@ check "wrong key" bad wrongkey "HTTP 401.*SEAWX_API_KEY" "SEAWX:bundle=basic,lay
 check "key in the connection string is refused" bad keyincs "does not belong in a connection string" "SEAWX:bundle=basic,key=abc"
 check "unknown option" bad option "unknown option 'colour'" "SEAWX:bundle=basic,colour=red"
 check "update mode refused" sh -c "'$cmp' --open-update 'SEAWX:bundle=basic,layer=$layer' | grep -q 'read-only'"
+# A vector source asked for in update mode (QGIS asks so first for every
+# vector layer) opens read-only, quietly, and refuses every write.
+check "storms opened for update: read-only, no error, no write" /usr/bin/python3 -c "
+from osgeo import gdal, ogr
+gdal.PushErrorHandler('CPLQuietErrorHandler')
+ds = gdal.OpenEx('SEAWX:storms', gdal.OF_VECTOR | gdal.OF_UPDATE)
+assert ds is not None and gdal.GetLastErrorMsg() == '', gdal.GetLastErrorMsg()
+assert ds.GetLayerCount() == 8 and not ds.TestCapability(ogr.ODsCCreateLayer)
+for i in range(ds.GetLayerCount()):
+    lyr = ds.GetLayer(i)
+    for c in (ogr.OLCSequentialWrite, ogr.OLCRandomWrite, ogr.OLCDeleteFeature, ogr.OLCCreateField):
+        assert not lyr.TestCapability(c), (lyr.GetName(), c)
+    assert lyr.CreateFeature(ogr.Feature(lyr.GetLayerDefn())) != 0, lyr.GetName()
+assert ds.CreateLayer('x') is None
+assert gdal.OpenEx('SEAWX:bundle=basic', gdal.OF_RASTER | gdal.OF_UPDATE) is None
+assert 'read-only' in gdal.GetLastErrorMsg()
+"
 
 # The value legend: LEGEND_URL (no key) in the metadata; `seawx legend` checks
 # what it is given before sending anything, and names what is wrong.
