@@ -53,7 +53,8 @@ const cli_opt cmd_storms_opts[] = {
     CLI_OPT_DANGER_ERRORS,
     {"output", 'o', "PATH",
      "FILE.geojson: one FeatureCollection; DIR/: one file per kind (storms.geojson, ...) of "
-     "one geometry type each, and " CLI_STORM_QLR " for QGIS; default: stdout",
+     "one geometry type each, " CLI_STORM_QLR " and " CLI_STORM_QGS " (a project on the time "
+     "slider, 6-hour step) for QGIS; default: stdout",
      0},
     {"route", 0, "FILE",
      "route risk: a voyage along this route (GeoJSON LineString or CSV, as seawx seed reads it; "
@@ -150,6 +151,7 @@ struct counting {
     size_t storms;
     int progress;
     double t0;
+    cli_storm_span span; /* the times and box of the positions, for the project */
 };
 
 static int count_and_write(void *ud, const swx_storm *s)
@@ -160,6 +162,7 @@ static int count_and_write(void *ud, const swx_storm *s)
         cli_progress(0, "%zu storms converted, %.0f/s", c->storms,
                      dt > 0 ? (double)c->storms / dt : 0.0);
     }
+    cli_storm_span_add(&c->span, s);
     if (c->risk) {
         int rc = swx_risk_report_add(c->risk, s);
         if (rc)
@@ -180,9 +183,10 @@ static int write_fail(int rc, const char *output)
  * leaves the old files or none, and no temporary; GeoJSON is a stream, so a
  * device or a pipe (/dev/null, /dev/stdout) is written through, never
  * replaced (swx_atomicfile_target()); the run's input files are never outputs. */
-#define NSLOTS (NKINDS + 3) /* a file per kind, the single file, the .qlr, the segments */
+#define NSLOTS (NKINDS + 4) /* a file per kind, the single file, .qlr, segments, .qgs */
 #define SLOT_QLR (NKINDS + 1)
 #define SLOT_SEGMENTS (NKINDS + 2)
+#define SLOT_QGS (NKINDS + 3) /* written once the storms are known */
 struct outputs {
     swx_atomicfile af[NSLOTS];
     FILE *f[NSLOTS];       /* where each output is written: af[i].f */
@@ -293,6 +297,10 @@ static int open_writer(swx_storm_geojson **w, struct outputs *out, const char **
             cli_error("cannot write %s: %s", qlr, strerror(errno));
             return EXIT_IO;
         }
+        snprintf(qlr, sizeof qlr, "%s%s" CLI_STORM_QGS, output,
+                 output[strlen(output) - 1] == '/' ? "" : "/");
+        if ((exit_code = out_open(out, SLOT_QGS, qlr)))
+            return exit_code;
         rc = swx_storm_geojson_new_split(w, files);
     } else if (output) {
         if ((exit_code = out_open(out, NKINDS, output)))
@@ -438,8 +446,10 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     if (w)
         swx_storm_geojson_set_danger(w, danger);
-    struct counting cnt = {w,        risk, 0, 0, !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
-                           cli_now()};
+    struct counting cnt = {.w = w,
+                           .risk = risk,
+                           .progress = !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
+                           .t0 = cli_now()};
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else
@@ -458,6 +468,11 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
             exit_code = write_fail(rc, output);
             goto done;
         }
+    }
+    if (out.f[SLOT_QGS] && cli_storm_qgs_write(out.f[SLOT_QGS], mask, &cnt.span) != 0) {
+        cli_error("cannot write %s: %s", out.af[SLOT_QGS].path, strerror(errno));
+        exit_code = EXIT_IO;
+        goto done;
     }
     if (route_mode) {
         int risk_exit = EXIT_OK;

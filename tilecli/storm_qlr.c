@@ -8,8 +8,10 @@
  * the rows' drawing order, points first so that QGIS draws them on top. */
 #include "storm_qlr.h"
 
+#include "seawx/iso8601.h"
 #include "seawx/storm_geojson.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The i-th kind in drawing order (its number in *k when k is not NULL), or
@@ -22,18 +24,10 @@ static const swx_storm_kind_info *drawn(unsigned mask, int i, int *k)
     return mask & (1u << kind) ? swx_storm_kind_get(kind) : NULL;
 }
 
-int cli_storm_qlr_write(FILE *f, unsigned mask)
+/* The group "seawx storms" with a layer per kind in mask, in drawing order. */
+static void put_tree(FILE *f, unsigned mask)
 {
-    fputs("<!DOCTYPE qgis-layer-definition>\n"
-          "<!-- seawx: the storm layers of this folder with their styles. Open in QGIS: Layer > "
-          "Add from Layer Definition File, or drag this file onto the map. The layers follow the "
-          "Temporal Controller, whose range becomes the span of every storm written (months for "
-          "storms of a whole season) and whose step stays the project's (1 hour unless set): "
-          "choose animated navigation and a step of 6 hours, the spacing of the fixes, and "
-          "narrow the range to the days wanted. A layer definition cannot set them. -->\n"
-          "<qlr>\n"
-          "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n"
-          "    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"seawx storms\">\n",
+    fputs("    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"seawx storms\">\n",
           f);
     for (int i = 0; i < SWX_SK_COUNT; i++) {
         const swx_storm_kind_info *r = drawn(mask, i, NULL);
@@ -44,7 +38,13 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
                 "id=\"seawx_%s\" name=\"%s\" source=\"./%s\" providerKey=\"ogr\"/>\n",
                 r->layer, r->layer, r->file);
     }
-    fputs("    </layer-tree-group>\n  </layer-tree-group>\n  <maplayers>\n", f);
+    fputs("    </layer-tree-group>\n", f);
+}
+
+/* The map layers of the kinds in mask: the kind's file, geometry, time
+ * settings and the renderer of its .qml. */
+static void put_layers(FILE *f, unsigned mask)
+{
     for (int i = 0; i < SWX_SK_COUNT; i++) {
         int k;
         const swx_storm_kind_info *r = drawn(mask, i, &k);
@@ -73,7 +73,117 @@ int cli_storm_qlr_write(FILE *f, unsigned mask)
         }
         fputs("    </maplayer>\n", f);
     }
+}
+
+int cli_storm_qlr_write(FILE *f, unsigned mask)
+{
+    fputs("<!DOCTYPE qgis-layer-definition>\n"
+          "<!-- seawx: the storm layers of this folder with their styles. Open in QGIS: Layer > "
+          "Add from Layer Definition File, or drag this file onto the map. The layers follow the "
+          "Temporal Controller, whose range becomes the span of every storm written (months for "
+          "storms of a whole season) and whose step stays the project's (1 hour unless set): "
+          "choose animated navigation and a step of 6 hours, the spacing of the fixes, and "
+          "narrow the range to the days wanted. A layer definition cannot set them. -->\n"
+          "<qlr>\n"
+          "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n",
+          f);
+    put_tree(f, mask);
+    fputs("  </layer-tree-group>\n  <maplayers>\n", f);
+    put_layers(f, mask);
     fputs("  </maplayers>\n</qlr>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+void cli_storm_span_add(cli_storm_span *sp, const swx_storm *s)
+{
+    for (int fc = 0; fc < 2; fc++) {
+        size_t n = fc ? s->nforecast : s->nobserved;
+        const swx_storm_pos *pos = fc ? s->forecast : s->observed;
+        for (size_t i = 0; i < n; i++) {
+            int64_t t = fc ? pos[i].forecast_time : pos[i].time;
+            if (t == SWX_STORM_NULL || !isfinite(pos[i].lon) || !isfinite(pos[i].lat))
+                continue;
+            if (!sp->n || t < sp->t0)
+                sp->t0 = t;
+            if (!sp->n || t > sp->t1)
+                sp->t1 = t;
+            if (!sp->n || pos[i].lon < sp->w)
+                sp->w = pos[i].lon;
+            if (!sp->n || pos[i].lon > sp->e)
+                sp->e = pos[i].lon;
+            if (!sp->n || pos[i].lat < sp->s)
+                sp->s = pos[i].lat;
+            if (!sp->n || pos[i].lat > sp->nn)
+                sp->nn = pos[i].lat;
+            sp->n++;
+        }
+    }
+}
+
+/* The view: the positions' box with a margin of 5 degrees, within the world. */
+static void view_box(double box[4], const cli_storm_span *sp)
+{
+    double w = -180, s = -90, e = 180, n = 90;
+    if (sp->n) {
+        w = fmax(sp->w - 5, -180);
+        e = fmin(sp->e + 5, 180);
+        s = fmax(sp->s - 5, -90);
+        n = fmin(sp->nn + 5, 90);
+    }
+    box[0] = w, box[1] = s, box[2] = e, box[3] = n;
+}
+
+int cli_storm_qgs_write(FILE *f, unsigned mask, const cli_storm_span *sp)
+{
+    /* QGIS takes the authid of a project's CRS only beside a srsid of its own
+     * database (3452 is its WGS 84); with the authid alone it opens with none. */
+    static const char srs[] = "<spatialrefsys><srsid>3452</srsid><srid>4326</srid>"
+                              "<authid>EPSG:4326</authid><description>WGS 84</description>"
+                              "<geographicflag>true</geographicflag></spatialrefsys>";
+    fputs("<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
+          "<!-- seawx: the storm layers of this folder with their styles, as a project that "
+          "opens with the Temporal Controller animated over the storms' span, a step of 6 "
+          "hours (the spacing of the fixes), and the view on the storms. -->\n"
+          "<qgis projectname=\"seawx storms\" version=\"3.22.0\">\n  <homePath path=\"\"/>\n"
+          "  <title>seawx storms</title>\n",
+          f);
+    fprintf(f, "  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n", srs);
+    put_tree(f, mask);
+    fputs("  </layer-tree-group>\n  <projectlayers>\n", f);
+    put_layers(f, mask);
+    double b[4];
+    view_box(b, sp);
+    fprintf(f,
+            "  </projectlayers>\n  <mapcanvas name=\"theMapCanvas\" annotationsVisible=\"1\">\n"
+            "    <units>degrees</units>\n    <extent><xmin>%.3f</xmin><ymin>%.3f</ymin>"
+            "<xmax>%.3f</xmax><ymax>%.3f</ymax></extent>\n    <rotation>0</rotation>\n"
+            "    <destinationsrs>%s</destinationsrs>\n  </mapcanvas>\n"
+            "  <ProjectViewSettings UseProjectScales=\"0\" rotation=\"0\">\n"
+            "    <DefaultViewExtent xmin=\"%.3f\" ymin=\"%.3f\" xmax=\"%.3f\" ymax=\"%.3f\">%s"
+            "</DefaultViewExtent>\n  </ProjectViewSettings>\n",
+            b[0], b[1], b[2], b[3], srs, b[0], b[1], b[2], b[3], srs);
+    /* As in a voyage package's project: relative paths, the CRS on, and the
+     * Temporal Controller animated (QGIS 3.22 reads NavigationMode when it
+     * opens a project; 0 would draw every storm's time at once). */
+    fputs("  <properties>\n    <Paths><Absolute type=\"bool\">false</Absolute></Paths>\n"
+          "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
+          "</SpatialRefSys>\n"
+          "    <TemporalControllerWidget><NavigationMode type=\"int\">1</NavigationMode>"
+          "</TemporalControllerWidget>\n  </properties>\n",
+          f);
+    /* The range: the first fix to the last time of any track, observed or
+     * forecast; no storm, no range (QGIS keeps its own). */
+    if (sp->n) {
+        char a[SWX_ISO8601_LEN], z[SWX_ISO8601_LEN];
+        swx_iso8601_format(a, sp->t0);
+        swx_iso8601_format(z, sp->t1 > sp->t0 ? sp->t1 : sp->t0 + CLI_STORM_STEP_S);
+        fprintf(f,
+                "  <ProjectTimeSettings timeStep=\"%d\" timeStepUnit=\"h\" frameRate=\"1\" "
+                "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s"
+                "</end></TemporalRange>\n  </ProjectTimeSettings>\n",
+                CLI_STORM_STEP_S / 3600, a, z);
+    }
+    fputs("</qgis>\n", f);
     return ferror(f) ? -1 : 0;
 }
 

@@ -6,7 +6,10 @@
 #ifndef SEAWX_STORM_QLR_H
 #define SEAWX_STORM_QLR_H
 
+#include "seawx/storm.h"
+
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The QGIS styles of the storm layers, styles/seawx_<layer>.qml, by layer
@@ -29,5 +32,25 @@ const char *const *cli_storm_qml_by_kind(void);
 /* Writes the layer definition of the kinds in mask (files <layer>.geojson
  * beside it). Returns 0, or -1 when a write failed (errno tells). */
 int cli_storm_qlr_write(FILE *f, unsigned mask);
+
+/* The name of the project written beside them (`seawx storms -o DIR/`). */
+#define CLI_STORM_QGS "seawx_storms.qgs"
+/* Its Temporal Controller's step: the spacing of the fixes. */
+#define CLI_STORM_STEP_S (6 * 3600)
+
+/* What the project's time range and view are made of: the times and box of
+ * every position written (observed and forecast). Zero it, then add each
+ * storm. */
+typedef struct cli_storm_span {
+    size_t n; /* positions seen with a time */
+    int64_t t0, t1;
+    double w, s, e, nn;
+} cli_storm_span;
+void cli_storm_span_add(cli_storm_span *sp, const swx_storm *s);
+
+/* Writes a QGIS project of the kinds in mask (files beside it): the layers
+ * of the .qlr, the Temporal Controller animated over sp's times with a
+ * 6-hour step, the view on sp's box. Returns 0, or -1 when a write failed. */
+int cli_storm_qgs_write(FILE *f, unsigned mask, const cli_storm_span *sp);
 
 #endif

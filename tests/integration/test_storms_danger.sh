@@ -156,6 +156,10 @@ if "$py" -c 'import qgis.core' 2>/dev/null; then
   check "QGIS: the .qlr loads the 8 layers with their styles and renders them" \
     sh -c "$(declare -f qgis_env); T='$T'; qgis_env '$py' '$here/test_storms_qgis.py' qlr \
       '$T/dir/seawx_storms.qlr' 8 '$T/qlr.png' >'$T/qlr.txt' 2>&1 || { cat '$T/qlr.txt'; exit 1; }"
+  check "QGIS: seawx_storms.qgs opens the 8 layers animated, 6-hour step, over the tracks' span" \
+    sh -c "$(declare -f qgis_env); T='$T'; qgis_env '$py' '$here/test_storms_qgis.py' qgs \
+      '$T/dir/seawx_storms.qgs' 8 >'$T/qgs.txt' 2>&1 || { cat '$T/qgs.txt'; exit 1; }"
+  cat "$T/qgs.txt"
 else
   echo "python3-qgis missing: QGIS checks skipped (scripts/install-deps.sh installs it)"
 fi

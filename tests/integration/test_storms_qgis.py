@@ -13,12 +13,19 @@ wrong.
                                              first fix and, at the 6-hour step
                                              the .qlr asks for, each fix starts
                                              a frame; renders them all to PNG
+  test_storms_qgis.py qgs QGS N              the project opens with the N
+                                             layers of the .qlr, valid and
+                                             styled, in EPSG:4326, the Temporal
+                                             Controller animated, a 6-hour step,
+                                             its range from the first to the
+                                             last time of the tracks written,
+                                             each fix a frame start
 """
 import json
 import os
 import sys
 
-from qgis.core import (Qgis, QgsApplication, QgsInterval, QgsLayerDefinition,
+from qgis.core import (Qgis, QgsApplication, QgsInterval, QgsLayerDefinition, QgsTemporalNavigationObject,
                        QgsMapRendererSequentialJob, QgsMapSettings, QgsProject,
                        QgsProviderRegistry, QgsRectangle, QgsVectorLayer, QgsWkbTypes)
 from qgis.gui import QgsTemporalControllerWidget
@@ -132,8 +139,68 @@ def cmd_qlr(qlr, n, png):
         fail(f"{png} is nearly empty ({painted} painted samples)")
 
 
+def track_times(folder):
+    """Every time of the tracks written, observed and forecast, from the
+    GeoJSON files (not from what seawx computed)."""
+    times = set()
+    for name, key in (("track_points.geojson", "time"), ("forecast_points.geojson", "forecast_time")):
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            for f in json.load(open(path))["features"]:
+                if f["properties"].get(key):
+                    times.add(QDateTime.fromString(f["properties"][key], Qt.ISODate)
+                              .toSecsSinceEpoch())
+    return sorted(times)
+
+
+def cmd_qgs(qgs, n):
+    p = QgsProject.instance()
+    qgs = os.path.abspath(qgs)
+    controller = QgsTemporalControllerWidget()
+    if not p.read(qgs):
+        fail(f"cannot read {qgs}: {p.error()}")
+    layers = list(p.mapLayers().values())
+    print(f"{len(layers)} layers: " + ", ".join(sorted(l.name() for l in layers)))
+    if len(layers) != int(n):
+        fail(f"{qgs} opened {len(layers)} layers, not {n}")
+    for layer in layers:
+        want = RENDERERS.get(layer.name())
+        if not layer.isValid() or layer.renderer().type() != want:
+            fail(f"{layer.name()}: valid {layer.isValid()}, not styled as its .qml ({want})")
+        if not layer.temporalProperties().isActive():
+            fail(f"{layer.name()} does not follow the time slider")
+    if p.crs().authid() != "EPSG:4326":
+        fail(f"the project's CRS is {p.crs().authid()!r}, not EPSG:4326")
+    nav = controller.temporalController()
+    if nav.navigationMode() != QgsTemporalNavigationObject.Animated:
+        fail(f"the Temporal Controller opens in mode {nav.navigationMode()}, not animated")
+    step = nav.frameDuration()
+    if abs(step.seconds() - 6 * 3600) > 0.5:
+        fail(f"the Temporal Controller's step is {step.seconds()} s, not 6 hours")
+    times = track_times(os.path.dirname(qgs))
+    rng = p.timeSettings().temporalRange()
+    b, e = rng.begin().toSecsSinceEpoch(), rng.end().toSecsSinceEpoch()
+    if not times or (b, e) != (times[0], times[-1]):
+        fail(f"the range is {rng.begin().toString(Qt.ISODate)} to {rng.end().toString(Qt.ISODate)}"
+             f", not the tracks' first to last time")
+    starts = {e}
+    for k in range(nav.totalFrameCount()):
+        starts.add(nav.dateTimeRangeForFrameNumber(k).begin().toSecsSinceEpoch())
+    obs = [t for t in track_times_observed(os.path.dirname(qgs)) if t not in starts]
+    if obs:
+        fail(f"no frame starts at the fixes {obs[:3]}")
+    print(f"project: {len(layers)} styled layers, animated, {nav.totalFrameCount()} frames of 6 h "
+          f"from {rng.begin().toString(Qt.ISODate)} to {rng.end().toString(Qt.ISODate)}")
+
+
+def track_times_observed(folder):
+    return sorted({QDateTime.fromString(f["properties"]["time"], Qt.ISODate).toSecsSinceEpoch()
+                   for f in json.load(open(os.path.join(folder, "track_points.geojson")))
+                   ["features"]})
+
+
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("sublayers", "qlr"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("sublayers", "qlr", "qgs"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     app = QgsApplication([], True)
@@ -141,8 +208,10 @@ def main():
     try:
         if sys.argv[1] == "sublayers":
             cmd_sublayers(*sys.argv[2:])
-        elif len(sys.argv) == 5:
+        elif sys.argv[1] == "qlr" and len(sys.argv) == 5:
             cmd_qlr(*sys.argv[2:])
+        elif sys.argv[1] == "qgs" and len(sys.argv) == 4:
+            cmd_qgs(*sys.argv[2:])
         else:
             print(__doc__, file=sys.stderr)
             sys.exit(2)
