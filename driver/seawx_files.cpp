@@ -76,16 +76,8 @@ bool SEAWXIsFilesKind(const char *pszKind)
 GDALDataset *SEAWXOpenFiles(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
 {
     const FileKind *psKind = Find(oOpts.Kind());
-    swx_connstr *cs = oOpts.Raw();
-    for (size_t i = 0; i < swx_connstr_count(cs); i++)
-        if (CSLFindString(const_cast<char **>(apszFileKeys), swx_connstr_key(cs, i)) < 0 &&
-            !EQUAL(swx_connstr_key(cs, i), "native_data")) {
-            CPLError(CE_Failure, CPLE_OpenFailed,
-                     "SEAWX: %s takes no option '%s'; options are file, variable, time, regions, "
-                     "bundles, url, timeout, retries",
-                     psKind->pszKind, swx_connstr_key(cs, i));
-            return nullptr;
-        }
+    if (!SEAWXCheckKeys(psKind->pszKind, oOpts.Raw(), apszFileKeys))
+        return nullptr;
     if (!(poOpenInfo->nOpenFlags & GDAL_OF_RASTER))
         return nullptr;
     const char *pszFile = oOpts.Get("file");

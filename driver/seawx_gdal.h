@@ -70,6 +70,10 @@ class SEAWXOptions
 /* A client configured from GDAL configuration options (which fall back to the
  * environment) and the connection's URL / WMS_AUTH items. */
 SEAWXClientPtr SEAWXMakeClient(const SEAWXOptions &oOpts);
+/* Refuses (one GDAL error naming the kind and its options) a connection
+ * string key of a point-data or file kind that is not in papszKeys (NULL
+ * ended); NATIVE_DATA, which ogr2ogr passes to every vector driver, passes. */
+bool SEAWXCheckKeys(const char *pszKind, swx_connstr *cs, const char *const *papszKeys);
 /* The same, owned by the caller (swx_client_free). */
 swx_client *SEAWXCreateClient(const SEAWXOptions &oOpts);
 

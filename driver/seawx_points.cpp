@@ -207,7 +207,9 @@ const char *const apszPointKeys[] = {"lat",   "lon",     "time",    "start",  "e
 const char *const apszVesselKeys[] = {"categories", "limit",   "pages", "url",
                                       "timeout",    "retries", nullptr};
 
-bool CheckKeys(const SEAWXOptions &oOpts, swx_connstr *cs, const char *const *papszKeys)
+} // namespace
+
+bool SEAWXCheckKeys(const char *pszKind, swx_connstr *cs, const char *const *papszKeys)
 {
     for (size_t i = 0; i < swx_connstr_count(cs); i++) {
         const char *pszKey = swx_connstr_key(cs, i);
@@ -218,14 +220,12 @@ bool CheckKeys(const SEAWXOptions &oOpts, swx_connstr *cs, const char *const *pa
             for (const char *const *p = papszKeys; *p; ++p)
                 osList += CPLString(osList.empty() ? "" : ", ") + *p;
             CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: %s takes no option '%s'; options are %s",
-                     oOpts.Kind(), pszKey, osList.c_str());
+                     pszKind, pszKey, osList.c_str());
             return false;
         }
     }
     return true;
 }
-
-} // namespace
 
 bool SEAWXIsPointsKind(const char *pszKind)
 {
@@ -242,7 +242,7 @@ GDALDataset *SEAWXOpenPoints(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
                  "SEAWX: %s is vector data; open it with ogrinfo or ogr2ogr", pszKind);
         return nullptr;
     }
-    if (!CheckKeys(oOpts, oOpts.Raw(), bVessels ? apszVesselKeys : apszPointKeys))
+    if (!SEAWXCheckKeys(oOpts.Kind(), oOpts.Raw(), bVessels ? apszVesselKeys : apszPointKeys))
         return nullptr;
 
     swx_point_query q = {};
