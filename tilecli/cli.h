@@ -101,6 +101,10 @@ int cli_stopped(int rc);
 /* The one line of an interruption, "interrupted: " and what was left (for
  * example "nothing written"); returns EXIT_INTERRUPTED. */
 int cli_interrupted(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The end of a command's work that rc ended: 0 when it went through, else
+ * the exit code after its one line, the interruption (with what, as "nothing
+ * written") when it was stopped, or the error. */
+int cli_stop_or_fail(int rc, const char *what);
 int cli_exit_code(int swx_code);
 
 /* The options every command takes, to reach the service. */

@@ -26,10 +26,8 @@ int cmd_forecast(const cli_cmd *cmd, int argc, char **argv)
     if (ac >= 0)
         return ac;
     if (strcmp(action, "point") == 0 || strcmp(action, "latest") == 0) {
-        if (cli_get(&a, "regions")) {
-            cli_error("--regions applies to 'seawx forecast files' only");
+        if (data_only_for(&a, "regions", "forecast files"))
             return EXIT_USAGE;
-        }
         return data_point_run(&a,
                               action[0] == 'l' ? SWX_POINT_FORECAST_LATEST : SWX_POINT_FORECAST);
     }

@@ -322,15 +322,8 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
              : swx_grib_build(&res, client, &spec, out, &go);
     cli_progress(0, NULL);
     cli_signals_release(&sig);
-    if (cli_stopped(rc)) {
-        exit_code = cli_interrupted("nothing written");
-        goto done;
-    }
-    if (rc) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    report(&res, &spec, dry, out, t0);
+    if (!(exit_code = cli_stop_or_fail(rc, "nothing written")))
+        report(&res, &spec, dry, out, t0);
 done:
     swx_diskcache_free(cache);
     swx_client_free(client);

@@ -260,73 +260,95 @@ static int keep_storm(void *ud, const swx_storm *s)
     return swx_storm_list_add(&k->list, s);
 }
 
-int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
-{
-    cli_args a;
+/* What was typed, checked before anything is sent. */
+typedef struct plan_args {
     swx_plan_opts o;
-    swx_polar *polar = NULL;
-    swx_voyage *voyage = NULL;
-    swx_storm_danger *danger = NULL;
-    swx_client *client = NULL;
-    swx_plan_forecast *fc = NULL;
-    swx_plan *plan = NULL;
+    const char *route, *polar_file, *grib;
+    const char *json, *csv, *chart; /* NULL when not asked for */
+    long in_flight;
+    int chart_w, chart_h, chart_what;
+    int table;  /* the table on stdout */
+    int storms; /* the active storms are fetched (no --no-storms) */
+    int best, timing;
+} plan_args;
+
+/* What a plan holds while it runs, freed by run_free. */
+typedef struct plan_run {
+    swx_polar *polar;
+    swx_voyage *voyage;
+    swx_storm_danger *danger;
+    swx_client *client;
+    swx_plan_forecast *fc;
+    swx_plan *plan;
     storm_keep storms;
-    size_t *order = NULL;
-    char *text = NULL;
-    size_t len;
-    int exit_code = EXIT_OK, rc, caught = 0;
-    cli_signals sig;
-    memset(&o, 0, sizeof o);
-    memset(&storms, 0, sizeof storms);
-    int pr = cli_parse(&a, cmd, argc, argv);
-    if (pr)
-        return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    cli_set_quiet(cli_has(&a, "quiet"));
-    if (a.npositional) {
-        cli_error("unexpected argument '%s' (see 'seawx plan --help')", a.positional[0]);
-        return EXIT_USAGE;
-    }
-    /* Everything typed is checked before anything is sent. */
-    const char *route = cli_get(&a, "route"), *deps = cli_get(&a, "departures");
-    const char *speed = cli_get(&a, "speed"), *polar_file = cli_get(&a, "polar");
-    const char *json = cli_get(&a, "json"), *csv = cli_get(&a, "csv");
-    const char *chart = cli_get(&a, "chart"), *chart_by = cli_get(&a, "chart-by");
-    if (!route || !deps) {
+    size_t *order;
+} plan_run;
+
+static void run_free(plan_run *r)
+{
+    free(r->order);
+    swx_plan_free(r->plan);
+    swx_plan_forecast_free(r->fc);
+    swx_storm_list_clear(&r->storms.list);
+    swx_client_free(r->client);
+    swx_voyage_free(r->voyage);
+    swx_polar_free(r->polar);
+    swx_storm_danger_free(r->danger);
+}
+
+/* The route, the departures, the speed and the rules into *p. */
+static int read_voyage_args(plan_args *p, const cli_args *a)
+{
+    int exit_code;
+    const char *deps = cli_get(a, "departures"), *speed = cli_get(a, "speed");
+    p->route = cli_get(a, "route");
+    p->polar_file = cli_get(a, "polar");
+    if (!p->route || !deps) {
         cli_error("a plan needs --route FILE and --departures FROM/TO/STEP");
         return EXIT_USAGE;
     }
-    if (!speed && !polar_file) {
+    if (!speed && !p->polar_file) {
         cli_error("a plan needs --speed KN|MIN-MAX, or --polar FILE");
         return EXIT_USAGE;
     }
-    if (swx_plan_departures_parse(&o.from, &o.to, &o.step, deps)) {
+    if (swx_plan_departures_parse(&p->o.from, &p->o.to, &p->o.step, deps)) {
         cli_error("--%s", swx_error_last());
         return EXIT_USAGE;
     }
-    if (speed && swx_speed_parse(&o.min_kn, &o.max_kn, speed)) {
+    if (speed && swx_speed_parse(&p->o.min_kn, &p->o.max_kn, speed)) {
         cli_error("--%s", swx_error_last());
         return EXIT_USAGE;
     }
-    if ((exit_code = read_threshold(&o.max_wind_kn, &a, "max-wind", 's')) ||
-        (exit_code = read_threshold(&o.max_gust_kn, &a, "max-gust", 's')) ||
-        (exit_code = read_threshold(&o.max_wave_m, &a, "max-wave", 'h')))
+    if ((exit_code = read_threshold(&p->o.max_wind_kn, a, "max-wind", 's')) ||
+        (exit_code = read_threshold(&p->o.max_gust_kn, a, "max-gust", 's')) ||
+        (exit_code = read_threshold(&p->o.max_wave_m, a, "max-wave", 'h')))
         return exit_code;
-    long in_flight;
-    if (cli_get_double(&o.max_upwind_h, &a, "max-upwind", 0, 0.1, 10000) ||
-        cli_get_double(&o.upwind_angle_deg, &a, "upwind-angle", 50, 1, 180) ||
-        cli_get_double(&o.spacing_nm, &a, "spacing", SWX_PLAN_DEFAULT_SPACING_NM, 0.5, 1000) ||
-        cli_get_int(&in_flight, &a, "in-flight", 4, 1, 64))
+    if (cli_get_double(&p->o.max_upwind_h, a, "max-upwind", 0, 0.1, 10000) ||
+        cli_get_double(&p->o.upwind_angle_deg, a, "upwind-angle", 50, 1, 180) ||
+        cli_get_double(&p->o.spacing_nm, a, "spacing", SWX_PLAN_DEFAULT_SPACING_NM, 0.5, 1000) ||
+        cli_get_int(&p->in_flight, a, "in-flight", 4, 1, 64))
         return EXIT_USAGE;
-    int chart_w, chart_h, chart_what = 'w';
-    if (read_chart_size(&chart_w, &chart_h, cli_get(&a, "chart-size")))
+    return 0;
+}
+
+/* The outputs (--json, --csv, --chart and its settings, --table) into *p. */
+static int read_output_args(plan_args *p, const cli_args *a)
+{
+    const char *json = cli_get(a, "json"), *csv = cli_get(a, "csv");
+    const char *chart = cli_get(a, "chart"), *chart_by = cli_get(a, "chart-by");
+    p->json = json;
+    p->csv = csv;
+    p->chart = chart;
+    p->chart_what = 'w';
+    if (read_chart_size(&p->chart_w, &p->chart_h, cli_get(a, "chart-size")))
         return EXIT_USAGE;
     if (chart_by && strcmp(chart_by, "wind") != 0 && strcmp(chart_by, "waves") != 0) {
         cli_error("--chart-by '%s': wind or waves", chart_by);
         return EXIT_USAGE;
     }
     if (chart_by && chart_by[1] == 'a')
-        chart_what = 'h';
-    if ((chart_by || cli_has(&a, "chart-size")) && !chart) {
+        p->chart_what = 'h';
+    if ((chart_by || cli_has(a, "chart-size")) && !chart) {
         cli_error(
             "--chart-by and --chart-size are the chart's settings: they need --chart FILE.png");
         return EXIT_USAGE;
@@ -341,7 +363,7 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
         cli_error("--json - and --csv - cannot both go to stdout");
         return EXIT_USAGE;
     }
-    if (to_stdout && cli_has(&a, "table")) {
+    if (to_stdout && cli_has(a, "table")) {
         cli_error("--table and --%s - cannot both go to stdout",
                   json && strcmp(json, "-") == 0 ? "json" : "csv");
         return EXIT_USAGE;
@@ -349,182 +371,248 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
     /* The table is the output when no other is asked for; with --json or
      * --csv into files, stdout stays empty (the summary goes to stderr)
      * unless --table asks for it too. */
-    int table = cli_has(&a, "table") || (!json && !csv);
-    if (cli_has(&a, "no-storms") && (cli_has(&a, "cone-radii") || cli_has(&a, "danger-errors"))) {
+    p->table = cli_has(a, "table") || (!json && !csv);
+    return 0;
+}
+
+/* Everything typed into *p: 0, or EXIT_USAGE after one line. */
+static int read_args(plan_args *p, const cli_args *a)
+{
+    int exit_code;
+    memset(p, 0, sizeof *p);
+    if (a->npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx plan --help')", a->positional[0]);
+        return EXIT_USAGE;
+    }
+    if ((exit_code = read_voyage_args(p, a)) || (exit_code = read_output_args(p, a)))
+        return exit_code;
+    if (cli_has(a, "no-storms") && (cli_has(a, "cone-radii") || cli_has(a, "danger-errors"))) {
         cli_error("--cone-radii and --danger-errors are the storms' settings: not with "
                   "--no-storms");
         return EXIT_USAGE;
     }
-    if ((exit_code = cli_danger_read(&danger, &a)))
-        goto done;
-    if (polar_file) {
-        if ((rc = swx_read_file(&text, &len, polar_file, PLAN_MAX_FILE))) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-        rc = swx_polar_parse(&polar, text, len);
-        free(text);
-        text = NULL;
-        if (rc) {
-            cli_error("--polar %s: %s", polar_file, swx_error_last());
-            exit_code = EXIT_USAGE;
-            goto done;
-        }
-        o.polar = polar;
-        if (o.max_kn > o.min_kn)
-            cli_info("with --polar, --speed is the motoring speed: %g kn", o.min_kn);
-        o.max_kn = o.min_kn;
+    p->grib = cli_get(a, "from");
+    p->storms = !cli_has(a, "no-storms");
+    p->best = cli_has(a, "best");
+    p->timing = cli_has(a, "timing");
+    return 0;
+}
+
+/* --polar FILE into *out and p->o (the speed then the motoring speed). */
+static int read_polar(swx_polar **out, plan_args *p)
+{
+    char *text;
+    size_t len;
+    int rc;
+    if ((rc = swx_read_file(&text, &len, p->polar_file, PLAN_MAX_FILE)))
+        return cli_fail(rc);
+    rc = swx_polar_parse(out, text, len);
+    free(text);
+    if (rc) {
+        cli_error("--polar %s: %s", p->polar_file, swx_error_last());
+        return EXIT_USAGE;
     }
-    if ((rc = swx_read_file(&text, &len, route, PLAN_MAX_FILE))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    rc = swx_voyage_from_route(&voyage, text, len);
-    if (!rc && swx_voyage_timed(voyage))
+    p->o.polar = *out;
+    if (p->o.max_kn > p->o.min_kn)
+        cli_info("with --polar, --speed is the motoring speed: %g kn", p->o.min_kn);
+    p->o.max_kn = p->o.min_kn;
+    return 0;
+}
+
+/* --route FILE into *out: a route without waypoint times, with sample points. */
+static int read_route(swx_voyage **out, const plan_args *p)
+{
+    char *text;
+    size_t len;
+    int rc;
+    if ((rc = swx_read_file(&text, &len, p->route, PLAN_MAX_FILE)))
+        return cli_fail(rc);
+    rc = swx_voyage_from_route(out, text, len);
+    free(text);
+    if (!rc && swx_voyage_timed(*out))
         rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; a plan sails a route "
                                        "without them from each departure");
     size_t nsamples = 0;
     if (!rc)
-        rc = swx_plan_sample_count(&nsamples, voyage, o.spacing_nm);
+        rc = swx_plan_sample_count(&nsamples, *out, p->o.spacing_nm);
     if (rc) {
-        cli_error("--route %s: %s", route, swx_error_last());
-        exit_code = EXIT_USAGE;
-        goto done;
+        cli_error("--route %s: %s", p->route, swx_error_last());
+        return EXIT_USAGE;
     }
-    const char *grib = cli_get(&a, "from");
-    /* No output may be one of the files the plan reads, under any name. */
+    return 0;
+}
+
+/* No output may be one of the files the plan reads, under any name. */
+static int check_outputs(const plan_args *p)
+{
     const char *inputs[3];
     size_t ninputs = 0;
-    inputs[ninputs++] = route;
-    if (polar_file)
-        inputs[ninputs++] = polar_file;
-    if (grib)
-        inputs[ninputs++] = grib;
-    const char *outs[3] = {json, csv, chart};
+    int rc;
+    inputs[ninputs++] = p->route;
+    if (p->polar_file)
+        inputs[ninputs++] = p->polar_file;
+    if (p->grib)
+        inputs[ninputs++] = p->grib;
+    const char *outs[3] = {p->json, p->csv, p->chart};
     for (size_t i = 0; i < 3; i++)
         if (outs[i] && strcmp(outs[i], "-") != 0 &&
             (rc = swx_atomicfile_target(NULL, NULL, outs[i], SWX_ATOMICFILE_STREAM, inputs,
-                                        ninputs))) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-    if (grib) {
-        /* the file is the user's input: a file that is no voyage GRIB is bad input */
-        if ((rc = swx_plan_forecast_from_grib(&fc, grib, voyage, o.spacing_nm)) ||
-            (rc = swx_plan_forecast_covers(fc, &o))) {
-            if (rc == SWX_EPARSE || rc == SWX_EINVAL) {
-                cli_error("--from %s", swx_error_last());
-                exit_code = EXIT_USAGE;
-            } else {
-                exit_code = cli_fail(rc);
-            }
-            goto done;
-        }
-    }
-    if ((!grib || !cli_has(&a, "no-storms")) && (exit_code = cli_client(&client, &a)))
-        goto done;
+                                        ninputs)))
+            return cli_fail(rc);
+    return 0;
+}
 
-    cli_signals_catch(&sig);
-    caught = 1;
+/* --from FILE: the forecast from a voyage GRIB into r->fc. */
+static int read_grib(plan_run *r, const plan_args *p)
+{
+    int rc;
+    /* the file is the user's input: a file that is no voyage GRIB is bad input */
+    if ((rc = swx_plan_forecast_from_grib(&r->fc, p->grib, r->voyage, p->o.spacing_nm)) ||
+        (rc = swx_plan_forecast_covers(r->fc, &p->o))) {
+        if (rc == SWX_EPARSE || rc == SWX_EINVAL) {
+            cli_error("--from %s", swx_error_last());
+            return EXIT_USAGE;
+        }
+        return cli_fail(rc);
+    }
+    return 0;
+}
+
+/* The inputs read and checked, the client made when the service is needed. */
+static int open_inputs(plan_run *r, plan_args *p, const cli_args *a)
+{
+    int exit_code;
+    if ((exit_code = cli_danger_read(&r->danger, a)) ||
+        (p->polar_file && (exit_code = read_polar(&r->polar, p))) ||
+        (exit_code = read_route(&r->voyage, p)) || (exit_code = check_outputs(p)) ||
+        (p->grib && (exit_code = read_grib(r, p))))
+        return exit_code;
+    if (!p->grib || p->storms)
+        return cli_client(&r->client, a);
+    return 0;
+}
+
+/* The point forecasts along the route (unless --from gave them) and the
+ * active storms. */
+static int fetch_forecast(plan_run *r, const plan_args *p)
+{
     /* The first progress line is due after the interval, not at the first
      * point: departures all past the forecast's end (known from that point)
      * end with the one error line, no progress line before it. */
     double last = cli_now();
-    swx_plan_fetch_opts fo = {(int)in_flight, &cli_stop_soft, on_fetch, &last};
-    rc = grib ? 0 : swx_plan_forecast_fetch(&fc, client, voyage, &o, &fo);
+    swx_plan_fetch_opts fo = {(int)p->in_flight, &cli_stop_soft, on_fetch, &last};
+    int rc = p->grib ? 0 : swx_plan_forecast_fetch(&r->fc, r->client, r->voyage, &p->o, &fo);
     cli_progress(0, NULL);
-    if (!rc && !cli_has(&a, "no-storms") && !cli_stop_soft) {
+    if (!rc && p->storms && !cli_stop_soft) {
         swx_storm_query q;
         swx_storm_query_init(&q);
         cli_progress(0, "storms: fetching the active storms");
-        rc = swx_storm_fetch(NULL, client, &q, keep_storm, &storms);
+        rc = swx_storm_fetch(NULL, r->client, &q, keep_storm, &r->storms);
         cli_progress(0, NULL);
     }
-    if (cli_stopped(rc)) {
-        exit_code = cli_interrupted("nothing written");
-        goto done;
-    }
-    if (rc) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    cli_info("forecast: %zu points, %zu valid times; %zu storms", swx_plan_forecast_samples(fc),
-             swx_plan_forecast_times(fc), storms.list.count);
+    return cli_stop_or_fail(rc, "nothing written");
+}
 
+/* The plan computed into r->plan, timed with --timing. */
+static int compute(plan_run *r, const plan_args *p)
+{
+    cli_info("forecast: %zu points, %zu valid times; %zu storms", swx_plan_forecast_samples(r->fc),
+             swx_plan_forecast_times(r->fc), r->storms.list.count);
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-    rc = swx_plan_compute(&plan, voyage, fc, (const struct swx_storm *const *)storms.list.items,
-                          storms.list.count, danger, &o);
+    int rc = swx_plan_compute(&r->plan, r->voyage, r->fc,
+                              (const struct swx_storm *const *)r->storms.list.items,
+                              r->storms.list.count, r->danger, &p->o);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-    if (rc) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (cli_has(&a, "timing"))
+    if (rc)
+        return cli_fail(rc);
+    if (p->timing)
         cli_summary(
             "timing: the plan of %zu departures x %zu sample points (%zu storms) took "
             "%.1f ms of CPU",
-            swx_plan_count(plan), swx_plan_samples(plan), storms.list.count,
+            swx_plan_count(r->plan), swx_plan_samples(r->plan), r->storms.list.count,
             ((double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6));
-
-    size_t n = swx_plan_count(plan);
-    if (swx_plan_left_out(plan)) {
+    size_t n = swx_plan_count(r->plan);
+    if (swx_plan_left_out(r->plan)) {
         char end[SWX_ISO8601_LEN], first[SWX_ISO8601_LEN];
-        swx_iso8601_format(end, swx_plan_forecast_end(plan));
-        swx_iso8601_format(first, o.from + (int64_t)n * o.step);
+        swx_iso8601_format(end, swx_plan_forecast_end(r->plan));
+        swx_iso8601_format(first, p->o.from + (int64_t)n * p->o.step);
         cli_warn("%zu departures from %s on are at or after the forecast's end (%s): left out",
-                 swx_plan_left_out(plan), first, end);
+                 swx_plan_left_out(r->plan), first, end);
     }
-    if (!(order = malloc((n ? n : 1) * sizeof *order))) {
-        exit_code = cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-        goto done;
-    }
+    return 0;
+}
+
+/* The departures in the order they are shown into r->order (--best: best first). */
+static int order_rows(plan_run *r, const plan_args *p)
+{
+    size_t n = swx_plan_count(r->plan);
+    if (!(r->order = malloc((n ? n : 1) * sizeof *r->order)))
+        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
     for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    if (cli_has(&a, "best")) {
-        sort_plan = plan;
-        qsort(order, n, sizeof *order, by_best);
+        r->order[i] = i;
+    if (p->best) {
+        sort_plan = r->plan;
+        qsort(r->order, n, sizeof *r->order, by_best);
     }
-    swx_plan_info info = {&o,
-                          polar_file,
-                          grib,
-                          !cli_has(&a, "no-storms"),
-                          storms.checked,
+    return 0;
+}
+
+/* The outputs asked for, then the summary line. */
+static int write_outputs(const plan_run *r, const plan_args *p)
+{
+    const swx_plan_forecast *fc = r->fc;
+    int exit_code, rc;
+    swx_plan_info info = {&p->o,
+                          p->polar_file,
+                          p->grib,
+                          p->storms,
+                          r->storms.checked,
                           swx_plan_forecast_time(fc, 0),
                           swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
                           swx_plan_forecast_times(fc)};
-    out_ctx oc = {plan, order, &info};
-    if (json && (exit_code = write_out(json, json_fn, &oc)))
-        goto done;
-    if (csv && (exit_code = write_out(csv, csv_fn, &oc)))
-        goto done;
-    if (chart && (rc = swx_plan_chart_png(plan, chart, chart_what, chart_w, chart_h))) {
-        exit_code = cli_fail(rc);
-        goto done;
+    out_ctx oc = {r->plan, r->order, &info};
+    if (p->json && (exit_code = write_out(p->json, json_fn, &oc)))
+        return exit_code;
+    if (p->csv && (exit_code = write_out(p->csv, csv_fn, &oc)))
+        return exit_code;
+    if (p->chart &&
+        (rc = swx_plan_chart_png(r->plan, p->chart, p->chart_what, p->chart_w, p->chart_h)))
+        return cli_fail(rc);
+    if (p->table) {
+        write_table(stdout, r->plan, r->order);
+        if (fflush(stdout) != 0)
+            return cli_fail(swx_error_set(SWX_EIO, "writing the table failed"));
     }
-    if (table) {
-        write_table(stdout, plan, order);
-        if (fflush(stdout) != 0) {
-            exit_code = cli_fail(swx_error_set(SWX_EIO, "writing the table failed"));
-            goto done;
-        }
-    }
-    size_t count[3] = {0};
+    size_t n = swx_plan_count(r->plan), count[3] = {0};
     for (size_t i = 0; i < n; i++)
-        count[swx_plan_row(plan, i)->verdict]++;
+        count[swx_plan_row(r->plan, i)->verdict]++;
     cli_summary("%zu departures: %zu go, %zu marginal, %zu no-go", n, count[SWX_PLAN_GO],
                 count[SWX_PLAN_MARGINAL], count[SWX_PLAN_NOGO]);
-done:
-    if (caught)
+    return 0;
+}
+
+int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    plan_args p;
+    plan_run r;
+    cli_signals sig;
+    int exit_code;
+    memset(&r, 0, sizeof r);
+    int pr = cli_parse(&a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    cli_set_quiet(cli_has(&a, "quiet"));
+    if ((exit_code = read_args(&p, &a)))
+        return exit_code;
+    if (!(exit_code = open_inputs(&r, &p, &a))) {
+        cli_signals_catch(&sig);
+        if (!(exit_code = fetch_forecast(&r, &p)) && !(exit_code = compute(&r, &p)) &&
+            !(exit_code = order_rows(&r, &p)))
+            exit_code = write_outputs(&r, &p);
         cli_signals_release(&sig);
-    free(order);
-    free(text);
-    swx_plan_free(plan);
-    swx_plan_forecast_free(fc);
-    swx_storm_list_clear(&storms.list);
-    swx_client_free(client);
-    swx_voyage_free(voyage);
-    swx_polar_free(polar);
-    swx_storm_danger_free(danger);
+    }
+    run_free(&r);
     return exit_code;
 }

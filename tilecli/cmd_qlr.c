@@ -84,172 +84,202 @@ static int write_legend(swx_atomicfile *af, const char *path, const void *png, s
     return 0;
 }
 
-int cmd_qlr(const cli_cmd *cmd, int argc, char **argv)
+/* What was typed, checked before anything is sent. */
+typedef struct qlr_args {
+    const char *bundle, *layer_name, *var, *run, *out, *crs_arg;
+    int to_stdout; /* -o - */
+    int stream;    /* the output is a stream (stdout, a pipe, /dev/null) */
+} qlr_args;
+
+/* What the command holds while it runs, freed by run_free. */
+typedef struct qlr_run {
+    swx_client *client;
+    swx_caps *caps;
+    void *png; /* the legend image */
+    size_t len;
+    char *legend, *legend_abs; /* NULL without a legend */
+    int legend_existed;
+    const swx_layer *l;
+    const char *style, *crs;
+    const swx_timedim *td;
+    swx_atomicfile af_legend, af_qlr;
+} qlr_run;
+
+static void run_free(qlr_run *r)
 {
-    cli_args a;
-    swx_client *client = NULL;
-    swx_caps *caps = NULL;
-    void *png = NULL;
-    size_t len = 0;
-    char *legend = NULL, *legend_abs = NULL;
-    swx_atomicfile af_legend = SWX_ATOMICFILE_INIT, af_qlr = SWX_ATOMICFILE_INIT;
-    int rc, exit_code = EXIT_OK, legend_existed = 0;
-    int pr = cli_parse(&a, cmd, argc, argv);
-    if (pr)
-        return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    const char *bundle = cli_get(&a, "bundle"), *layer_name = cli_get(&a, "layer");
-    const char *var = cli_get(&a, "variable"), *run = cli_get(&a, "run");
-    const char *out = cli_get(&a, "output"), *crs_arg = cli_get(&a, "crs");
-    int to_stdout = out && strcmp(out, "-") == 0;
-    /* Everything the user typed is checked before anything is sent. */
-    if (a.npositional) {
-        cli_error("unexpected argument '%s' (see 'seawx qlr --help')", a.positional[0]);
+    if (r->af_qlr.f == stdout)
+        r->af_qlr.f = NULL;
+    swx_atomicfile_abort(&r->af_legend);
+    swx_atomicfile_abort(&r->af_qlr);
+    free(r->png);
+    free(r->legend);
+    free(r->legend_abs);
+    swx_caps_free(r->caps);
+    swx_client_free(r->client);
+}
+
+static int read_args(qlr_args *q, const cli_args *a)
+{
+    int rc;
+    q->bundle = cli_get(a, "bundle");
+    q->layer_name = cli_get(a, "layer");
+    q->var = cli_get(a, "variable");
+    q->run = cli_get(a, "run");
+    q->out = cli_get(a, "output");
+    q->crs_arg = cli_get(a, "crs");
+    q->to_stdout = q->out && strcmp(q->out, "-") == 0;
+    if (a->npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx qlr --help')", a->positional[0]);
         return EXIT_USAGE;
     }
-    if (!bundle || !out || (!layer_name == !var)) {
+    if (!q->bundle || !q->out || (!q->layer_name == !q->var)) {
         cli_error("give --bundle, one of --variable or --layer, and --output (see 'seawx qlr "
                   "--help')");
         return EXIT_USAGE;
     }
-    if (run && layer_name) {
+    if (q->run && q->layer_name) {
         cli_error("--run goes with --variable; --layer names its run already");
         return EXIT_USAGE;
     }
-    if (cli_has(&a, "legend") && cli_has(&a, "no-legend")) {
+    if (cli_has(a, "legend") && cli_has(a, "no-legend")) {
         cli_error("give --legend FILE or --no-legend, not both");
         return EXIT_USAGE;
     }
-    if (swx_wms_bundle_check(bundle))
+    if (swx_wms_bundle_check(q->bundle))
         return cli_fail(SWX_EINVAL);
-    if (run && swx_select_run_parse(NULL, run))
+    if (q->run && swx_select_run_parse(NULL, q->run))
         return cli_fail(SWX_EINVAL);
     /* A stream (stdout, a pipe, /dev/null) has no folder for the legend:
      * only --legend FILE gives one then. */
-    int stream = to_stdout;
-    if (!to_stdout &&
-        (rc = swx_atomicfile_target(NULL, &stream, out, SWX_ATOMICFILE_STREAM, NULL, 0)))
+    q->stream = q->to_stdout;
+    if (!q->to_stdout &&
+        (rc = swx_atomicfile_target(NULL, &q->stream, q->out, SWX_ATOMICFILE_STREAM, NULL, 0)))
         return cli_fail(rc);
-    if (!cli_has(&a, "no-legend")) {
-        if (cli_has(&a, "legend"))
-            legend = strdup(cli_get(&a, "legend"));
-        else if (!stream)
-            legend = legend_beside(out);
-        if ((cli_has(&a, "legend") || !stream) && !legend)
+    return 0;
+}
+
+/* The legend's file into r->legend (none with --no-legend, or for a stream
+ * without --legend), checked, and its absolute path into r->legend_abs. */
+static int read_legend(qlr_run *r, const qlr_args *q, const cli_args *a)
+{
+    int rc;
+    if (!cli_has(a, "no-legend")) {
+        if (cli_has(a, "legend"))
+            r->legend = strdup(cli_get(a, "legend"));
+        else if (!q->stream)
+            r->legend = legend_beside(q->out);
+        if ((cli_has(a, "legend") || !q->stream) && !r->legend)
             return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
     }
-    if (legend) {
-        struct stat st;
-        char *target = NULL;
-        if (strcmp(legend, "-") == 0) {
-            cli_error("--legend needs a file: QGIS reads the legend from one");
-            exit_code = EXIT_USAGE;
-            goto done;
-        }
-        /* the same file under another name too (a link, a hard link): the
-         * .qlr would be put in place over the legend just written */
-        struct stat ls, os;
-        if (!to_stdout &&
-            (strcmp(legend, out) == 0 || (stat(legend, &ls) == 0 && stat(out, &os) == 0 &&
-                                          ls.st_dev == os.st_dev && ls.st_ino == os.st_ino))) {
-            cli_error("--legend and --output name the same file");
-            exit_code = EXIT_USAGE;
-            goto done;
-        }
-        if ((rc = swx_atomicfile_target(&target, NULL, legend, SWX_ATOMICFILE_STREAM, NULL, 0))) {
-            exit_code = cli_fail(rc);
-            goto done;
-        }
-        legend_existed = lstat(legend, &st) == 0;
-        legend_abs = absolute(target);
-        free(target);
-        if (!legend_abs) {
-            exit_code = cli_fail(SWX_EIO);
-            goto done;
-        }
+    if (!r->legend)
+        return 0;
+    const char *legend = r->legend;
+    struct stat st;
+    char *target = NULL;
+    if (strcmp(legend, "-") == 0) {
+        cli_error("--legend needs a file: QGIS reads the legend from one");
+        return EXIT_USAGE;
     }
+    /* the same file under another name too (a link, a hard link): the
+     * .qlr would be put in place over the legend just written */
+    struct stat ls, os;
+    if (!q->to_stdout &&
+        (strcmp(legend, q->out) == 0 || (stat(legend, &ls) == 0 && stat(q->out, &os) == 0 &&
+                                         ls.st_dev == os.st_dev && ls.st_ino == os.st_ino))) {
+        cli_error("--legend and --output name the same file");
+        return EXIT_USAGE;
+    }
+    if ((rc = swx_atomicfile_target(&target, NULL, legend, SWX_ATOMICFILE_STREAM, NULL, 0)))
+        return cli_fail(rc);
+    r->legend_existed = lstat(legend, &st) == 0;
+    r->legend_abs = absolute(target);
+    free(target);
+    if (!r->legend_abs)
+        return cli_fail(SWX_EIO);
+    return 0;
+}
 
-    if ((exit_code = cli_client(&client, &a)))
-        goto done;
-    const swx_layer *l = NULL;
-    const char *style = NULL, *crs = NULL;
-    int epsg = 0;
-    if ((rc = swx_wms_get_caps(&caps, client, bundle)) ||
-        (rc = swx_select_layer(&l, caps, bundle, layer_name, var, run)) ||
-        (rc = swx_select_style(&style, l, cli_get(&a, "style"))) ||
-        (crs_arg && (rc = swx_select_crs(&crs, &epsg, l, crs_arg)))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    const swx_timedim *td = swx_layer_time(l);
-    if (!td || swx_timedim_count(td) == 0) {
-        exit_code = cli_fail(swx_error_set(SWX_ENOTFOUND,
-                                           "layer %s has no valid times to step through; see "
-                                           "'seawx layers --bundle %s'",
-                                           swx_layer_name(l), bundle));
-        goto done;
-    }
-    if (legend && (rc = swx_wms_get_legend(&png, &len, NULL, NULL, client, bundle,
-                                           swx_layer_name(l), style, 0, 0))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
+/* The layer, its style and CRS, its valid times and its legend image, from
+ * the service. */
+static int fetch_layer(qlr_run *r, const qlr_args *q, const cli_args *a)
+{
+    int rc, epsg = 0, exit_code;
+    if ((exit_code = cli_client(&r->client, a)))
+        return exit_code;
+    if ((rc = swx_wms_get_caps(&r->caps, r->client, q->bundle)) ||
+        (rc = swx_select_layer(&r->l, r->caps, q->bundle, q->layer_name, q->var, q->run)) ||
+        (rc = swx_select_style(&r->style, r->l, cli_get(a, "style"))) ||
+        (q->crs_arg && (rc = swx_select_crs(&r->crs, &epsg, r->l, q->crs_arg))))
+        return cli_fail(rc);
+    r->td = swx_layer_time(r->l);
+    if (!r->td || swx_timedim_count(r->td) == 0)
+        return cli_fail(swx_error_set(SWX_ENOTFOUND,
+                                      "layer %s has no valid times to step through; see "
+                                      "'seawx layers --bundle %s'",
+                                      swx_layer_name(r->l), q->bundle));
+    if (r->legend && (rc = swx_wms_get_legend(&r->png, &r->len, NULL, NULL, r->client, q->bundle,
+                                              swx_layer_name(r->l), r->style, 0, 0)))
+        return cli_fail(rc);
+    return 0;
+}
 
+/* The legend and the .qlr, both written in full before either is put in
+ * place. */
+static int write_files(qlr_run *r, const qlr_args *q, const cli_args *a)
+{
+    int rc;
     swx_qlr_opts qo = SWX_QLR_OPTS_INIT;
-    qo.bundle = bundle;
-    qo.layer = l;
-    qo.style = cli_get(&a, "style") ? style : NULL;
-    qo.crs = crs;
-    qo.url = cli_get(&a, "base-url");
-    qo.legend = legend_abs;
-    /* Both files are written in full before either is put in place. */
-    if (legend && (rc = write_legend(&af_legend, legend, png, len))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (to_stdout) {
-        af_qlr.f = stdout;
-    } else if ((rc = swx_atomicfile_open(&af_qlr, out, 0666, SWX_ATOMICFILE_STREAM))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    rc = swx_qlr_write(af_qlr.f, &qo);
-    if (rc) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (legend && (rc = swx_atomicfile_commit(&af_legend))) {
-        exit_code = cli_fail(rc);
-        goto done;
-    }
-    if (to_stdout) {
-        af_qlr.f = NULL;
+    qo.bundle = q->bundle;
+    qo.layer = r->l;
+    qo.style = cli_get(a, "style") ? r->style : NULL;
+    qo.crs = r->crs;
+    qo.url = cli_get(a, "base-url");
+    qo.legend = r->legend_abs;
+    if (r->legend && (rc = write_legend(&r->af_legend, r->legend, r->png, r->len)))
+        return cli_fail(rc);
+    if (q->to_stdout)
+        r->af_qlr.f = stdout;
+    else if ((rc = swx_atomicfile_open(&r->af_qlr, q->out, 0666, SWX_ATOMICFILE_STREAM)))
+        return cli_fail(rc);
+    if ((rc = swx_qlr_write(r->af_qlr.f, &qo)))
+        return cli_fail(rc);
+    if (r->legend && (rc = swx_atomicfile_commit(&r->af_legend)))
+        return cli_fail(rc);
+    if (q->to_stdout) {
+        r->af_qlr.f = NULL;
         if (fflush(stdout) != 0) {
             cli_error("writing the output failed");
-            exit_code = EXIT_IO;
+            return EXIT_IO;
         }
-    } else if ((rc = swx_atomicfile_commit(&af_qlr))) {
-        if (legend && !legend_existed)
-            unlink(legend);
-        exit_code = cli_fail(rc);
-        goto done;
+    } else if ((rc = swx_atomicfile_commit(&r->af_qlr))) {
+        if (r->legend && !r->legend_existed)
+            unlink(r->legend);
+        return cli_fail(rc);
     }
-    if (exit_code == EXIT_OK) {
-        size_t n = swx_timedim_count(td);
+    return 0;
+}
+
+int cmd_qlr(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    qlr_args q;
+    qlr_run r = {.af_legend = SWX_ATOMICFILE_INIT, .af_qlr = SWX_ATOMICFILE_INIT};
+    int exit_code;
+    int pr = cli_parse(&a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    /* Everything the user typed is checked before anything is sent. */
+    if ((exit_code = read_args(&q, &a)))
+        return exit_code;
+    if (!(exit_code = read_legend(&r, &q, &a)) && !(exit_code = fetch_layer(&r, &q, &a)) &&
+        !(exit_code = write_files(&r, &q, &a))) {
         char first[SWX_ISO8601_LEN], last[SWX_ISO8601_LEN];
-        swx_iso8601_format(first, swx_timedim_first(td));
-        swx_iso8601_format(last, swx_timedim_last(td));
-        cli_info("%s: %zu layers of %s, %s to %s%s%s", to_stdout ? "(stdout)" : out, n,
-                 swx_layer_name(l), first, last, legend ? ", legend " : "", legend ? legend : "");
+        swx_iso8601_format(first, swx_timedim_first(r.td));
+        swx_iso8601_format(last, swx_timedim_last(r.td));
+        cli_info("%s: %zu layers of %s, %s to %s%s%s", q.to_stdout ? "(stdout)" : q.out,
+                 swx_timedim_count(r.td), swx_layer_name(r.l), first, last,
+                 r.legend ? ", legend " : "", r.legend ? r.legend : "");
     }
-done:
-    if (af_qlr.f == stdout)
-        af_qlr.f = NULL;
-    swx_atomicfile_abort(&af_legend);
-    swx_atomicfile_abort(&af_qlr);
-    free(png);
-    free(legend);
-    free(legend_abs);
-    swx_caps_free(caps);
-    swx_client_free(client);
+    run_free(&r);
     return exit_code;
 }

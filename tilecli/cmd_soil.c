@@ -170,10 +170,8 @@ int cmd_soil(const cli_cmd *cmd, int argc, char **argv)
     int ac = data_action(&action, &a, SWX_FILES_SOIL, "point");
     if (ac >= 0)
         return ac;
-    if (cli_get(&a, "region")) {
-        cli_error("--region applies to 'seawx soil job start' only");
+    if (data_only_for(&a, "region", "soil job start"))
         return EXIT_USAGE;
-    }
     if (strcmp(action, "point") == 0)
         return data_point_run(&a, SWX_POINT_SOIL);
     if (strcmp(action, "history") == 0)

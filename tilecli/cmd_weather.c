@@ -28,19 +28,15 @@ int cmd_weather(const cli_cmd *cmd, int argc, char **argv)
     if (ac >= 0)
         return ac;
     if (strcmp(action, "point") == 0) {
-        if (cli_get(&a, "regions")) {
-            cli_error("--regions applies to 'seawx weather files' only");
+        if (data_only_for(&a, "regions", "weather files"))
             return EXIT_USAGE;
-        }
         return data_point_run(&a, SWX_POINT_WEATHER);
     }
     if (strcmp(action, "files") == 0) {
         const char *point_only[] = {"lat", "lon", "units", "tz", "fields"};
         for (size_t i = 0; i < sizeof point_only / sizeof point_only[0]; i++)
-            if (cli_get(&a, point_only[i])) {
-                cli_error("--%s applies to 'seawx weather point' only", point_only[i]);
+            if (data_only_for(&a, point_only[i], "weather point"))
                 return EXIT_USAGE;
-            }
         return data_files_run(&a, SWX_FILES_WEATHER);
     }
     cli_error("unknown weather action '%s': use point, files or download", action);

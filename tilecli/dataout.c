@@ -171,6 +171,15 @@ int data_no_more_args(const cli_args *a, size_t first)
     return 0;
 }
 
+int data_only_for(const cli_args *a, const char *name, const char *where)
+{
+    if (cli_get(a, name)) {
+        cli_error("--%s applies to 'seawx %s' only", name, where);
+        return -1;
+    }
+    return 0;
+}
+
 /* Fetches a table with fetch(c, q) and writes it: the end of every listing
  * command, once its query has been checked. */
 static int table_run(const cli_args *a, int (*fetch)(swx_client *, const void *, swx_table **),

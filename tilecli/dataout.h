@@ -61,6 +61,9 @@ int data_point_run(const cli_args *a, swx_point_kind kind);
 int data_files_run(const cli_args *a, swx_file_source source);
 /* A download of one file of a listing. */
 int data_download_run(const cli_args *a, swx_file_source source, const char *file_id);
+/* Refuses option name, which applies to `seawx WHERE` only, when given:
+ * -1 after one line, else 0. */
+int data_only_for(const cli_args *a, const char *name, const char *where);
 /* Refuses positional arguments after the action (argument index first). */
 int data_no_more_args(const cli_args *a, size_t first);
 /* The action a files command was given (def when none). `download ID` is

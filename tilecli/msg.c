@@ -153,6 +153,13 @@ int cli_interrupted(const char *fmt, ...)
     return EXIT_INTERRUPTED;
 }
 
+int cli_stop_or_fail(int rc, const char *what)
+{
+    if (cli_stopped(rc))
+        return cli_interrupted("%s", what);
+    return rc ? cli_fail(rc) : 0;
+}
+
 static void on_stop_signal(int sig)
 {
     (void)sig;
