@@ -4,6 +4,7 @@
 // the slider back to the first time. Each state (what the page shows: the time
 // label, its datetime, the map's view, the boxes of the legend and controls)
 // goes to OUT.json, the screenshots to OUT-0.png, OUT-1.png, OUT-2.png.
+// The browser's time zone is Newfoundland's (UTC-2:30 in October).
 // usage: node shot_time.js PLAYWRIGHT_CORE_DIR CHROMIUM URL OUT PROFILE_DIR
 const [pwDir, chromium, url, out, profile] = process.argv.slice(2);
 const { chromium: launcher } = require(pwDir);
@@ -46,6 +47,8 @@ async function state(page, i) {
     executablePath: chromium,
     headless: true,
     viewport: { width: 768, height: 512 },
+    // Not UTC, so that a label in the computer's time would show.
+    timezoneId: 'America/St_Johns',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
