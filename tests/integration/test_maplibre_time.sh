@@ -7,6 +7,7 @@
 # page orders them by valid time, labels each with its valid time, and shows
 # each time's tiles pixel for pixel; "next" and the slider step between them;
 # the legend is drawn 1:1 (maplibre/shot_time.js, maplibre/check_time.py).
+# shellcheck disable=SC2034 # lib.sh reads it: the stand-in's clock
 SIM_NOW=2024-10-01T12:00:00Z
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
