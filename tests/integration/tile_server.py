@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A tiny tile server on loopback for the viewer tests: serves the files of
-ROOT as they are, and the tiles of ROOT/NAME.mbtiles at /tiles/NAME/Z/X/Y
+ROOT as they are (links followed), and the tiles of ROOT/NAME.mbtiles at /tiles/NAME/Z/X/Y
 (XYZ rows, flipped to the file's TMS rows), 204 for a tile the file lacks, as
 tile servers do. Every request's path is appended to ROOT/requests.log.
 Writes its port to PORT_FILE once listening.
@@ -44,7 +44,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             data = bytes(row[0])
             ctype = next((t for mg, t in MAGIC if data.startswith(mg)), "application/octet-stream")
             return self.send(200, data, ctype)
-        full = os.path.realpath(os.path.join(ROOT, path.lstrip("/")))
+        # Not resolved: a link the test put in ROOT (to a page of the
+        # repository) is served; ".." cannot leave ROOT.
+        full = os.path.normpath(os.path.join(ROOT, path.lstrip("/")))
         if not full.startswith(ROOT + os.sep) or not os.path.isfile(full):
             return self.send(404, b"not found", "text/plain")
         ctype = mimetypes.guess_type(full)[0] or "application/octet-stream"
