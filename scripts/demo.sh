@@ -136,6 +136,25 @@ echo "\$ seawx tilejson board.mbtiles --url 'https://charts.example/board/{z}/{x
 "$seawx" tilejson "$work/board.mbtiles" --url 'https://charts.example/board/{z}/{x}/{y}' |
   python3 -c 'import json, sys; j = json.load(sys.stdin); print({k: j[k] for k in ("name", "tileSize", "bounds", "minzoom", "maxzoom", "format", "tiles")})'
 
+step "6e. The forecast in a web map: two valid times, their TileJSONs (tiles from Signal K's charts plugin on board), the legend, and seawx's MapLibre page that steps through them" \
+  "seawx seed ... --time T -o swh-T.mbtiles; seawx tilejson swh-T.mbtiles --url http://SK:3000/signalk/chart-tiles/swh-T/{z}/{x}/{y}; seawx legend -b maritime -v swh"
+mkdir -p "$work/web"
+first=
+# The newest run's 7th and 13th valid times (6 h apart).
+for t in $("$seawx" layers --bundle maritime --variable swh --latest --json |
+  python3 -c 'import json, sys; t = json.load(sys.stdin)[0]["times"]; print(t[6], t[12])'); do
+  f=swh-$(echo "$t" | tr -d ':-')
+  "$seawx" seed --bundle maritime --variable swh --bbox -5,50,10,62 --zoom 3-5 --viewer any --clip \
+    --time "$t" -q -o "$work/web/$f.mbtiles"
+  "$seawx" tilejson "$work/web/$f.mbtiles" \
+    --url "http://192.168.1.10:3000/signalk/chart-tiles/$f/{z}/{x}/{y}" -o "$work/web/$f.json"
+  first=${first:+$first,}$f.json
+done
+"$seawx" legend --bundle maritime --variable swh -o "$work/web/swh-legend.png"
+cp "$root/docs/maplibre/forecast.html" "$work/web/"
+ls "$work/web"
+echo "with MapLibre's dist/ as web/maplibre/, served over HTTP: forecast.html?tilejson=$first&legend=swh-legend.png"
+
 step "7. A voyage across the date line, 50 nm corridor: what would be fetched" \
   "seawx seed --bundle basic --variable t2m:K --route route.csv --buffer 50 --zoom 3-8 --dry-run"
 printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/route.csv"
@@ -244,10 +263,12 @@ step "10. The service's storm KMZ opened as the same layers" \
 "$seawx" storms --kmz "$work/storms.kmz"
 ogrinfo -ro -so "SEAWX:kmz,path=$work/storms.kmz" | tail -n 5
 
-step "10b. Where not to be: forecast cones, 1-2-3 danger areas, wind swaths; one file per kind and a QGIS layer definition" \
+step "10b. Where not to be: forecast cones, 1-2-3 danger areas, wind swaths; one file per kind, a QGIS layer definition and a project on the time slider" \
   "seawx storms --kinds storm,forecast_line,cone,danger_area,wind_swath -o storms/"
 "$seawx" storms --kinds storm,forecast_line,cone,danger_area,wind_swath -o "$work/storms/"
 ls "$work/storms"
+grep -o '<ProjectTimeSettings timeStep="[0-9]*" timeStepUnit="[a-z]*"\|<TemporalRange>.*</TemporalRange>\|NavigationMode type="int">[0-9]' \
+  "$work/storms/seawx_storms.qgs"
 
 step "10c. Route risk: Florida Straits to the Gulf coast, departing 2024-10-08 00:00Z at 10-14 kn, against the active storms" \
   "seawx storms --route gulf.csv --depart 2024-10-08T00:00:00Z --speed 10-14 --segments at_risk.geojson; echo exit \$?"
