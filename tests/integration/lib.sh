@@ -96,3 +96,18 @@ finish() {
   [ "$FAILED" -eq 0 ]
   exit
 }
+
+# maplibre_npm DIR: maplibre-gl 6.17.0 and playwright-core 1.65.1 from the npm
+# registry into DIR, once per build folder (the MapLibre tests share it).
+maplibre_npm() {
+  command -v npm >/dev/null || { echo "npm is missing: run scripts/install-deps.sh"; return 1; }
+  mkdir -p "$1"
+  (
+    flock 9
+    [ -f "$1/node_modules/maplibre-gl/package.json" ] &&
+      [ -f "$1/node_modules/playwright-core/package.json" ] ||
+      npm install --prefix "$1" --no-audit --no-fund --no-save --silent \
+        maplibre-gl@6.17.0 playwright-core@1.65.1 >"$T/npm.log" 2>&1 || { cat "$T/npm.log"; exit 1; }
+  ) 9>"$1/.lock"
+  [ "$(node -p "require('$1/node_modules/maplibre-gl/package.json').version")" = 6.17.0 ]
+}

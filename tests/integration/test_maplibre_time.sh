@@ -16,22 +16,8 @@ S=$SEAWX_CLI
 CHROMIUM=${SEAWX_CHROMIUM:-/usr/bin/chromium}
 PAGE=$(cd "$here/../.." && pwd)/docs/maplibre/forecast.html
 
-# maplibre-gl and playwright-core from the npm registry, once per build folder
-# (the same folder as it.test_maplibre).
 NPM_DIR=${SEAWX_BUILD_DIR:-$T}/npm-maplibre
-install_npm() {
-  command -v npm >/dev/null || { echo "npm is missing: run scripts/install-deps.sh"; return 1; }
-  mkdir -p "$NPM_DIR"
-  (
-    flock 9
-    [ -f "$NPM_DIR/node_modules/maplibre-gl/package.json" ] &&
-      [ -f "$NPM_DIR/node_modules/playwright-core/package.json" ] ||
-      npm install --prefix "$NPM_DIR" --no-audit --no-fund --no-save --silent \
-        maplibre-gl@6.17.0 playwright-core@1.65.1 >"$T/npm.log" 2>&1 || { cat "$T/npm.log"; exit 1; }
-  ) 9>"$NPM_DIR/.lock"
-  [ "$(node -p "require('$NPM_DIR/node_modules/maplibre-gl/package.json').version")" = 6.17.0 ]
-}
-check "maplibre-gl 6.17.0 and playwright-core installed from the npm registry" install_npm
+check "maplibre-gl 6.17.0 and playwright-core installed from the npm registry" maplibre_npm "$NPM_DIR"
 check "chromium is installed (scripts/install-deps.sh)" test -x "$CHROMIUM"
 check "the forecast page is in the repository" test -f "$PAGE"
 
