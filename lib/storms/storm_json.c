@@ -180,15 +180,28 @@ static int read_other(struct jctx *c, swx_jsonscan_type type, struct slots *sl, 
     return skip(c);
 }
 
+/* Clears the member's note and looks at its value: 1 when it is of type
+ * want_type, for the caller to read; else 0, the value read by read_other
+ * and *rc its result. */
+static int value_is(struct jctx *c, swx_jsonscan_type want_type, struct slots *sl, int slot,
+                    const char *member, const char *want, int *rc)
+{
+    unnote(sl, slot, 1);
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type == want_type)
+        return 1;
+    *rc = read_other(c, type, sl, slot, member, want);
+    return 0;
+}
+
 static int read_str(struct jctx *c, struct slots *sl, int slot, const char *member,
                     const char **out)
 {
     swx_jsonscan_str v;
+    int rc;
     *out = NULL;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_STRING)
-        return read_other(c, type, sl, slot, member, "a string");
+    if (!value_is(c, SWX_JSONSCAN_STRING, sl, slot, member, "a string", &rc))
+        return rc;
     if (swx_jsonscan_string(c->js, &v))
         return SYNTAX;
     if (!(*out = swx_storm_str(c->s, v.s, v.n)))
@@ -199,11 +212,10 @@ static int read_str(struct jctx *c, struct slots *sl, int slot, const char *memb
 static int read_num(struct jctx *c, struct slots *sl, int slot, const char *member, double *out)
 {
     swx_jsonscan_num v;
+    int rc;
     *out = NAN;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_NUMBER)
-        return read_other(c, type, sl, slot, member, "a number");
+    if (!value_is(c, SWX_JSONSCAN_NUMBER, sl, slot, member, "a number", &rc))
+        return rc;
     if (swx_jsonscan_number(c->js, &v))
         return SYNTAX;
     *out = v.d;
@@ -257,11 +269,10 @@ static int read_int(struct jctx *c, struct slots *sl, int slot, const char *memb
 static int read_time(struct jctx *c, struct slots *sl, int slot, const char *member, int64_t *out)
 {
     swx_jsonscan_str t;
+    int rc;
     *out = SWX_STORM_NULL;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_STRING)
-        return read_other(c, type, sl, slot, member, "a string");
+    if (!value_is(c, SWX_JSONSCAN_STRING, sl, slot, member, "a string", &rc))
+        return rc;
     if (swx_jsonscan_string(c->js, &t))
         return SYNTAX;
     if (swx_iso8601_parse_n(out, t.s, strnlen(t.s, t.n)) != 0) {
@@ -274,11 +285,10 @@ static int read_time(struct jctx *c, struct slots *sl, int slot, const char *mem
 
 static int read_bool(struct jctx *c, struct slots *sl, int slot, const char *member, int *out)
 {
+    int rc;
     *out = -1;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_BOOL)
-        return read_other(c, type, sl, slot, member, "a boolean");
+    if (!value_is(c, SWX_JSONSCAN_BOOL, sl, slot, member, "a boolean", &rc))
+        return rc;
     return swx_jsonscan_bool(c->js, out) ? SYNTAX : 0;
 }
 
