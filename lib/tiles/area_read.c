@@ -91,6 +91,19 @@ const char *swx__area_geojson_type(struct json_object *o, int depth, const char 
     return json_object_get_string(t);
 }
 
+json_object *swx__area_geojson_items(json_object *o, const char *type, const char *what)
+{
+    int fc = strcmp(type, "FeatureCollection") == 0;
+    json_object *v = NULL;
+    if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
+        !json_object_is_type(v, json_type_array)) {
+        swx_error_set(SWX_EINVAL, "%s: a %s without %s", what, type,
+                      fc ? "features" : "geometries");
+        return NULL;
+    }
+    return v;
+}
+
 static int geometry(builder *b, json_object *o, int depth)
 {
     const char *what = "area file";
@@ -98,10 +111,9 @@ static int geometry(builder *b, json_object *o, int depth)
     if (!t)
         return SWX_EINVAL;
     json_object *v = NULL;
-    if (strcmp(t, "FeatureCollection") == 0) {
-        if (!json_object_object_get_ex(o, "features", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a FeatureCollection without features", what);
+    if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0) {
+        if (!(v = swx__area_geojson_items(o, t, what)))
+            return SWX_EINVAL;
         for (size_t i = 0; i < json_object_array_length(v); i++) {
             int rc = geometry(b, json_object_array_get_idx(v, i), depth + 1);
             if (rc)
@@ -113,17 +125,6 @@ static int geometry(builder *b, json_object *o, int depth)
         if (!json_object_object_get_ex(o, "geometry", &v) || !v)
             return 0; /* a feature without geometry adds nothing */
         return geometry(b, v, depth + 1);
-    }
-    if (strcmp(t, "GeometryCollection") == 0) {
-        if (!json_object_object_get_ex(o, "geometries", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a GeometryCollection without geometries", what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(b, json_object_array_get_idx(v, i), depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
     }
     if (!json_object_object_get_ex(o, "coordinates", &v))
         return swx_error_set(SWX_EINVAL, "%s: a %s without coordinates", what, t);

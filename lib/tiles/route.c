@@ -159,11 +159,8 @@ static int geometry(reader *rd, json_object *o, int depth)
         return SWX_EINVAL;
     json_object *v = NULL;
     if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0) {
-        int fc = t[0] == 'F';
-        if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a %s without %s", what, t,
-                                 fc ? "features" : "geometries");
+        if (!(v = swx__area_geojson_items(o, t, what)))
+            return SWX_EINVAL;
         for (size_t i = 0; i < json_object_array_length(v); i++) {
             int rc = geometry(rd, json_object_array_get_idx(v, i), depth + 1);
             if (rc)
