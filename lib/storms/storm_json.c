@@ -194,16 +194,28 @@ static int value_is(struct jctx *c, swx_jsonscan_type want_type, struct slots *s
     return 0;
 }
 
+/* A member's string: 1 with *t when it is one; else 0 and *rc as value_is
+ * gives it, or SYNTAX. */
+static int string_is(struct jctx *c, struct slots *sl, int slot, const char *member,
+                     swx_jsonscan_str *t, int *rc)
+{
+    if (!value_is(c, SWX_JSONSCAN_STRING, sl, slot, member, "a string", rc))
+        return 0;
+    if (swx_jsonscan_string(c->js, t)) {
+        *rc = SYNTAX;
+        return 0;
+    }
+    return 1;
+}
+
 static int read_str(struct jctx *c, struct slots *sl, int slot, const char *member,
                     const char **out)
 {
     swx_jsonscan_str v;
     int rc;
     *out = NULL;
-    if (!value_is(c, SWX_JSONSCAN_STRING, sl, slot, member, "a string", &rc))
+    if (!string_is(c, sl, slot, member, &v, &rc))
         return rc;
-    if (swx_jsonscan_string(c->js, &v))
-        return SYNTAX;
     if (!(*out = swx_storm_str(c->s, v.s, v.n)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
     return 0;
@@ -271,10 +283,8 @@ static int read_time(struct jctx *c, struct slots *sl, int slot, const char *mem
     swx_jsonscan_str t;
     int rc;
     *out = SWX_STORM_NULL;
-    if (!value_is(c, SWX_JSONSCAN_STRING, sl, slot, member, "a string", &rc))
+    if (!string_is(c, sl, slot, member, &t, &rc))
         return rc;
-    if (swx_jsonscan_string(c->js, &t))
-        return SYNTAX;
     if (swx_iso8601_parse_n(out, t.s, strnlen(t.s, t.n)) != 0) {
         swx_error_clear();
         *out = SWX_STORM_NULL;
