@@ -91,17 +91,28 @@ const char *swx__area_geojson_type(struct json_object *o, int depth, const char 
     return json_object_get_string(t);
 }
 
-json_object *swx__area_geojson_items(json_object *o, const char *type, const char *what)
+int swx__area_geojson_each(json_object *o, const char *type, int depth, const char *what,
+                           int (*fn)(void *ud, json_object *item, int depth), void *ud)
 {
     int fc = strcmp(type, "FeatureCollection") == 0;
     json_object *v = NULL;
     if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
-        !json_object_is_type(v, json_type_array)) {
-        swx_error_set(SWX_EINVAL, "%s: a %s without %s", what, type,
-                      fc ? "features" : "geometries");
-        return NULL;
+        !json_object_is_type(v, json_type_array))
+        return swx_error_set(SWX_EINVAL, "%s: a %s without %s", what, type,
+                             fc ? "features" : "geometries");
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        int rc = fn(ud, json_object_array_get_idx(v, i), depth + 1);
+        if (rc)
+            return rc;
     }
-    return v;
+    return 0;
+}
+
+static int geometry(builder *b, json_object *o, int depth);
+
+static int item(void *b, json_object *o, int depth)
+{
+    return geometry(b, o, depth);
 }
 
 static int geometry(builder *b, json_object *o, int depth)
@@ -111,16 +122,8 @@ static int geometry(builder *b, json_object *o, int depth)
     if (!t)
         return SWX_EINVAL;
     json_object *v = NULL;
-    if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0) {
-        if (!(v = swx__area_geojson_items(o, t, what)))
-            return SWX_EINVAL;
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(b, json_object_array_get_idx(v, i), depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
+    if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0)
+        return swx__area_geojson_each(o, t, depth, what, item, b);
     if (strcmp(t, "Feature") == 0) {
         if (!json_object_object_get_ex(o, "geometry", &v) || !v)
             return 0; /* a feature without geometry adds nothing */
