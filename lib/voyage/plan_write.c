@@ -1,6 +1,7 @@
 /* plan_write.c: the departure plan as JSON and as CSV (seawx/plan.h), the
  * files `seawx plan --json/--csv` writes and a voyage package holds. */
 #include "csv.h"
+#include "plan_priv.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
@@ -17,7 +18,7 @@ static void json_time(swx_jsonw *w, double t)
         swx_jsonw_time(w, (int64_t)llround(t));
 }
 
-static void json_opt(swx_jsonw *w, const char *key, double v)
+void swx_plan_json_opt(swx_jsonw *w, const char *key, double v)
 {
     swx_jsonw_key(w, key);
     if (v > 0)
@@ -44,16 +45,16 @@ static void json_options(swx_jsonw *w, const swx_plan_info *in)
     swx_jsonw_time(w, o->to);
     swx_jsonw_key(w, "step_s");
     swx_jsonw_int(w, o->step);
-    json_opt(w, "min_kn", o->min_kn);
-    json_opt(w, "max_kn", o->polar ? 0 : o->max_kn);
+    swx_plan_json_opt(w, "min_kn", o->min_kn);
+    swx_plan_json_opt(w, "max_kn", o->polar ? 0 : o->max_kn);
     swx_jsonw_key(w, "polar");
     swx_jsonw_string(w, in->polar);
     swx_jsonw_key(w, "step_track_s");
     swx_jsonw_int(w, SWX_PLAN_STEP_S);
-    json_opt(w, "max_wind_kn", o->max_wind_kn);
-    json_opt(w, "max_gust_kn", o->max_gust_kn);
-    json_opt(w, "max_wave_m", o->max_wave_m);
-    json_opt(w, "max_upwind_h", o->max_upwind_h);
+    swx_plan_json_opt(w, "max_wind_kn", o->max_wind_kn);
+    swx_plan_json_opt(w, "max_gust_kn", o->max_gust_kn);
+    swx_plan_json_opt(w, "max_wave_m", o->max_wave_m);
+    swx_plan_json_opt(w, "max_upwind_h", o->max_upwind_h);
     json_num(w, "upwind_angle_deg", o->upwind_angle_deg > 0 ? o->upwind_angle_deg : 50, -1);
     swx_jsonw_key(w, "storms");
     swx_jsonw_bool(w, in->storms);
