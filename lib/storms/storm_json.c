@@ -315,17 +315,8 @@ static int read_threshold(struct jctx *c, swx_storm_pos *p, int t)
     r->present = 0;
     r->wind_speed = r->r[0] = r->r[1] = r->r[2] = r->r[3] = NAN;
     unnote(&c->pos, base, 6);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_OBJECT:
-        break;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(&c->pos, base, radii_keys[t], "an object");
-        return skip(c);
-    }
+    if (!value_is(c, SWX_JSONSCAN_OBJECT, &c->pos, base, radii_keys[t], "an object", &rc))
+        return rc;
     r->present = 1;
     if (swx_jsonscan_enter(c->js))
         return SYNTAX;
@@ -468,18 +459,8 @@ static int read_track(struct jctx *c, int slot, const char *member, int forecast
     size_t i = 0;
     int more, rc, stopped = 0;
     *n = 0;
-    unnote(&c->st, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_ARRAY:
-        break;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(&c->st, slot, member, "an array");
-        return skip(c);
-    }
+    if (!value_is(c, SWX_JSONSCAN_ARRAY, &c->st, slot, member, "an array", &rc))
+        return rc;
     if (swx_jsonscan_enter(c->js))
         return SYNTAX;
     for (; (more = swx_jsonscan_element(c->js)) == 1; i++) {
@@ -522,17 +503,8 @@ static int read_dates(struct jctx *c)
     int more, rc;
     s->start_date = s->end_date = NULL;
     unnote(&c->st, S_DATES, 3);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_OBJECT:
-        break;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(&c->st, S_DATES, "dates_active", "an object");
-        return skip(c);
-    }
+    if (!value_is(c, SWX_JSONSCAN_OBJECT, &c->st, S_DATES, "dates_active", "an object", &rc))
+        return rc;
     if (swx_jsonscan_enter(c->js))
         return SYNTAX;
     while ((more = swx_jsonscan_member(c->js, &key)) == 1) {
