@@ -192,15 +192,21 @@ static cell *cell_for(swx_table *t, size_t r, size_t c, swx_col_type want, int *
     return ce;
 }
 
-int swx_table_set_int(swx_table *t, size_t r, size_t c, int64_t v)
+/* An integer, time or boolean cell of a column of that type. */
+static int set_i64(swx_table *t, size_t r, size_t c, swx_col_type type, int64_t v)
 {
     int rc = 0;
-    cell *ce = cell_for(t, r, c, SWX_COL_INT, &rc);
+    cell *ce = cell_for(t, r, c, type, &rc);
     if (!ce)
         return rc;
     ce->v.i = v;
     ce->set = 1;
     return 0;
+}
+
+int swx_table_set_int(swx_table *t, size_t r, size_t c, int64_t v)
+{
+    return set_i64(t, r, c, SWX_COL_INT, v);
 }
 
 int swx_table_set_real(swx_table *t, size_t r, size_t c, double v)
@@ -232,24 +238,12 @@ int swx_table_set_string(swx_table *t, size_t r, size_t c, const char *v)
 
 int swx_table_set_time(swx_table *t, size_t r, size_t c, int64_t v)
 {
-    int rc = 0;
-    cell *ce = cell_for(t, r, c, SWX_COL_TIME, &rc);
-    if (!ce)
-        return rc;
-    ce->v.i = v;
-    ce->set = 1;
-    return 0;
+    return set_i64(t, r, c, SWX_COL_TIME, v);
 }
 
 int swx_table_set_bool(swx_table *t, size_t r, size_t c, int v)
 {
-    int rc = 0;
-    cell *ce = cell_for(t, r, c, SWX_COL_BOOL, &rc);
-    if (!ce)
-        return rc;
-    ce->v.i = v ? 1 : 0;
-    ce->set = 1;
-    return 0;
+    return set_i64(t, r, c, SWX_COL_BOOL, v ? 1 : 0);
 }
 
 int swx_table_set_meta(swx_table *t, const char *key, const char *value)

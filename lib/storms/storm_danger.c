@@ -1041,13 +1041,7 @@ static int out_ring(swx_danger_ws *w, const double *r, size_t n, double shift, i
     if (a == 0)
         return 0;
     if ((a < 0) != (hole != 0))
-        for (size_t i = 0, j = k - 1; i < j; i++, j--) {
-            double tx = p[2 * i], ty = p[2 * i + 1];
-            p[2 * i] = p[2 * j];
-            p[2 * i + 1] = p[2 * j + 1];
-            p[2 * j] = tx;
-            p[2 * j + 1] = ty;
-        }
+        swx_ring_reverse(p, k);
     w->parts[w->nparts++] = k;
     w->n += k;
     *kept = 1;

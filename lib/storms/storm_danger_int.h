@@ -56,4 +56,19 @@ int swx_danger_exists(const swx_storm *s, int kind, int forecast, int threshold)
 void swx_danger_geometry(const swx_danger_ws *w, size_t *nparts, const size_t **part_len,
                          const double **xy, size_t *npolys, const size_t **poly_rings);
 
+/* Reverses a ring of n lon/lat pairs in place, turning it the other way
+ * round (the danger products and the storm geometry orient their rings). */
+static inline void swx_ring_reverse(double *p, size_t n)
+{
+    if (n == 0)
+        return;
+    for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+        double tx = p[2 * i], ty = p[2 * i + 1];
+        p[2 * i] = p[2 * j];
+        p[2 * i + 1] = p[2 * j + 1];
+        p[2 * j] = tx;
+        p[2 * j + 1] = ty;
+    }
+}
+
 #endif

@@ -514,28 +514,10 @@ static int64_t fix_until(const swx_storm_feature *f)
     return t + 12 * 3600;
 }
 
-void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
+/* A storm's own properties (F_ATCF_ID to F_LAST_TIME), the same on every
+ * feature of the storm. */
+static void storm_value(swx_storm_value *v, const swx_storm *s, int id)
 {
-    const swx_storm *s = f->storm;
-    const swx_storm_pos *p = f->pos;
-    memset(v, 0, sizeof *v);
-    v->null = 1;
-    if (id >= F_R0 && id <= F_R_LAST) {
-        if (p)
-            v_real(v, p->radii[(id - F_R0) / 4].present
-                          ? p->radii[(id - F_R0) / 4].r[(id - F_R0) % 4]
-                          : NAN);
-        return;
-    }
-    if (id >= F_W_Q0 && id <= F_W_Q3) {
-        if (p)
-            v_real(v, p->radii[f->threshold].r[id - F_W_Q0]);
-        return;
-    }
-    if (id >= F_L_START && id <= F_L_COUNT) {
-        line_summary(s, id, v);
-        return;
-    }
     switch (id) {
     case F_ATCF_ID:
         v_str(v, s->atcf_id);
@@ -608,6 +590,24 @@ void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
     case F_LAST_TIME:
         v_int(v, s->nobserved ? s->observed[s->nobserved - 1].time : SWX_STORM_NULL);
         break;
+    default:
+        break;
+    }
+}
+
+/* A fix's properties (F_SEQ to F_SPEED and its radii): null on a feature
+ * without a position. */
+static void pos_value(swx_storm_value *v, const swx_storm_feature *f, int id)
+{
+    const swx_storm_pos *p = f->pos;
+    if (id >= F_R0 && id <= F_R_LAST) {
+        if (p)
+            v_real(v, p->radii[(id - F_R0) / 4].present
+                          ? p->radii[(id - F_R0) / 4].r[(id - F_R0) % 4]
+                          : NAN);
+        return;
+    }
+    switch (id) {
     case F_SEQ:
         v_int(v, (int64_t)f->seq);
         break;
@@ -653,6 +653,22 @@ void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
     case F_SPEED:
         v_real(v, p ? p->movement_speed : NAN);
         break;
+    default:
+        break;
+    }
+}
+
+/* The properties of one kind: a wind radii feature's track, time, threshold
+ * and quadrants, a fix's valid_until, a danger product's span. */
+static void kind_value(swx_storm_value *v, const swx_storm_feature *f, int id)
+{
+    const swx_storm_pos *p = f->pos;
+    if (id >= F_W_Q0 && id <= F_W_Q3) {
+        if (p)
+            v_real(v, p->radii[f->threshold].r[id - F_W_Q0]);
+        return;
+    }
+    switch (id) {
     case F_W_TRACK:
         v_str(v, f->forecast ? "forecast" : "observed");
         break;
@@ -683,6 +699,20 @@ void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
     default:
         break;
     }
+}
+
+void swx_storm_value_of(swx_storm_value *v, const swx_storm_feature *f, int id)
+{
+    memset(v, 0, sizeof *v);
+    v->null = 1;
+    if (id <= F_LAST_TIME)
+        storm_value(v, f->storm, id);
+    else if (id <= F_R_LAST)
+        pos_value(v, f, id);
+    else if (id <= F_L_COUNT)
+        line_summary(f->storm, id, v);
+    else
+        kind_value(v, f, id);
 }
 
 void swx_storm_feature_value(swx_storm_value *v, const swx_storm_feature *f, size_t field)

@@ -247,13 +247,7 @@ static int add_ring(swx_storm_geo *g, const double *r, size_t n, double shift)
         return 0;
     }
     if (a < 0)
-        for (size_t i = 0, j = k - 1; i < j; i++, j--) {
-            double tx = p[2 * i], ty = p[2 * i + 1];
-            p[2 * i] = p[2 * j];
-            p[2 * i + 1] = p[2 * j + 1];
-            p[2 * j] = tx;
-            p[2 * j + 1] = ty;
-        }
+        swx_ring_reverse(p, k);
     return 0;
 }
 

@@ -180,17 +180,42 @@ static int read_other(struct jctx *c, swx_jsonscan_type type, struct slots *sl, 
     return skip(c);
 }
 
+/* Clears the member's note and looks at its value: 1 when it is of type
+ * want_type, for the caller to read; else 0, the value read by read_other
+ * and *rc its result. */
+static int value_is(struct jctx *c, swx_jsonscan_type want_type, struct slots *sl, int slot,
+                    const char *member, const char *want, int *rc)
+{
+    unnote(sl, slot, 1);
+    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
+    if (type == want_type)
+        return 1;
+    *rc = read_other(c, type, sl, slot, member, want);
+    return 0;
+}
+
+/* A member's string: 1 with *t when it is one; else 0 and *rc as value_is
+ * gives it, or SYNTAX. */
+static int string_is(struct jctx *c, struct slots *sl, int slot, const char *member,
+                     swx_jsonscan_str *t, int *rc)
+{
+    if (!value_is(c, SWX_JSONSCAN_STRING, sl, slot, member, "a string", rc))
+        return 0;
+    if (swx_jsonscan_string(c->js, t)) {
+        *rc = SYNTAX;
+        return 0;
+    }
+    return 1;
+}
+
 static int read_str(struct jctx *c, struct slots *sl, int slot, const char *member,
                     const char **out)
 {
     swx_jsonscan_str v;
+    int rc;
     *out = NULL;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_STRING)
-        return read_other(c, type, sl, slot, member, "a string");
-    if (swx_jsonscan_string(c->js, &v))
-        return SYNTAX;
+    if (!string_is(c, sl, slot, member, &v, &rc))
+        return rc;
     if (!(*out = swx_storm_str(c->s, v.s, v.n)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
     return 0;
@@ -199,11 +224,10 @@ static int read_str(struct jctx *c, struct slots *sl, int slot, const char *memb
 static int read_num(struct jctx *c, struct slots *sl, int slot, const char *member, double *out)
 {
     swx_jsonscan_num v;
+    int rc;
     *out = NAN;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_NUMBER)
-        return read_other(c, type, sl, slot, member, "a number");
+    if (!value_is(c, SWX_JSONSCAN_NUMBER, sl, slot, member, "a number", &rc))
+        return rc;
     if (swx_jsonscan_number(c->js, &v))
         return SYNTAX;
     *out = v.d;
@@ -257,13 +281,10 @@ static int read_int(struct jctx *c, struct slots *sl, int slot, const char *memb
 static int read_time(struct jctx *c, struct slots *sl, int slot, const char *member, int64_t *out)
 {
     swx_jsonscan_str t;
+    int rc;
     *out = SWX_STORM_NULL;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_STRING)
-        return read_other(c, type, sl, slot, member, "a string");
-    if (swx_jsonscan_string(c->js, &t))
-        return SYNTAX;
+    if (!string_is(c, sl, slot, member, &t, &rc))
+        return rc;
     if (swx_iso8601_parse_n(out, t.s, strnlen(t.s, t.n)) != 0) {
         swx_error_clear();
         *out = SWX_STORM_NULL;
@@ -274,11 +295,10 @@ static int read_time(struct jctx *c, struct slots *sl, int slot, const char *mem
 
 static int read_bool(struct jctx *c, struct slots *sl, int slot, const char *member, int *out)
 {
+    int rc;
     *out = -1;
-    unnote(sl, slot, 1);
-    swx_jsonscan_type type = swx_jsonscan_peek(c->js);
-    if (type != SWX_JSONSCAN_BOOL)
-        return read_other(c, type, sl, slot, member, "a boolean");
+    if (!value_is(c, SWX_JSONSCAN_BOOL, sl, slot, member, "a boolean", &rc))
+        return rc;
     return swx_jsonscan_bool(c->js, out) ? SYNTAX : 0;
 }
 
@@ -295,17 +315,8 @@ static int read_threshold(struct jctx *c, swx_storm_pos *p, int t)
     r->present = 0;
     r->wind_speed = r->r[0] = r->r[1] = r->r[2] = r->r[3] = NAN;
     unnote(&c->pos, base, 6);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_OBJECT:
-        break;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(&c->pos, base, radii_keys[t], "an object");
-        return skip(c);
-    }
+    if (!value_is(c, SWX_JSONSCAN_OBJECT, &c->pos, base, radii_keys[t], "an object", &rc))
+        return rc;
     r->present = 1;
     if (swx_jsonscan_enter(c->js))
         return SYNTAX;
@@ -448,18 +459,8 @@ static int read_track(struct jctx *c, int slot, const char *member, int forecast
     size_t i = 0;
     int more, rc, stopped = 0;
     *n = 0;
-    unnote(&c->st, slot, 1);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_ARRAY:
-        break;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(&c->st, slot, member, "an array");
-        return skip(c);
-    }
+    if (!value_is(c, SWX_JSONSCAN_ARRAY, &c->st, slot, member, "an array", &rc))
+        return rc;
     if (swx_jsonscan_enter(c->js))
         return SYNTAX;
     for (; (more = swx_jsonscan_element(c->js)) == 1; i++) {
@@ -502,17 +503,8 @@ static int read_dates(struct jctx *c)
     int more, rc;
     s->start_date = s->end_date = NULL;
     unnote(&c->st, S_DATES, 3);
-    switch (swx_jsonscan_peek(c->js)) {
-    case SWX_JSONSCAN_NULL:
-        return read_null(c);
-    case SWX_JSONSCAN_OBJECT:
-        break;
-    case SWX_JSONSCAN_ERROR:
-        return SYNTAX;
-    default:
-        note(&c->st, S_DATES, "dates_active", "an object");
-        return skip(c);
-    }
+    if (!value_is(c, SWX_JSONSCAN_OBJECT, &c->st, S_DATES, "dates_active", "an object", &rc))
+        return rc;
     if (swx_jsonscan_enter(c->js))
         return SYNTAX;
     while ((more = swx_jsonscan_member(c->js, &key)) == 1) {

@@ -72,6 +72,12 @@ int swx__area_parse_json(struct json_object **out, const char *text, size_t len,
  * or NULL with an SWX_EINVAL error naming what when o is nested deeper than 8
  * or is not an object with a string "type". */
 const char *swx__area_geojson_type(struct json_object *o, int depth, const char *what);
+/* Reads each item of a FeatureCollection's "features" or a
+ * GeometryCollection's "geometries" (type, o's type; o at nesting depth) with
+ * fn(ud, item, depth + 1), stopping at the first that fails; an SWX_EINVAL
+ * error naming what when they are not an array. */
+int swx__area_geojson_each(struct json_object *o, const char *type, int depth, const char *what,
+                           int (*fn)(void *ud, struct json_object *item, int depth), void *ud);
 
 /* Building and testing areas beyond what front ends need (routes from
  * coordinates, one tile's membership): the seeding engine's and the tests'. */

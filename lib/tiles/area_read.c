@@ -91,6 +91,30 @@ const char *swx__area_geojson_type(struct json_object *o, int depth, const char 
     return json_object_get_string(t);
 }
 
+int swx__area_geojson_each(json_object *o, const char *type, int depth, const char *what,
+                           int (*fn)(void *ud, json_object *item, int depth), void *ud)
+{
+    int fc = strcmp(type, "FeatureCollection") == 0;
+    json_object *v = NULL;
+    if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
+        !json_object_is_type(v, json_type_array))
+        return swx_error_set(SWX_EINVAL, "%s: a %s without %s", what, type,
+                             fc ? "features" : "geometries");
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        int rc = fn(ud, json_object_array_get_idx(v, i), depth + 1);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int geometry(builder *b, json_object *o, int depth);
+
+static int item(void *b, json_object *o, int depth)
+{
+    return geometry(b, o, depth);
+}
+
 static int geometry(builder *b, json_object *o, int depth)
 {
     const char *what = "area file";
@@ -98,32 +122,12 @@ static int geometry(builder *b, json_object *o, int depth)
     if (!t)
         return SWX_EINVAL;
     json_object *v = NULL;
-    if (strcmp(t, "FeatureCollection") == 0) {
-        if (!json_object_object_get_ex(o, "features", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a FeatureCollection without features", what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(b, json_object_array_get_idx(v, i), depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
+    if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0)
+        return swx__area_geojson_each(o, t, depth, what, item, b);
     if (strcmp(t, "Feature") == 0) {
         if (!json_object_object_get_ex(o, "geometry", &v) || !v)
             return 0; /* a feature without geometry adds nothing */
         return geometry(b, v, depth + 1);
-    }
-    if (strcmp(t, "GeometryCollection") == 0) {
-        if (!json_object_object_get_ex(o, "geometries", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a GeometryCollection without geometries", what);
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(b, json_object_array_get_idx(v, i), depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
     }
     if (!json_object_object_get_ex(o, "coordinates", &v))
         return swx_error_set(SWX_EINVAL, "%s: a %s without coordinates", what, t);

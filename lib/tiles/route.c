@@ -151,6 +151,13 @@ static int feature_times(json_object **out, json_object *feature)
     return 0;
 }
 
+static int geometry(reader *rd, json_object *o, int depth);
+
+static int item(void *rd, json_object *o, int depth)
+{
+    return geometry(rd, o, depth);
+}
+
 static int geometry(reader *rd, json_object *o, int depth)
 {
     const char *what = "route file";
@@ -158,19 +165,8 @@ static int geometry(reader *rd, json_object *o, int depth)
     if (!t)
         return SWX_EINVAL;
     json_object *v = NULL;
-    if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0) {
-        int fc = t[0] == 'F';
-        if (!json_object_object_get_ex(o, fc ? "features" : "geometries", &v) ||
-            !json_object_is_type(v, json_type_array))
-            return swx_error_set(SWX_EINVAL, "%s: a %s without %s", what, t,
-                                 fc ? "features" : "geometries");
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-            int rc = geometry(rd, json_object_array_get_idx(v, i), depth + 1);
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
+    if (strcmp(t, "FeatureCollection") == 0 || strcmp(t, "GeometryCollection") == 0)
+        return swx__area_geojson_each(o, t, depth, what, item, rd);
     if (strcmp(t, "Feature") == 0) {
         json_object *times = NULL;
         int rc = feature_times(&times, o);

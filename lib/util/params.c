@@ -169,17 +169,21 @@ int swx_param_bundles(const char *name, const char *s)
                          name, s);
 }
 
-static int region_ok(const char *p, size_t n)
+/* Whether p[0, n) holds only ASCII letters, digits and bytes of extra. */
+static int letters_digits_or(const char *p, size_t n, const char *extra)
 {
-    if (n == 0 || n > 64)
-        return 0;
     for (size_t i = 0; i < n; i++) {
         char c = p[i];
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-'))
+              (c && strchr(extra, c))))
             return 0;
     }
     return 1;
+}
+
+static int region_ok(const char *p, size_t n)
+{
+    return n > 0 && n <= 64 && letters_digits_or(p, n, "_-");
 }
 
 int swx_param_regions(const char *name, const char *s)
@@ -190,13 +194,7 @@ int swx_param_regions(const char *name, const char *s)
 int swx_param_tz(const char *name, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
-    int ok = n > 0 && n <= 64 && s[0] != '/' && !strstr(s, "..");
-    for (size_t i = 0; ok && i < n; i++) {
-        char c = s[i];
-        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-             strchr("_+-/", c);
-    }
-    if (!ok)
+    if (!(n > 0 && n <= 64 && s[0] != '/' && !strstr(s, "..") && letters_digits_or(s, n, "_+-/")))
         return swx_error_set(SWX_EINVAL,
                              "%s must be a time zone identifier such as UTC or Europe/Oslo, not "
                              "'%.40s'",
@@ -207,12 +205,8 @@ int swx_param_tz(const char *name, const char *s)
 int swx_param_file_id(const char *name, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
-    int ok = n > 0 && n <= 255 && !strchr(s, '/') && !strchr(s, '\\') && strcmp(s, ".") != 0 &&
-             strcmp(s, "..") != 0;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-             (s[i] >= '0' && s[i] <= '9') || strchr("._+-", s[i]);
-    if (!ok)
+    if (!(n > 0 && n <= 255 && !strchr(s, '/') && !strchr(s, '\\') && strcmp(s, ".") != 0 &&
+          strcmp(s, "..") != 0 && letters_digits_or(s, n, "._+-")))
         return swx_error_set(SWX_EINVAL,
                              "%s must be a file name from the listing (letters, digits, '.', '_', "
                              "'+', '-'; at most 255 characters), not '%.60s'",

@@ -4,6 +4,7 @@
  * after the storms and the GRIB and counted against the budget after them,
  * listed in the manifest's "plan". */
 #include "package_priv.h"
+#include "plan_priv.h"
 
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
@@ -219,15 +220,6 @@ uint64_t swx_pkg_plan_bytes(const swx_package *p)
     return b;
 }
 
-static void opt_number(swx_jsonw *w, const char *key, double v)
-{
-    swx_jsonw_key(w, key);
-    if (v > 0)
-        swx_jsonw_number(w, v, -1);
-    else
-        swx_jsonw_null(w);
-}
-
 void swx_pkg_plan_manifest(swx_jsonw *w, const swx_package *p)
 {
     const swx_pkg_planf *x = p->planf;
@@ -270,11 +262,11 @@ void swx_pkg_plan_manifest(swx_jsonw *w, const swx_package *p)
     swx_jsonw_time(w, x->o.to);
     swx_jsonw_key(w, "step_s");
     swx_jsonw_int(w, x->o.step);
-    opt_number(w, "min_kn", x->min_kn);
-    opt_number(w, "max_kn", x->max_kn);
-    opt_number(w, "max_wind_kn", x->o.max_wind_kn);
-    opt_number(w, "max_gust_kn", x->o.max_gust_kn);
-    opt_number(w, "max_wave_m", x->o.max_wave_m);
+    swx_plan_json_opt(w, "min_kn", x->min_kn);
+    swx_plan_json_opt(w, "max_kn", x->max_kn);
+    swx_plan_json_opt(w, "max_wind_kn", x->o.max_wind_kn);
+    swx_plan_json_opt(w, "max_gust_kn", x->o.max_gust_kn);
+    swx_plan_json_opt(w, "max_wave_m", x->o.max_wave_m);
     swx_jsonw_key(w, "chart");
     swx_jsonw_string(w, "wind");
     swx_jsonw_object_end(w);

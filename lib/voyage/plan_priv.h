@@ -5,6 +5,7 @@
 #define SEAWX_PLAN_PRIV_H
 
 #include "seawx/plan.h"
+#include "seawx/jsonw.h"
 
 struct swx_plan {
     size_t n;                 /* departures */
@@ -21,6 +22,10 @@ struct swx_plan {
     char **strings;       /* nstrings: the rows' reasons and storm names, owned */
     size_t nstrings;
 };
+
+/* A plan option as the plan's JSON and a package's manifest write it: key
+ * and the number, or null when the option is not set (0 or less). */
+void swx_plan_json_opt(swx_jsonw *w, const char *key, double v);
 
 /* The forecast: ns sample points (every spacing_nm along the route, the
  * last at its end) by nt valid times (increasing) by SWX_PV_N variables,

@@ -113,11 +113,112 @@ static int cell_speed(double *v, size_t line, size_t col, const char *cell, size
     return 0;
 }
 
+/* A line of the polar being read: its number and what is left of it. */
+struct polar_line {
+    size_t no;
+    const char *pos, *end;
+};
+
+/* The header (its first cell, c, cell and n, already read): a label, then
+ * the wind speeds, increasing, into p->tws. */
+static int read_header(swx_polar *p, struct polar_line *ln, int c, const char *cell, size_t n)
+{
+    size_t col = 0;
+    double v;
+    if (c < 0 || cell_number(&v, cell, n) == 0)
+        return swx_error_set(SWX_EINVAL,
+                             "polar line %zu, column 1: the header starts with a label "
+                             "(TWA\\TWS) before the wind speeds",
+                             ln->no);
+    while ((c = next_cell(&cell, &n, &ln->pos, ln->end)) != 0) {
+        int rc;
+        col++;
+        if (c < 0)
+            return bad_cell(ln->no, col + 1, "", 0, "is empty");
+        if (p->ncols == POLAR_MAX_COLS)
+            return swx_error_set(SWX_EINVAL, "polar line %zu: more than %d wind speeds", ln->no,
+                                 POLAR_MAX_COLS);
+        if ((rc = cell_speed(&v, ln->no, col + 1, cell, n, "wind speed", 200)))
+            return rc;
+        if (p->ncols && v <= p->tws[p->ncols - 1])
+            return bad_cell(ln->no, col + 1, cell, n,
+                            "does not increase: wind speeds go up from left to right");
+        p->tws[p->ncols++] = v;
+    }
+    if (p->ncols == 0)
+        return swx_error_set(SWX_EINVAL, "polar line %zu: the header gives no wind speed", ln->no);
+    return 0;
+}
+
+/* Room for one more row (*cap rows allocated). */
+static int grow_rows(swx_polar *p, size_t *cap, size_t line)
+{
+    if (p->nrows == POLAR_MAX_ROWS)
+        return swx_error_set(SWX_EINVAL, "polar line %zu: more than %d angles", line,
+                             POLAR_MAX_ROWS);
+    if (p->nrows < *cap)
+        return 0;
+    size_t nc = *cap ? 2 * *cap : 16;
+    if (nc > POLAR_MAX_ROWS)
+        nc = POLAR_MAX_ROWS;
+    double *t2 = realloc(p->twa, nc * sizeof *t2);
+    if (t2)
+        p->twa = t2;
+    double *s2 = t2 ? realloc(p->speed, nc * p->ncols * sizeof *s2) : NULL;
+    if (!s2)
+        return swx_error_set(SWX_ENOMEM, "out of memory reading the polar");
+    p->speed = s2;
+    *cap = nc;
+    return 0;
+}
+
+/* A row (its first cell, c, cell and n, already read): the angle, then one
+ * boat speed per wind speed of the header (line header_line). */
+static int read_row(swx_polar *p, size_t *cap, struct polar_line *ln, size_t header_line, int c,
+                    const char *cell, size_t n)
+{
+    size_t col = 0;
+    int rc = grow_rows(p, cap, ln->no);
+    if (rc)
+        return rc;
+    double a, *row = p->speed + p->nrows * p->ncols;
+    if (c < 0)
+        return bad_cell(ln->no, 1, "", 0, "is empty");
+    if (cell_number(&a, cell, n))
+        return bad_cell(ln->no, 1, cell, n, "is not an angle");
+    if (a < 0 || a > 180)
+        return bad_cell(ln->no, 1, cell, n, "is not an angle of 0 to 180 degrees");
+    if (p->nrows && a <= p->twa[p->nrows - 1])
+        return bad_cell(ln->no, 1, cell, n, "does not increase: angles go down the table");
+    while ((c = next_cell(&cell, &n, &ln->pos, ln->end)) != 0) {
+        double v;
+        col++;
+        if (c < 0)
+            return bad_cell(ln->no, col + 1, "", 0, "is empty");
+        if (col > p->ncols)
+            return swx_error_set(SWX_EINVAL,
+                                 "polar line %zu: more than the %zu speeds of the header "
+                                 "(line %zu)",
+                                 ln->no, p->ncols, header_line);
+        if ((rc = cell_speed(&v, ln->no, col + 1, cell, n, "boat speed", 100)))
+            return rc;
+        row[col - 1] = v;
+    }
+    if (col < p->ncols)
+        return swx_error_set(SWX_EINVAL,
+                             "polar line %zu, column %zu: missing: the header (line %zu) gives "
+                             "%zu wind speeds",
+                             ln->no, col + 2, header_line, p->ncols);
+    p->twa[p->nrows++] = a;
+    return 0;
+}
+
 int swx_polar_parse(swx_polar **out, const char *text, size_t len)
 {
     swx_polar *p = NULL;
     int rc = 0;
-    size_t line = 0, header_line = 0;
+    size_t header_line = 0;
+    struct polar_line ln = {0};
     const char *pos = text, *end = text + len;
     *out = NULL;
     if (!text || len == 0)
@@ -131,121 +232,29 @@ int swx_polar_parse(swx_polar **out, const char *text, size_t len)
     }
     while (pos < end) {
         const char *eol = memchr(pos, '\n', (size_t)(end - pos));
-        const char *lend = eol ? eol : end;
-        const char *lp = pos, *cell = NULL;
-        size_t n = 0, col = 0;
+        const char *cell = NULL;
+        size_t n = 0;
         int c;
-        line++;
+        ln.no++;
+        ln.pos = pos;
+        ln.end = eol ? eol : end;
         pos = eol ? eol + 1 : end;
-        if (lend > lp && lend[-1] == '\r')
-            lend--;
-        if (memchr(lp, 0, (size_t)(lend - lp))) {
-            rc = swx_error_set(SWX_EINVAL, "polar line %zu: a NUL byte: not a text table", line);
+        if (ln.end > ln.pos && ln.end[-1] == '\r')
+            ln.end--;
+        if (memchr(ln.pos, 0, (size_t)(ln.end - ln.pos))) {
+            rc = swx_error_set(SWX_EINVAL, "polar line %zu: a NUL byte: not a text table", ln.no);
             goto done;
         }
-        if ((c = next_cell(&cell, &n, &lp, lend)) == 0)
+        if ((c = next_cell(&cell, &n, &ln.pos, ln.end)) == 0)
             continue; /* blank line */
         if (!header_line) {
-            double v;
-            header_line = line;
-            if (c < 0 || cell_number(&v, cell, n) == 0) {
-                rc = swx_error_set(SWX_EINVAL,
-                                   "polar line %zu, column 1: the header starts with a label "
-                                   "(TWA\\TWS) before the wind speeds",
-                                   line);
-                goto done;
-            }
-            while ((c = next_cell(&cell, &n, &lp, lend)) != 0) {
-                col++;
-                if (c < 0) {
-                    rc = bad_cell(line, col + 1, "", 0, "is empty");
-                    goto done;
-                }
-                if (p->ncols == POLAR_MAX_COLS) {
-                    rc = swx_error_set(SWX_EINVAL, "polar line %zu: more than %d wind speeds", line,
-                                       POLAR_MAX_COLS);
-                    goto done;
-                }
-                if ((rc = cell_speed(&v, line, col + 1, cell, n, "wind speed", 200)))
-                    goto done;
-                if (p->ncols && v <= p->tws[p->ncols - 1]) {
-                    rc = bad_cell(line, col + 1, cell, n,
-                                  "does not increase: wind speeds go up from left to right");
-                    goto done;
-                }
-                p->tws[p->ncols++] = v;
-            }
-            if (p->ncols == 0) {
-                rc = swx_error_set(SWX_EINVAL, "polar line %zu: the header gives no wind speed",
-                                   line);
-                goto done;
-            }
-            continue;
+            header_line = ln.no;
+            rc = read_header(p, &ln, c, cell, n);
+        } else {
+            rc = read_row(p, &cap, &ln, header_line, c, cell, n);
         }
-        /* a row: the angle, then one speed per wind speed */
-        if (p->nrows == POLAR_MAX_ROWS) {
-            rc = swx_error_set(SWX_EINVAL, "polar line %zu: more than %d angles", line,
-                               POLAR_MAX_ROWS);
+        if (rc)
             goto done;
-        }
-        if (p->nrows == cap) {
-            size_t nc = cap ? 2 * cap : 16;
-            if (nc > POLAR_MAX_ROWS)
-                nc = POLAR_MAX_ROWS;
-            double *t2 = realloc(p->twa, nc * sizeof *t2);
-            if (t2)
-                p->twa = t2;
-            double *s2 = t2 ? realloc(p->speed, nc * p->ncols * sizeof *s2) : NULL;
-            if (!s2) {
-                rc = swx_error_set(SWX_ENOMEM, "out of memory reading the polar");
-                goto done;
-            }
-            p->speed = s2;
-            cap = nc;
-        }
-        double a, *row = p->speed + p->nrows * p->ncols;
-        if (c < 0) {
-            rc = bad_cell(line, 1, "", 0, "is empty");
-            goto done;
-        }
-        if (cell_number(&a, cell, n)) {
-            rc = bad_cell(line, 1, cell, n, "is not an angle");
-            goto done;
-        }
-        if (a < 0 || a > 180) {
-            rc = bad_cell(line, 1, cell, n, "is not an angle of 0 to 180 degrees");
-            goto done;
-        }
-        if (p->nrows && a <= p->twa[p->nrows - 1]) {
-            rc = bad_cell(line, 1, cell, n, "does not increase: angles go down the table");
-            goto done;
-        }
-        while ((c = next_cell(&cell, &n, &lp, lend)) != 0) {
-            double v;
-            col++;
-            if (c < 0) {
-                rc = bad_cell(line, col + 1, "", 0, "is empty");
-                goto done;
-            }
-            if (col > p->ncols) {
-                rc = swx_error_set(SWX_EINVAL,
-                                   "polar line %zu: more than the %zu speeds of the header "
-                                   "(line %zu)",
-                                   line, p->ncols, header_line);
-                goto done;
-            }
-            if ((rc = cell_speed(&v, line, col + 1, cell, n, "boat speed", 100)))
-                goto done;
-            row[col - 1] = v;
-        }
-        if (col < p->ncols) {
-            rc = swx_error_set(SWX_EINVAL,
-                               "polar line %zu, column %zu: missing: the header (line %zu) gives "
-                               "%zu wind speeds",
-                               line, col + 2, header_line, p->ncols);
-            goto done;
-        }
-        p->twa[p->nrows++] = a;
     }
     if (!header_line) {
         rc = swx_error_set(SWX_EINVAL, "the polar is empty");
