@@ -215,7 +215,7 @@ op=$!
 # every round answers it if it is there, else presses the GRIB tool (the
 # toolbar may not be there yet) and watches for the plugin's label naming the
 # file: a press that landed shows it within 10 s. Rounds go on for 200 s of
-# the 300 the caller allows.
+# the 420 the caller allows (the rest: starting Xvfb, up to 90 s for the screen to settle, and the report when it does not).
 shown=
 t0=$SECONDS
 while [ $((SECONDS - t0)) -lt 200 ]; do
@@ -268,7 +268,7 @@ rm -f "$out.a.ppm" "$out.b.ppm" "$out.display"
 [ $ok = 1 ]
 IN
 ocpn() { # NAME [FILE]: OpenCPN's screen with FILE (NAME.grb2), opencpn/NAME.ppm
-  timeout -s KILL 300 unshare -n bash opencpn.sh "$T/${2:-$1.grb2}" "$T/opencpn/$1.ppm"
+  timeout -s KILL 420 unshare -n bash opencpn.sh "$T/${2:-$1.grb2}" "$T/opencpn/$1.ppm"
 }
 # The window cut again, every message packed simply (template 5.0) by ecCodes.
 grib_set -r -s packingType=grid_simple win.grb2 wins.grb2
