@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# The forecast through time in OpenCPN 5.10: its GRIB plugin with a voyage
+# GRIB. `seawx grib` cuts a 2-day voyage eastwards from 40N 60W (the window
+# cut, the default); OpenCPN, under Xvfb in a network namespace of its own
+# (loopback only), opens it with the GRIB plugin (the plugin's tool pressed
+# with xdotool, as in test_grib_viewers) and is zoomed out twice so that the
+# file's area is a part of the chart. The plugin's control bar (its own
+# window, moved below OpenCPN's) is driven with its own buttons: Next, then
+# Previous. Checks, on screenshots taken once the screen has settled:
+# - Next draws the second valid time: the chart differs from the first time's
+#   where the plugin draws the file's wind (a few hundred pixels, in a box
+#   that is a small part of the chart: land and open sea elsewhere are
+#   unchanged), and the control bar's time label changes;
+# - Previous draws the first time again, chart and label pixel for pixel;
+# - with tesseract-ocr installed, the label reads each time as the file's
+#   valid time ("Sat 28-Nov-2026 06:00 UTC"); without it, that is printed as
+#   not read.
+# Screenshots stay in the test's folder ($T/opencpn) while it runs.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+sim_start
+S=$SEAWX_CLI
+py=/usr/bin/python3 # Debian's, where PIL lives
+check_py=$here/opencpn_time_check.py
+for p in opencpn Xvfb xdotool import convert unshare grib_get; do
+  check "$p is installed (scripts/install-deps.sh)" sh -c 'command -v "$0" >/dev/null' "$p"
+done
+cd "$T" || exit 1
+
+printf 'lat,lon\n40,-60\n38.5,-50\n36,-40.5\n' >route.csv
+depart=$(date -u -d @$((($(date -u -d "$SIM_NOW" +%s) / 21600 + 2) * 21600)) +%Y-%m-%dT%H:%M:%SZ)
+check "voyage GRIB (window cut) written" sh -c '"$0" grib --route route.csv --depart "$1" --speed 6-8 --days 2 --cache "$2" -o voyage.grb2 2>grib.err' \
+  "$S" "$depart" "$T/cache"
+# The file's first two valid times, as the plugin's label writes them.
+label() { date -u -d "$1 $(printf %04d "$2" | sed 's/../&:/')" '+%a %d-%b-%Y %H:%M UTC'; }
+mapfile -t vt < <(grib_get -w shortName=10u -p validityDate,validityTime voyage.grb2 | head -2)
+v0=$(label ${vt[0]}) v1=$(label ${vt[1]})
+echo "# valid times: $v0, $v1"
+field() { grib_get_data -w shortName=10u,validityTime="$1" voyage.grb2 | md5sum; }
+check "the file's wind differs between its first two valid times" \
+  test "$(field "${vt[0]#* }")" != "$(field "${vt[1]#* }")"
+
+# ---- OpenCPN ----
+mkdir -p opencpn
+cat >opencpn.sh <<'IN'
+# opencpn.sh FILE OUT: OpenCPN shows FILE with its GRIB plugin; OUT/t0.png is
+# the screen at the first valid time, OUT/t1.png after Next, OUT/t2.png after
+# Previous. Runs in a network namespace of its own.
+f=$1 out=$2
+ip link set lo up 2>/dev/null || true
+export HOME=$out/home
+mkdir -p "$HOME/.opencpn" "$HOME/grib"
+cp "$f" "$HOME/grib/voyage.grb2"
+printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns/GRIB]\nLoadLastOpenFile=0\nZoomToCenterAtInit=1\n[Directories]\nGRIBDirectory=%s\n' \
+  "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
+# Xvfb on a display of its own (it names it), started again (three times at
+# most) if it ends or does not answer just after naming it.
+xp=
+for attempt in 1 2 3; do
+  rm -f "$out/display"
+  Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >>"$out/xvfb.log" 2>&1 3>"$out/display" &
+  xp=$!
+  for _ in $(seq 1200); do
+    [ -s "$out/display" ] && break
+    kill -0 $xp 2>/dev/null || break
+    sleep 0.05
+  done
+  export DISPLAY=:$(cat "$out/display" 2>/dev/null)
+  for _ in $(seq 600); do
+    xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    kill -0 $xp 2>/dev/null || break
+    sleep 0.05
+  done
+  xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  echo "  Xvfb did not start (attempt $attempt)"
+  kill $xp 2>/dev/null
+  wait $xp 2>/dev/null
+  xp=
+done
+[ -n "$xp" ] || exit 1
+opencpn >"$out/opencpn.out" 2>&1 &
+op=$!
+# The welcome dialog of a first start is answered whenever it is there; else
+# the GRIB tool (the toolbar's last) is pressed until the plugin's control
+# bar, titled with the file's name, appears (within 10 s of a press that landed).
+bar=
+t0=$SECONDS
+while [ $((SECONDS - t0)) -lt 120 ]; do
+  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
+  if [ -n "$w" ]; then
+    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
+      xdotool key --clearmodifiers Return >/dev/null 2>&1
+    sleep 0.5
+    continue
+  fi
+  kill -0 $op 2>/dev/null || break
+  xdotool mousemove 27 347 click 1 >/dev/null 2>&1
+  for _ in $(seq 100); do
+    bar=$(xdotool search --name '^File: voyage\.' 2>/dev/null | head -1)
+    [ -n "$bar" ] && break 2
+    xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+done
+# The screen without the status bar (its activity mark turns every second).
+look() {
+  import -window root "$1.png" && convert "$1.png" -fill black -draw 'rectangle 0,467 1023,499' "$1.ppm"
+}
+# settled NAME: the screen once it has stayed the same over three looks half a
+# second apart and differs from the last one kept ($last): NAME.png.
+last=
+settled() {
+  local t0=$SECONDS same=0
+  look "$out/a"
+  while [ $((SECONDS - t0)) -lt 60 ]; do
+    sleep 0.5
+    look "$out/b"
+    if cmp -s "$out/a.ppm" "$out/b.ppm"; then
+      same=$((same + 1))
+      if [ $same -ge 2 ] && { [ -z "$last" ] || ! cmp -s "$out/b.ppm" "$last.ppm"; }; then
+        mv "$out/b.png" "$out/$1.png" && mv "$out/b.ppm" "$out/$1.ppm" && last=$out/$1 && return 0
+      fi
+    else
+      same=0
+      mv "$out/b.png" "$out/a.png"
+      mv "$out/b.ppm" "$out/a.ppm"
+    fi
+  done
+  echo "  the screen did not settle on something new for $1"
+  return 1
+}
+ok=0
+if [ -n "$bar" ]; then
+  # The control bar (a window of its own, over the chart's toolbar) below the
+  # 716x490 main window: Previous at 25,519, the time label at 58-258,505-535,
+  # Next at 311,519. The zoom-out button at 519,440 (twice).
+  xdotool windowmove --sync "$bar" 0 500 >/dev/null 2>&1
+  xdotool mousemove 1000 690 >/dev/null 2>&1 # the pointer off the chart
+  settled open &&
+    xdotool mousemove 519 440 click 1 mousemove 1000 690 >/dev/null 2>&1 && settled zoom1 &&
+    xdotool mousemove 519 440 click 1 mousemove 1000 690 >/dev/null 2>&1 && settled t0 &&
+    xdotool mousemove 311 519 click 1 mousemove 1000 690 >/dev/null 2>&1 && settled t1 &&
+    xdotool mousemove 25 519 click 1 mousemove 1000 690 >/dev/null 2>&1 && settled t2 && ok=1
+fi
+[ $ok = 1 ] || {
+  echo "  the GRIB plugin's control bar: ${bar:-none}; OpenCPN $(kill -0 $op 2>/dev/null && echo running || echo gone)"
+  echo "  windows: $(xdotool search --name . getwindowname %@ 2>/dev/null | sort -u | head -8 | tr '\n' '|')"
+  tail -5 "$HOME/.opencpn/opencpn.log" 2>/dev/null
+}
+kill -9 $op 2>/dev/null
+kill $xp 2>/dev/null
+wait $op $xp 2>/dev/null
+rm -f "$out"/a.* "$out"/b.* "$out/display"
+[ $ok = 1 ]
+IN
+t0=$(date +%s%N)
+check "OpenCPN's GRIB plugin showed the file, then Next, then Previous, under Xvfb (loopback only)" \
+  timeout -s KILL 150 unshare -n bash opencpn.sh "$T/voyage.grb2" "$T/opencpn"
+t1=$(date +%s%N)
+echo "# OpenCPN: opened, zoomed out, stepped twice in $(((t1 - t0) / 1000000)) ms"
+chart=0,0,716,466   # OpenCPN's chart, above its status bar
+timelabel=58,505,258,535 # the plugin's time label
+check "Next: the chart at the second valid time differs from the first where the wind is drawn" \
+  $py "$check_py" differ opencpn/t0.png opencpn/t1.png $chart 200 0.25
+check "Next: the plugin's time label changes" \
+  $py "$check_py" differ opencpn/t0.png opencpn/t1.png $timelabel 20 1
+check "Previous: the first valid time again, the chart pixel for pixel" \
+  $py "$check_py" same opencpn/t0.png opencpn/t2.png $chart
+check "Previous: the first valid time's label again, pixel for pixel" \
+  $py "$check_py" same opencpn/t0.png opencpn/t2.png $timelabel
+# The label read as text, where tesseract-ocr is installed.
+ocr() {
+  convert "$1" -crop 200x30+58+505 +repage -scale 300% "$1.label.png" &&
+    tesseract "$1.label.png" - --psm 7 2>/dev/null | tr -s ' \n' ' ' | sed 's/ $//'
+}
+if command -v tesseract >/dev/null; then
+  r0=$(ocr opencpn/t0.png) r1=$(ocr opencpn/t1.png)
+  echo "# the plugin's time label reads: '$r0', then '$r1'"
+  check "the plugin's label shows the file's first valid time ($v0)" test "$r0" = "$v0"
+  check "after Next, the plugin's label shows the file's second valid time ($v1)" test "$r1" = "$v1"
+else
+  echo "# the plugin's time label not read as text (tesseract-ocr is not installed)"
+fi
+check "no key in OpenCPN's settings or logs, or in the outputs" \
+  no_key_in grib.err opencpn/opencpn.out opencpn/home/.opencpn/opencpn.conf opencpn/home/.opencpn/opencpn.log
+finish
