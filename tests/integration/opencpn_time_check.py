@@ -10,6 +10,13 @@ something is wrong.
 
   opencpn_time_check.py same A B X0,Y0,X1,Y1
       A and B are the same, pixel for pixel, in the rectangle
+
+  opencpn_time_check.py near A B X0,Y0,X1,Y1 MAX_PIXELS
+      A and B differ in at most MAX_PIXELS pixels of the rectangle
+
+  opencpn_time_check.py infobox SHOT OUT
+      OUT is the chart bar's Chart Info window in SHOT (its light blue box in
+      the day colours), cut out and scaled 3 times for OCR
 """
 import sys
 
@@ -57,11 +64,32 @@ def cmd_same(a, b, box):
     print("  the same, pixel for pixel")
 
 
+def cmd_near(a, b, box, max_pixels):
+    box = rect(box)
+    d = ImageChops.difference(crop(a, box), crop(b, box)).convert("L")
+    n = sum(1 for v in d.getdata() if v)
+    print(f"  {n} pixels differ")
+    if n > int(max_pixels):
+        fail(f"{n} pixels differ, more than {max_pixels}")
+
+
+def cmd_infobox(shot, out):
+    im = Image.open(shot).convert("RGB")
+    box = Image.new("RGB", im.size, (212, 234, 238))
+    mask = ImageChops.difference(im, box).convert("L").point(lambda v: 255 if v == 0 else 0)
+    bb = mask.getbbox()
+    if bb is None:
+        fail(f"no Chart Info window in {shot}")
+    print(f"  the Chart Info window in x {bb[0]}-{bb[2]}, y {bb[1]}-{bb[3]}")
+    c = im.crop(bb)
+    c.resize((c.width * 3, c.height * 3)).save(out)
+
+
 def main():
     if len(sys.argv) < 2:
         fail("usage: see the module's docstring")
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"differ": cmd_differ, "same": cmd_same}.get(cmd, lambda *a: fail(f"unknown command {cmd}"))(*args)
+    {"differ": cmd_differ, "same": cmd_same, "infobox": cmd_infobox, "near": cmd_near}.get(cmd, lambda *a: fail(f"unknown command {cmd}"))(*args)
 
 
 main()

@@ -15,7 +15,16 @@
 # - with tesseract-ocr installed, the label reads each time as the file's
 #   valid time ("Sat 28-Nov-2026 06:00 UTC"); without it, that is printed as
 #   not read.
-# Screenshots stay in the test's folder ($T/opencpn) while it runs.
+# And the forecast as MBTiles charts, one file per valid time: three files of
+# one layer and area (`seawx seed --viewer opencpn --time`) in OpenCPN's chart
+# directory show as three alike keys of its chart bar. OpenCPN's log adds the
+# three; the pointer on each key shows its Chart Info window, which (read by
+# tesseract-ocr where installed; else the three only differ) names the
+# file's valid time from its `name` ("swh 28 Nov 06:00Z"); a click on the
+# first key hides that chart and another valid time is drawn, on the second
+# key the third time, and the first key again draws the first chart on top
+# again.
+# Screenshots stay in the test's folder ($T/opencpn, $T/mbtiles) while it runs.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 sim_start
@@ -41,20 +50,11 @@ check "the file's wind differs between its first two valid times" \
   test "$(field "${vt[0]#* }")" != "$(field "${vt[1]#* }")"
 
 # ---- OpenCPN ----
-mkdir -p opencpn
-cat >opencpn.sh <<'IN'
-# opencpn.sh FILE OUT: OpenCPN shows FILE with its GRIB plugin; OUT/t0.png is
-# the screen at the first valid time, OUT/t1.png after Next, OUT/t2.png after
-# Previous. Runs in a network namespace of its own.
-f=$1 out=$2
-ip link set lo up 2>/dev/null || true
-export HOME=$out/home
-mkdir -p "$HOME/.opencpn" "$HOME/grib"
-cp "$f" "$HOME/grib/voyage.grb2"
-printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns/GRIB]\nLoadLastOpenFile=0\nZoomToCenterAtInit=1\n[Directories]\nGRIBDirectory=%s\n' \
-  "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
-# Xvfb on a display of its own (it names it), started again (three times at
-# most) if it ends or does not answer just after naming it.
+# xstart.sh and settle.sh, sourced by the scripts below with $out set.
+# xstart.sh: Xvfb on a display of its own (it names it), answering, as $xp
+# and $DISPLAY; started again (three times at most) if it ends or does not
+# answer just after naming its display.
+cat >xstart.sh <<'IN'
 xp=
 for attempt in 1 2 3; do
   rm -f "$out/display"
@@ -77,31 +77,9 @@ for attempt in 1 2 3; do
   wait $xp 2>/dev/null
   xp=
 done
-[ -n "$xp" ] || exit 1
-opencpn >"$out/opencpn.out" 2>&1 &
-op=$!
-# The welcome dialog of a first start is answered whenever it is there; else
-# the GRIB tool (the toolbar's last) is pressed until the plugin's control
-# bar, titled with the file's name, appears (within 10 s of a press that landed).
-bar=
-t0=$SECONDS
-while [ $((SECONDS - t0)) -lt 120 ]; do
-  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
-  if [ -n "$w" ]; then
-    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
-      xdotool key --clearmodifiers Return >/dev/null 2>&1
-    sleep 0.5
-    continue
-  fi
-  kill -0 $op 2>/dev/null || break
-  xdotool mousemove 27 347 click 1 >/dev/null 2>&1
-  for _ in $(seq 100); do
-    bar=$(xdotool search --name '^File: voyage\.' 2>/dev/null | head -1)
-    [ -n "$bar" ] && break 2
-    xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-done
+[ -n "$xp" ]
+IN
+cat >settle.sh <<'IN'
 # The screen without the status bar (its activity mark turns every second).
 look() {
   import -window root "$1.png" && convert "$1.png" -fill black -draw 'rectangle 0,467 1023,499' "$1.ppm"
@@ -129,6 +107,45 @@ settled() {
   echo "  the screen did not settle on something new for $1"
   return 1
 }
+IN
+mkdir -p opencpn
+cat >opencpn.sh <<'IN'
+# opencpn.sh FILE OUT: OpenCPN shows FILE with its GRIB plugin; OUT/t0.png is
+# the screen at the first valid time, OUT/t1.png after Next, OUT/t2.png after
+# Previous. Runs in a network namespace of its own.
+f=$1 out=$2
+ip link set lo up 2>/dev/null || true
+export HOME=$out/home
+mkdir -p "$HOME/.opencpn" "$HOME/grib"
+cp "$f" "$HOME/grib/voyage.grb2"
+printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns/GRIB]\nLoadLastOpenFile=0\nZoomToCenterAtInit=1\n[Directories]\nGRIBDirectory=%s\n' \
+  "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
+. "$(dirname "$0")/xstart.sh" || exit 1
+opencpn >"$out/opencpn.out" 2>&1 &
+op=$!
+# The welcome dialog of a first start is answered whenever it is there; else
+# the GRIB tool (the toolbar's last) is pressed until the plugin's control
+# bar, titled with the file's name, appears (within 10 s of a press that landed).
+bar=
+t0=$SECONDS
+while [ $((SECONDS - t0)) -lt 120 ]; do
+  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
+  if [ -n "$w" ]; then
+    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
+      xdotool key --clearmodifiers Return >/dev/null 2>&1
+    sleep 0.5
+    continue
+  fi
+  kill -0 $op 2>/dev/null || break
+  xdotool mousemove 27 347 click 1 >/dev/null 2>&1
+  for _ in $(seq 100); do
+    bar=$(xdotool search --name '^File: voyage\.' 2>/dev/null | head -1)
+    [ -n "$bar" ] && break 2
+    xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+done
+. "$(dirname "$0")/settle.sh"
 ok=0
 if [ -n "$bar" ]; then
   # The control bar (a window of its own, over the chart's toolbar) below the
@@ -181,6 +198,112 @@ if command -v tesseract >/dev/null; then
 else
   echo "# the plugin's time label not read as text (tesseract-ocr is not installed)"
 fi
+# ---- The MBTiles charts, one per valid time ----
+# Three files of one layer and area at three valid times, the files' folder
+# OpenCPN's one chart directory, the view on their area. The chart bar shows
+# one key per file, alike; the pointer on a key shows OpenCPN's Chart Info
+# window with the file's path and its `name` (the layer and the valid time).
+# A click on a key hides that chart (and a second click shows it again): the
+# canvas draws the first key's chart over the others, so hiding it shows the
+# next one's.
+mkdir -p charts
+tn=()
+for i in 0 1 2; do
+  read -r d h < <(grib_get -w shortName=10u -p validityDate,validityTime voyage.grb2 | sed -n "$((i + 1))p")
+  tn[i]=$(date -u -d "$d $(printf %04d "$h" | sed 's/../&:/')" +%Y-%m-%dT%H:%M:%SZ)
+  check "swh at ${tn[i]} seeded for OpenCPN" "$S" seed -b maritime -v swh:m --bbox -5,42,20,55 -z 4-5 -q \
+    --viewer opencpn --time "${tn[i]}" -o "charts/swh-$(date -u -d "${tn[i]}" +%Y%m%dT%H%MZ).mbtiles"
+done
+cat >charts.sh <<'IN'
+# charts.sh DIR OUT: OpenCPN with DIR as its chart directory; OUT/base.png the
+# screen with every chart shown, OUT/key1.png .. key3.png with the pointer on
+# each key of the chart bar, OUT/hide1.png after a click on the first key,
+# OUT/hide2.png after one on the second, OUT/show1.png after the first again.
+dir=$1 out=$2
+ip link set lo up 2>/dev/null || true
+export HOME=$out/home
+mkdir -p "$HOME/.opencpn"
+printf '[Settings]\nShowWelcome=0\n[Settings/GlobalState]\nVPLatLon="48.5,7.5"\nVPScale=0.00025\nOwnShipLatLon="48.5,7.5"\n[ChartDirectories]\nChartDir1=%s\n' \
+  "$dir" >"$HOME/.opencpn/opencpn.conf"
+. "$(dirname "$0")/xstart.sh" || exit 1
+opencpn --rebuild_chart_db >"$out/opencpn.out" 2>&1 &
+op=$!
+# The welcome dialog answered whenever it is there, until OpenCPN's log has
+# added the three charts.
+added=0
+t0=$SECONDS
+while [ $((SECONDS - t0)) -lt 90 ]; do
+  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
+  if [ -n "$w" ]; then
+    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
+      xdotool key --clearmodifiers Return >/dev/null 2>&1
+    sleep 0.5
+    continue
+  fi
+  added=$(grep -c 'Adding chart file' "$HOME/.opencpn/opencpn.log" 2>/dev/null)
+  [ "$added" = 3 ] && break
+  kill -0 $op 2>/dev/null || break
+  sleep 0.1
+done
+. "$(dirname "$0")/settle.sh"
+ok=0
+# The chart bar's three keys in the 716x490 main window: at y 456, x 70, 215,
+# 355. Between them the pointer rests on the chart (600,200), where OpenCPN
+# sees it leave the chart bar (and clears the chart's highlight).
+if [ "$added" = 3 ]; then
+  xdotool mousemove 600 200 >/dev/null 2>&1
+  settled base &&
+    xdotool mousemove 70 456 >/dev/null 2>&1 && settled key1 &&
+    xdotool mousemove 215 456 >/dev/null 2>&1 && settled key2 &&
+    xdotool mousemove 355 456 >/dev/null 2>&1 && settled key3 &&
+    xdotool mousemove 70 456 click 1 mousemove 600 200 >/dev/null 2>&1 && settled hide1 &&
+    xdotool mousemove 215 456 click 1 mousemove 600 200 >/dev/null 2>&1 && settled hide2 &&
+    xdotool mousemove 70 456 click 1 mousemove 600 200 >/dev/null 2>&1 && settled show1 && ok=1
+fi
+[ $ok = 1 ] || {
+  echo "  charts added: $added; OpenCPN $(kill -0 $op 2>/dev/null && echo running || echo gone)"
+  tail -5 "$HOME/.opencpn/opencpn.log" 2>/dev/null
+}
+kill -9 $op 2>/dev/null
+kill $xp 2>/dev/null
+wait $op $xp 2>/dev/null
+rm -f "$out"/a.* "$out"/b.* "$out/display"
+[ $ok = 1 ]
+IN
+mkdir -p mbtiles
+t0=$(date +%s%N)
+check "OpenCPN showed the three charts, each key pointed at and clicked, under Xvfb (loopback only)" \
+  timeout -s KILL 150 unshare -n bash charts.sh "$T/charts" "$T/mbtiles"
+t1=$(date +%s%N)
+echo "# OpenCPN: three charts, three keys pointed at, three clicks in $(((t1 - t0) / 1000000)) ms"
+check "OpenCPN's log: the three files added as charts" \
+  test "$(grep -c "Adding chart file: $T/charts/swh-" mbtiles/home/.opencpn/opencpn.log)" = 3
+canvas=0,0,716,418 # the chart above its zoom buttons (shown when the pointer moves) and the chart bar
+check "a click on the first key: another valid time drawn" \
+  $py "$check_py" differ mbtiles/base.png mbtiles/hide1.png $canvas 1000 1
+check "a click on the second key: the third valid time drawn" \
+  $py "$check_py" differ mbtiles/hide1.png mbtiles/hide2.png $canvas 1000 1
+# Not pixel for pixel: along the coast, where the tiles turn transparent,
+# OpenCPN's blending lets a little of the charts below show through.
+check "the first key again: the first chart drawn over the others again (but for at most 1 % of the pixels)" \
+  $py "$check_py" near mbtiles/base.png mbtiles/show1.png $canvas 3000
+if command -v tesseract >/dev/null; then
+  names=
+  for k in 1 2 3; do
+    $py "$check_py" infobox mbtiles/key$k.png mbtiles/key$k.info.png >/dev/null &&
+      n=$(tesseract mbtiles/key$k.info.png - --psm 6 2>/dev/null | sed -n 's/^ *Name: *//p' | head -1)
+    echo "# key $k: Chart Info names '$n'"
+    names+="$n|"
+  done
+  want=$(for t in "${tn[@]}"; do date -u -d "$t" '+swh %-d %b %H:%MZ'; done | sort | paste -sd'|')
+  check "the keys' Chart Info windows name the three valid times ($want)" \
+    test "$(tr '|' '\n' <<<"${names%|}" | sort | paste -sd'|')" = "$want"
+else
+  echo "# the Chart Info windows not read as text (tesseract-ocr is not installed)"
+  check "the keys' Chart Info windows differ" sh -c '! cmp -s "$0" "$1" && ! cmp -s "$1" "$2"' \
+    mbtiles/key1.png mbtiles/key2.png mbtiles/key3.png
+fi
 check "no key in OpenCPN's settings or logs, or in the outputs" \
-  no_key_in grib.err opencpn/opencpn.out opencpn/home/.opencpn/opencpn.conf opencpn/home/.opencpn/opencpn.log
+  no_key_in grib.err opencpn/opencpn.out opencpn/home/.opencpn/opencpn.conf opencpn/home/.opencpn/opencpn.log \
+  mbtiles/opencpn.out mbtiles/home/.opencpn/opencpn.conf mbtiles/home/.opencpn/opencpn.log
 finish
