@@ -33,6 +33,8 @@ packages=(
   xygrib cdo
   # it.test_grib_viewers: ImageMagick's import screenshots XyGrib's screen.
   imagemagick
+  # it.test_opencpn_time reads OpenCPN's GRIB time label and Chart Info by OCR.
+  tesseract-ocr
 )
 # The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre),
 # Signal K in a network namespace of its own (it.test_signalk, `ip` from
