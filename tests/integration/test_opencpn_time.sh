@@ -13,8 +13,7 @@
 #   unchanged), and the control bar's time label changes;
 # - Previous draws the first time again, chart and label pixel for pixel;
 # - read by tesseract-ocr, the label shows each time as the file's
-#   valid time ("Sat 28-Nov-2026 06:00 UTC"); without it, that is printed as
-#   not read.
+#   valid time ("Sat 28-Nov-2026 06:00 UTC").
 # And the forecast as MBTiles charts, one file per valid time: three files of
 # one layer and area (`seawx seed --viewer opencpn --time`) in OpenCPN's chart
 # directory show as three alike keys of its chart bar. OpenCPN's log adds the
