@@ -51,6 +51,10 @@ done
   echo "perf.sh: GNU time is needed (bash bench/storms/install-peers.sh)" >&2
   exit 2
 }
+CMDLINE="bench/refactor/perf.sh $*"
+for v in NOW ZOOMS BBOX LATENCY_MS SHIPS ROUNDS; do
+  [ -z "${!v+x}" ] || CMDLINE="$v=${!v} $CMDLINE"
+done
 ROUNDS=${ROUNDS:-5}
 SHIPS=${SHIPS:-20}
 LATENCY_MS=${LATENCY_MS:-20}
@@ -58,7 +62,6 @@ BBOX=${BBOX:--20,35,20,60}
 ZOOMS=${ZOOMS:-0-9}
 NOW=${NOW:-2026-03-02T23:00:00Z}
 OUT=${PERF_OUT:-$here/last-perf.md}
-CMDLINE="bench/refactor/perf.sh $*"
 KEY="perf-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 START=$(date +%s)
 STARTED=$(date -u +%Y-%m-%dT%H:%MZ)
@@ -256,7 +259,7 @@ for m, what in (("seed", "tiles"), ("storms", "features"), ("fleet", "tiles")):
     if not same:
         bad.append(m)
     d = sorted(ds.get("new", {"?"}))[0].split()
-    desc = ("%s %s" % (d[2], what) if m == "storms" else "%s files, %s %s" % (d[1], d[2], what)) if len(d) == 3 else d[0]
+    desc = ("%s %s" % (d[2], what) if m == "storms" else "%s file%s, %s %s" % (d[1], "" if d[1] == "1" else "s", d[2], what)) if len(d) == 3 else d[0]
     print("- %s outputs: %s (%s; digest of %s)" % (
         m, "the same in every run of both builds" if same else
         "**DIFFER** (old %s, new %s, %d failed runs)" % (sorted(ds.get("old", ())), sorted(ds.get("new", ())), fails),
