@@ -74,35 +74,9 @@ check "the window cut's grid differs from time to time, the route cut's does not
   test "$(grids win.grb2)" -gt 1 -a "$(grids route.grb2)" -eq 1
 
 # ---- An X server for a viewer ----
-# xstart.sh, sourced by the viewers' scripts with $out set: Xvfb on a display
-# of its own, answering (xdotool reaches it), as $xp and $DISPLAY. On a busy
-# machine a new Xvfb now and then ends (or stops answering) just after it
-# names its display: it is started again, three times at most.
-cat >xstart.sh <<'IN'
-xp=
-for attempt in 1 2 3; do
-  rm -f "$out.display"
-  Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >>"$out.xvfb.log" 2>&1 3>"$out.display" &
-  xp=$!
-  for _ in $(seq 1200); do
-    [ -s "$out.display" ] && break
-    kill -0 $xp 2>/dev/null || break
-    sleep 0.05
-  done
-  export DISPLAY=:$(cat "$out.display" 2>/dev/null)
-  for _ in $(seq 600); do
-    xdotool getdisplaygeometry >/dev/null 2>&1 && break
-    kill -0 $xp 2>/dev/null || break
-    sleep 0.05
-  done
-  xdotool getdisplaygeometry >/dev/null 2>&1 && break
-  echo "  Xvfb did not start (attempt $attempt): $(tail -1 "$out.xvfb.log" 2>/dev/null)"
-  kill $xp 2>/dev/null
-  wait $xp 2>/dev/null
-  xp=
-done
-[ -n "$xp" ]
-IN
+# xstart.sh (tests/integration/xstart.sh), sourced by the viewers' scripts
+# with $xbase set: Xvfb on a display of its own, as $xp and $DISPLAY.
+cp "$here/xstart.sh" xstart.sh
 # ---- XyGrib ----
 mkdir -p xygrib
 cat >xygrib.sh <<'IN'
@@ -113,6 +87,7 @@ ip link set lo up 2>/dev/null || true
 export HOME=$out.home
 mkdir -p "$HOME"
 unset QT_QPA_PLATFORM
+xbase=$out
 . "$(dirname "$0")/xstart.sh" || exit 1
 # A first start asks for a language (English is chosen): Return. Then the main
 # window is titled with the file's name. On a busy machine XyGrib sometimes
@@ -207,6 +182,7 @@ cp "$f" "$HOME/grib/voyage.${name#*.}" # voyage.grb2, voyage.grb.bz2, ...
 printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns/GRIB]\nLoadLastOpenFile=0\nZoomToCenterAtInit=1\n[Directories]\nGRIBDirectory=%s\n' \
   "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
 unset QT_QPA_PLATFORM
+xbase=$out
 . "$(dirname "$0")/xstart.sh" || exit 1
 opencpn >"$out.log" 2>&1 &
 op=$!

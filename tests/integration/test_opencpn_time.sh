@@ -50,34 +50,9 @@ check "the file's wind differs between its first two valid times" \
 
 # ---- OpenCPN ----
 # xstart.sh and settle.sh, sourced by the scripts below with $out set.
-# xstart.sh: Xvfb on a display of its own (it names it), answering, as $xp
-# and $DISPLAY; started again (three times at most) if it ends or does not
-# answer just after naming its display.
-cat >xstart.sh <<'IN'
-xp=
-for attempt in 1 2 3; do
-  rm -f "$out/display"
-  Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >>"$out/xvfb.log" 2>&1 3>"$out/display" &
-  xp=$!
-  for _ in $(seq 1200); do
-    [ -s "$out/display" ] && break
-    kill -0 $xp 2>/dev/null || break
-    sleep 0.05
-  done
-  export DISPLAY=:$(cat "$out/display" 2>/dev/null)
-  for _ in $(seq 600); do
-    xdotool getdisplaygeometry >/dev/null 2>&1 && break
-    kill -0 $xp 2>/dev/null || break
-    sleep 0.05
-  done
-  xdotool getdisplaygeometry >/dev/null 2>&1 && break
-  echo "  Xvfb did not start (attempt $attempt)"
-  kill $xp 2>/dev/null
-  wait $xp 2>/dev/null
-  xp=
-done
-[ -n "$xp" ]
-IN
+# xstart.sh (tests/integration/xstart.sh, with $xbase set): Xvfb on a
+# display of its own, answering, as $xp and $DISPLAY.
+cp "$here/xstart.sh" xstart.sh
 cat >settle.sh <<'IN'
 # The screen without the status bar (its activity mark turns every second).
 look() {
@@ -119,6 +94,7 @@ mkdir -p "$HOME/.opencpn" "$HOME/grib"
 cp "$f" "$HOME/grib/voyage.grb2"
 printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns/GRIB]\nLoadLastOpenFile=0\nZoomToCenterAtInit=1\n[Directories]\nGRIBDirectory=%s\n' \
   "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
+xbase=$out/x
 . "$(dirname "$0")/xstart.sh" || exit 1
 # The welcome dialog of a first start is answered whenever it is there; else
 # the GRIB tool (the toolbar's last) is pressed until the plugin's control
@@ -175,7 +151,7 @@ fi
 kill -9 $op 2>/dev/null
 kill $xp 2>/dev/null
 wait $op $xp 2>/dev/null
-rm -f "$out"/a.* "$out"/b.* "$out/display"
+rm -f "$out"/a.* "$out"/b.* "$out/x.display"
 [ $ok = 1 ]
 IN
 t0=$(date +%s%N)
@@ -233,6 +209,7 @@ export HOME=$out/home
 mkdir -p "$HOME/.opencpn"
 printf '[Settings]\nShowWelcome=0\n[Settings/GlobalState]\nVPLatLon="48.5,7.5"\nVPScale=0.00025\nOwnShipLatLon="48.5,7.5"\n[ChartDirectories]\nChartDir1=%s\n' \
   "$dir" >"$HOME/.opencpn/opencpn.conf"
+xbase=$out/x
 . "$(dirname "$0")/xstart.sh" || exit 1
 # The welcome dialog answered whenever it is there, until OpenCPN's log has
 # added the three charts; OpenCPN started again if it ends (three times at most).
@@ -281,7 +258,7 @@ fi
 kill -9 $op 2>/dev/null
 kill $xp 2>/dev/null
 wait $op $xp 2>/dev/null
-rm -f "$out"/a.* "$out"/b.* "$out/display"
+rm -f "$out"/a.* "$out"/b.* "$out/x.display"
 [ $ok = 1 ]
 IN
 mkdir -p mbtiles
