@@ -102,6 +102,18 @@ def step_of(times):
     return min(steps) if steps else timedelta(hours=1)
 
 
+def frame_duration(step):
+    """The Temporal Controller's step in the unit a user reads it in: whole
+    hours as hours ("1 hours", "3 hours"), anything else in minutes or
+    seconds; the controller shows the interval's own unit."""
+    secs = step.total_seconds()
+    if secs % 3600 == 0:
+        return QgsInterval(secs / 3600, QgsUnitTypes.TemporalHours)
+    if secs % 60 == 0:
+        return QgsInterval(secs / 60, QgsUnitTypes.TemporalMinutes)
+    return QgsInterval(secs, QgsUnitTypes.TemporalSeconds)
+
+
 def _layer_xml(info, t, rg, crs):
     """The layer of valid time t as `seawx qlr` writes it (a <maplayer>
     with its source, name, CRS, legend image and fixed range, no renderer),
@@ -173,7 +185,7 @@ def add_time_group(info, project=None, parent=None, navigation=None, crs=None):
     ts.setTimeStep(step.total_seconds() / 3600.0)
     if navigation is not None:
         navigation.setTemporalExtents(whole)
-        navigation.setFrameDuration(QgsInterval(step.total_seconds()))
+        navigation.setFrameDuration(frame_duration(step))
         navigation.setNavigationMode(QgsTemporalNavigationObject.Animated)
         navigation.setCurrentFrameNumber(0)
     group.setItemVisibilityChecked(navigation is not None)

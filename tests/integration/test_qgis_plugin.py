@@ -52,7 +52,7 @@ def main():
     from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem,
                            QgsInterval, QgsLayerDefinition, QgsMapRendererParallelJob,
                            QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
-                           QgsTemporalNavigationObject, QgsVectorLayer)
+                           QgsTemporalNavigationObject, QgsUnitTypes, QgsVectorLayer)
     from qgis.PyQt.QtCore import QDateTime, QSize, Qt
     from qgis.PyQt.QtGui import QColor
 
@@ -227,12 +227,15 @@ def main():
         if ctl.temporalExtents() != whole or \
                 abs(ctl.frameDuration().seconds() - step.total_seconds()) > 0.5 or \
                 ctl.navigationMode() != QgsTemporalNavigationObject.Animated or \
-                ctl.currentFrameNumber() != 0 or not group.itemVisibilityChecked():
+                ctl.currentFrameNumber() != 0 or not group.itemVisibilityChecked() or \
+                ctl.frameDuration().originalUnit() != QgsUnitTypes.TemporalHours or \
+                ctl.frameDuration().originalDuration() != step.total_seconds() / 3600:
             fail(f"the Temporal Controller: {ctl.temporalExtents()}, frames of "
-                 f"{ctl.frameDuration().seconds()} s, mode {ctl.navigationMode()}, frame "
+                 f"{ctl.frameDuration().seconds()} s (shown as {ctl.frameDuration().originalDuration()} "
+                 f"in unit {ctl.frameDuration().originalUnit()}), mode {ctl.navigationMode()}, frame "
                  f"{ctl.currentFrameNumber()}; group ticked {group.itemVisibilityChecked()}")
-        print(f"Temporal Controller: animated, {ctl.totalFrameCount()} frames of {step}, "
-              "the group ticked")
+        print(f"Temporal Controller: animated, {ctl.totalFrameCount()} frames of "
+              f"{ctl.frameDuration().originalDuration():g} hours, the group ticked")
 
         # The .qlr of `seawx qlr`: the same group.
         other = QgsProject()
