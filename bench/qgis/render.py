@@ -2,21 +2,29 @@
 layer and renders one view twice, timing each step; run by bench/qgis/run.sh.
 
   render.py seawx CONNECTION VIEW PNG
+  render.py plugin CONNECTION VIEW PNG
   render.py wms URL LAYER STYLE TIME USER PASSWORD VIEW PNG
 
 VIEW is XMIN,YMIN,XMAX,YMAX,WIDTH,HEIGHT in EPSG:4326. Prints one line:
 "open SECONDS cold SECONDS warm SECONDS" (cold: the first render after opening,
 with empty caches; warm: the same view again in the same QGIS), and writes the
 cold render to PNG.
+
+"seawx" is the layer a user adds through Layer > Add Raster Layer
+(QgsRasterLayer: QGIS reads the band statistics at once and stretches through
+its contrast enhancement); "plugin" is the same connection read as the QGIS
+plugin and `seawx qlr` give it (a <maplayer> with no renderer: QGIS's
+multiband renderer on the RGBA bands with no contrast enhancement).
 """
 import sys
 import time
 
 from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsDataSourceUri,
                        QgsMapRendererSequentialJob, QgsMapSettings, QgsRasterLayer,
-                       QgsRectangle)
+                       QgsReadWriteContext, QgsRectangle)
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor
+from qgis.PyQt.QtXml import QDomDocument
 
 
 def render(layer, view):
@@ -37,6 +45,29 @@ def render(layer, view):
     return dt, job.renderedImage()
 
 
+def plugin_layer(conn):
+    """The layer as qgis/seawx/timegroup.py reads it (its <maplayer>)."""
+    doc = QDomDocument()
+    ml = doc.createElement("maplayer")
+    doc.appendChild(ml)
+    ml.setAttribute("type", "raster")
+    for tag, text in (("id", "seawx_bench"), ("datasource", conn), ("layername", "seawx"),
+                      ("provider", "gdal")):
+        e = doc.createElement(tag)
+        e.appendChild(doc.createTextNode(text))
+        ml.appendChild(e)
+    srs = doc.createElement("srs")
+    ref = doc.createElement("spatialrefsys")
+    auth = doc.createElement("authid")
+    auth.appendChild(doc.createTextNode("EPSG:4326"))
+    ref.appendChild(auth)
+    srs.appendChild(ref)
+    ml.appendChild(srs)
+    layer = QgsRasterLayer()
+    layer.readLayerXml(ml, QgsReadWriteContext())
+    return layer
+
+
 def main():
     kind = sys.argv[1]
     app = QgsApplication([], False)
@@ -45,6 +76,9 @@ def main():
     if kind == "seawx":
         conn, view, png = sys.argv[2:5]
         layer = QgsRasterLayer(conn, "seawx", "gdal")
+    elif kind == "plugin":
+        conn, view, png = sys.argv[2:5]
+        layer = plugin_layer(conn)
     else:
         url, name, style, when, user, password, view, png = sys.argv[2:10]
         uri = QgsDataSourceUri()
