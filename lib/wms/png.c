@@ -58,6 +58,8 @@ typedef struct png_dec {
     int max_w, max_h;
     int keep;        /* 1: decode into rgba; 0: row by row, for a check */
     uint8_t *rgba;   /* when keep */
+    uint8_t *into;   /* when keep: the caller's pixels (rgba not allocated) */
+    size_t into_stride;
     uint8_t *row;    /* when !keep */
     png_bytep *rows; /* row pointers into rgba */
     int w, h;
@@ -111,17 +113,17 @@ static int decode_run(png_dec *d)
     png_set_chunk_malloc_max(d->png, PNG_CHUNK_MALLOC_MAX);
     png_set_user_limits(d->png, (png_uint_32)d->max_w, (png_uint_32)d->max_h);
 #ifdef PNG_IGNORE_ADLER32
-    /* When only checking, zlib's Adler-32 is skipped: every chunk's CRC-32
-     * already covers every compressed byte, and truncation is still caught.
-     * It is a fifth of the seeder's CPU per tile. */
-    if (!d->keep)
-        png_set_option(d->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+    /* zlib's Adler-32 is skipped: every chunk's CRC-32 already covers every
+     * compressed byte, and truncation is still caught. It is a fifth of the
+     * seeder's CPU per tile, and of zlib's in a copy through the plugin. */
+    png_set_option(d->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 #endif
     png_read_info(d->png, d->info);
 
     png_uint_32 w = png_get_image_width(d->png, d->info);
     png_uint_32 h = png_get_image_height(d->png, d->info);
-    if (w == 0 || h == 0 || w > (png_uint_32)d->max_w || h > (png_uint_32)d->max_h) {
+    if (w == 0 || h == 0 || w > (png_uint_32)d->max_w || h > (png_uint_32)d->max_h ||
+        (d->into && (w != (png_uint_32)d->max_w || h != (png_uint_32)d->max_h))) {
         d->w = (int)(w > 0x7fffffff ? 0x7fffffff : w);
         d->h = (int)(h > 0x7fffffff ? 0x7fffffff : h);
         d->too_big = 1;
@@ -151,12 +153,14 @@ static int decode_run(png_dec *d)
 
     size_t stride = (size_t)d->w * 4;
     if (d->keep) {
-        d->rgba = malloc(stride * (size_t)d->h);
+        if (!d->into)
+            d->rgba = malloc(stride * (size_t)d->h);
         d->rows = malloc(sizeof *d->rows * (size_t)d->h);
-        if (!d->rgba || !d->rows)
+        if ((!d->into && !d->rgba) || !d->rows)
             png_error(d->png, "out of memory for the decoded image");
         for (int y = 0; y < d->h; y++)
-            d->rows[y] = d->rgba + stride * (size_t)y;
+            d->rows[y] = d->into ? d->into + d->into_stride * (size_t)y
+                                 : d->rgba + stride * (size_t)y;
         png_read_image(d->png, d->rows);
         for (int y = 0; y < d->h && d->all_transparent; y++)
             scan_alpha(d, d->rows[y]);
@@ -178,9 +182,14 @@ static int decode_run(png_dec *d)
     return 0;
 }
 
-static int decode(const void *data, size_t len, int max_w, int max_h, int keep, png_dec *d)
+/* keep: decode the pixels, into the caller's (into, rows stride bytes apart,
+ * exactly max_w x max_h) or a new image (into NULL); otherwise only check. */
+static int decode(const void *data, size_t len, int max_w, int max_h, int keep, uint8_t *into,
+                  size_t into_stride, png_dec *d)
 {
     memset(d, 0, sizeof *d);
+    d->into = into;
+    d->into_stride = into_stride;
     d->src.data = data;
     d->src.len = len;
     d->max_w = max_w > 0 ? max_w : PNG_DEFAULT_MAX_DIM;
@@ -208,7 +217,10 @@ static int decode(const void *data, size_t len, int max_w, int max_h, int keep, 
     }
     int rc = 0;
     if (decode_run(d) != 0) {
-        if (d->too_big)
+        if (d->too_big && d->into && d->w <= d->max_w && d->h <= d->max_h)
+            rc = swx_error_set(SWX_ESERVICE, "image is %d x %d, not the %d x %d asked for", d->w,
+                               d->h, d->max_w, d->max_h);
+        else if (d->too_big)
             rc = swx_error_set(SWX_ETOOBIG,
                                "PNG image of %d x %d pixels: empty, or larger than the "
                                "%d x %d allowed",
@@ -226,12 +238,19 @@ static int decode(const void *data, size_t len, int max_w, int max_h, int keep, 
     return rc;
 }
 
+int swx_png_decode_rgba_into(uint8_t *dst, size_t stride, int w, int h, const void *data,
+                             size_t len)
+{
+    png_dec d;
+    return decode(data, len, w, h, 1, dst, stride, &d);
+}
+
 int swx_png_decode_rgba(uint8_t **rgba, int *w, int *h, const void *data, size_t len, int max_w,
                         int max_h)
 {
     png_dec d;
     *rgba = NULL;
-    int rc = decode(data, len, max_w, max_h, 1, &d);
+    int rc = decode(data, len, max_w, max_h, 1, NULL, 0, &d);
     if (rc)
         return rc;
     *rgba = d.rgba;
@@ -445,7 +464,7 @@ done:
 int swx_png_check_libpng(int *w, int *h, int *all_transparent, const void *data, size_t len)
 {
     png_dec d;
-    int rc = decode(data, len, 0, 0, 0, &d);
+    int rc = decode(data, len, 0, 0, 0, NULL, 0, &d);
     if (rc)
         return rc;
     if (w)

@@ -26,6 +26,14 @@ extern "C" {
 int swx_png_decode_rgba(uint8_t **rgba, int *w, int *h, const void *data, size_t len, int max_w,
                         int max_h);
 
+/* Decodes a PNG that must be exactly w x h pixels into the caller's RGBA
+ * pixels, rows stride bytes apart (a place in a larger image): no copy. An
+ * image of another size is SWX_ESERVICE ("image is W x H, not the w x h asked
+ * for"), before any pixel is written; a damaged one may leave some rows
+ * written. */
+int swx_png_decode_rgba_into(uint8_t *dst, size_t stride, int w, int h, const void *data,
+                             size_t len);
+
 /* Decodes fully to check that the image is whole and valid, without keeping
  * the pixels; writes its size. Also tells (if not NULL) whether every pixel is
  * fully transparent. */

@@ -418,6 +418,62 @@ static void test_corrupt(void)
     free(b.p);
 }
 
+/* Decoding into a place in a larger image: the rows land at the stride, the
+ * pixels around stay as they were; another size is refused before a pixel is
+ * written; damage is an error. */
+static void test_decode_into(void)
+{
+    for (int il = 0; il < 2; il++) {
+        spec s = {.w = 37,
+                  .h = 23,
+                  .type = PNG_COLOR_TYPE_RGB_ALPHA,
+                  .depth = 8,
+                  .interlace = il ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                  .fill = fill_rgba8};
+        wbuf b = {0};
+        CU_ASSERT_FATAL(write_png(&s, &b) == 0);
+        const int W = 50, H = 30, ox = 5, oy = 4;
+        uint8_t *big = malloc((size_t)W * H * 4);
+        CU_ASSERT_FATAL(big != NULL);
+        memset(big, 0xA5, (size_t)W * H * 4);
+        uint8_t *at = big + ((size_t)oy * W + ox) * 4;
+        CU_ASSERT_EQUAL(swx_png_decode_rgba_into(at, (size_t)W * 4, 37, 23, b.p, b.len), 0);
+        int bad = 0, outside = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int c = 0; c < 4; c++) {
+                    uint8_t v = big[((size_t)y * W + x) * 4 + c];
+                    int in = x >= ox && x < ox + 37 && y >= oy && y < oy + 23;
+                    if (in && v != fill_rgba8(x - ox, y - oy, c))
+                        bad++;
+                    if (!in && v != 0xA5)
+                        outside++;
+                }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(outside, 0);
+
+        /* Smaller or larger than asked: refused, nothing written. */
+        memset(big, 0xA5, (size_t)W * H * 4);
+        CU_ASSERT_EQUAL(swx_png_decode_rgba_into(big, (size_t)W * 4, 38, 23, b.p, b.len),
+                        SWX_ESERVICE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "37 x 23, not the 38 x 23 asked for"));
+        CU_ASSERT_NOT_EQUAL(swx_png_decode_rgba_into(big, (size_t)W * 4, 36, 23, b.p, b.len), 0);
+        int touched = 0;
+        for (size_t k = 0; k < (size_t)W * H * 4; k++)
+            touched += big[k] != 0xA5;
+        CU_ASSERT_EQUAL(touched, 0);
+
+        /* Truncated or with a flipped byte: an error. */
+        CU_ASSERT_EQUAL(swx_png_decode_rgba_into(big, (size_t)W * 4, 37, 23, b.p, b.len - 12),
+                        SWX_EPARSE);
+        b.p[b.len / 2] ^= 0x40;
+        CU_ASSERT_EQUAL(swx_png_decode_rgba_into(big, (size_t)W * 4, 37, 23, b.p, b.len),
+                        SWX_EPARSE);
+        free(big);
+        free(b.p);
+    }
+}
+
 /* One image, checked by swx_png_check (for 8-bit RGBA: its direct path) and by
  * libpng alone. Counts a disagreement: the direct path accepting what libpng
  * refuses, or both accepting with another size or transparency. */
@@ -501,6 +557,7 @@ int main(void)
     CU_add_test(s, "encode round trip", test_encode_round_trip);
     CU_add_test(s, "size limits", test_limits);
     CU_add_test(s, "truncated and corrupt", test_corrupt);
+    CU_add_test(s, "decoded into a larger image", test_decode_into);
     CU_add_test(s, "the check's direct path against libpng", test_direct_path);
     return cu_run();
 }

@@ -17,12 +17,17 @@
 #include "http_int.h"
 
 #include <CUnit/CUnit.h>
+#include <arpa/inet.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define KEY "MAP-TEST-KEY-0c94d2"
@@ -894,6 +899,138 @@ static void test_read_blocks_cache(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* ---- reading a window in strips ---- */
+
+/* A server on loopback that answers every request with 200, image/png and
+ * bytes that are no PNG; one thread, until the test closes its socket. */
+typedef struct junk_server {
+    int fd, port;
+    pthread_t th;
+} junk_server;
+
+static void *junk_serve(void *arg)
+{
+    junk_server *js = arg;
+    static const char reply[] = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n"
+                                "Content-Length: 16\r\nConnection: close\r\n\r\n"
+                                "not a png image!";
+    for (;;) {
+        int cfd = accept(js->fd, NULL, NULL);
+        if (cfd < 0)
+            return NULL;
+        char req[4096];
+        size_t have = 0;
+        ssize_t k;
+        /* The request's head, then the answer. */
+        while (have < sizeof req - 1 && (k = read(cfd, req + have, sizeof req - 1 - have)) > 0) {
+            have += (size_t)k;
+            req[have] = '\0';
+            if (strstr(req, "\r\n\r\n"))
+                break;
+        }
+        if (write(cfd, reply, sizeof reply - 1) < 0) {
+            /* the client went away: nothing to do */
+        }
+        close(cfd);
+    }
+}
+
+static int junk_start(junk_server *js)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    js->fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (js->fd < 0 || bind(js->fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+        listen(js->fd, 64) != 0 || getsockname(js->fd, (struct sockaddr *)&a, &len) != 0)
+        return -1;
+    js->port = ntohs(a.sin_port);
+    return pthread_create(&js->th, NULL, junk_serve, js) == 0 ? 0 : -1;
+}
+
+static void junk_stop(junk_server *js)
+{
+    shutdown(js->fd, SHUT_RDWR);
+    close(js->fd);
+    pthread_join(js->th, NULL);
+}
+
+/* The sim's 600 x 300 level 0 read whole as one GetMap and as strips (each
+ * decoded beside the fetch, into its place): the same pixels, one GetMap per
+ * strip; again through the disk cache without a GetMap; cancelled; and with
+ * answers that are no PNG, one line naming where they came from. */
+static void test_read_window(void)
+{
+    swx_client *c = sim_client();
+    swx_map *m = sim_map(c, "basic", NULL);
+    const size_t n = (size_t)600 * 300 * 4;
+    uint8_t *whole = malloc(n), *strips = malloc(n), *cached = malloc(n);
+    CU_ASSERT_FATAL(whole && strips && cached);
+    memset(strips, 0x5a, n);
+    swx_fetch_stats st = {0};
+    CU_ASSERT_EQUAL_FATAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 1, 8, NULL,
+                                              whole),
+                          0);
+    CU_ASSERT_EQUAL(st.requests, 1);
+    st = (swx_fetch_stats){0};
+    int rc = swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL, strips);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", swx_error_last());
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(st.requests, 6);
+    CU_ASSERT_EQUAL(memcmp(whole, strips, n), 0);
+    swx_map_free(m);
+
+    char dir[] = "/tmp/seawx-test-window-cache-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    swx_diskcache *cache = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_diskcache_open(&cache, dir, 0), 0);
+    m = sim_map(c, "basic", cache);
+    st = (swx_fetch_stats){0};
+    CU_ASSERT_EQUAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL,
+                                        cached),
+                    0);
+    CU_ASSERT_EQUAL(st.requests, 6);
+    memset(cached, 0, n);
+    st = (swx_fetch_stats){0};
+    CU_ASSERT_EQUAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL,
+                                        cached),
+                    0);
+    CU_ASSERT_EQUAL(st.requests, 0);
+    CU_ASSERT_EQUAL(memcmp(whole, cached, n), 0);
+    swx_map_free(m);
+    swx_diskcache_free(cache);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+
+    m = sim_map(c, "basic", NULL);
+    volatile sig_atomic_t cancel = 1;
+    CU_ASSERT_EQUAL(swx_map_read_window(NULL, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, &cancel,
+                                        strips),
+                    SWX_ECANCEL);
+
+    junk_server js;
+    CU_ASSERT_EQUAL_FATAL(junk_start(&js), 0);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", js.port);
+    swx_client *junk = cu_client(url, KEY, NULL);
+    for (int pieces = 1; pieces <= 6; pieces += 5) {
+        rc = swx_map_read_window(NULL, m, junk, 0, 0, 0, 600, 300, 600, 300, pieces, 8, NULL,
+                                 strips);
+        CU_ASSERT_EQUAL(rc, SWX_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "bad image from http://127.0.0.1:"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "not a PNG image"));
+        CU_ASSERT_PTR_NULL(strstr(swx_error_last(), KEY));
+    }
+    swx_client_free(junk);
+    junk_stop(&js);
+    swx_map_free(m);
+    swx_client_free(c);
+    free(whole);
+    free(strips);
+    free(cached);
+}
+
 int main(void)
 {
     const char *args[] = {"--key",        KEY, "--now", "2024-10-01T12:00:00Z", "--deny-bundle",
@@ -919,6 +1056,7 @@ int main(void)
     CU_add_test(s, "read blocks from the service", test_read_blocks);
     CU_add_test(s, "read blocks: stop, cancel, refusal", test_read_blocks_stop);
     CU_add_test(s, "read blocks through the disk cache", test_read_blocks_cache);
+    CU_add_test(s, "read a window in strips", test_read_window);
     int rc = cu_run();
     cu_sim_stop(&sim);
     return rc;
