@@ -342,6 +342,39 @@ static int SEAWXIdentify(GDALOpenInfo *poOpenInfo)
     return STARTS_WITH_CI(poOpenInfo->pszFilename, SWX_CONNSTR_PREFIX);
 }
 
+/* The dataset kinds (kind=...): how each is told, opened, and whether it is
+ * vector (served read-only when opened for update). One table, so that a new
+ * kind is dispatched and treated in update mode alike. */
+struct SEAWXKind {
+    bool (*pfnIs)(const char *pszKind);
+    GDALDataset *(*pfnOpen)(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts);
+    bool bVector;
+};
+
+static bool SEAWXIsStormsKind(const char *pszKind)
+{
+    return EQUAL(pszKind, "storms") || EQUAL(pszKind, "kmz");
+}
+
+static GDALDataset *SEAWXOpenStorms(GDALOpenInfo *poOpenInfo, SEAWXOptions &oOpts)
+{
+    return SEAWXStormDataset::Open(poOpenInfo, oOpts);
+}
+
+static const SEAWXKind asKinds[] = {
+    {SEAWXIsStormsKind, SEAWXOpenStorms, true},
+    {SEAWXIsPointsKind, SEAWXOpenPoints, true},
+    {SEAWXIsFilesKind, SEAWXOpenFiles, false},
+};
+
+static const SEAWXKind *SEAWXFindKind(const char *pszKind)
+{
+    for (const SEAWXKind &k : asKinds)
+        if (pszKind && k.pfnIs(pszKind))
+            return &k;
+    return nullptr;
+}
+
 static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
 {
     if (!SEAWXIdentify(poOpenInfo))
@@ -355,11 +388,9 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
      * layers and the dataset answer no write capability (QGIS then offers no
      * editing) and a write is refused by GDAL. A raster open for update is
      * still refused, as before. */
+    const SEAWXKind *psKind = SEAWXFindKind(oOpts.Kind());
     if (poOpenInfo->eAccess == GA_Update) {
-        const bool bVectorKind =
-            oOpts.Kind() && (EQUAL(oOpts.Kind(), "storms") || EQUAL(oOpts.Kind(), "kmz") ||
-                             SEAWXIsPointsKind(oOpts.Kind()));
-        if (!bVectorKind || (poOpenInfo->nOpenFlags & GDAL_OF_RASTER) ||
+        if (!psKind || !psKind->bVector || (poOpenInfo->nOpenFlags & GDAL_OF_RASTER) ||
             !(poOpenInfo->nOpenFlags & GDAL_OF_VECTOR)) {
             CPLError(CE_Failure, CPLE_NotSupported,
                      "SEAWX: the service is read-only; open without update mode");
@@ -367,12 +398,8 @@ static GDALDataset *SEAWXOpen(GDALOpenInfo *poOpenInfo)
         }
         CPLDebug("SEAWX", "update mode asked for a vector source: opened read-only");
     }
-    if (oOpts.Kind() && (EQUAL(oOpts.Kind(), "storms") || EQUAL(oOpts.Kind(), "kmz")))
-        return SEAWXStormDataset::Open(poOpenInfo, oOpts);
-    if (oOpts.Kind() && SEAWXIsPointsKind(oOpts.Kind()))
-        return SEAWXOpenPoints(poOpenInfo, oOpts);
-    if (oOpts.Kind() && SEAWXIsFilesKind(oOpts.Kind()))
-        return SEAWXOpenFiles(poOpenInfo, oOpts);
+    if (psKind)
+        return psKind->pfnOpen(poOpenInfo, oOpts);
     if (oOpts.Kind()) {
         CPLError(CE_Failure, CPLE_OpenFailed, "SEAWX: unknown dataset kind '%s'", oOpts.Kind());
         return nullptr;
