@@ -77,6 +77,7 @@ check "the window cut's grid differs from time to time, the route cut's does not
 # xstart.sh (tests/integration/xstart.sh), sourced by the viewers' scripts
 # with $xbase set: Xvfb on a display of its own, as $xp and $DISPLAY.
 cp "$here/xstart.sh" xstart.sh
+cp "$here/opencpn_drive.sh" opencpn_drive.sh
 # ---- XyGrib ----
 mkdir -p xygrib
 cat >xygrib.sh <<'IN'
@@ -184,33 +185,13 @@ printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns
 unset QT_QPA_PLATFORM
 xbase=$out
 . "$(dirname "$0")/xstart.sh" || exit 1
-opencpn >"$out.log" 2>&1 &
-op=$!
-# The welcome dialog of a first start is modal: until it is answered, the
-# GRIB tool does not take a press. On a busy machine it may come up late, so
-# every round answers it if it is there, else presses the GRIB tool (the
-# toolbar may not be there yet) and watches for the plugin's label naming the
-# file: a press that landed shows it within 10 s. Rounds go on for 200 s of
-# the 420 the caller allows (the rest: starting Xvfb, up to 90 s for the screen to settle, and the report when it does not).
-shown=
-t0=$SECONDS
-while [ $((SECONDS - t0)) -lt 200 ]; do
-  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
-  if [ -n "$w" ]; then
-    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
-      xdotool key --clearmodifiers Return >/dev/null 2>&1
-    sleep 0.5
-    continue
-  fi
-  kill -0 $op 2>/dev/null || break
-  xdotool mousemove 27 347 click 1 >/dev/null 2>&1
-  for _ in $(seq 100); do
-    shown=$(xdotool search --name '^File: voyage\.' 2>/dev/null | head -1)
-    [ -n "$shown" ] && break 2
-    xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-done
+# OpenCPN's start and the GRIB tool pressed until the plugin's control bar
+# names the file (tests/integration/opencpn_drive.sh): rounds go on for 200 s
+# of the 420 the caller allows (the rest: starting Xvfb, up to 90 s for the
+# screen to settle, and the report when it does not).
+. "$(dirname "$0")/opencpn_drive.sh"
+ocpn_drive 200 3 "$out.log" ocpn_grib_bar
+shown=$bar
 ok=0
 if [ -n "$shown" ]; then
   xdotool mousemove 1000 680 >/dev/null 2>&1 # the pointer off the chart

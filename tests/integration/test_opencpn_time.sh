@@ -49,10 +49,12 @@ check "the file's wind differs between its first two valid times" \
   test "$(field "${vt[0]#* }")" != "$(field "${vt[1]#* }")"
 
 # ---- OpenCPN ----
-# xstart.sh and settle.sh, sourced by the scripts below with $out set.
+# xstart.sh, opencpn_drive.sh and settle.sh, sourced by the scripts below
+# with $out set.
 # xstart.sh (tests/integration/xstart.sh, with $xbase set): Xvfb on a
 # display of its own, answering, as $xp and $DISPLAY.
 cp "$here/xstart.sh" xstart.sh
+cp "$here/opencpn_drive.sh" opencpn_drive.sh
 cat >settle.sh <<'IN'
 # The screen without the status bar (its activity mark turns every second).
 look() {
@@ -96,37 +98,10 @@ printf '[Settings]\nShowWelcome=0\n[PlugIns/libgrib_pi.so]\nbEnabled=1\n[PlugIns
   "$HOME/grib" >"$HOME/.opencpn/opencpn.conf"
 xbase=$out/x
 . "$(dirname "$0")/xstart.sh" || exit 1
-# The welcome dialog of a first start is answered whenever it is there; else
-# the GRIB tool (the toolbar's last) is pressed until the plugin's control
-# bar, titled with the file's name, appears (within 10 s of a press that
-# landed). OpenCPN once ended just after its start, before it wrote its log
-# (a run through ctest): it is started again, three times at most.
-bar=
-starts=0
-t0=$SECONDS
-while [ $((SECONDS - t0)) -lt 120 ]; do
-  if [ $starts = 0 ] || ! kill -0 $op 2>/dev/null; then
-    [ $starts = 3 ] && break
-    opencpn >>"$out/opencpn.out" 2>&1 &
-    op=$!
-    starts=$((starts + 1))
-  fi
-  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
-  if [ -n "$w" ]; then
-    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
-      xdotool key --clearmodifiers Return >/dev/null 2>&1
-    sleep 0.5
-    continue
-  fi
-  kill -0 $op 2>/dev/null || continue
-  xdotool mousemove 27 347 click 1 >/dev/null 2>&1
-  for _ in $(seq 100); do
-    bar=$(xdotool search --name '^File: voyage\.' 2>/dev/null | head -1)
-    [ -n "$bar" ] && break 2
-    xdotool search --name '^Welcome to OpenCPN' >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-done
+# OpenCPN's start and the GRIB tool pressed until the plugin's control bar
+# names the file (tests/integration/opencpn_drive.sh).
+. "$(dirname "$0")/opencpn_drive.sh"
+ocpn_drive 120 3 "$out/opencpn.out" ocpn_grib_bar
 . "$(dirname "$0")/settle.sh"
 ok=0
 if [ -n "$bar" ]; then
@@ -211,29 +186,15 @@ printf '[Settings]\nShowWelcome=0\n[Settings/GlobalState]\nVPLatLon="48.5,7.5"\n
   "$dir" >"$HOME/.opencpn/opencpn.conf"
 xbase=$out/x
 . "$(dirname "$0")/xstart.sh" || exit 1
-# The welcome dialog answered whenever it is there, until OpenCPN's log has
-# added the three charts; OpenCPN started again if it ends (three times at most).
+# OpenCPN started (tests/integration/opencpn_drive.sh) until its log has
+# added the three charts.
+. "$(dirname "$0")/opencpn_drive.sh"
 added=0
-starts=0
-t0=$SECONDS
-while [ $((SECONDS - t0)) -lt 90 ]; do
-  if [ $starts = 0 ] || ! kill -0 $op 2>/dev/null; then
-    [ $starts = 3 ] && break
-    opencpn --rebuild_chart_db >>"$out/opencpn.out" 2>&1 &
-    op=$!
-    starts=$((starts + 1))
-  fi
-  w=$(xdotool search --name '^Welcome to OpenCPN' 2>/dev/null | head -1)
-  if [ -n "$w" ]; then
-    xdotool windowactivate --sync "$w" key --clearmodifiers Return >/dev/null 2>&1 ||
-      xdotool key --clearmodifiers Return >/dev/null 2>&1
-    sleep 0.5
-    continue
-  fi
+three_added() {
   added=$(grep -c 'Adding chart file' "$HOME/.opencpn/opencpn.log" 2>/dev/null)
-  [ "$added" = 3 ] && break
-  sleep 0.1
-done
+  [ "$added" = 3 ]
+}
+ocpn_drive 90 3 "$out/opencpn.out" three_added --rebuild_chart_db
 . "$(dirname "$0")/settle.sh"
 ok=0
 # The chart bar's three keys in the 716x490 main window: at y 456, x 70, 215,
