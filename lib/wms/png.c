@@ -56,9 +56,9 @@ typedef struct png_dec {
     png_infop info;
     png_mem src;
     int max_w, max_h;
-    int keep;        /* 1: decode into rgba; 0: row by row, for a check */
-    uint8_t *rgba;   /* when keep */
-    uint8_t *into;   /* when keep: the caller's pixels (rgba not allocated) */
+    int keep;      /* 1: decode into rgba; 0: row by row, for a check */
+    uint8_t *rgba; /* when keep */
+    uint8_t *into; /* when keep: the caller's pixels (rgba not allocated) */
     size_t into_stride;
     uint8_t *row;    /* when !keep */
     png_bytep *rows; /* row pointers into rgba */
@@ -159,8 +159,8 @@ static int decode_run(png_dec *d)
         if ((!d->into && !d->rgba) || !d->rows)
             png_error(d->png, "out of memory for the decoded image");
         for (int y = 0; y < d->h; y++)
-            d->rows[y] = d->into ? d->into + d->into_stride * (size_t)y
-                                 : d->rgba + stride * (size_t)y;
+            d->rows[y] =
+                d->into ? d->into + d->into_stride * (size_t)y : d->rgba + stride * (size_t)y;
         png_read_image(d->png, d->rows);
         for (int y = 0; y < d->h && d->all_transparent; y++)
             scan_alpha(d, d->rows[y]);

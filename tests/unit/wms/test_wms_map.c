@@ -967,9 +967,8 @@ static void test_read_window(void)
     CU_ASSERT_FATAL(whole && strips && cached);
     memset(strips, 0x5a, n);
     swx_fetch_stats st = {0};
-    CU_ASSERT_EQUAL_FATAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 1, 8, NULL,
-                                              whole),
-                          0);
+    CU_ASSERT_EQUAL_FATAL(
+        swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 1, 8, NULL, whole), 0);
     CU_ASSERT_EQUAL(st.requests, 1);
     st = (swx_fetch_stats){0};
     int rc = swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL, strips);
@@ -986,14 +985,12 @@ static void test_read_window(void)
     CU_ASSERT_EQUAL_FATAL(swx_diskcache_open(&cache, dir, 0), 0);
     m = sim_map(c, "basic", cache);
     st = (swx_fetch_stats){0};
-    CU_ASSERT_EQUAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL,
-                                        cached),
+    CU_ASSERT_EQUAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL, cached),
                     0);
     CU_ASSERT_EQUAL(st.requests, 6);
     memset(cached, 0, n);
     st = (swx_fetch_stats){0};
-    CU_ASSERT_EQUAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL,
-                                        cached),
+    CU_ASSERT_EQUAL(swx_map_read_window(&st, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, NULL, cached),
                     0);
     CU_ASSERT_EQUAL(st.requests, 0);
     CU_ASSERT_EQUAL(memcmp(whole, cached, n), 0);
@@ -1005,9 +1002,9 @@ static void test_read_window(void)
 
     m = sim_map(c, "basic", NULL);
     volatile sig_atomic_t cancel = 1;
-    CU_ASSERT_EQUAL(swx_map_read_window(NULL, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, &cancel,
-                                        strips),
-                    SWX_ECANCEL);
+    CU_ASSERT_EQUAL(
+        swx_map_read_window(NULL, m, c, 0, 0, 0, 600, 300, 600, 300, 6, 8, &cancel, strips),
+        SWX_ECANCEL);
 
     junk_server js;
     CU_ASSERT_EQUAL_FATAL(junk_start(&js), 0);
