@@ -8,7 +8,7 @@
  * the rows' drawing order, points first so that QGIS draws them on top. */
 #include "storm_qlr.h"
 
-#include "seawx/iso8601.h"
+#include "seawx/qgs.h"
 #include "seawx/storm_geojson.h"
 
 #include <math.h>
@@ -140,50 +140,28 @@ int cli_storm_qgs_write(FILE *f, unsigned mask, const cli_storm_span *sp)
     static const char srs[] = "<spatialrefsys><srsid>3452</srsid><srid>4326</srid>"
                               "<authid>EPSG:4326</authid><description>WGS 84</description>"
                               "<geographicflag>true</geographicflag></spatialrefsys>";
-    fputs("<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
-          "<!-- seawx: the storm layers of this folder with their styles, as a project that "
-          "opens with the Temporal Controller animated over the storms' span, a step of 6 "
-          "hours (the spacing of the fixes), and the view on the storms. -->\n"
-          "<qgis projectname=\"seawx storms\" version=\"3.22.0\">\n  <homePath path=\"\"/>\n"
-          "  <title>seawx storms</title>\n",
-          f);
-    fprintf(f, "  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n", srs);
-    put_tree(f, mask);
-    fputs("  </layer-tree-group>\n  <projectlayers>\n", f);
-    put_layers(f, mask);
-    double b[4];
-    view_box(b, sp);
-    fprintf(f,
-            "  </projectlayers>\n  <mapcanvas name=\"theMapCanvas\" annotationsVisible=\"1\">\n"
-            "    <units>degrees</units>\n    <extent><xmin>%.3f</xmin><ymin>%.3f</ymin>"
-            "<xmax>%.3f</xmax><ymax>%.3f</ymax></extent>\n    <rotation>0</rotation>\n"
-            "    <destinationsrs>%s</destinationsrs>\n  </mapcanvas>\n"
-            "  <ProjectViewSettings UseProjectScales=\"0\" rotation=\"0\">\n"
-            "    <DefaultViewExtent xmin=\"%.3f\" ymin=\"%.3f\" xmax=\"%.3f\" ymax=\"%.3f\">%s"
-            "</DefaultViewExtent>\n  </ProjectViewSettings>\n",
-            b[0], b[1], b[2], b[3], srs, b[0], b[1], b[2], b[3], srs);
-    /* As in a voyage package's project: relative paths, the CRS on, and the
-     * Temporal Controller animated (QGIS 3.22 reads NavigationMode when it
-     * opens a project; 0 would draw every storm's time at once). */
-    fputs("  <properties>\n    <Paths><Absolute type=\"bool\">false</Absolute></Paths>\n"
-          "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
-          "</SpatialRefSys>\n"
-          "    <TemporalControllerWidget><NavigationMode type=\"int\">1</NavigationMode>"
-          "</TemporalControllerWidget>\n  </properties>\n",
-          f);
+    swx_qgs_frame q = {.name = "seawx storms",
+                       .comment = "seawx: the storm layers of this folder with their styles, as a "
+                                  "project that opens with the Temporal Controller animated over "
+                                  "the storms' span, a step of 6 hours (the spacing of the "
+                                  "fixes), and the view on the storms.",
+                       .srs = srs,
+                       .units = "degrees",
+                       .decimals = 3};
+    view_box(q.view, sp);
     /* The range: the first fix to the last time of any track, observed or
      * forecast; no storm, no range (QGIS keeps its own). */
     if (sp->n) {
-        char a[SWX_ISO8601_LEN], z[SWX_ISO8601_LEN];
-        swx_iso8601_format(a, sp->t0);
-        swx_iso8601_format(z, sp->t1 > sp->t0 ? sp->t1 : sp->t0 + CLI_STORM_STEP_S);
-        fprintf(f,
-                "  <ProjectTimeSettings timeStep=\"%d\" timeStepUnit=\"h\" frameRate=\"1\" "
-                "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s"
-                "</end></TemporalRange>\n  </ProjectTimeSettings>\n",
-                CLI_STORM_STEP_S / 3600, a, z);
+        q.t0 = sp->t0;
+        q.t1 = sp->t1 > sp->t0 ? sp->t1 : sp->t0 + CLI_STORM_STEP_S;
+        q.step = CLI_STORM_STEP_S;
     }
-    fputs("</qgis>\n", f);
+    swx_qgs_begin(f, &q);
+    put_tree(f, mask);
+    fputs("  </layer-tree-group>\n  <projectlayers>\n", f);
+    put_layers(f, mask);
+    fputs("  </projectlayers>\n", f);
+    swx_qgs_end(f, &q);
     return ferror(f) ? -1 : 0;
 }
 

@@ -4,6 +4,7 @@
 #include "package_priv.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/qgs.h"
 #include "seawx/sphere.h"
 #include "xml.h"
 
@@ -114,17 +115,8 @@ size_t swx_pkg_last_present(const pkg_layer *L)
     return last;
 }
 
-static const char merc_srs[] =
-    "<spatialrefsys><proj4>+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 "
-    "+k=1 +units=m +nadgrids=@null +wktext +no_defs</proj4><srsid>3857</srsid><srid>3857</srid>"
-    "<authid>EPSG:3857</authid><description>WGS 84 / Pseudo-Mercator</description>"
-    "<projectionacronym>merc</projectionacronym><ellipsoidacronym>EPSG:7030</ellipsoidacronym>"
-    "<geographicflag>false</geographicflag></spatialrefsys>";
-static const char wgs_srs[] =
-    "<spatialrefsys><proj4>+proj=longlat +datum=WGS84 +no_defs</proj4><srsid>3452</srsid>"
-    "<srid>4326</srid><authid>EPSG:4326</authid><description>WGS 84</description>"
-    "<projectionacronym>longlat</projectionacronym><ellipsoidacronym>EPSG:7030</ellipsoidacronym>"
-    "<geographicflag>true</geographicflag></spatialrefsys>";
+static const char merc_srs[] = SWX_QGS_SRS_MERC;
+static const char wgs_srs[] = SWX_QGS_SRS_WGS84;
 
 static void layer_id(char *out, size_t n, const pkg_layer *L, size_t f)
 {
@@ -238,18 +230,16 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
     int64_t t0, step;
     long frames;
     frame_grid(&t0, &step, &frames, p);
-    int64_t t1 = t0 + frames * step;
-    /* QGIS's units of a time step: hours, minutes or seconds, whole */
-    const char *unit = step % 3600 == 0 ? "h" : step % 60 == 0 ? "min" : "s";
-    long nstep = (long)(step / (step % 3600 == 0 ? 3600 : step % 60 == 0 ? 60 : 1));
     char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
-    fprintf(f, "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
-               "<qgis projectname=\"");
-    swx_xml_put(f, "voyage package");
-    fprintf(f,
-            "\" version=\"3.22.0\">\n  <homePath path=\"\"/>\n  <title>voyage package</title>\n"
-            "  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n",
-            merc_srs);
+    swx_qgs_frame q = {.name = "voyage package",
+                       .srs = merc_srs,
+                       .units = "meters",
+                       .decimals = 1,
+                       .t0 = t0,
+                       .t1 = t0 + frames * step,
+                       .step = step};
+    view_extent(&q.view[0], &q.view[1], &q.view[2], &q.view[3], p->o.voyage);
+    swx_qgs_begin(f, &q);
     fprintf(f, "    <layer-tree-layer checked=\"Qt::Checked\" name=\"route\" expanded=\"1\" "
                "providerKey=\"ogr\" id=\"voyage_route\" source=\"./route.geojson\"/>\n");
     if (p->storms)
@@ -311,38 +301,8 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
                     merc_srs, a, b);
         }
     }
-    swx_iso8601_format(a, t0);
-    swx_iso8601_format(b, t1);
-    double x0, y0, x1, y1;
-    view_extent(&x0, &y0, &x1, &y1, p->o.voyage);
-    fprintf(f,
-            "  </projectlayers>\n  <mapcanvas name=\"theMapCanvas\" annotationsVisible=\"1\">\n"
-            "    <units>meters</units>\n    <extent><xmin>%.1f</xmin><ymin>%.1f</ymin>"
-            "<xmax>%.1f</xmax><ymax>%.1f</ymax></extent>\n    <rotation>0</rotation>\n"
-            "    <destinationsrs>%s</destinationsrs>\n  </mapcanvas>\n"
-            "  <ProjectViewSettings UseProjectScales=\"0\" rotation=\"0\">\n"
-            "    <DefaultViewExtent xmin=\"%.1f\" ymin=\"%.1f\" xmax=\"%.1f\" ymax=\"%.1f\">%s"
-            "</DefaultViewExtent>\n  </ProjectViewSettings>\n",
-            x0, y0, x1, y1, merc_srs, x0, y0, x1, y1, merc_srs);
-    fprintf(f,
-            "  <properties>\n    <Paths><Absolute type=\"bool\">false"
-            "</Absolute></Paths>\n"
-            /* Without ProjectionsEnabled QGIS ignores <projectCrs> and opens
-             * the project with no CRS: the route (degrees) and the rasters
-             * (metres) would not line up. */
-            "    <SpatialRefSys><ProjectionsEnabled type=\"int\">1</ProjectionsEnabled>"
-            "</SpatialRefSys>\n"
-            /* The Temporal Controller opens in animated navigation (1; 0 is
-             * off, 2 a fixed range): off, QGIS would draw every file at once
-             * until the user pressed the film strip. QGIS 3.22 reads this
-             * entry when it opens the project and writes it when the user
-             * changes the mode. */
-            "    <TemporalControllerWidget><NavigationMode type=\"int\">1</NavigationMode>"
-            "</TemporalControllerWidget>\n  </properties>\n"
-            "  <ProjectTimeSettings timeStep=\"%ld\" timeStepUnit=\"%s\" frameRate=\"1\" "
-            "cumulativeTemporalRange=\"0\">\n    <TemporalRange><start>%s</start><end>%s</end>"
-            "</TemporalRange>\n  </ProjectTimeSettings>\n</qgis>\n",
-            nstep, unit, a, b);
+    fputs("  </projectlayers>\n", f);
+    swx_qgs_end(f, &q);
     if (ferror(f) | (fclose(f) != 0))
         return swx_error_set(SWX_EIO, "cannot write %s", path);
     return 0;
