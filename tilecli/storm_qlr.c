@@ -135,17 +135,12 @@ static void view_box(double box[4], const cli_storm_span *sp)
 
 int cli_storm_qgs_write(FILE *f, unsigned mask, const cli_storm_span *sp)
 {
-    /* QGIS takes the authid of a project's CRS only beside a srsid of its own
-     * database (3452 is its WGS 84); with the authid alone it opens with none. */
-    static const char srs[] = "<spatialrefsys><srsid>3452</srsid><srid>4326</srid>"
-                              "<authid>EPSG:4326</authid><description>WGS 84</description>"
-                              "<geographicflag>true</geographicflag></spatialrefsys>";
     swx_qgs_frame q = {.name = "seawx storms",
                        .comment = "seawx: the storm layers of this folder with their styles, as a "
                                   "project that opens with the Temporal Controller animated over "
                                   "the storms' span, a step of 6 hours (the spacing of the "
                                   "fixes), and the view on the storms.",
-                       .srs = srs,
+                       .srs = SWX_QGS_SRS_WGS84,
                        .units = "degrees",
                        .decimals = 3};
     view_box(q.view, sp);
