@@ -18,6 +18,7 @@
 #include "http_int.h"
 #include "mbtiles.h"
 #include "png_codec.h"
+#include "pool.h"
 #include "seed_int.h"
 #include "shard.h"
 #include "seawx/error.h"
@@ -28,8 +29,6 @@
 #include "warp.h"
 #include "wms_priv.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,7 +440,7 @@ typedef struct out_tile {
 /* One answer, handed to a checker thread and back. What the checker needs of
  * the job is copied here: the job itself stays the calling thread's. */
 typedef struct answer {
-    struct answer *next;
+    swx_pool_item link; /* first: the checkers hand answers back as this */
     job *j;
     void *body;
     size_t len;
@@ -460,22 +459,6 @@ typedef struct answer {
     int ntiles;
     char why[512];
 } answer;
-
-/* The checkers: answers are checked, and decoded, cut and encoded where need
- * be, on up to SEED_MAX_CHECKERS threads; the calling thread takes the
- * answers back and stores their tiles, so the file, the counts and the job
- * lists stay on one thread. */
-typedef struct pool {
-    pthread_mutex_t mu;
-    pthread_cond_t work; /* signalled when todo grows or quit is set */
-    pthread_cond_t back; /* signalled when done grows */
-    answer *todo, *todo_tail, *done, *done_tail;
-    int pending; /* handed in and not yet taken back */
-    int cap;     /* at most this many pending */
-    int quit;
-    int nthreads;
-    pthread_t th[SEED_MAX_CHECKERS];
-} pool;
 
 struct swx_seed {
     const swx_seed_plan *plan;
@@ -506,7 +489,12 @@ struct swx_seed {
     int stopping; /* the front end asked to stop */
     int stop_rc;  /* a permanent error that stopped the seed */
     char stop_line[1024];
-    pool *checkers; /* NULL: answers are checked on the calling thread */
+    /* The checkers: answers are checked, and decoded, cut and encoded where
+     * need be, on up to SEED_MAX_CHECKERS threads (lib/util/pool.h); this
+     * thread takes them back and stores their tiles, so the file, the counts
+     * and the job lists stay on one thread. NULL: answers are checked here. */
+    swx_pool *checkers;
+    int checkers_cap; /* at most this many answers pending */
     /* transparent tile, encoded once */
     void *empty_png;
     size_t empty_len;
@@ -1006,97 +994,27 @@ static int settle(swx_seed *s, job *j, int t, const char *why)
 
 /* ---- the checker threads ---- */
 
-static void *checker(void *arg)
+static int checker_run(void *ctx, swx_pool_item *item)
 {
-    pool *p = arg;
-    pthread_mutex_lock(&p->mu);
-    for (;;) {
-        while (!p->todo && !p->quit)
-            pthread_cond_wait(&p->work, &p->mu);
-        if (!p->todo)
-            break;
-        answer *a = p->todo;
-        p->todo = a->next;
-        if (!p->todo)
-            p->todo_tail = NULL;
-        pthread_mutex_unlock(&p->mu);
-        process_answer(a);
-        pthread_mutex_lock(&p->mu);
-        a->next = NULL;
-        if (p->done_tail)
-            p->done_tail->next = a;
-        else
-            p->done = a;
-        p->done_tail = a;
-        pthread_cond_signal(&p->back);
-    }
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
+    (void)ctx;
+    process_answer((answer *)item);
+    return 0;
 }
 
-/* Starts up to SEED_MAX_CHECKERS threads, one per core; NULL on one core or
- * when no thread starts (answers are then checked on the main thread). The
- * threads block SIGINT and SIGTERM, which stay with the main thread. */
-static pool *pool_start(void)
+static void checker_drop(void *ctx, swx_pool_item *item)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 2)
-        return NULL;
-    pool *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->back, NULL);
-    int n = cores < SEED_MAX_CHECKERS ? (int)cores : SEED_MAX_CHECKERS;
-    p->cap = 4 * n;
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    for (int i = 0; i < n; i++)
-        if (pthread_create(&p->th[p->nthreads], NULL, checker, p) == 0)
-            p->nthreads++;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!p->nthreads) {
-        pthread_cond_destroy(&p->back);
-        pthread_cond_destroy(&p->work);
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return NULL;
-    }
-    return p;
+    (void)ctx;
+    answer_free((answer *)item); /* its job is on the live list, freed with it */
 }
 
-/* Stops the threads; answers still queued are dropped (their jobs are on
- * the live list and freed with it). Accepts NULL. */
-static void pool_stop(pool *p)
+/* Starts the checkers, one per core; none on one core. */
+static void checkers_start(swx_seed *s)
 {
-    if (!p)
+    static const swx_pool_ops ops = {SWX_POOL_GIVE_BACK, checker_run, checker_drop};
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
         return;
-    pthread_mutex_lock(&p->mu);
-    p->quit = 1;
-    answer *a = p->todo;
-    p->todo = p->todo_tail = NULL;
-    pthread_cond_broadcast(&p->work);
-    pthread_mutex_unlock(&p->mu);
-    while (a) {
-        answer *next = a->next;
-        answer_free(a);
-        a = next;
-    }
-    for (int i = 0; i < p->nthreads; i++)
-        pthread_join(p->th[i], NULL);
-    for (a = p->done; a;) {
-        answer *next = a->next;
-        answer_free(a);
-        a = next;
-    }
-    pthread_cond_destroy(&p->back);
-    pthread_cond_destroy(&p->work);
-    pthread_mutex_destroy(&p->mu);
-    free(p);
+    s->checkers = swx_pool_start(SEED_MAX_CHECKERS, &ops, NULL);
+    s->checkers_cap = 4 * swx_pool_threads(s->checkers);
 }
 
 /* Takes the checked answers back and stores them, after waiting until at most
@@ -1104,28 +1022,19 @@ static void pool_stop(pool *p)
  * Returns 0, or a negative code that stops the run. */
 static int pool_collect(swx_seed *s, int limit)
 {
-    pool *p = s->checkers;
     int rc = 0;
-    if (!p)
+    if (!s->checkers)
         return 0;
     for (;;) {
-        pthread_mutex_lock(&p->mu);
-        while (limit >= 0 && !p->done && p->pending > limit)
-            pthread_cond_wait(&p->back, &p->mu);
-        answer *list = p->done;
-        p->done = p->done_tail = NULL;
-        for (answer *a = list; a; a = a->next)
-            p->pending--;
-        int more = limit >= 0 && p->pending > limit;
-        pthread_mutex_unlock(&p->mu);
+        swx_pool_item *list = swx_pool_take(s->checkers, limit);
         while (list) {
-            answer *a = list;
-            list = a->next;
+            answer *a = (answer *)list;
+            list = list->next;
             if (!rc)
                 rc = settle(s, a->j, store_answer(s, a), a->why);
             answer_free(a);
         }
-        if (rc || !more)
+        if (rc || !(limit >= 0 && swx_pool_pending(s->checkers) > limit))
             return rc;
     }
 }
@@ -1134,51 +1043,28 @@ static int pool_collect(swx_seed *s, int limit)
  * negative code that stops the run. */
 static int pool_submit(swx_seed *s, job *j, const swx_response *r)
 {
-    pool *p = s->checkers;
-    int rc = pool_collect(s, p->cap - 1);
+    int rc = pool_collect(s, s->checkers_cap - 1);
     if (rc)
         return rc;
     answer *a = answer_new(s, j, r, 1);
     if (!a)
         return settle(s, j, swx_error_set(SWX_ENOMEM, "out of memory"), "");
-    pthread_mutex_lock(&p->mu);
-    if (p->todo_tail)
-        p->todo_tail->next = a;
-    else
-        p->todo = a;
-    p->todo_tail = a;
-    p->pending++;
-    pthread_cond_signal(&p->work);
-    pthread_mutex_unlock(&p->mu);
-    return 0;
+    return swx_pool_submit(s->checkers, &a->link);
 }
 
 /* Waits for every pending answer: stored, or dropped once the run has
  * stopped. Returns 0 or the code that stopped it. */
 static int pool_finish(swx_seed *s)
 {
-    pool *p = s->checkers;
     int rc = pool_collect(s, 0);
-    if (!p)
-        return rc;
-    pthread_mutex_lock(&p->mu);
-    while (p->pending > 0) {
-        while (!p->done)
-            pthread_cond_wait(&p->back, &p->mu);
-        answer *list = p->done;
-        p->done = p->done_tail = NULL;
-        pthread_mutex_unlock(&p->mu);
+    while (s->checkers && swx_pool_pending(s->checkers) > 0) {
+        swx_pool_item *list = swx_pool_take(s->checkers, 0);
         while (list) {
-            answer *a = list;
-            list = a->next;
-            answer_free(a);
-            pthread_mutex_lock(&p->mu);
-            p->pending--;
-            pthread_mutex_unlock(&p->mu);
+            swx_pool_item *next = list->next;
+            answer_free((answer *)list);
+            list = next;
         }
-        pthread_mutex_lock(&p->mu);
     }
-    pthread_mutex_unlock(&p->mu);
     return rc;
 }
 
@@ -1272,7 +1158,7 @@ int swx_seed_new(swx_seed **out, swx_client *c, const swx_seed_plan *p, const sw
                              (size_t)s->tile_size * 4, s->format, s->quality);
     if (rc)
         goto done;
-    s->checkers = pool_start();
+    checkers_start(s);
 done:
     free(clear);
     if (rc) {
@@ -1287,7 +1173,7 @@ void swx_seed_free(swx_seed *s)
 {
     if (!s)
         return;
-    pool_stop(s->checkers);
+    swx_pool_stop(s->checkers, SWX_ECANCEL); /* what is queued is dropped */
     free(s->empty_png);
     free(s);
 }

@@ -6,6 +6,7 @@
 #include "diskcache_int.h"
 #include "http_int.h"
 #include "png_codec.h"
+#include "pool.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
@@ -13,13 +14,11 @@
 #include "seawx/wms_select.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #define MERC_MAX 20037508.342789244
 #define MERC_MAX_LAT 85.0511287798066
@@ -425,6 +424,7 @@ typedef struct piece {
 /* An answer waiting for a decoder: the piece, its PNG and where it came from
  * (both owned). */
 typedef struct wjob {
+    swx_pool_item link; /* first: the pool's */
     size_t i;
     char *png;
     size_t len;
@@ -441,17 +441,7 @@ typedef struct wreader {
     uint8_t *out;
     int bw;
     swx_query *q;
-    /* Decoding beside the fetch (wdecoder): the answers queue here, each
-     * piece once, and decoders take them in order. */
-    int ndec;
-    pthread_t dec[WDECODERS_MAX];
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    wjob *jobs;
-    size_t head, tail;
-    int closing, stop; /* no more answers; drop what is queued */
-    int rc;            /* a decoder's first failure */
-    char msg[512];     /* and its message */
+    swx_pool *decoders; /* decoding beside the fetch (wdecoders_start), or NULL */
 } wreader;
 
 /* Decodes a piece's PNG straight into its place in the window's image. */
@@ -465,34 +455,26 @@ static int wdeliver(wreader *r, size_t i, const void *png, size_t len, const cha
     return 0;
 }
 
-/* A decoder: takes answers off the queue until the run is over, decodes each
- * into its place (pieces never overlap) and keeps it in the disk cache once it
- * decoded. After a failure the rest are dropped: the read fails anyway. */
-static void *wdecoder(void *arg)
+/* A decoder's work: an answer decoded into its place (pieces never overlap)
+ * and kept in the disk cache once it decoded. The first failure fails the
+ * read, and what is queued after it is dropped. */
+static int wdecode(void *ctx, swx_pool_item *item)
 {
-    wreader *r = arg;
-    pthread_mutex_lock(&r->mu);
-    for (;;) {
-        while (r->head == r->tail && !r->closing)
-            pthread_cond_wait(&r->cv, &r->mu);
-        if (r->head == r->tail)
-            break;
-        wjob j = r->jobs[r->head++];
-        int skip = r->rc != 0 || r->stop;
-        pthread_mutex_unlock(&r->mu);
-        int rc = skip ? 0 : wdeliver(r, j.i, j.png, j.len, j.from);
-        if (!skip && !rc && r->p[j.i].key)
-            swx_diskcache_put(r->m->cache, r->p[j.i].key, j.png, j.len);
-        free(j.png);
-        free(j.from);
-        pthread_mutex_lock(&r->mu);
-        if (rc && !r->rc) {
-            r->rc = rc;
-            snprintf(r->msg, sizeof r->msg, "%s", swx_error_last());
-        }
-    }
-    pthread_mutex_unlock(&r->mu);
-    return NULL;
+    wreader *r = ctx;
+    wjob *j = (wjob *)item;
+    int rc = wdeliver(r, j->i, j->png, j->len, j->from);
+    if (!rc && r->p[j->i].key)
+        swx_diskcache_put(r->m->cache, r->p[j->i].key, j->png, j->len);
+    return rc;
+}
+
+static void wjob_free(void *ctx, swx_pool_item *item)
+{
+    (void)ctx;
+    wjob *j = (wjob *)item;
+    free(j->png);
+    free(j->from);
+    free(j);
 }
 
 /* Starts decoders for a window of n pieces: one per processor, at most
@@ -502,74 +484,27 @@ static void *wdecoder(void *arg)
  * one in the fetching thread they were the copy's longest step. */
 static void wdecoders_start(wreader *r)
 {
-    r->ndec = 0;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int want = (int)(cpus < 1 ? 1 : cpus > WDECODERS_MAX ? WDECODERS_MAX : cpus);
-    if (r->n < 2 || !(r->jobs = calloc(r->n, sizeof *r->jobs)))
-        return;
-    pthread_mutex_init(&r->mu, NULL);
-    pthread_cond_init(&r->cv, NULL);
-    while (r->ndec < want && pthread_create(&r->dec[r->ndec], NULL, wdecoder, r) == 0)
-        r->ndec++;
-    if (r->ndec == 0) {
-        pthread_cond_destroy(&r->cv);
-        pthread_mutex_destroy(&r->mu);
-        free(r->jobs);
-        r->jobs = NULL;
-    }
-}
-
-/* Waits for the decoders to empty the queue; the run's code, or the first
- * decoder's failure with its message. */
-static int wdecoders_finish(wreader *r, int rc)
-{
-    if (r->ndec == 0)
-        return rc;
-    pthread_mutex_lock(&r->mu);
-    r->closing = 1;
-    r->stop = rc != 0; /* the run failed: what is queued is not decoded */
-    pthread_cond_broadcast(&r->cv);
-    pthread_mutex_unlock(&r->mu);
-    for (int k = 0; k < r->ndec; k++)
-        pthread_join(r->dec[k], NULL);
-    for (size_t k = r->head; k < r->tail; k++) {
-        free(r->jobs[k].png);
-        free(r->jobs[k].from);
-    }
-    pthread_cond_destroy(&r->cv);
-    pthread_mutex_destroy(&r->mu);
-    free(r->jobs);
-    /* The decoder's failure, also when it is what stopped the run. */
-    if (r->rc != 0 && (rc == 0 || rc == r->rc))
-        rc = swx_error_set(r->rc, "%s", r->msg);
-    return rc;
+    static const swx_pool_ops ops = {SWX_POOL_KEEP, wdecode, wjob_free};
+    r->decoders = r->n < 2 ? NULL : swx_pool_start(WDECODERS_MAX, &ops, r);
 }
 
 /* Hands an answer to the decoders (the body copied: the response is freed
- * when done() returns); a decoder's failure stops the run. */
+ * when done() returns); a decoder's failure stops the run, its message given
+ * when the decoders stop. */
 static int wqueue(wreader *r, size_t i, const swx_response *resp)
 {
+    wjob *j = malloc(sizeof *j);
     char *png = malloc(resp->len ? resp->len : 1);
     char *from = strdup(resp->url ? resp->url : "the service");
-    if (!png || !from) {
+    if (!j || !png || !from) {
+        free(j);
         free(png);
         free(from);
         return swx_error_set(SWX_ENOMEM, "out of memory");
     }
     memcpy(png, resp->body, resp->len);
-    pthread_mutex_lock(&r->mu);
-    int rc = r->rc;
-    if (rc == 0) {
-        r->jobs[r->tail++] = (wjob){i, png, resp->len, from};
-        pthread_cond_signal(&r->cv);
-    }
-    pthread_mutex_unlock(&r->mu);
-    if (rc) {
-        free(png);
-        free(from);
-        return rc; /* the message is given when the decoders finish */
-    }
-    return 0;
+    *j = (wjob){.i = i, .png = png, .len = resp->len, .from = from};
+    return swx_pool_submit(r->decoders, &j->link);
 }
 
 static int wreader_next(void *ud, swx_request *req, void **user)
@@ -607,7 +542,7 @@ static int wreader_done(void *ud, void *user, int rc, const swx_response *resp)
     size_t i = (size_t)(uintptr_t)user;
     if (rc)
         return rc;
-    if (r->ndec > 0)
+    if (r->decoders)
         return wqueue(r, i, resp);
     if ((rc = wdeliver(r, i, resp->body, resp->len, resp->url)))
         return rc;
@@ -674,7 +609,7 @@ int swx_map_read_window(swx_fetch_stats *stats, swx_map *m, swx_client *c, int l
     swx_fetch_opts o = {max_in_flight > 0 ? max_in_flight : 8, 0, cancel};
     wdecoders_start(&r);
     int rc = swx_fetch_run(stats, c, &o, wreader_next, wreader_done, &r);
-    rc = wdecoders_finish(&r, rc);
+    rc = swx_pool_stop(r.decoders, rc); /* the decoders' failure, or the run's */
     swx_query_free(r.q);
     for (size_t i = 0; i < n; i++)
         free(p[i].key);
