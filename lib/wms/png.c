@@ -64,7 +64,8 @@ typedef struct png_dec {
     png_bytep *rows; /* row pointers into rgba */
     int w, h;
     int all_transparent;
-    int too_big; /* the size check failed (not a libpng error) */
+    int bad_size; /* the size check failed: empty, too large, or (into) not the
+                   * size asked for; not a libpng error */
     char msg[PNG_MSG_MAX];
 } png_dec;
 
@@ -104,7 +105,7 @@ static void scan_alpha(png_dec *d, const uint8_t *row)
         }
 }
 
-/* The body of a decode; 0 or -1 (message in d->msg, or d->too_big). */
+/* The body of a decode; 0 or -1 (message in d->msg, or d->bad_size). */
 static int decode_run(png_dec *d)
 {
     if (setjmp(png_jmpbuf(d->png)))
@@ -126,7 +127,7 @@ static int decode_run(png_dec *d)
         (d->into && (w != (png_uint_32)d->max_w || h != (png_uint_32)d->max_h))) {
         d->w = (int)(w > 0x7fffffff ? 0x7fffffff : w);
         d->h = (int)(h > 0x7fffffff ? 0x7fffffff : h);
-        d->too_big = 1;
+        d->bad_size = 1;
         return -1;
     }
     d->w = (int)w;
@@ -217,10 +218,10 @@ static int decode(const void *data, size_t len, int max_w, int max_h, int keep, 
     }
     int rc = 0;
     if (decode_run(d) != 0) {
-        if (d->too_big && d->into && d->w <= d->max_w && d->h <= d->max_h)
+        if (d->bad_size && d->into && d->w <= d->max_w && d->h <= d->max_h)
             rc = swx_error_set(SWX_ESERVICE, "image is %d x %d, not the %d x %d asked for", d->w,
                                d->h, d->max_w, d->max_h);
-        else if (d->too_big)
+        else if (d->bad_size)
             rc = swx_error_set(SWX_ETOOBIG,
                                "PNG image of %d x %d pixels: empty, or larger than the "
                                "%d x %d allowed",
