@@ -16,6 +16,7 @@ its contrast enhancement); "plugin" is the same connection read as the QGIS
 plugin and `seawx qlr` give it (a <maplayer> with no renderer: QGIS's
 multiband renderer on the RGBA bands with no contrast enhancement).
 """
+import os
 import sys
 import time
 
@@ -24,7 +25,9 @@ from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsDataSour
                        QgsReadWriteContext, QgsRectangle)
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor
-from qgis.PyQt.QtXml import QDomDocument
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "qgis"))
+from seawx.timegroup import maplayer_xml  # noqa: E402 (the plugin's own layer)
 
 
 def render(layer, view):
@@ -46,25 +49,11 @@ def render(layer, view):
 
 
 def plugin_layer(conn):
-    """The layer as qgis/seawx/timegroup.py reads it (its <maplayer>)."""
-    doc = QDomDocument()
-    ml = doc.createElement("maplayer")
-    doc.appendChild(ml)
-    ml.setAttribute("type", "raster")
-    for tag, text in (("id", "seawx_bench"), ("datasource", conn), ("layername", "seawx"),
-                      ("provider", "gdal")):
-        e = doc.createElement(tag)
-        e.appendChild(doc.createTextNode(text))
-        ml.appendChild(e)
-    srs = doc.createElement("srs")
-    ref = doc.createElement("spatialrefsys")
-    auth = doc.createElement("authid")
-    auth.appendChild(doc.createTextNode("EPSG:4326"))
-    ref.appendChild(auth)
-    srs.appendChild(ref)
-    ml.appendChild(srs)
+    """The layer as the QGIS plugin makes it (qgis/seawx/timegroup.py's
+    <maplayer>, with no time range)."""
     layer = QgsRasterLayer()
-    layer.readLayerXml(ml, QgsReadWriteContext())
+    doc = maplayer_xml("seawx_bench", conn, "seawx", "EPSG:4326")
+    layer.readLayerXml(doc.documentElement(), QgsReadWriteContext())
     return layer
 
 

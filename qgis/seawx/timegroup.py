@@ -114,18 +114,19 @@ def frame_duration(step):
     return QgsInterval(secs, QgsUnitTypes.TemporalSeconds)
 
 
-def _layer_xml(info, t, rg, crs):
-    """The layer of valid time t as `seawx qlr` writes it (a <maplayer>
-    with its source, name, CRS, legend image and fixed range, no renderer),
-    for QGIS to read as it reads the .qlr: QGIS then draws the service's
-    colours as they are, and opening the layer sends no GetMap (a layer made
-    by QgsRasterLayer(uri) reads pixels at once to stretch its colours)."""
+def maplayer_xml(layer_id, datasource, name, authid, rg=None, legend=None):
+    """A GDAL raster layer as `seawx qlr` writes it: a <maplayer> with its
+    source, name, CRS, legend image and fixed range (rg: start and end, or
+    None for none), and no renderer. QGIS reads it as it reads the .qlr, then
+    draws the service's colours as they are, and opening the layer sends no
+    GetMap (a layer made by QgsRasterLayer(uri) reads pixels at once to
+    stretch its colours). bench/qgis times layers made from it."""
     doc = QDomDocument()
     ml = doc.createElement("maplayer")
     doc.appendChild(ml)
     ml.setAttribute("type", "raster")
-    if info.legend:
-        ml.setAttribute("legendPlaceholderImage", info.legend)
+    if legend:
+        ml.setAttribute("legendPlaceholderImage", legend)
 
     def child(parent, tag, text=None):
         e = doc.createElement(tag)
@@ -133,23 +134,32 @@ def _layer_xml(info, t, rg, crs):
         if text is not None:
             e.appendChild(doc.createTextNode(text))
         return e
+    child(ml, "id", layer_id)
+    child(ml, "datasource", datasource)
+    child(ml, "layername", name)
+    srs = child(child(ml, "srs"), "spatialrefsys")
+    child(srs, "authid", authid)
+    child(ml, "provider", "gdal")
+    if rg is not None:
+        temporal = child(ml, "temporal")
+        temporal.setAttribute("enabled", "1")
+        temporal.setAttribute("mode", "0")
+        temporal.setAttribute("fetchMode", "0")
+        fixed = child(temporal, "fixedRange")
+        child(fixed, "start", iso(rg[0]))
+        child(fixed, "end", iso(rg[1]))
+    return doc
+
+
+def _layer_xml(info, t, rg, crs):
+    """The layer of valid time t, shown from rg[0] to rg[1]."""
     stamp = "".join(c for c in t if c.isdigit() or c in "TZ")
     var = "".join(c if c.isalnum() else "_" for c in info.variable)
-    child(ml, "id", f"seawx_{var}_{stamp}_{uuid.uuid4().hex[:8]}")
-    child(ml, "datasource", source(info, t, crs=crs))
-    child(ml, "layername", layer_name(info, t))
-    srs = child(child(ml, "srs"), "spatialrefsys")
-    child(srs, "authid", "EPSG:3857" if crs and ("3857" in crs or "900913" in crs)
-          else "EPSG:4326")
-    child(ml, "provider", "gdal")
-    temporal = child(ml, "temporal")
-    temporal.setAttribute("enabled", "1")
-    temporal.setAttribute("mode", "0")
-    temporal.setAttribute("fetchMode", "0")
-    fixed = child(temporal, "fixedRange")
-    child(fixed, "start", iso(rg[0]))
-    child(fixed, "end", iso(rg[1]))
-    return doc
+    return maplayer_xml(f"seawx_{var}_{stamp}_{uuid.uuid4().hex[:8]}", source(info, t, crs=crs),
+                        layer_name(info, t),
+                        "EPSG:3857" if crs and ("3857" in crs or "900913" in crs)
+                        else "EPSG:4326",
+                        rg=rg, legend=info.legend)
 
 
 def add_time_group(info, project=None, parent=None, navigation=None, crs=None):
