@@ -9,8 +9,8 @@ variable with the fixed temporal range the manifest gives, and the route is
 there; that the Temporal Controller (QGIS's own panel, made before the project
 is read, as QGIS's window makes it) opens in animated navigation and that each
 of its frames over the project's range shows exactly one file of each
-variable's group, and that the first two frames render as their one file of
-VARIABLE alone; then renders the project at the first two valid times of
+variable's group (none past the end of that variable's files), and that the
+first two frames render as their one file of VARIABLE alone; then renders the project at the first two valid times of
 VARIABLE through the temporal range of the map settings, as the Temporal
 Controller does, and each of those two files alone: each pair must be the
 same pixels, and the two times must differ. Prints what it found; exits
@@ -61,19 +61,24 @@ def check_frames(nav, root, by_source, manifest, var, out):
     if nav.navigationMode() != QgsTemporalNavigationObject.Animated:
         fail(f"the Temporal Controller opens in mode {nav.navigationMode()}, not animated: "
              "QGIS draws every file at once")
-    groups = {}
+    groups, spans = {}, {}
     for f in manifest["files"]:
         groups.setdefault(f["variable"], []).append(by_source[f["path"]])
+        lo, hi = spans.get(f["variable"], (qdt(f["shown_from"]), qdt(f["shown_until"])))
+        spans[f["variable"]] = (min(lo, qdt(f["shown_from"])), max(hi, qdt(f["shown_until"])))
     n = nav.totalFrameCount()
     if n < 2:
         fail(f"the Temporal Controller has {n} frames")
-    two = 0
     for k in range(n):
         frame = nav.dateTimeRangeForFrameNumber(k)
         for v, layers in groups.items():
             shown = [lyr.name() for lyr in layers
                      if lyr.temporalProperties().isVisibleInTemporalRange(frame)]
-            if len(shown) != 1:
+            # A frame past the end of a variable's files (a budget can stop
+            # one layer a valid time before another) shows none of them.
+            lo, hi = spans[v]
+            want = 0 if frame.begin() > hi or frame.end() < lo else 1
+            if len(shown) != want:
                 fail(f"frame {k} ({frame.begin().toString(Qt.ISODate)} to "
                      f"{frame.end().toString(Qt.ISODate)}) shows {len(shown)} files of {v}: "
                      f"{shown}")
@@ -97,7 +102,8 @@ def check_frames(nav, root, by_source, manifest, var, out):
         fail("frames 0 and 1 render the same pixels")
     step = nav.frameDuration()
     print(f"the Temporal Controller opens animated: {n} frames of {step.hours():g} h, "
-          f"each with one file of each of {len(groups)} groups; frames 0 and 1 render their files")
+          f"each with one file of each of {len(groups)} groups (while the group has files); "
+          "frames 0 and 1 render their files")
 
 
 def main():
