@@ -52,6 +52,13 @@ sed 's/^/    /' "$T/bad_options"
 check "every link between the pages finds its file and heading" test ! -s "$T/pages/bad_links.txt"
 sed 's/^/    /' "$T/pages/bad_links.txt"
 
+# The architecture page against the build: every folder of lib/, every library
+# lib/CMakeLists.txt links, and the seawx_domain lines the pages quote.
+python3 "$here/design_check.py" "$root" >"$T/design_drift" 2>&1 || true
+check "docs/design.md names every folder of lib/ and every library it links; quoted build lines are the build's" \
+  test ! -s "$T/design_drift"
+sed 's/^/    /' "$T/design_drift"
+
 # 2. Commands: each page against its own stand-in, in its own scratch folder.
 : >"$T/results"
 while IFS=$'\t' read -r name now page; do
