@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# The test command: installs the dependencies, then
+# The test command: installs the dependencies, then builds three times and
+# runs each test in the one stage where it adds something (the label each
+# test carries in tests/CMakeLists.txt; docs/testing.md, "Which stage runs
+# what", has the table and the reasons):
 #   1. builds with warnings as errors into build/;
-#   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (no recovery)
-#      into build-asan/ and runs the suite there; GDAL's own programs in those
-#      tests load the plugin of step 1 (an uninstrumented gdalinfo cannot load an
-#      instrumented plugin), so the tests that only exercise the plugin are left
-#      to step 5, and so are the viewer tests (MapLibre, Signal K, OpenCPN:
-#      what they exercise of seawx, it.test_seed_clip runs here);
-#   3. builds with ThreadSanitizer into build-tsan/ and runs the unit tests
-#      (the seeder's checker threads, the HTTP engine, the disk cache) and the
-#      threaded plugin reader (it.test_threads: 8 threads through GDAL);
+#   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (no
+#      recovery) into build-asan/ and runs the tests labelled asan: the unit
+#      tests, the fuzz corpora replayed, and the end-to-end tests of the seawx
+#      command (GDAL's own programs in them load the plugin of step 1: an
+#      uninstrumented gdalinfo cannot load an instrumented plugin);
+#   3. builds what runs threads with ThreadSanitizer into build-tsan/ and runs
+#      the tests labelled tsan (the worker pool, the seeder's checkers, the
+#      window decoders, the disk cache, and 8 threads through GDAL);
 #   4. checks that the sources are formatted as .clang-format says;
-#   5. runs every test in build/, the core's unit tests once more under
-#      valgrind, ending on ctest's summary.
+#   5. runs the tests labelled main in build/ (the GDAL plugin in GDAL's
+#      programs and QGIS, the viewers, the stand-in's own products, the
+#      schedulers, installing) and those labelled valgrind (the fuzz corpora
+#      replayed under valgrind, for reads of uninitialised memory), ending on
+#      ctest's summary.
 # Any finding of a sanitizer or of valgrind fails the run.
 #
 # SEAWX_TEST_LOAD=N runs N busy loops beside the whole run (1: one per core),
@@ -50,25 +55,25 @@ SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
   # fontconfig's process-wide cache, kept until exit (tests/lsan.supp says why)
   export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-  ctest --output-on-failure -j2 --timeout 900 \
-    -E 'it\.test_driver_|it\.test_qgis|it\.test_gdal_wms|it\.test_install|it\.test_deb|it\.test_maplibre|it\.test_signalk|it\.test_opencpn|it\.test_grib_viewers'
+  ctest --output-on-failure -j2 --timeout 900 -L '^asan$'
 )
 
 echo "== ThreadSanitizer: $root/build-tsan"
 # GDAL's own lock-order reports are suppressed (tests/tsan.supp says why);
 # data races never are. The build runs GDAL too (the sample files).
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp"
-SEAWX_BUILD_DIR="$root/build-tsan" bash "$root/scripts/build.sh" \
+cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSEAWX_TSAN=ON -DSEAWX_BUILD_TESTS=ON >/dev/null
+cmake --build "$root/build-tsan" -j"$(nproc)" --target seawx_tsan_tests >/dev/null
 (
   cd "$root/build-tsan"
-  ctest --output-on-failure -j2 --timeout 900 -R '^unit\.|^it\.test_threads$'
+  ctest --output-on-failure -j2 --timeout 900 -L '^tsan$'
 )
 unset TSAN_OPTIONS
 
 echo "== formatting"
 bash "$root/scripts/check-format.sh"
 
-echo "== every test, and the unit tests under valgrind: $build"
+echo "== the plugin, the viewers, installing, and the fuzz corpora under valgrind: $build"
 cd "$build"
-ctest --output-on-failure -j2 --timeout 900
+ctest --output-on-failure -j2 --timeout 900 -L '^(main|valgrind)$'

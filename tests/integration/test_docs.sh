@@ -59,6 +59,13 @@ check "docs/design.md names every folder of lib/ and every library it links; quo
   test ! -s "$T/design_drift"
 sed 's/^/    /' "$T/design_drift"
 
+# docs/testing.md's table of stages against the labels ctest gives the tests.
+(cd "$SEAWX_BUILD_DIR" && ctest --show-only=json-v1) >"$T/ctest.json" 2>"$T/ctest.err" &&
+  python3 "$here/stage_check.py" "$root/docs/testing.md" "$T/ctest.json" >"$T/stage_drift" 2>&1
+stage_rc=$?
+check "docs/testing.md's stage table agrees with the stage each test runs in" test "$stage_rc" -eq 0
+sed 's/^/    /' "$T/stage_drift" "$T/ctest.err" 2>/dev/null
+
 # 2. Commands: each page against its own stand-in, in its own scratch folder.
 : >"$T/results"
 while IFS=$'\t' read -r name now page; do

@@ -3,7 +3,7 @@
 # (default 30): two layers, the same layer twice, the cache on and off, a
 # 2 MB cache limit so that entries are pruned while other threads read them.
 # Every window must equal the single-threaded read (tests/stress/
-# stress_threads.c). The test command runs it once more under ThreadSanitizer,
+# stress_threads.c). The test command runs it under ThreadSanitizer,
 # where any data race fails it. The plugin is this build's own, so that an
 # instrumented program loads an instrumented plugin.
 here=$(cd "$(dirname "$0")" && pwd)
