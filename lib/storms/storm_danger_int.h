@@ -1,32 +1,18 @@
 /*
- * storm_danger_int.h: what the feature builder and the risk computation share
- * of storm_danger.c (internal).
+ * storm_danger_int.h: what the storms folder shares of storm_danger.c
+ * (internal to storms: the feature builder storm_geometry.c and
+ * tests/unit/storms): the geometry work space and the products built in it,
+ * and ring orientation. The timeline, which the floors above read, is
+ * storm_timeline.h.
  */
 #ifndef SWX_STORM_DANGER_INT_H
 #define SWX_STORM_DANGER_INT_H
 
 #include "seawx/storm_danger.h"
 #include "seawx/storm_geojson.h"
+#include "storm_timeline.h"
 
 #include <stddef.h>
-
-/* One fix of a storm's timeline (see seawx/storm_danger.h). */
-struct swx_fix {
-    int64_t t;
-    double lon, lat;
-    int forecast;
-    double lead_h;  /* hours after the last observed fix; NaN when there is none */
-    double r[3][4]; /* radii by threshold and quadrant, 0 for none */
-    const swx_storm_pos *pos;
-};
-
-/* The timeline (malloc'd, *out NULL when empty). */
-int swx_storm_timeline(struct swx_fix **out, size_t *n, const swx_storm *s);
-/* The state a fraction w of the way from fix a to fix b. */
-void swx_storm_state_fill(swx_storm_state *out, const swx_storm_danger *d, const swx_storm *s,
-                          const struct swx_fix *a, const struct swx_fix *b, double w);
-/* The settings with nothing changed (shared, read-only). */
-const swx_storm_danger *swx_storm_danger_default(void);
 
 /* Geometry work space of the danger products: one per thread of work. */
 typedef struct swx_danger_ws swx_danger_ws;
