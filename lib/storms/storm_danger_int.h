@@ -1,9 +1,9 @@
 /*
- * storm_danger_int.h: what the storms folder shares of storm_danger.c
- * (internal to storms: the feature builder storm_geometry.c and
- * tests/unit/storms): the geometry work space and the products built in it,
- * and ring orientation. The timeline, which the floors above read, is
- * storm_timeline.h.
+ * storm_danger_int.h: what the storms folder shares of the danger products
+ * (internal to storms: the feature builder storm_geometry.c, the danger files
+ * and tests/unit/storms): the geometry work space and the products built in
+ * it, ring orientation, and the steps of the timeline the geometry reuses.
+ * The timeline itself, which the floors above read, is storm_timeline.h.
  */
 #ifndef SWX_STORM_DANGER_INT_H
 #define SWX_STORM_DANGER_INT_H
@@ -13,6 +13,19 @@
 #include "storm_timeline.h"
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* The storm's basin for the cone table: the sub-basin CP first, then the
+ * summary's basin, then the ATCF letters. */
+const char *swx_storm_cone_basin(const swx_storm *s);
+/* The storm's season for the cone table. */
+int64_t swx_storm_season(const swx_storm *s);
+/* Unit vector of a position, and back. */
+void swx_storm_to_vec(double v[3], double lon, double lat);
+void swx_storm_from_vec(double *lon, double *lat, const double v[3]);
+/* The point a fraction f of the way along the great circle from a to b. */
+void swx_storm_gc_interp(double *lon, double *lat, double lon1, double lat1, double lon2,
+                         double lat2, double f);
 
 /* Geometry work space of the danger products: one per thread of work. */
 typedef struct swx_danger_ws swx_danger_ws;
