@@ -1,6 +1,6 @@
 /* convex_union.c: the union of many convex polygons in a plane, the step that
  * merges the link hulls of a cone, a danger area or a wind swath (see
- * storm_danger.c).
+ * plane_merge.c).
  *
  * Why not GEOS here: in bench/storms/danger.sh, GEOSUnaryUnion of the link
  * hulls took 74 % of all instructions (about 230,000 a hull: noding, the

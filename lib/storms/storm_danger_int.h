@@ -1,32 +1,31 @@
 /*
- * storm_danger_int.h: what the feature builder and the risk computation share
- * of storm_danger.c (internal).
+ * storm_danger_int.h: what the storms folder shares of the danger products
+ * (internal to storms: the feature builder storm_geometry.c, the danger files
+ * and tests/unit/storms): the geometry work space and the products built in
+ * it, ring orientation, and the steps of the timeline the geometry reuses.
+ * The timeline itself, which the floors above read, is storm_timeline.h.
  */
 #ifndef SWX_STORM_DANGER_INT_H
 #define SWX_STORM_DANGER_INT_H
 
 #include "seawx/storm_danger.h"
 #include "seawx/storm_geojson.h"
+#include "storm_timeline.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
-/* One fix of a storm's timeline (see seawx/storm_danger.h). */
-struct swx_fix {
-    int64_t t;
-    double lon, lat;
-    int forecast;
-    double lead_h;  /* hours after the last observed fix; NaN when there is none */
-    double r[3][4]; /* radii by threshold and quadrant, 0 for none */
-    const swx_storm_pos *pos;
-};
-
-/* The timeline (malloc'd, *out NULL when empty). */
-int swx_storm_timeline(struct swx_fix **out, size_t *n, const swx_storm *s);
-/* The state a fraction w of the way from fix a to fix b. */
-void swx_storm_state_fill(swx_storm_state *out, const swx_storm_danger *d, const swx_storm *s,
-                          const struct swx_fix *a, const struct swx_fix *b, double w);
-/* The settings with nothing changed (shared, read-only). */
-const swx_storm_danger *swx_storm_danger_default(void);
+/* The storm's basin for the cone table: the sub-basin CP first, then the
+ * summary's basin, then the ATCF letters. */
+const char *swx_storm_cone_basin(const swx_storm *s);
+/* The storm's season for the cone table. */
+int64_t swx_storm_season(const swx_storm *s);
+/* Unit vector of a position, and back. */
+void swx_storm_to_vec(double v[3], double lon, double lat);
+void swx_storm_from_vec(double *lon, double *lat, const double v[3]);
+/* The point a fraction f of the way along the great circle from a to b. */
+void swx_storm_gc_interp(double *lon, double *lat, double lon1, double lat1, double lon2,
+                         double lat2, double f);
 
 /* Geometry work space of the danger products: one per thread of work. */
 typedef struct swx_danger_ws swx_danger_ws;

@@ -6,7 +6,7 @@
 
 #include "seawx/error.h"
 #include "seawx/risk.h"
-#include "storm_danger_int.h"
+#include "storm_timeline.h"
 
 #include <math.h>
 #include <stdarg.h>

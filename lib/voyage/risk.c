@@ -3,7 +3,7 @@
 
 #include "seawx/error.h"
 #include "seawx/tiles.h"
-#include "storm_danger_int.h"
+#include "storm_timeline.h"
 
 #include <math.h>
 #include <stdlib.h>

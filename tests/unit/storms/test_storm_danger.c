@@ -1,8 +1,9 @@
 /* test_storm_danger.c: the danger settings and a storm's state at a moment
- * (lib/storms/storm_danger.c): the cone table read and interpolated as
- * tabled by hand here, --cone-radii and --danger-errors refused with one line
- * and no change, states interpolated along a storm built here, and the
- * danger polygons merged in one plane equal to those GEOS merges. */
+ * (lib/storms/danger_settings.c, storm_timeline.c, plane_merge.c): the cone
+ * table read and interpolated as tabled by hand here, --cone-radii and
+ * --danger-errors refused with one line and no change, states interpolated
+ * along a storm built here, and the danger polygons merged in one plane
+ * equal to those GEOS merges. */
 #include "cu_support.h"
 
 #include "seawx/error.h"
