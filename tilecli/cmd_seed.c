@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 /* The defaults of one tile per GetMap and 32 GetMaps in flight were chosen by
- * measurement: lib/tiles/seed.c says why. */
+ * measurement: lib/tiles/seed_run_int.h says why. */
 #define SEED_DEFAULT_IN_FLIGHT 32
 #define SEED_DEFAULT_METATILE 1
 #define SEED_DEFAULT_BUFFER_NM 10.0

@@ -14,7 +14,7 @@
  * Workers start with SIGINT and SIGTERM blocked, so that those signals
  * reach the run's thread, whose handlers set the flags the run stops on.
  *
- * The seeder (lib/tiles/seed.c) and the WMS window reader (lib/wms/wms_map.c)
+ * The seeder (lib/tiles/seed_check.c) and the WMS window reader (lib/wms/wms_map.c)
  * each use one.
  */
 #ifndef SWX_POOL_H

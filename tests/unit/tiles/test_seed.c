@@ -1,4 +1,4 @@
-/* test_seed.c: the seeding engine (lib/tiles/seed.c) against seawx-sim: what
+/* test_seed.c: the seeding engine (lib/tiles/seed*.c) against seawx-sim: what
  * it checks before any request, the plan (layer, runs, times, warping, tile
  * and request counts against the tile math), and runs into MBTiles files
  * (counts, callbacks, resuming, stopping, failed tiles, permanent errors). */
