@@ -1,7 +1,8 @@
 /*
  * grib_priv.h: what the voyage GRIB's modules share: the variables table
- * (grib_vars.c), a build's files and messages (grib.c: planning, walking and
- * fetching), and cutting and packing with ecCodes (grib_cut.c).
+ * (grib_vars.c), the grids a build writes (grib_plan.c; the build's own job,
+ * files and messages are grib_int.h's), and cutting and packing with ecCodes
+ * (grib_cut.c).
  */
 #ifndef SEAWX_GRIB_PRIV_H
 #define SEAWX_GRIB_PRIV_H

@@ -1,0 +1,111 @@
+/*
+ * grib_int.h: what the parts of a voyage GRIB's build share (grib.c, the job
+ * and the entry points; grib_plan.c; grib_fetch.c; grib_cache.c): the job,
+ * its valid times, its forecast files and their messages. Private to
+ * lib/grib; what the domain's other modules share is grib_priv.h's.
+ */
+#ifndef SEAWX_GRIB_INT_H
+#define SEAWX_GRIB_INT_H
+
+#include "grib_priv.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Valid times a voyage GRIB holds at most. */
+#define MAX_TIMES 512
+
+typedef struct gmsg {
+    uint64_t off;
+    swx_grib_head h;
+    uint8_t *head; /* the first bytes, as the walk read them (for the cache) */
+    size_t head_len;
+    int wanted;
+    uint8_t *data;   /* the whole message once fetched */
+    size_t data_len; /* its length: the message's, or the simply packed copy's */
+    int simple;      /* data is the cache's simply packed copy of the field */
+} gmsg;
+
+typedef struct gfile {
+    char *id;
+    const char *bundle;
+    size_t t; /* the valid time's index */
+    int64_t size;
+    gmsg *msgs;
+    size_t n, cap;
+    int walked;
+    uint64_t next;  /* where the walk goes on */
+    uint64_t ask;   /* bytes to ask for there */
+    uint8_t *whole; /* the whole file, when storage ignored a Range */
+    size_t whole_len;
+} gfile;
+
+typedef struct gtime {
+    int64_t valid;
+    int fh;
+    swx_area *area; /* NULL: every point (the box cut) */
+    ggrid grid;
+} gtime;
+
+typedef struct gjob {
+    swx_client *c;
+    const swx_grib_spec *spec;
+    swx_grib_opts o;
+    const gparam *params[GRIB_MAX_PARAMS];
+    size_t nparams;
+    const char *bundles[4];
+    size_t nbundles;
+    double grid;
+    gtime times[MAX_TIMES];
+    size_t ntimes;
+    gfile *files;
+    size_t nfiles, files_cap;
+    swx_grib_result res;
+    /* fetch rounds */
+    size_t cursor, sub;
+    int round_rc;
+    size_t progress_done, progress_total;
+    const char *stage;
+} gjob;
+
+/* ---- the job (grib.c) ---- */
+
+/* Hands the stage's progress to the caller's callback; SWX_ECANCEL when it
+ * or the cancel flag says stop. */
+int swx__grib_report(gjob *j);
+/* Appends the message at off (head h, its first head_len bytes at head,
+ * kept at most to the message's length) to f. */
+int swx__grib_file_push(gfile *f, uint64_t off, const swx_grib_head *h, const uint8_t *head,
+                        size_t head_len);
+/* Frees what f holds (not f itself). */
+void swx__grib_file_clear(gfile *f);
+
+/* ---- the cache (grib_cache.c) ---- */
+
+/* Keeps f's index (its message heads) in the cache, when there is one; a
+ * cache that cannot be written is no error. */
+int swx__grib_index_put(gjob *j, const gfile *f);
+/* Fills f (walked) from its cached index, when the cache holds a sound one;
+ * otherwise leaves f to be walked. */
+void swx__grib_index_get(gjob *j, gfile *f);
+/* The cache keys of m, a message of f: the field's simply packed copy, the
+ * message as fetched. 0, or -1 when key (n bytes) is too short. */
+int swx__grib_field_key(char *key, size_t n, const gfile *f, const gmsg *m);
+int swx__grib_msg_key(char *key, size_t n, const gfile *f, const gmsg *m);
+
+/* ---- walking and fetching (grib_fetch.c) ---- */
+
+/* One round of at most cap parallel requests: the next head of each file
+ * not walked yet (fetch 0), or each wanted message not held yet (fetch 1). */
+int swx__grib_fetch_round(gjob *j, int fetch, size_t cap);
+/* Walks every file of the job (stage "index"): from its cached index, or
+ * by rounds until each is walked. */
+int swx__grib_fetch_walk(gjob *j);
+
+/* ---- planning (grib_plan.c) ---- */
+
+/* Checks the spec, reads the listing and fills the job: the run, the valid
+ * times, their grids and areas, the region and the files. */
+int swx__grib_plan(gjob *j);
+
+#endif
