@@ -11,7 +11,7 @@
  * columns name, time (the date or run read from the name, null if the name
  * does not carry one), region, bundle, forecast_hour, format.
  *
- * Downloads follow the redirect to storage without the key (lib/net/http.c),
+ * Downloads follow the redirect to storage without the key (lib/net/http_transfer.c),
  * write DEST.part and rename it to DEST once complete. A DEST.part left by an
  * interrupted download is resumed with a Range request; the server decides
  * (206 resumes, 200 starts over).
