@@ -1,5 +1,5 @@
 /* chart_plan.c: the departure plan's chart, drawn (swx_chart_plan_draw in
- * plan_chart_int.h; swx_plan_chart_png in seawx/plan.h checks the arguments,
+ * plan_chart.h; swx_plan_chart_png in seawx/plan.h checks the arguments,
  * loads this library and writes the file). Built into libseawx_chart alone:
  * only this file needs cairo, and through it fontconfig.
  *
@@ -14,8 +14,8 @@
  * image's size, so a small chart and a large one look alike. */
 #include "seawx/plan.h"
 
-#include "plan_chart_int.h"
-#include "plan_priv.h"
+#include "plan_chart.h"
+#include "plan_result.h"
 #include "seawx/error.h"
 
 #include <cairo.h>

@@ -10,7 +10,7 @@
 
 #include "buf.h"
 #include "files_int.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "jsonr.h"
 #include "params.h"
 #include "seawx/atomicfile.h"

@@ -7,7 +7,7 @@
 #include "params.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

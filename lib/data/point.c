@@ -12,12 +12,12 @@
 
 #include "jsonr.h"
 #include "params.h"
-#include "point_int.h"
+#include "point_answer.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "table_build.h"
 #include "xfields.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "seawx/error.h"
 #include "table_build.h"
 #include "vessels_int.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "grib_int.h"
 
 #include "buf.h"
-#include "diskcache_int.h"
+#include "diskcache_io.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 

@@ -4,7 +4,7 @@
  * the run, so an entry never goes stale). */
 #include "grib_int.h"
 
-#include "diskcache_int.h"
+#include "diskcache_io.h"
 #include "seawx/error.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * ecCodes (decoding and encoding GRIB is ecCodes' work, never ours). */
 #include "grib_priv.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "buf.h"
 #include "seawx/error.h"
 

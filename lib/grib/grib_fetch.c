@@ -4,8 +4,8 @@
  * whole file, which is walked and read from there. */
 #include "grib_int.h"
 
-#include "diskcache_int.h"
-#include "http_int.h"
+#include "diskcache_io.h"
+#include "http_core.h"
 #include "seawx/error.h"
 
 #include <stdio.h>

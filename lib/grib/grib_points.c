@@ -3,6 +3,7 @@
  * point found by ecCodes (codes_grib_nearest_find_multiple). */
 #define _GNU_SOURCE
 #include "grib_points.h"
+#include "grib_priv.h"
 
 #include "seawx/error.h"
 #include "seawx/iso8601.h"

@@ -7,6 +7,7 @@
 #ifndef SEAWX_GRIB_PRIV_H
 #define SEAWX_GRIB_PRIV_H
 
+#include "grib_vars.h"
 #include "gribscan.h"
 #include "seawx/grib.h"
 #include "seawx/tiles.h"
@@ -14,23 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One GRIB2 parameter a variable is made of. */
-typedef struct gparam {
-    const char *var;    /* the sailor's name: "wind" */
-    const char *bundle; /* the forecast bundle holding it */
-    const char *label;  /* what error lines call it: "10 m wind (u)" */
-    int discipline, category, number, surface;
-    double level;
-    int dscale;     /* decimal scale factor written: values to 10^-dscale */
-    int accumulate; /* a total over the hours before: absent at hour 0 */
-    /* GRIB1 (WMO table 2, version 3): parameter, level type, level; 0: none */
-    int g1_param, g1_level_type, g1_level;
-} gparam;
-
-#define GRIB_MAX_PARAMS 16
-
-/* The parameters of a comma list of variables, in the table's order. */
-int swx__grib_params(const gparam **out, size_t *n, const char *vars);
 /* Whether a message's head is this parameter. */
 int swx__grib_is(const gparam *p, const swx_grib_head *h);
 /* Whether two heads are of the same field (parameter, level, times, grid),

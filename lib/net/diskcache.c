@@ -2,7 +2,7 @@
 #include "seawx/diskcache.h"
 
 #include "buf.h"
-#include "diskcache_int.h"
+#include "diskcache_io.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 

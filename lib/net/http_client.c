@@ -3,7 +3,7 @@
 #include "seawx/http.h"
 
 #include "http_client_int.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "http_query_int.h"
 #include "seawx/error.h"
 

@@ -10,7 +10,7 @@
 #include "http_engine_int.h"
 
 #include "http_client_int.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "http_transfer_int.h"
 #include "seawx/error.h"
 

@@ -5,7 +5,7 @@
 #ifndef SEAWX_HTTP_ENGINE_INT_H
 #define SEAWX_HTTP_ENGINE_INT_H
 
-#include "http_int.h"
+#include "http_core.h"
 #include "http_transfer_int.h"
 
 #include <signal.h>

@@ -5,7 +5,7 @@
 #include "buf.h"
 #include "hex.h"
 #include "http_client_int.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "seawx/error.h"
 
 #include <curl/curl.h>

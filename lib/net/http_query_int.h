@@ -6,7 +6,7 @@
 #define SEAWX_HTTP_QUERY_INT_H
 
 #include "buf.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #define KEY_PARAM "service-api-key"
 

@@ -2,7 +2,7 @@
  * callback. */
 #include "http_client_int.h"
 #include "http_engine_int.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "seawx/error.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "buf.h"
 #include "http_client_int.h"
 #include "http_errors.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "http_query_int.h"
 #include "seawx/error.h"
 

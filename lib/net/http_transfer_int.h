@@ -6,7 +6,7 @@
 #define SEAWX_HTTP_TRANSFER_INT_H
 
 #include "buf.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <curl/curl.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "storm_priv.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #define SWX_STORM_PRIV_H
 
 #include "seawx/storm.h"
-#include "http_int.h"
+#include "http_core.h"
 
 /* ---- the module's own part of the model (not exported) ---- */
 

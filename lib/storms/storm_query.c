@@ -6,7 +6,7 @@
 #include "params.h"
 #include "seawx/iso8601.h"
 #include "storm_priv.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <errno.h>
 #include <math.h>

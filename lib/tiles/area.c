@@ -26,7 +26,7 @@
  *     nearest to a meridian edge, and two minor arcs that do not cross are
  *     nearest at an endpoint of one of them.
  */
-#include "area_int.h"
+#include "area.h"
 #include "tile.h"
 
 #include "buf.h"

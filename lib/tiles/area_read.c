@@ -2,7 +2,7 @@
  * area_read.c: areas read from files: GeoJSON Polygon and MultiPolygon
  * areas (routes are route.c's).
  */
-#include "area_int.h"
+#include "area.h"
 
 #include "jsonr.h"
 #include "seawx/error.h"

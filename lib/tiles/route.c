@@ -11,7 +11,7 @@
  */
 #include "route.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "buf.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"

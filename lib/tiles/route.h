@@ -25,7 +25,7 @@ typedef struct swx_route {
 
 /* Reads a GeoJSON or CSV route. SWX_EINVAL names the first problem in words
  * a user can act on ("route file line 4: ..."), SWX_ETOOBIG a file or a
- * route beyond the limits of area_int.h. */
+ * route beyond the limits of area.h. */
 int swx_route_read(swx_route **out, const char *text, size_t len);
 void swx_route_free(swx_route *r);
 

@@ -6,19 +6,19 @@
  */
 #include "seawx/seed.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "seed_run_int.h"
 
-#include "diskcache_int.h"
+#include "diskcache_io.h"
 #include "encode.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "mbtiles.h"
 #include "png_codec.h"
 #include "shard.h"
 #include "tile.h"
 #include "seawx/error.h"
 #include "warp.h"
-#include "wms_priv.h"
+#include "wms_request.h"
 
 #include <stdio.h>
 #include <stdlib.h>

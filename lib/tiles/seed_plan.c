@@ -5,7 +5,7 @@
  */
 #include "seawx/seed.h"
 
-#include "seed_int.h"
+#include "seed_plan.h"
 #include "seed_plan_int.h"
 #include "shard.h"
 #include "tile.h"

@@ -1,7 +1,7 @@
 /*
  * seed_plan_int.h: the body of a seed's plan, shared by the seeding engine's
  * files (seed_plan.c builds it, seed_run.c reads it); not public. What the
- * domains above tiles read of a plan is in seed_int.h.
+ * domains above tiles read of a plan is in seed_plan.h.
  */
 #ifndef SEAWX_SEED_PLAN_INT_H
 #define SEAWX_SEED_PLAN_INT_H

@@ -9,7 +9,7 @@
 #include "seed_run_int.h"
 
 #include "encode.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "mbtiles.h"
 #include "pool.h"
 #include "shard.h"

@@ -15,7 +15,7 @@
 #include "seawx/iso8601.h"
 #include "seawx/seed.h"
 
-#include "http_int.h"
+#include "http_core.h"
 #include "mbtiles.h"
 #include "pool.h"
 #include "shard.h"

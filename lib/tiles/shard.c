@@ -4,7 +4,7 @@
  */
 #include "shard.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "buf.h"
 #include "seawx/error.h"
 #include "tile.h"

@@ -9,7 +9,7 @@
  */
 #include "seawx/voyage.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "route.h"
 #include "seawx/error.h"
 

@@ -10,7 +10,7 @@
 #include "seawx/shard.h"
 #include "seawx/iso8601.h"
 #include "seawx/wms.h"
-#include "seed_int.h"
+#include "seed_plan.h"
 #include "sha256.h"
 #include "tile.h"
 

@@ -4,7 +4,7 @@
  * after the storms and the GRIB and counted against the budget after them,
  * listed in the manifest's "plan". */
 #include "package_priv.h"
-#include "plan_priv.h"
+#include "plan_result.h"
 
 #include "seawx/error.h"
 #include "seawx/iso8601.h"

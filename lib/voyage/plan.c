@@ -2,7 +2,7 @@
  * departure sailed through the forecast along the route, its figures, its
  * storms and its verdict. */
 #define _GNU_SOURCE
-#include "plan_priv.h"
+#include "plan_result.h"
 
 #include "seawx/error.h"
 #include "seawx/risk.h"

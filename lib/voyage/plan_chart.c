@@ -1,13 +1,13 @@
 /* plan_chart.c: the departure plan's chart (swx_plan_chart_png in
  * seawx/plan.h): the arguments checked, the chart library loaded the first
  * time a chart is asked for, and its PNG written atomically. The drawing
- * itself, with cairo, lives in libseawx_chart (lib/chart/, plan_chart_int.h
+ * itself, with cairo, lives in libseawx_chart (lib/chart/, plan_chart.h
  * says why). */
 #define _GNU_SOURCE /* dladdr */
 #include "seawx/plan.h"
 
-#include "plan_chart_int.h"
-#include "plan_priv.h"
+#include "plan_chart.h"
+#include "plan_result.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 

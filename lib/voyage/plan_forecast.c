@@ -1,11 +1,11 @@
 /* plan_forecast.c: the forecast along a route for the departure plan (see
  * seawx/plan.h): the sample points, and one point forecast per sample point
  * fetched on the HTTP engine. */
-#include "plan_priv.h"
+#include "plan_result.h"
 
 #include "grib_points.h"
-#include "http_int.h"
-#include "point_int.h"
+#include "http_core.h"
+#include "point_answer.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/table.h"

@@ -1,7 +1,7 @@
 /* plan_write.c: the departure plan as JSON and as CSV (seawx/plan.h), the
  * files `seawx plan --json/--csv` writes and a voyage package holds. */
 #include "csv.h"
-#include "plan_priv.h"
+#include "plan_result.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"

@@ -2,7 +2,7 @@
 #include "buf.h"
 #include "seawx/error.h"
 #include "seawx/wms_map.h"
-#include "wms_priv.h"
+#include "wms_request.h"
 
 #include <string.h>
 

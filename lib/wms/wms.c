@@ -2,11 +2,11 @@
 #include "seawx/wms.h"
 
 #include "buf.h"
-#include "http_int.h"
+#include "http_core.h"
 #include "jsonfmt.h"
 #include "png_codec.h"
 #include "seawx/error.h"
-#include "wms_priv.h"
+#include "wms_request.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* wms_map.c: a WMS layer at one time as a grid of GetMap blocks. */
-#include "wms_priv.h"
+#include "wms_request.h"
 #include "seawx/wms_map.h"
 
 #include "buf.h"
-#include "diskcache_int.h"
-#include "http_int.h"
+#include "diskcache_io.h"
+#include "http_core.h"
 #include "png_codec.h"
 #include "pool.h"
 #include "seawx/diskcache.h"

@@ -1,7 +1,7 @@
 /* accesslog.c: the access log (see accesslog.h). */
 #include "accesslog.h"
 
-#include "util/hex.h"
+#include "util/internal/hex.h"
 
 #include <pthread.h>
 #include <stdio.h>

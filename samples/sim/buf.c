@@ -1,8 +1,8 @@
 /* buf.c: growable, bounded byte buffer (see buf.h). */
 #include "buf.h"
 
-#include "util/hex.h"
-#include "util/jsonfmt.h"
+#include "util/internal/hex.h"
+#include "util/internal/jsonfmt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

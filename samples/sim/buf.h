@@ -1,6 +1,6 @@
 /* buf.h: a growable byte buffer with a hard size limit and one owner.
  *
- * The growing is util's swx_buf (lib/util/buf.h); what the stand-in adds is a
+ * The growing is util's swx_buf (lib/util/internal/buf.h); what the stand-in adds is a
  * sticky failure: appends after a failure (out of memory or over the limit) do
  * nothing and the buffer stays failed, so a long run of appends (an XML
  * document) is checked once at the end. The data is always NUL-terminated
@@ -8,7 +8,7 @@
 #ifndef SIM_BUF_H
 #define SIM_BUF_H
 
-#include "util/buf.h"
+#include "util/internal/buf.h"
 
 #include <stdarg.h>
 #include <stddef.h>

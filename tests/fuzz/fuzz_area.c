@@ -2,7 +2,7 @@
  * CSV waypoints) and bbox text; a few tiles are asked of each area. */
 #include "fuzz.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "seawx/tiles.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * parses writes in every format. */
 #include "fuzz.h"
 
-#include "point_int.h"
+#include "point_answer.h"
 #include "seawx/point.h"
 #include "seawx/table.h"
 

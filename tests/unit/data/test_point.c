@@ -2,7 +2,7 @@
  * shape of lib/data/point.c is read into typed rows (fixtures in points/). */
 #include "cu_support.h"
 
-#include "point_int.h"
+#include "point_answer.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/point.h"

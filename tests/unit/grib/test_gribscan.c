@@ -3,7 +3,7 @@
  * voyage's grid and read back with ecCodes. */
 #include "cu_support.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "grib_priv.h"
 #include "gribscan.h"
 #include "seawx/error.h"

@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include "cu_support.h"
 
-#include "diskcache_int.h"
+#include "diskcache_io.h"
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 

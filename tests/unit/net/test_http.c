@@ -3,7 +3,7 @@
  * must not carry the key, error lines, and concurrent fetching. */
 #include "cu_support.h"
 
-#include "http_int.h"
+#include "http_core.h"
 #include "seawx/error.h"
 #include "seawx/http.h"
 

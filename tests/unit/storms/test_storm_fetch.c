@@ -6,7 +6,7 @@
 #include "seawx/http.h"
 #include "seawx/storm.h"
 #include "storm_priv.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>

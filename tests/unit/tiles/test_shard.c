@@ -9,7 +9,7 @@
  * merged file against files built by hand. */
 #include "cu_support.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "mbtiles.h"
 #include "shard.h"
 #include "tile.h"

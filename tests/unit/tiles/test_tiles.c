@@ -4,7 +4,7 @@
  * edges with the haversine formula. */
 #include "cu_support.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "seawx/error.h"
 #include "seawx/tiles.h"
 #include "tile.h"

@@ -5,7 +5,7 @@
  * from the Web Mercator formulas. */
 #include "cu_support.h"
 
-#include "area_int.h"
+#include "area.h"
 #include "seawx/error.h"
 #include "seawx/voyage.h"
 

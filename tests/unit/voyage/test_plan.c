@@ -7,7 +7,7 @@
  * boat sailed by its polar. */
 #include "cu_support.h"
 
-#include "plan_priv.h"
+#include "plan_result.h"
 #include "seawx/error.h"
 #include "storm_priv.h"
 

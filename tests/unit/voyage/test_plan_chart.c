@@ -8,7 +8,7 @@
  * SEAWX_KEEP_TEST_DIR=1 keeps the charts and names their folder. */
 #include "cu_support.h"
 
-#include "plan_priv.h"
+#include "plan_result.h"
 #include "seawx/error.h"
 #include "seawx/plan.h"
 

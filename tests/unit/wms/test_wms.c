@@ -8,10 +8,10 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "jsonfmt.h"
-#include "wms_priv.h"
+#include "wms_request.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>

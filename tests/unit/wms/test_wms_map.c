@@ -9,12 +9,12 @@
 #include "seawx/error.h"
 #include "seawx/http.h"
 #include "seawx/iso8601.h"
-#include "wms_priv.h"
+#include "wms_request.h"
 #include "seawx/wms.h"
 #include "seawx/wms_caps.h"
 #include "seawx/diskcache.h"
 #include "seawx/wms_map.h"
-#include "http_int.h"
+#include "http_core.h"
 
 #include <CUnit/CUnit.h>
 #include <arpa/inet.h>

@@ -24,7 +24,7 @@
  * height_unit when the answer has them.
  *
  * The answer reader (swx_point_parse) and kind names are the core's own:
- * lib/data/point_int.h.
+ * lib/data/internal/point_answer.h.
  */
 #ifndef SEAWX_POINT_H
 #define SEAWX_POINT_H

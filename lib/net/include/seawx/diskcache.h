@@ -20,7 +20,7 @@
  * through one handle (and through several handles on one folder) at once.
  *
  * Public: opening a handle and reading a size limit, what a front end does.
- * Getting, putting and pruning are the map reader's: lib/net/diskcache_int.h.
+ * Getting, putting and pruning are the map reader's: lib/net/internal/diskcache_io.h.
  */
 #ifndef SEAWX_DISKCACHE_H
 #define SEAWX_DISKCACHE_H

@@ -22,9 +22,9 @@
  * A client may be used by one thread at a time.
  *
  * Public: the client, its settings and the request, query and response types
- * the storm fetcher still builds (those calls move to http_int.h with it).
+ * the storm fetcher still builds (those calls move to http_core.h with it).
  * Downloads, concurrent fetching and reading the settings back are the
- * core's own: lib/net/http_int.h.
+ * core's own: lib/net/internal/http_core.h.
  */
 #ifndef SEAWX_HTTP_H
 #define SEAWX_HTTP_H

@@ -22,7 +22,7 @@
  * current path (memory grows with the zoom level and the area's vertex count,
  * never with the number of tiles); the tile math and the enumeration are the
  * seeding engine's own (tiles/tile.h), and so are routes from coordinates and
- * one tile's membership (tiles/area_int.h). Public: making an area from what a
+ * one tile's membership (tiles/area.h). Public: making an area from what a
  * user gives, its bounds and its tile count per zoom.
  */
 #ifndef SEAWX_TILES_H

@@ -1,10 +1,10 @@
 /*
- * diskcache_int.h: reading, writing and pruning the disk cache: the core's own (the map
+ * diskcache_io.h: reading, writing and pruning the disk cache: the core's own (the map
  * reader and the tests), not part of the public API. Front ends only open a
  * handle and hand it to the map options.
  */
-#ifndef SEAWX_DISKCACHE_INT_H
-#define SEAWX_DISKCACHE_INT_H
+#ifndef SEAWX_DISKCACHE_IO_H
+#define SEAWX_DISKCACHE_IO_H
 
 #include "seawx/diskcache.h"
 

@@ -4,7 +4,7 @@
 #ifndef SEAWX_GRIB_POINTS_H
 #define SEAWX_GRIB_POINTS_H
 
-#include "grib_priv.h"
+#include "grib_vars.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,11 @@
-/* wms_priv.h: what the files of lib/wms share (internal). */
-#ifndef SWX_WMS_PRIV_H
-#define SWX_WMS_PRIV_H
+/* wms_request.h: the WMS requests (GetCapabilities, GetMap, a map block's GetMap) that
+ * the files of lib/wms and the floors above build (internal interface). */
+#ifndef SEAWX_WMS_REQUEST_H
+#define SEAWX_WMS_REQUEST_H
 
 #include "seawx/http.h"
 #include "seawx/wms_map.h"
-#include "http_int.h"
+#include "http_core.h"
 
 /* The bundles the interface lists as WMS layers, in its order, then NULL. */
 extern const char *const swx__wms_bundles[];

@@ -1,8 +1,8 @@
 /*
- * point_int.h: the point answers' reader and kind names: the core's own and the tests'.
+ * point_answer.h: the point answers' reader and kind names: the core's own and the tests'.
  */
-#ifndef SEAWX_POINT_INT_H
-#define SEAWX_POINT_INT_H
+#ifndef SEAWX_POINT_ANSWER_H
+#define SEAWX_POINT_ANSWER_H
 
 #include "seawx/point.h"
 #include "seawx/table.h"

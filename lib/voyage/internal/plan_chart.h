@@ -1,4 +1,4 @@
-/* plan_chart_int.h: the one call between the departure plan (libseawx) and
+/* plan_chart.h: the one call between the departure plan (libseawx) and
  * its chart, drawn with cairo in a library of its own (lib/chart/,
  * libseawx_chart.so.0) so that nothing else that links libseawx, the seawx
  * command and the GDAL plugin among them, loads cairo and fontconfig at
@@ -7,11 +7,11 @@
  * libseawx was loaded from, else by the dynamic linker's search) and writes
  * the file; the chart library only draws.
  *
- * The chart library reads struct swx_plan (plan_priv.h), so it must come
+ * The chart library reads struct swx_plan (plan_result.h), so it must come
  * from the same build: the caller passes SEAWX_VERSION and the library
  * refuses any other. */
-#ifndef SEAWX_PLAN_CHART_INT_H
-#define SEAWX_PLAN_CHART_INT_H
+#ifndef SEAWX_PLAN_CHART_H
+#define SEAWX_PLAN_CHART_H
 
 #include "seawx/plan.h"
 

@@ -1,11 +1,11 @@
 /*
- * http_int.h: the HTTP engine's calls that only the core makes (requests and
+ * http_core.h: the HTTP engine's calls that only the core makes (requests and
  * their answers, bodies handed to a callback, downloads, concurrent fetching,
  * the client's settings read back). Front ends reach the service
  * through the domain calls (swx_wms_*, swx_files_*, ...), never through these.
  */
-#ifndef SEAWX_HTTP_INT_H
-#define SEAWX_HTTP_INT_H
+#ifndef SEAWX_HTTP_CORE_H
+#define SEAWX_HTTP_CORE_H
 
 #include "seawx/http.h"
 

@@ -1,8 +1,8 @@
-/* plan_priv.h: the departure plan's result, shared by the plan (plan.c) and
+/* plan_result.h: the departure plan's result, shared by the plan (plan.c) and
  * its chart (plan_chart.c), and the forecast along the route, shared by its
  * readers (plan_forecast.c) and the plan. */
-#ifndef SEAWX_PLAN_PRIV_H
-#define SEAWX_PLAN_PRIV_H
+#ifndef SEAWX_PLAN_RESULT_H
+#define SEAWX_PLAN_RESULT_H
 
 #include "seawx/plan.h"
 #include "seawx/jsonw.h"

@@ -1,10 +1,10 @@
 /*
- * seed_int.h: what the domains above tiles read of a plan beyond seawx/seed.h
+ * seed_plan.h: what the domains above tiles read of a plan beyond seawx/seed.h
  * (internal): a file's area, for counting the GetMaps of several plans
  * together (lib/voyage/fleet.c).
  */
-#ifndef SEAWX_SEED_INT_H
-#define SEAWX_SEED_INT_H
+#ifndef SEAWX_SEED_PLAN_H
+#define SEAWX_SEED_PLAN_H
 
 #include "seawx/seed.h"
 

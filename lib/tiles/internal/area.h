@@ -1,10 +1,10 @@
 /*
- * area_int.h: what the area modules share (area.c builds and enumerates
+ * area.h: what the area modules share (area.c builds and enumerates
  * areas, area_read.c reads them from GeoJSON, route.c from route files);
  * not public.
  */
-#ifndef SEAWX_AREA_INT_H
-#define SEAWX_AREA_INT_H
+#ifndef SEAWX_AREA_H
+#define SEAWX_AREA_H
 
 #include "seawx/tiles.h"
 
