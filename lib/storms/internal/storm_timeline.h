@@ -1,7 +1,7 @@
 /*
  * storm_timeline.h: a storm's timeline and its state between two fixes, for
- * the floors above storms (the route risk, voyage/risk.c, and the departure
- * plan, voyage/plan.c, walk the fixes once for many moments): the storms
+ * the floors above storms (the route risk, sail/risk.c, and the departure
+ * plan, sail/plan.c, walk the fixes once for many moments): the storms
  * floor's interface to them, not installed API (seawx/storm_danger.h gives
  * the rules, and swx_storm_state_at for one moment).
  */

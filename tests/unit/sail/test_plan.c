@@ -1,4 +1,4 @@
-/* test_plan.c: the departure plan (lib/voyage/polar.c, plan_input.c,
+/* test_plan.c: the departure plan (lib/sail/polar.c, plan_input.c,
  * plan_forecast.c, plan.c): polars read strictly and interpolated; the
  * departures and thresholds as typed; a plan over a forecast built here (a
  * route due north, a steady wind) whose figures follow from the geometry:

@@ -1,4 +1,4 @@
-/* test_plan_chart.c: lib/voyage/plan_chart.c, the departure plan's chart.
+/* test_plan_chart.c: lib/sail/plan_chart.c, the departure plan's chart.
  *
  * A plan is built by hand (six departures by twenty points along the route,
  * known winds, waves, storms and verdicts), drawn, and read back with libpng.

@@ -1,9 +1,9 @@
-/* test_risk.c: a voyage's risk from a storm (lib/voyage/risk.c) for a storm
+/* test_risk.c: a voyage's risk from a storm (lib/sail/risk.c) for a storm
  * built here that moves north along 140 W at 10 kn and a ship that crosses
  * its track eastwards along 14 N at 10 kn, timed to meet it there: the
  * closest approach where and when the geometry puts it, inside the danger
  * area and the 34-kt radii (north-east quadrant only) around it; a ship far
- * away is never inside. The report (lib/voyage/risk_report.c) keeps the
+ * away is never inside. The report (lib/sail/risk_report.c) keeps the
  * storms that meet the voyage in time, names the worst, and writes them as
  * JSON and as the stretches sailed at risk. */
 #define _GNU_SOURCE
