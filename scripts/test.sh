@@ -48,7 +48,7 @@ bash "$root/scripts/build.sh" -DSEAWX_WERROR=ON -DSEAWX_BUILD_TESTS=ON -DSEAWX_V
 echo "== sanitizers: $root/build-asan"
 SEAWX_BUILD_DIR="$root/build-asan" bash "$root/scripts/build.sh" \
   -DCMAKE_BUILD_TYPE=Debug -DSEAWX_SANITIZE=ON -DSEAWX_BUILD_TESTS=ON \
-  -DSEAWX_TEST_DRIVER_PATH="$build/driver" >/dev/null
+  -DSEAWX_TEST_DRIVER_PATH="$build/driver" -DSEAWX_TEST_SIM="$build/samples/seawx-sim" >/dev/null
 (
   cd "$root/build-asan"
   export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
