@@ -28,7 +28,8 @@ typedef int (*swx_package_listing_fn)(void *ud, const char *name, const char *id
 int swx_package_listing_read(const char *text, size_t len, const char *what,
                              swx_package_listing_fn fn, void *ud);
 
-/* ---- between package.c and package_storms.c ---- */
+/* ---- the storms of a package: package_storms.c, used by the package's
+ * planning, quote and build (package_storms.c reads nothing of a package) ---- */
 
 #include "seawx/http.h"
 #include "seawx/jsonw.h"
@@ -44,7 +45,8 @@ int swx_package_file_sha256(char hex[SWX_SHA256_HEX_LEN], const char *path);
 typedef struct swx_pkg_storms swx_pkg_storms;
 struct swx_package_storms;
 struct swx_package;
-/* What swx_package_set_storms() asked for (NULL: nothing), and the voyage. */
+/* What swx_package_set_storms() asked for (NULL: nothing), and the voyage
+ * (package_plan.c). */
 const struct swx_package_storms *swx_package_storms_of(const struct swx_package *p);
 const swx_voyage *swx_package_voyage_of(const struct swx_package *p);
 int swx_pkg_storms_new(swx_pkg_storms **out, const struct swx_package_storms *o);
@@ -52,6 +54,8 @@ void swx_pkg_storms_free(swx_pkg_storms *s);
 /* Fetches the storms and writes their files and the voyage's risk into dir
  * (replacing those of an earlier call). */
 int swx_pkg_storms_write(swx_pkg_storms *s, swx_client *c, const swx_voyage *v, const char *dir);
+/* Removes the files a write put into dir (not dir itself). */
+void swx_pkg_storms_remove(const char *dir);
 /* The files written: how many, their bytes, the storms fetched. */
 size_t swx_pkg_storms_files(const swx_pkg_storms *s);
 uint64_t swx_pkg_storms_bytes(const swx_pkg_storms *s);

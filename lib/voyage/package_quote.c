@@ -1,15 +1,18 @@
 /* package_quote.c: the quote of a voyage package's layer: its files, tiles
  * and GetMaps counted from the plan, its bytes per tile measured on a few
- * sample tiles along the voyage. */
+ * sample tiles along the voyage; and the quote of its storms' files. */
 #define _GNU_SOURCE
 #include "package_priv.h"
+#include "seawx/package.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A small box around a point, as GeoJSON. */
 static int sample_area(swx_area **out, double lon, double lat)
@@ -140,5 +143,34 @@ done:
     free(times);
     if (have_dir)
         swx_pkg_rm_tree(dir);
+    return rc;
+}
+
+/* The storms' files measured: written by the build's own code into a
+ * temporary folder, then removed. */
+int swx_package_quote_storms(double *bytes, size_t *files, swx_package *p, swx_client *c)
+{
+    swx_pkg_storms *s = NULL;
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX];
+    int rc;
+    *bytes = 0;
+    *files = 0;
+    if (!swx_package_storms_of(p))
+        return 0;
+    snprintf(dir, sizeof dir, "%s/seawx-storms-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return swx_error_set(SWX_EIO, "cannot make a temporary folder in %s: %s",
+                             tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    if ((rc = swx_pkg_storms_new(&s, swx_package_storms_of(p))))
+        goto done;
+    if ((rc = swx_pkg_storms_write(s, c, swx_package_voyage_of(p), dir)))
+        goto done;
+    *bytes = (double)swx_pkg_storms_bytes(s) + swx_pkg_storms_extra(s);
+    *files = swx_pkg_storms_files(s);
+done:
+    swx_pkg_storms_remove(dir);
+    rmdir(dir);
+    swx_pkg_storms_free(s);
     return rc;
 }

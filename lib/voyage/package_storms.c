@@ -398,35 +398,11 @@ void swx_pkg_storms_layers(FILE *f, const swx_pkg_storms *s, const char *srs)
     }
 }
 
-/* ---- the public side ---- */
-
-int swx_package_quote_storms(double *bytes, size_t *files, swx_package *p, swx_client *c)
+void swx_pkg_storms_remove(const char *dir)
 {
-    swx_pkg_storms *s = NULL;
-    const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX];
-    int rc;
-    *bytes = 0;
-    *files = 0;
-    if (!swx_package_storms_of(p))
-        return 0;
-    snprintf(dir, sizeof dir, "%s/seawx-storms-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return swx_error_set(SWX_EIO, "cannot make a temporary folder in %s: %s",
-                             tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    if ((rc = swx_pkg_storms_new(&s, swx_package_storms_of(p))))
-        goto done;
-    if ((rc = swx_pkg_storms_write(s, c, swx_package_voyage_of(p), dir)))
-        goto done;
-    *bytes = (double)swx_pkg_storms_bytes(s) + swx_pkg_storms_extra(s);
-    *files = swx_pkg_storms_files(s);
-done:
     for (int i = 0; i < NFILES; i++) {
         char path[PATH_MAX];
         if (file_path(path, dir, i) == 0)
             unlink(path);
     }
-    rmdir(dir);
-    swx_pkg_storms_free(s);
-    return rc;
 }
