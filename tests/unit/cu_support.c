@@ -159,8 +159,6 @@ swx_client *cu_client(const char *base_url, const char *key, const char *auth)
     o.api_key = key;
     o.wms_auth = auth;
     o.max_retries = -1;
-    if (getenv("SEAWX_UNDER_VALGRIND"))
-        o.timeout_ms = 900000;
     swx_client *c = NULL;
     CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
     return c;

@@ -206,8 +206,7 @@ static void test_chains_against_geos(void)
     GEOSContextHandle_t g = GEOS_init_r();
     swx_cu *u = NULL;
     CU_ASSERT_EQUAL_FATAL(swx_cu_new(&u), 0);
-    /* fewer under valgrind, where GEOS's half of the work is slow */
-    int traced = 0, chains = getenv("SEAWX_UNDER_VALGRIND") ? 20 : 300, bad = 0;
+    int traced = 0, chains = 300, bad = 0;
     for (int c = 0; c < chains; c++) {
         swx_cu_reset(u);
         size_t n = 2 + (size_t)(rnd() * 40), npoly = 0;

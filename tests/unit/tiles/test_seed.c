@@ -33,8 +33,6 @@ static swx_client *client_for(const cu_sim *s, const char *key)
     o.base_url = s->base_url;
     o.api_key = key;
     o.max_retries = -1;
-    if (getenv("SEAWX_UNDER_VALGRIND"))
-        o.timeout_ms = 900000;
     swx_client *c = NULL;
     CU_ASSERT_EQUAL_FATAL(swx_client_new(&c, &o), 0);
     return c;

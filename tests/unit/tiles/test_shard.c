@@ -104,16 +104,13 @@ static void check_partition(const swx_area *a, uint32_t zooms, int mt, int n, co
         CU_ASSERT_EQUAL(tiles[0], area_tiles);
 }
 
-/* Every metatile and shard count; under valgrind, which looks for memory
- * errors and runs the route's geodesic tests 50 times slower, two of them. */
+/* Every metatile and shard count. */
 static void check_all(const swx_area *a, uint32_t zooms, const char *what)
 {
     static const int ns[] = {1, 2, 3, 7, 16};
-    int light = getenv("SEAWX_UNDER_VALGRIND") != NULL;
     for (int mt = 1; mt <= 8; mt *= 2)
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            if (!light || (mt == 1 && ns[i] == 3) || (mt == 8 && ns[i] == 16))
-                check_partition(a, zooms, mt, ns[i], what);
+            check_partition(a, zooms, mt, ns[i], what);
 }
 
 static void test_bboxes(void)
