@@ -29,6 +29,9 @@ enum cli_exit {
     /* seawx storms --route: the voyage runs into a storm's danger area (10),
      * 34-kt (11), 50-kt (12) or 64-kt winds (13): the most severe is told */
     EXIT_RISK_DANGER = 10,
+    /* seawx route: no route keeps off land, inside the limits and out of
+     * the storms before the forecast ends (the reason is named) */
+    EXIT_NO_ROUTE = 14,
     EXIT_INTERRUPTED = 130,
 };
 
@@ -188,6 +191,7 @@ int cmd_vessels(const cli_cmd *cmd, int argc, char **argv);
 int cmd_merge(const cli_cmd *cmd, int argc, char **argv);
 int cmd_grib(const cli_cmd *cmd, int argc, char **argv);
 int cmd_plan(const cli_cmd *cmd, int argc, char **argv);
+int cmd_route(const cli_cmd *cmd, int argc, char **argv);
 int cmd_tilejson(const cli_cmd *cmd, int argc, char **argv);
 
 /* docgen.c: one manual page per command (and seawx.1) written into dir, and

@@ -22,6 +22,7 @@ extern const cli_opt cmd_tides_opts[];
 extern const cli_opt cmd_forecast_opts[];
 extern const cli_opt cmd_grib_opts[];
 extern const cli_opt cmd_plan_opts[];
+extern const cli_opt cmd_route_opts[];
 extern const cli_opt cmd_vessels_opts[];
 extern const cli_opt cmd_tilejson_opts[];
 
@@ -107,6 +108,18 @@ static const cli_cmd commands[] = {
      "and --csv write every figure instead (--table: the table too). Exit 5 when every\n"
      "departure is after the forecast's end.",
      cmd_plan_opts},
+    {"route", cmd_route, "which way: the fastest route through the forecast, never over land",
+     "seawx route --from LAT,LON --to LAT,LON (--polar FILE [--speed KN] | --speed KN)\n"
+     "       [--depart TIME] [--grib FILE] [--max-wind SPEED] [--max-gust SPEED] [--max-wave H]\n"
+     "       [--land-margin NM] [--gpx FILE] [--geojson FILE] [--isochrones FILE] [--json FILE|-]",
+     "Searches the fastest route from --from to --to through the forecast (isochrones on the\n"
+     "sphere, wind and current interpolated in space and time): by the polar, tacking and\n"
+     "gybing where it must, or motoring; never over land (GSHHG full resolution, with\n"
+     "--land-margin) nor past the limits. The forecast is the service's, fetched as seawx grib\n"
+     "fetches it (only the messages, cached), or a GRIB file (--grib). A table by default;\n"
+     "GPX for OpenCPN, GeoJSON of the route and its isochrones for QGIS (docs/route.md).\n"
+     "Exit 14 with the reason (land, a limit, the forecast's end, and where) when no route.",
+     cmd_route_opts},
     {"merge", cmd_merge, "merge the shards of a seed (seed --shard K/N) into one MBTiles file",
      "seawx merge --output FILE [--shards N] [--json] (SHARD_FILE... | NAME_WITH_{shard})",
      "Checks that shards 1 to N of one seed are all there, of the same request and complete,\n"

@@ -1,0 +1,213 @@
+"""seawx route against exact answers, through GRIB files this test writes
+(route_fields.py) and the real command. Every answer is computed here,
+without seawx: the gauge of the polar's convex hull for a uniform wind (the
+reachable set after t is t*K), Zermelo's closed form for a constant current,
+and t*(K(w - c) + c) for wind and current (the polar sees the wind over
+water). Then bad input: each refused with one line and its exit code, within
+a second, nothing written.
+
+usage: route_check.py SEAWX WORKDIR
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import route_fields  # noqa: E402
+
+SEAWX, T = sys.argv[1], sys.argv[2]
+R_NM = 6371008.8 / 1852.0
+DEPART = 1700006400  # 2023-11-15T00:00:00Z
+TIMES = [DEPART + 3 * 3600 * k for k in range(25)]  # 72 h, every 3 h
+GRID = (-4.0, -34.0, 4.0, -26.0, 0.25)
+failed = 0
+
+
+def check(name, ok, detail=""):
+    global failed
+    print(("ok    " if ok else "FAIL  ") + name + (("  " + detail) if detail else ""))
+    if not ok:
+        failed += 1
+
+
+# The test's polar: boat speed (kn) by true wind angle and speed.
+TWA = [0, 30, 45, 60, 90, 120, 150, 180]
+TWS = [6, 12, 20]
+SPEED = [[0, 0, 0], [1.5, 2.5, 3.0], [3.5, 5.0, 5.8], [4.3, 6.2, 7.0],
+         [4.8, 7.0, 8.0], [4.5, 7.2, 8.6], [3.6, 6.1, 8.0], [2.6, 4.8, 7.2]]
+
+
+def polar_file(path):
+    with open(path, "w") as f:
+        f.write("TWA\\TWS\t" + "\t".join(str(s) for s in TWS) + "\n")
+        for a, row in zip(TWA, SPEED):
+            f.write(str(a) + "\t" + "\t".join("%g" % v for v in row) + "\n")
+
+
+def polar_speed(tws, twa):
+    """Bilinear in the table (the format's documented reading): linear in
+    angle between rows, linear in wind speed between columns (to 0 at 0 kn
+    below the first)."""
+    twa = abs(twa)
+    for i in range(len(TWA) - 1):
+        if TWA[i] <= twa <= TWA[i + 1]:
+            f = (twa - TWA[i]) / (TWA[i + 1] - TWA[i])
+            col = [SPEED[i][k] + f * (SPEED[i + 1][k] - SPEED[i][k]) for k in range(len(TWS))]
+            break
+    if tws <= TWS[0]:
+        return col[0] * tws / TWS[0]
+    if tws >= TWS[-1]:
+        return col[-1]
+    for k in range(len(TWS) - 1):
+        if TWS[k] <= tws <= TWS[k + 1]:
+            f = (tws - TWS[k]) / (TWS[k + 1] - TWS[k])
+            return col[k] + f * (col[k + 1] - col[k])
+
+
+def hull_points(wind):
+    """The polar curve as velocities (east, north) through water for the
+    wind over water `wind` (toward east, north, knots), every 0.1 degree."""
+    tws = math.hypot(*wind)
+    from_dir = math.atan2(-wind[0], -wind[1])  # where the wind comes from, from north
+    pts = []
+    for k in range(3600):
+        hdg = 2 * math.pi * k / 3600
+        twa = math.degrees(abs((hdg - from_dir + math.pi) % (2 * math.pi) - math.pi))
+        v = polar_speed(tws, twa)
+        pts.append((v * math.sin(hdg), v * math.cos(hdg)))
+    return pts
+
+
+def gauge_time(d, pts, c=(0.0, 0.0)):
+    """The least t with d in t*(K + c), K the convex hull of pts: the largest
+    over unit normals n of (n.d) / (h_K(n) + n.c) (every normal where the
+    support is positive); a bisection would give the same."""
+    best = 0.0
+    for k in range(7200):
+        a = 2 * math.pi * k / 7200
+        n = (math.sin(a), math.cos(a))
+        h = max(n[0] * p[0] + n[1] * p[1] for p in pts) + n[0] * c[0] + n[1] * c[1]
+        nd = n[0] * d[0] + n[1] * d[1]
+        if nd > 0:
+            if h <= 0:
+                return math.inf
+            best = max(best, nd / h)
+    return best
+
+
+def displacement(a, b):
+    """(east, north) in nm on the local plane at the middle (the test's
+    routes are within 1.5 degrees of the equator, where it is the sphere's
+    to 1e-5)."""
+    lat = math.radians((a[0] + b[0]) / 2)
+    k = R_NM * math.pi / 180
+    return ((b[1] - a[1]) * k * math.cos(lat), (b[0] - a[0]) * k)
+
+
+def zermelo(d, V, w):
+    """Constant current w, speed V through water: the closed form."""
+    dw = d[0] * w[0] + d[1] * w[1]
+    w2 = w[0] ** 2 + w[1] ** 2
+    d2 = d[0] ** 2 + d[1] ** 2
+    return (-dw + math.sqrt(dw * dw + (V * V - w2) * d2)) / (V * V - w2)
+
+
+def run(args, expect=0):
+    t0 = time.monotonic()
+    p = subprocess.run([SEAWX, "route"] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
+
+
+def route_hours(name, grib, frm, to, boat, extra=()):
+    out = os.path.join(T, name + ".json")
+    args = ["--grib", grib, "--from", "%g,%g" % frm, "--to", "%g,%g" % to,
+            "--depart", "2023-11-15T00:00Z", "--coastline", "c", "--json", out,
+            "--gpx", os.path.join(T, name + ".gpx"), "-q"] + boat + list(extra)
+    rc, so, se, _ = run(args)
+    if rc != 0:
+        check(name + ": seawx route exits 0", False, se.strip())
+        return None
+    with open(out) as f:
+        return json.load(f)["hours"]
+
+
+def within(name, got, want, tol):
+    if got is None:
+        return
+    err = abs(got - want) / want
+    check("%s: %.4f h, exact %.4f h (%.3f %%)" % (name, got, want, 100 * err), err <= tol)
+
+
+polar = os.path.join(T, "polar.txt")
+polar_file(polar)
+
+# Uniform wind: 12 kn from the north (blowing toward the south).
+w = (0.0, -12.0)
+g_wind = os.path.join(T, "wind.grb2")
+route_fields.write(g_wind, GRID, TIMES, {"wind": lambda la, lo, t: w})
+K = hull_points(w)
+for name, a, b in (("upwind (tacking)", (-1.0, -30.0), (1.0, -30.0)),
+                   ("beam reach", (0.0, -31.0), (0.0, -29.0)),
+                   ("downwind (gybing)", (1.0, -30.0), (-1.0, -30.0)),
+                   ("close reach NE", (-0.8, -30.8), (0.6, -29.2))):
+    want = gauge_time(displacement(a, b), K)
+    within("uniform wind, " + name, route_hours(name.split()[0], g_wind, a, b,
+                                                ["--polar", polar]), want, 0.002)
+
+# A constant current under motor: Zermelo's closed form.
+c = (1.2, 0.6)
+g_cur = os.path.join(T, "current.grb2")
+route_fields.write(g_cur, GRID, TIMES, {"wind": lambda la, lo, t: (0.0, 0.0),
+                                        "current": lambda la, lo, t: c})
+for name, a, b in (("across", (-1.0, -30.0), (1.0, -30.0)),
+                   ("against", (0.0, -29.0), (0.0, -30.8))):
+    want = zermelo(displacement(a, b), 6.0, c)
+    within("constant current, motor 6 kn, " + name,
+           route_hours("cur_" + name, g_cur, a, b, ["--speed", "6"]), want, 0.002)
+
+# Wind and current: the polar fed the wind over water, t*(K(w - c) + c).
+g_wc = os.path.join(T, "wind_current.grb2")
+route_fields.write(g_wc, GRID, TIMES, {"wind": lambda la, lo, t: w,
+                                       "current": lambda la, lo, t: c})
+Kwc = hull_points((w[0] - c[0], w[1] - c[1]))
+for name, a, b in (("upwind", (-1.0, -30.0), (1.0, -30.0)),
+                   ("reach west", (0.0, -29.0), (0.3, -30.8))):
+    want = gauge_time(displacement(a, b), Kwc, c)
+    within("wind and current, " + name,
+           route_hours("wc_" + name.split()[0], g_wc, a, b, ["--polar", polar]), want, 0.002)
+
+# Bad input: one line, the documented exit code, within a second, nothing written.
+g_waves = os.path.join(T, "waves.grb2")
+route_fields.write(g_waves, GRID, TIMES[:3], {"wave": lambda la, lo, t: 2.0})
+not_polar = os.path.join(T, "not_polar.txt")
+with open(not_polar, "w") as f:
+    f.write("this is not a polar\n1 2 3\n")
+base = ["--grib", g_wind, "--coastline", "c", "--depart", "2023-11-15T00:00Z"]
+cases = [
+    ("start equal to end", base + ["--from", "0,-30", "--to", "0,-30", "--speed", "6"], 2),
+    ("a polar that is not one", base + ["--from", "0,-30", "--to", "1,-30", "--polar",
+                                        not_polar], 2),
+    ("a start on land (Africa)", ["--grib", g_wind, "--coastline", "c", "--from", "15,20",
+                                  "--to", "0,-30", "--speed", "6"], 2),
+    ("a departure outside the forecast", ["--grib", g_wind, "--coastline", "c", "--from",
+                                          "0,-30", "--to", "1,-30", "--speed", "6",
+                                          "--depart", "2024-01-01T00:00Z"], 2),
+    ("a GRIB without wind", ["--grib", g_waves, "--coastline", "c", "--from", "0,-30", "--to",
+                             "1,-30", "--speed", "6"], 2),
+    ("hexadecimal position", base + ["--from", "0x1,-30", "--to", "1,-30", "--speed", "6"], 2),
+    ("a limit no route keeps", base + ["--from", "-1,-30", "--to", "1,-30", "--polar", polar,
+                                       "--max-wind", "5kn"], 14),
+]
+for name, args, want in cases:
+    outs = [os.path.join(T, "bad.gpx"), os.path.join(T, "bad.json")]
+    rc, so, se, secs = run(args + ["--gpx", outs[0], "--json", outs[1]])
+    lines = [line for line in se.splitlines() if line.strip()]
+    ok = rc == want and len(lines) == 1 and not any(os.path.exists(o) for o in outs)
+    check("%s: exit %d, one line, nothing written (%.2f s)" % (name, rc, secs),
+          ok and secs < (1.0 if want == 2 else 30.0), "| ".join(lines))
+
+print("%d failed" % failed)
+sys.exit(1 if failed else 0)

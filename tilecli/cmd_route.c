@@ -1,0 +1,551 @@
+/* cmd_route.c: `seawx route`, "which way?": the fastest route from a start to
+ * an end through the forecast, never over land (GSHHG with a margin), with
+ * the boat's polar or motor and its limits; the search is the library's
+ * (seawx/route.h, docs/route.md). The forecast comes from a GRIB file
+ * (--grib) or from the service, fetched as `seawx grib --bbox` fetches it
+ * (only the messages, cached). Everything typed is checked before anything
+ * is sent or searched; output files are written whole or not at all. */
+#include "cli.h"
+
+#include "seawx/atomicfile.h"
+#include "seawx/error.h"
+#include "seawx/grib.h"
+#include "seawx/iso8601.h"
+#include "seawx/land.h"
+#include "seawx/plan.h"
+#include "seawx/readfile.h"
+#include "seawx/route.h"
+#include "seawx/route_inputs.h"
+#include "seawx/route_out.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ROUTE_MAX_FILE (16u << 20)
+/* The forecast's and land's area: the box of start and end grown by a
+ * quarter of its size each way, at least this many degrees. */
+#define ROUTE_AREA_MARGIN_DEG 3.0
+
+const cli_opt cmd_route_opts[] = {
+    {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0},
+    {"to", 0, "LAT,LON", "the end", 0},
+    {"depart", 0, "TIME", "the departure, ISO 8601 (default: the forecast's first time)", 0},
+    {"polar", 0, "FILE",
+     "sail by this polar (TWA\\TWS table, as OpenCPN, Expedition and qtVlm read it); upwind and "
+     "downwind of what it sails well the boat tacks or gybes",
+     0},
+    {"speed", 0, "KN",
+     "motor at this speed through the water; with --polar: the motoring speed below "
+     "--motor-below",
+     0},
+    {"motor-below", 0, "SPEED", "with --polar and --speed: motor when the wind is lighter", 0},
+    {"max-wind", 0, "SPEED", "never sail in more true wind than this: 25kn, 12.5m/s, 45km/h", 0},
+    {"max-gust", 0, "SPEED", "never sail in stronger gusts than this", 0},
+    {"max-wave", 0, "HEIGHT", "never sail in higher significant waves than this: 3m, 10ft", 0},
+    {"min-twa", 0, "DEG", "never sail closer to the true wind than this (tacks included)", 0},
+    {"grib", 0, "FILE",
+     "the forecast from this GRIB file (GRIB1 or GRIB2: 10 m wind, and gust, waves and ocean "
+     "currents when it holds them) instead of the service",
+     0},
+    {"save-grib", 0, "FILE", "keep the forecast fetched from the service in this GRIB2 file", 0},
+    {"land-margin", 0, "NM", "keep this far off land, nautical miles (default 1)", 0},
+    {"coastline", 0, "RES",
+     "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0},
+    {"heading-step", 0, "DEG",
+     "degrees between the headings tried (default 3: at most 0.034 % slower than exact)", 0},
+    {"time-step", 0, "MIN", "minutes between isochrones offshore (default 60; finer near the end)",
+     0},
+    {"max-days", 0, "D", "give up after this many days at sea (default 30)", 0},
+    {"threads", 0, "N", "threads for the search (default: the machine's cores, at most 8)", 0},
+    {"gpx", 0, "FILE", "the route as GPX: OpenCPN imports it as a route, with times", 0},
+    {"geojson", 0, "FILE",
+     "the route as GeoJSON: the line, then each point with its time, course, speeds, wind, "
+     "waves and current",
+     0},
+    {"isochrones", 0, "FILE", "the isochrones as GeoJSON lines with their times (for QGIS)", 0},
+    {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0},
+    {"quiet", 'q', NULL, "no progress lines", 0},
+    {0},
+};
+
+/* What was typed, checked before anything is read or sent. */
+typedef struct route_args {
+    swx_routing_opts o;
+    const char *polar_file, *grib, *save_grib;
+    const char *gpx, *geojson, *isochrones, *json;
+    int has_depart;
+    char coastline;
+    double land_margin_nm;
+    double south, west, north, east; /* the forecast's and land's area */
+} route_args;
+
+/* What a route holds while it runs, freed by run_free. */
+typedef struct route_run {
+    swx_polar *polar;
+    swx_routing_forecast *fc;
+    swx_land *land;
+    swx_routing *route;
+    char tmp_grib[64];
+} route_run;
+
+static void run_free(route_run *r)
+{
+    swx_routing_free(r->route);
+    swx_land_free(r->land);
+    swx_routing_forecast_free(r->fc);
+    swx_polar_free(r->polar);
+    if (r->tmp_grib[0])
+        unlink(r->tmp_grib);
+}
+
+/* "LAT,LON" into lat, lon: decimal numbers, -90..90 and -180..180. */
+static int read_position(double *lat, double *lon, const cli_args *a, const char *name)
+{
+    const char *v = cli_get(a, name);
+    char *end;
+    if (!v) {
+        cli_error("a route needs --from LAT,LON and --to LAT,LON");
+        return EXIT_USAGE;
+    }
+    errno = 0;
+    int hex = strpbrk(v, "xXnN") != NULL; /* 0x.., inf, nan: decimal degrees only */
+    *lat = strtod(v, &end);
+    if (!hex && !errno && end != v && *end == ',') {
+        const char *q = end + 1;
+        *lon = strtod(q, &end);
+        if (!errno && end != q && !*end && fabs(*lat) <= 90 && fabs(*lon) <= 180)
+            return 0;
+    }
+    cli_error("--%s '%s': LAT,LON in decimal degrees (latitude -90 to 90, longitude -180 to 180)",
+              name, v);
+    return EXIT_USAGE;
+}
+
+static int read_threshold(double *out, const cli_args *a, const char *name, int kind)
+{
+    const char *v = cli_get(a, name);
+    *out = 0;
+    if (v && swx_plan_threshold_parse(out, v, kind)) {
+        cli_error("--%s %s", name, swx_error_last());
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The area the forecast and land are read for. */
+static void route_area(route_args *p)
+{
+    const swx_routing_opts *o = &p->o;
+    double lo0 = o->from_lon, lo1 = o->to_lon;
+    if (fabs(lo1 - lo0) > 180) /* the short way is across 180 */
+        lo1 += lo1 < lo0 ? 360 : -360;
+    double w = fmin(lo0, lo1), e = fmax(lo0, lo1);
+    double s = fmin(o->from_lat, o->to_lat), n = fmax(o->from_lat, o->to_lat);
+    double mx = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (e - w));
+    double my = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (n - s));
+    p->south = fmax(-89, s - my);
+    p->north = fmin(89, n + my);
+    w -= mx;
+    e += mx;
+    if (e - w >= 360) {
+        w = -180;
+        e = 180;
+    }
+    p->west = w < -180 ? w + 360 : w > 180 ? w - 360 : w;
+    p->east = e > 180 ? e - 360 : e < -180 ? e + 360 : e;
+}
+
+/* The start, end, boat and limits into *p. */
+static int read_boat_args(route_args *p, const cli_args *a)
+{
+    swx_routing_opts *o = &p->o;
+    int exit_code;
+    if ((exit_code = read_position(&o->from_lat, &o->from_lon, a, "from")) ||
+        (exit_code = read_position(&o->to_lat, &o->to_lon, a, "to")))
+        return exit_code;
+    if (o->from_lat == o->to_lat && o->from_lon == o->to_lon) {
+        cli_error("--from and --to are the same place: nothing to route");
+        return EXIT_USAGE;
+    }
+    if (fabs(o->from_lat) > 85 || fabs(o->to_lat) > 85) {
+        cli_error("routes go between 85 S and 85 N (the forecast's grids and GSHHG's bins)");
+        return EXIT_USAGE;
+    }
+    const char *depart = cli_get(a, "depart");
+    if (depart) {
+        if (swx_iso8601_parse(&o->depart, depart)) {
+            cli_error("--depart '%s': an ISO 8601 time (2024-10-08T06:00Z)", depart);
+            return EXIT_USAGE;
+        }
+        p->has_depart = 1;
+    }
+    p->polar_file = cli_get(a, "polar");
+    if (!p->polar_file && !cli_has(a, "speed")) {
+        cli_error("a route needs --polar FILE, or --speed KN to motor");
+        return EXIT_USAGE;
+    }
+    if (cli_get_double(&o->motor_kn, a, "speed", 0, 0.1, 60) ||
+        cli_get_double(&o->min_twa_deg, a, "min-twa", 0, 1, 179))
+        return EXIT_USAGE;
+    if ((exit_code = read_threshold(&o->max_tws_kn, a, "max-wind", 's')) ||
+        (exit_code = read_threshold(&o->max_gust_kn, a, "max-gust", 's')) ||
+        (exit_code = read_threshold(&o->max_wave_m, a, "max-wave", 'h')) ||
+        (exit_code = read_threshold(&o->motor_below_kn, a, "motor-below", 's')))
+        return exit_code;
+    if (o->motor_below_kn > 0 && (!p->polar_file || o->motor_kn <= 0)) {
+        cli_error("--motor-below needs --polar FILE and --speed KN (the motoring speed)");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The search's settings, land and the forecast's source into *p. */
+static int read_search_args(route_args *p, const cli_args *a)
+{
+    swx_routing_opts *o = &p->o;
+    long step_min, threads, days;
+    const char *res = cli_get(a, "coastline");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cli_get_double(&o->heading_step_deg, a, "heading-step", 3, 0.5, 15) ||
+        cli_get_int(&step_min, a, "time-step", 60, 5, 360) ||
+        cli_get_int(&days, a, "max-days", 30, 1, 60) ||
+        cli_get_int(&threads, a, "threads",
+                    cores < 1   ? 1
+                    : cores > 8 ? 8
+                                : cores,
+                    1, 64) ||
+        cli_get_double(&p->land_margin_nm, a, "land-margin", 1, 0, 50))
+        return EXIT_USAGE;
+    o->time_step_s = (int)step_min * 60;
+    o->max_hours = (double)days * 24;
+    o->threads = (int)threads;
+    if (res && (strlen(res) != 1 || !strchr("fhilc", res[0]))) {
+        cli_error("--coastline '%s': f (full), h, i, l or c (crude)", res);
+        return EXIT_USAGE;
+    }
+    p->coastline = res ? res[0] : 'f';
+    p->grib = cli_get(a, "grib");
+    p->save_grib = cli_get(a, "save-grib");
+    if (p->grib && p->save_grib) {
+        cli_error("--save-grib keeps what is fetched from the service: not with --grib");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The outputs into *p, and that no two of them, nor an input, are one file. */
+static int read_output_args(route_args *p, const cli_args *a)
+{
+    const char *outs[5], *names[5] = {"gpx", "geojson", "isochrones", "json", "save-grib"};
+    p->gpx = outs[0] = cli_get(a, "gpx");
+    p->geojson = outs[1] = cli_get(a, "geojson");
+    p->isochrones = outs[2] = cli_get(a, "isochrones");
+    p->json = outs[3] = cli_get(a, "json");
+    outs[4] = p->save_grib;
+    const char *inputs[2] = {p->polar_file, p->grib};
+    for (int i = 0; i < 5; i++) {
+        if (!outs[i])
+            continue;
+        if (strcmp(outs[i], "-") == 0) {
+            if (i == 3)
+                continue;
+            cli_error("--%s needs a file name (only --json writes to stdout, with -)", names[i]);
+            return EXIT_USAGE;
+        }
+        for (int k = 0; k < i; k++)
+            if (outs[k] && strcmp(outs[k], outs[i]) == 0) {
+                cli_error("--%s and --%s name the same file %s", names[k], names[i], outs[i]);
+                return EXIT_USAGE;
+            }
+        int rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 4 ? SWX_ATOMICFILE_STREAM : 0,
+                                       inputs, 2);
+        if (rc)
+            return cli_fail(rc);
+    }
+    return 0;
+}
+
+static int read_args(route_args *p, const cli_args *a)
+{
+    int exit_code;
+    memset(p, 0, sizeof *p);
+    if (a->npositional) {
+        cli_error("unexpected argument '%s' (see 'seawx route --help')", a->positional[0]);
+        return EXIT_USAGE;
+    }
+    if ((exit_code = read_boat_args(p, a)) || (exit_code = read_search_args(p, a)) ||
+        (exit_code = read_output_args(p, a)))
+        return exit_code;
+    route_area(p);
+    return 0;
+}
+
+/* --polar FILE into r->polar and p->o. */
+static int read_polar(route_run *r, route_args *p)
+{
+    char *text;
+    size_t len;
+    int rc;
+    if ((rc = swx_read_file(&text, &len, p->polar_file, ROUTE_MAX_FILE)))
+        return cli_fail(rc);
+    rc = swx_polar_parse(&r->polar, text, len);
+    free(text);
+    if (rc) {
+        cli_error("--polar %s: %s", p->polar_file, swx_error_last());
+        return EXIT_USAGE;
+    }
+    p->o.polar = r->polar;
+    return 0;
+}
+
+/* Land for the area, and the start and end at sea. */
+static int open_land(route_run *r, const route_args *p)
+{
+    swx_land_opts lo = {NULL,     p->coastline, p->south,         p->west,
+                        p->north, p->east,      p->land_margin_nm};
+    int rc = swx_land_open(&r->land, &lo);
+    if (rc)
+        return cli_fail(rc);
+    const char *names[2] = {"--from", "--to"};
+    double lat[2] = {p->o.from_lat, p->o.to_lat}, lon[2] = {p->o.from_lon, p->o.to_lon};
+    for (int i = 0; i < 2; i++)
+        if (swx_land_at(r->land, lat[i], lon[i])) {
+            cli_error("%s %.5f,%.5f is on land or within --land-margin %g nm of it (GSHHG "
+                      "%c): no route can %s there",
+                      names[i], lat[i], lon[i], p->land_margin_nm, p->coastline,
+                      i ? "end" : "start");
+            return EXIT_USAGE;
+        }
+    return 0;
+}
+
+static int on_grib_progress(void *ud, const char *stage, size_t done, size_t total)
+{
+    double *last = ud;
+    if (cli_stop_soft)
+        return 1;
+    if (done == total || cli_progress_due(last))
+        cli_progress(0, "forecast: %s %zu of %zu", stage, done, total);
+    return 0;
+}
+
+/* The forecast from the service: the box cut of `seawx grib`, into
+ * --save-grib or a temporary file. */
+static int fetch_forecast(route_run *r, const route_args *p, const cli_args *a, const char **path)
+{
+    swx_client *client = NULL;
+    swx_diskcache *cache = NULL;
+    int exit_code, rc;
+    if ((exit_code = cli_grib_cache(&cache, a)) || (exit_code = cli_client(&client, a))) {
+        swx_diskcache_free(cache);
+        return exit_code;
+    }
+    if (!p->save_grib) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(r->tmp_grib, sizeof r->tmp_grib, "%.40s/seawx-route-XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemp(r->tmp_grib);
+        if (fd < 0) {
+            r->tmp_grib[0] = 0;
+            swx_client_free(client);
+            swx_diskcache_free(cache);
+            return cli_fail(
+                swx_error_set(SWX_EIO, "cannot make a temporary file: %s", strerror(errno)));
+        }
+        close(fd);
+    }
+    *path = p->save_grib ? p->save_grib : r->tmp_grib;
+    swx_grib_spec spec = {0};
+    spec.vars = "wind,gust,waves,currents";
+    spec.grid_deg = 0.25;
+    spec.step_h = 3;
+    spec.cut = SWX_GRIB_CUT_BOX;
+    spec.west = p->west;
+    spec.south = p->south;
+    spec.east = p->east;
+    spec.north = p->north;
+    double last = cli_now();
+    swx_grib_opts go = {
+        .cache = cache, .progress = on_grib_progress, .ud = &last, .cancel = &cli_stop_soft};
+    rc = swx_grib_build(NULL, client, &spec, *path, &go);
+    cli_progress(0, NULL);
+    swx_client_free(client);
+    swx_diskcache_free(cache);
+    return cli_stop_or_fail(rc, "nothing written");
+}
+
+/* The forecast opened (from --grib or the service) and the departure in it. */
+static int open_forecast(route_run *r, route_args *p, const cli_args *a)
+{
+    const char *path = p->grib;
+    int exit_code, rc;
+    if (!path && (exit_code = fetch_forecast(r, p, a, &path)))
+        return exit_code;
+    rc = swx_routing_forecast_open(&r->fc, path, p->south, p->west, p->north, p->east);
+    if (rc) {
+        if (p->grib && (rc == SWX_EINVAL || rc == SWX_EPARSE)) {
+            cli_error("--grib %s: %s", p->grib, swx_error_last());
+            return EXIT_USAGE;
+        }
+        return cli_fail(rc);
+    }
+    int64_t first = swx_routing_forecast_first(r->fc), last = swx_routing_forecast_last(r->fc);
+    char f[SWX_ISO8601_LEN], l[SWX_ISO8601_LEN];
+    swx_iso8601_format(f, first);
+    swx_iso8601_format(l, last);
+    if (!p->has_depart) {
+        p->o.depart = first;
+        cli_info("departing at the forecast's first time, %s (--depart to choose)", f);
+    }
+    if (p->o.depart < first || p->o.depart >= last) {
+        char d[SWX_ISO8601_LEN];
+        swx_iso8601_format(d, p->o.depart);
+        cli_error("--depart %s is outside the forecast, which runs from %s to %s", d, f, l);
+        return EXIT_USAGE;
+    }
+    p->o.met = swx_routing_forecast_met;
+    p->o.met_ctx = r->fc;
+    return 0;
+}
+
+/* ---- output ---- */
+
+typedef int (*write_fn)(FILE *f, const swx_routing *r, const swx_routing_info *in);
+
+static int isochrones_fn(FILE *f, const swx_routing *r, const swx_routing_info *in)
+{
+    (void)in;
+    return swx_routing_write_isochrones(f, r);
+}
+
+/* Writes one output (path, "-" for stdout) whole or not at all. */
+static int write_out(const char *path, write_fn fn, const swx_routing *r,
+                     const swx_routing_info *in)
+{
+    int rc;
+    if (strcmp(path, "-") == 0) {
+        rc = fn(stdout, r, in);
+        if (!rc && fflush(stdout) != 0)
+            rc = swx_error_set(SWX_EIO, "writing the output failed: %s", strerror(errno));
+        return rc ? cli_fail(rc) : 0;
+    }
+    swx_atomicfile af = SWX_ATOMICFILE_INIT;
+    if ((rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM)) == 0) {
+        if ((rc = fn(af.f, r, in)) != 0) {
+            swx_error_prefix(rc, "%s", path);
+            swx_atomicfile_abort(&af);
+        } else {
+            rc = swx_atomicfile_commit(&af);
+        }
+    }
+    return rc ? cli_fail(rc) : 0;
+}
+
+static void fmt_time(char out[SWX_ISO8601_LEN], int64_t t)
+{
+    char iso[SWX_ISO8601_LEN];
+    swx_iso8601_format(iso, t);
+    snprintf(out, SWX_ISO8601_LEN, "%.10s %.5sZ", iso, iso + 11);
+}
+
+/* The table: one row a point, every `every` points and the last. */
+static void write_table(FILE *f, const swx_routing *r)
+{
+    const swx_routing_point *p = swx_routing_points(r);
+    size_t n = swx_routing_npoints(r), every = n > 60 ? (n + 59) / 60 : 1;
+    fprintf(f, "%-17s %9s %10s %4s %6s %6s %5s %5s %6s %s\n", "time", "lat", "lon", "cog", "sog kn",
+            "bsp kn", "tws", "twa", "wave m", "");
+    for (size_t i = 0; i < n; i++) {
+        if (i % every && i + 1 != n)
+            continue;
+        char t[SWX_ISO8601_LEN];
+        fmt_time(t, p[i].time);
+        fprintf(f, "%-17s %9.4f %10.4f %4.0f %6.1f %6.1f %5.0f %5.0f %6.1f %s\n", t, p[i].lat,
+                p[i].lon, p[i].cog_deg, p[i].sog_kn, p[i].bsp_kn, p[i].tws_kn, fabs(p[i].twa_deg),
+                p[i].wave_m,
+                p[i].motoring  ? "motor"
+                : p[i].tacking ? "tacking"
+                               : "");
+    }
+}
+
+static int write_outputs(const route_run *r, const route_args *p, const swx_routing_info *in)
+{
+    int exit_code;
+    if ((p->gpx && (exit_code = write_out(p->gpx, swx_routing_write_gpx, r->route, in))) ||
+        (p->geojson &&
+         (exit_code = write_out(p->geojson, swx_routing_write_geojson, r->route, in))) ||
+        (p->isochrones && (exit_code = write_out(p->isochrones, isochrones_fn, r->route, in))) ||
+        (p->json && (exit_code = write_out(p->json, swx_routing_write_json, r->route, in))))
+        return exit_code;
+    return 0;
+}
+
+/* The search, its outputs and the summary line (or why there is no route). */
+static int search(route_run *r, const route_args *p)
+{
+    swx_routing_info in = {
+        &p->o,       NULL, p->polar_file, p->grib ? p->grib : "the service", p->land_margin_nm,
+        p->coastline};
+    cli_progress(0, "searching the route");
+    int rc = swx_routing_solve(&r->route, &p->o);
+    cli_progress(0, NULL);
+    if (rc)
+        return cli_stop_or_fail(rc, "nothing written");
+    if (!swx_routing_found(r->route)) {
+        const swx_routing_reason *why = swx_routing_why(r->route);
+        if (p->json && strcmp(p->json, "-") == 0)
+            write_out(p->json, swx_routing_write_json, r->route, &in);
+        cli_error("no route: %s", why->message);
+        return EXIT_NO_ROUTE;
+    }
+    int exit_code = write_outputs(r, p, &in);
+    if (exit_code)
+        return exit_code;
+    if (!(p->json && strcmp(p->json, "-") == 0)) {
+        write_table(stdout, r->route);
+        if (fflush(stdout) != 0)
+            return cli_fail(
+                swx_error_set(SWX_EIO, "writing the table failed: %s", strerror(errno)));
+    }
+    swx_routing_summary s;
+    swx_routing_summarize(&s, r->route);
+    char arrive[SWX_ISO8601_LEN];
+    const swx_routing_point *pts = swx_routing_points(r->route);
+    fmt_time(arrive, pts[swx_routing_npoints(r->route) - 1].time);
+    cli_summary("route: %.1f nm in %.1f h (%.1f days), arriving %s; strongest wind %.0f kn",
+                s.distance_nm, s.hours, s.hours / 24, arrive, s.max_tws_kn);
+    return 0;
+}
+
+int cmd_route(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    route_args p;
+    route_run r;
+    cli_signals sig;
+    int exit_code;
+    memset(&r, 0, sizeof r);
+    int pr = cli_parse(&a, cmd, argc, argv);
+    if (pr)
+        return pr > 0 ? EXIT_OK : EXIT_USAGE;
+    cli_set_quiet(cli_has(&a, "quiet"));
+    if ((exit_code = read_args(&p, &a)))
+        return exit_code;
+    if (!(p.polar_file && (exit_code = read_polar(&r, &p))) && !(exit_code = open_land(&r, &p))) {
+        cli_signals_catch(&sig);
+        if (!(exit_code = open_forecast(&r, &p, &a))) {
+            p.o.leg[0] = swx_routing_land_leg;
+            p.o.leg_ctx[0] = r.land;
+            exit_code = search(&r, &p);
+        }
+        cli_signals_release(&sig);
+    }
+    run_free(&r);
+    return exit_code;
+}
