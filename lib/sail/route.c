@@ -6,8 +6,11 @@
  * headings, by the caller's thread and opts->threads - 1 others, each point
  * into its own slots of the candidates (so what a thread does never depends
  * on another); then one pass over the candidates in index order keeps, per
- * sector of bearing from the start, the farthest that is farther than any
- * earlier isochrone reached there. */
+ * sector (a cross-track band along the great circle from the start to the
+ * end), the one nearest the end, when nearer than any earlier isochrone
+ * reached there. Nearness to the end, not distance from the start: a point
+ * that overshoots the end in a strong current must not push out the one
+ * that will reach it first. */
 #include "route_priv.h"
 #include "seawx/error.h"
 #include "seawx/sphere.h"
@@ -38,7 +41,7 @@ typedef struct search {
     swx__rboat boat;
     swx_routing *r;
     double dist_se, brg_se; /* start to end */
-    double sector_deg;
+    double sector_nm;
     int nsect, nhead; /* sectors; headings of the whole circle */
     double head_step, fan;
     double *best_ever;  /* per sector */
@@ -113,8 +116,13 @@ static int expand_one(search *s, const swx__rnode *p, const swx_routing_met *m0,
         return c->cause = rc, 0;
     c->dist = swx__route_dist(s->o->from_lat, s->o->from_lon, c->lat, c->lon);
     c->to_end = swx__route_dist(c->lat, c->lon, s->o->to_lat, s->o->to_lon);
+    /* the sector: the band of cross-track distance from the great circle
+     * start to end; what it keeps: the point nearest the end */
     double brg = swx__route_bearing(s->o->from_lat, s->o->from_lon, c->lat, c->lon);
-    c->sector = (int)(brg / s->sector_deg) % s->nsect;
+    double d13 = c->dist / SWX__ROUTE_R_NM, da = (brg - s->brg_se) * M_PI / 180;
+    double xt = asin(sin(d13) * sin(da)) * SWX__ROUTE_R_NM;
+    int q = (int)floor(xt / s->sector_nm) + s->nsect / 2;
+    c->sector = q < 0 ? 0 : q >= s->nsect ? s->nsect - 1 : q;
     c->cause = 0;
     return 0;
 }
@@ -285,7 +293,6 @@ static int iso_push(swx_routing *r, size_t off, int64_t t)
     return 0;
 }
 
-
 /* Keeps per sector the farthest candidate past the sector's best so far,
  * appends them to the nodes as the next isochrone; and the best arrival. */
 static int reduce(search *s, step_tally *st)
@@ -316,10 +323,10 @@ static int reduce(search *s, step_tally *st)
         }
         if (c->sog > st->max_sog)
             st->max_sog = c->sog;
-        if (c->dist + c->to_end > limit * s->dist_se || c->dist <= s->best_ever[c->sector] + 1e-9)
+        if (c->dist + c->to_end > limit * s->dist_se || c->to_end >= s->best_ever[c->sector] - 1e-9)
             continue;
         int64_t *k = &s->chosen[c->sector];
-        if (*k < 0 || c->dist > s->cand[*k].dist)
+        if (*k < 0 || c->to_end < s->cand[*k].to_end)
             *k = (int64_t)j;
     }
     size_t n = 0;
@@ -332,7 +339,7 @@ static int reduce(search *s, step_tally *st)
     for (int q = 0; q < s->nsect; q++)
         if (s->chosen[q] >= 0) {
             r->nodes[r->nnodes++] = s->cand[s->chosen[q]];
-            s->best_ever[q] = s->cand[s->chosen[q]].dist;
+            s->best_ever[q] = s->cand[s->chosen[q]].to_end;
             s->chosen[q] = -1;
         }
     s->iso_from = from;
@@ -407,17 +414,20 @@ static int search_init(search *s, const swx_routing_opts *o, swx_routing *r)
     s->nhead = (int)floor(360 / s->head_step + 1e-9);
     s->fan = SWX_ROUTING_FAN_DEG;
     double sec_nm = o->sector_nm > 0 ? o->sector_nm : fmax(1.0, s->dist_se / 300);
-    s->nsect = (int)ceil(2 * M_PI * s->dist_se / sec_nm);
+    s->sector_nm = sec_nm;
+    s->brg_se = swx__route_bearing(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
+    s->nsect = 2 * (int)ceil(1.2 * s->dist_se / sec_nm);
     s->nsect = s->nsect < 36 ? 36 : s->nsect > MAX_SECTORS ? MAX_SECTORS : s->nsect;
-    s->sector_deg = 360.0 / s->nsect;
     s->best_t = INFINITY;
     s->seen.near_blocked = INFINITY;
     s->best_ever = calloc((size_t)s->nsect, sizeof *s->best_ever);
     s->chosen = malloc((size_t)s->nsect * sizeof *s->chosen);
     if (!s->best_ever || !s->chosen)
         return swx_error_set(SWX_ENOMEM, "out of memory in the route search");
-    for (int q = 0; q < s->nsect; q++)
+    for (int q = 0; q < s->nsect; q++) {
         s->chosen[q] = -1;
+        s->best_ever[q] = INFINITY;
+    }
     return 0;
 }
 

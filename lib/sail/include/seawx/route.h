@@ -17,11 +17,16 @@
  * heading of a fan (a multiple of heading_step_deg within SWX_ROUTING_FAN_DEG
  * of the point's bearing from the start); a leg is integrated with the
  * forecast at both ends (Heun's method, error of second order in the step).
- * Of the points reached, each sector of bearing from the start keeps the one
- * farthest from the start, and only when it is farther than any point an
+ * Of the points reached, each sector (a band of cross-track distance
+ * sector_nm wide along the great circle from the start to the end) keeps
+ * the one nearest the end, and only when it is nearer than any point an
  * earlier isochrone kept there (so a blocked or stalled frontier empties and
  * the search ends). The heading step Δ costs at most 1/cos(Δ/2) - 1 of the
  * time: 0.015 % at 2°, 0.034 % at 3°, 0.095 % at 5°, 0.38 % at 10°.
+ * The pruning's error grows as sector_nm² / time step (measured on Bryson
+ * and Ho's sheared current, 115 nm: 0.15 % at 1 nm and 1 h, 0.05 % at
+ * 0.25 nm and 1 h); halving the time step and the heading step and dividing
+ * the sector by 2^1.5 more than halves the error.
  *
  * The time step: time_step_s offshore; a quarter of the time the nearest
  * point still needs to the end once that is less than four steps (but not
