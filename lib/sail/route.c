@@ -484,9 +484,16 @@ static void stopped(search *s, const step_tally *st, int too_long)
                    "from the end",
                    hours, lat, lon, near);
     } else if (st->forecast_end && st->forecast_end * 2 >= st->blocked) {
-        set_reason(s->r, SWX_ROUTING_FORECAST_END, 0, st->near_lat, st->near_lon, s->t,
-                   "the forecast ends %.1f h after the departure, before the end is reached",
-                   hours);
+        int64_t last = s->t - s->dt; /* the last isochrone the forecast covered */
+        const swx_routing *r = s->r;
+        const swx__rnode *p = &r->nodes[0];
+        for (size_t i = r->iso_off[r->niso - 2]; i < r->iso_off[r->niso - 1]; i++)
+            if (r->nodes[i].to_end < p->to_end)
+                p = &r->nodes[i];
+        set_reason(s->r, SWX_ROUTING_FORECAST_END, 0, p->lat, p->lon, last,
+                   "the forecast ends within %lld min after %.1f h of the voyage, before the "
+                   "end is reached",
+                   (long long)((s->dt + 59) / 60), (double)(last - o->depart) / 3600);
     } else if (st->near_cause) {
         set_reason(
             s->r, SWX_ROUTING_END_UNREACHABLE, st->near_cause, st->near_lat, st->near_lon, s->t,

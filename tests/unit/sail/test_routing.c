@@ -128,13 +128,16 @@ typedef struct field {
     double wu, wv, cu, cv; /* uniform wind and current, kn */
     double shear_v, shear_h;
     double wu2, wv2;
-    int64_t t1; /* F_SHIFT: wind (wu2, wv2) from t1 */
+    int64_t t1;  /* F_SHIFT: wind (wu2, wv2) from t1 */
+    int64_t end; /* 0, or the forecast's end */
 } field;
 
 static int met(void *ctx, double lat, double lon, int64_t t, swx_routing_met *out)
 {
     const field *f = ctx;
     (void)lon;
+    if (f->end && t > f->end)
+        return SWX_ROUTING_FORECAST_END;
     *out = (swx_routing_met){f->wu, f->wv, NAN, NAN, f->cu, f->cv};
     if (f->kind == F_SHEAR)
         out->cur_u_kn = f->shear_v * (R_NM * lat * RAD) / f->shear_h;
@@ -227,7 +230,7 @@ static double plane_dx(double flat, double flon, double tlon)
 
 static void test_great_circle(void)
 {
-    field f = {F_UNIFORM, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    field f = {.kind = F_UNIFORM};
     double la0 = -1.0, lo0 = 10.0, la1 = 1.2, lo1 = 12.5;
     swx_routing_opts o = opts(la0, lo0, la1, lo1, &f);
     double h = sin((la1 - la0) * RAD / 2), g = sin((lo1 - lo0) * RAD / 2);
@@ -266,7 +269,7 @@ static void polar_case(const char *what, double la0, double lo0, double la1, dou
 {
     static double h[NNORM];
     swx_polar *p = NULL;
-    field f = {F_UNIFORM, 0, -12, cu, cv, 0, 0, 0, 0, 0};
+    field f = {.kind = F_UNIFORM, .wv = -12, .cu = cu, .cv = cv};
     CU_ASSERT_EQUAL_FATAL(swx_polar_parse(&p, tp_text, tp_len), 0);
     swx_routing_opts o = opts(la0, lo0, la1, lo1, &f);
     o.polar = p;
@@ -310,7 +313,7 @@ static void test_polar_current(void)
 
 static void test_current(void)
 {
-    field f = {F_UNIFORM, 0, 0, 2.0, 1.0, 0, 0, 0, 0, 0};
+    field f = {.kind = F_UNIFORM, .cu = 2.0, .cv = 1.0};
     double la0 = -1.0, lo0 = 30, la1 = 0.8, lo1 = 32;
     swx_routing_opts o = opts(la0, lo0, la1, lo1, &f);
     double dx = plane_dx(la0, lo0, lo1), dy = R_NM * (la1 - la0) * RAD, V = 6;
@@ -321,7 +324,7 @@ static void test_current(void)
 
 static swx_routing_opts shear_opts(field *f)
 {
-    *f = (field){F_SHEAR, 0, 0, 0, 0, 6, 50, 0, 0, 0};
+    *f = (field){.kind = F_SHEAR, .shear_v = 6, .shear_h = 50};
     double x0 = -(sqrt(2) + log(1 + sqrt(2))) * 50;
     return opts(0, x0 / R_NM / RAD, 0, 0, f);
 }
@@ -339,7 +342,7 @@ static void test_shift(void)
 {
     static double h1[NNORM], h2[NNORM];
     swx_polar *p = NULL;
-    field f = {F_SHIFT, 0, -12, 0, 0, 0, 0, -16, 0, T0 + 10 * 3600};
+    field f = {.kind = F_SHIFT, .wv = -12, .wu2 = -16, .t1 = T0 + 10 * 3600};
     double la0 = -1.0, lo0 = 50, la1 = 1.0, lo1 = 51.5;
     CU_ASSERT_EQUAL_FATAL(swx_polar_parse(&p, tp_text, tp_len), 0);
     swx_routing_opts o = opts(la0, lo0, la1, lo1, &f);
@@ -398,8 +401,8 @@ static void test_halving(void)
 static swx_routing *disc_route(int threads, disc *d, field *f)
 {
     swx_routing *r = NULL;
-    *f = (field){F_UNIFORM, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    *d = (disc){R_NM * 61.25 * RAD, 0, 30, 0};
+    *f = (field){.kind = F_UNIFORM};
+    *d = (disc){.x = R_NM * 61.25 * RAD, .r = 30};
     swx_routing_opts o = opts(0, 60, 0, 62.5, f);
     o.leg[0] = disc_leg;
     o.leg_ctx[0] = d;
@@ -437,8 +440,8 @@ static void test_disc(void)
 
 static void test_enclosed(void)
 {
-    field f = {F_UNIFORM, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    disc d = {R_NM * 72.5 * RAD, 0, 20, 1};
+    field f = {.kind = F_UNIFORM};
+    disc d = {.x = R_NM * 72.5 * RAD, .r = 20, .ring = 1};
     swx_routing *r = NULL;
     swx_routing_opts o = opts(0, 70, 0, 72.5, &f);
     o.leg[0] = disc_leg;
@@ -460,7 +463,7 @@ static void test_enclosed(void)
 
 static void test_bad(void)
 {
-    field f = {F_UNIFORM, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    field f = {.kind = F_UNIFORM};
     swx_routing *r = NULL;
     swx_routing_opts o = opts(0, 70, 0, 70, &f);
     CU_ASSERT_EQUAL(swx_routing_solve(&r, &o), SWX_EINVAL);
@@ -477,6 +480,48 @@ static void test_bad(void)
     CU_ASSERT(!swx_routing_found(r));
     CU_ASSERT_EQUAL(swx_routing_why(r)->cause, SWX_ROUTING_TOO_LONG);
     swx_routing_free(r);
+}
+
+/* The forecast ends, the start is on land, the wind is past the limit:
+ * each a reason of its own, found at once. */
+static void test_reasons(void)
+{
+    swx_routing *r = NULL;
+    swx_polar *p = NULL;
+    field f = {.kind = F_UNIFORM, .wv = -12, .end = T0 + 5 * 3600};
+    swx_routing_opts o = opts(0, 70, 0, 72, &f);
+    CU_ASSERT_EQUAL_FATAL(swx_routing_solve(&r, &o), 0);
+    CU_ASSERT(!swx_routing_found(r));
+    CU_ASSERT_EQUAL(swx_routing_why(r)->cause, SWX_ROUTING_FORECAST_END);
+    CU_ASSERT(swx_routing_why(r)->time <= T0 + 5 * 3600);
+    printf("\n  %s", swx_routing_why(r)->message);
+    swx_routing_free(r);
+
+    disc d = {.x = R_NM * 70 * RAD, .r = 5};
+    f.end = 0;
+    o = opts(0, 70, 0, 72, &f);
+    o.leg[0] = disc_leg;
+    o.leg_ctx[0] = &d;
+    CU_ASSERT_EQUAL_FATAL(swx_routing_solve(&r, &o), 0);
+    CU_ASSERT_EQUAL(swx_routing_why(r)->cause, SWX_ROUTING_START_ON_LAND);
+    printf("\n  %s", swx_routing_why(r)->message);
+    swx_routing_free(r);
+
+    CU_ASSERT_EQUAL_FATAL(swx_polar_parse(&p, tp_text, tp_len), 0);
+    o = opts(0, 70, 0, 72, &f);
+    o.polar = p;
+    o.max_tws_kn = 10; /* the wind blows 12 */
+    CU_ASSERT_EQUAL_FATAL(swx_routing_solve(&r, &o), 0);
+    CU_ASSERT_EQUAL(swx_routing_why(r)->cause, SWX_ROUTING_END_UNREACHABLE);
+    CU_ASSERT_EQUAL(swx_routing_why(r)->blocked_by, SWX_ROUTING_LIMIT);
+    printf("\n  %s", swx_routing_why(r)->message);
+    swx_routing_free(r);
+    /* the same wind under motor below 14 kn: a route at the motor's speed */
+    o.max_tws_kn = 0;
+    o.motor_below_kn = 14;
+    o.motor_kn = 5;
+    check(solve_hours(&o, "motoring below 14 kn"), 2 * RAD * R_NM / 5, 0.002, "motoring");
+    swx_polar_free(p);
 }
 
 int main(void)
@@ -498,6 +543,7 @@ int main(void)
     CU_add_test(s, "a disc: round it, the same route with 1 and 4 threads", test_disc);
     CU_add_test(s, "an end enclosed: unreachable, fast", test_enclosed);
     CU_add_test(s, "bad options and a search too long", test_bad);
+    CU_add_test(s, "the forecast's end, a start on land, a wind limit", test_reasons);
     int rc = cu_run();
     free(tp_text);
     return rc;
