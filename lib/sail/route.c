@@ -51,6 +51,7 @@ typedef struct search {
     size_t cand_cap, arrive_cap, slots;
     size_t iso_from, iso_n; /* the isochrone being expanded */
     int64_t t, dt;
+    int64_t base; /* the time step offshore */
     int first;
     /* the best arrival so far */
     double best_t;
@@ -132,7 +133,7 @@ static int expand_one(search *s, const swx__rnode *p, const swx_routing_met *m0,
 static int arrive_from(search *s, const swx__rnode *p, const swx_routing_met *m0, swx__rnode *a)
 {
     const swx_routing_opts *o = s->o;
-    double cap_h = o->time_step_s / 3600.0, s0, s1, h0, h1, ve, vn;
+    double cap_h = (double)s->base / 3600, s0, s1, h0, h1, ve, vn;
     swx_routing_met m1;
     a->cause = -1;
     if (p->to_end > (s->boat.vmax + hypot(m0->cur_u_kn, m0->cur_v_kn)) * cap_h * 1.5)
@@ -411,9 +412,14 @@ static int search_init(search *s, const swx_routing_opts *o, swx_routing *r)
     }
     s->dist_se = swx__route_dist(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
     s->head_step = o->heading_step_deg > 0 ? o->heading_step_deg : 3;
+    s->base = o->time_step_s > 0 ? o->time_step_s : 3600;
     s->nhead = (int)floor(360 / s->head_step + 1e-9);
     s->fan = SWX_ROUTING_FAN_DEG;
-    double sec_nm = o->sector_nm > 0 ? o->sector_nm : fmax(1.0, s->dist_se / 300);
+    /* a sector wider than a third of a step's run loses the best of
+     * neighbouring routes (measured on a 2,700 nm crossing) */
+    double sec_nm = o->sector_nm > 0 ? o->sector_nm
+                                     : fmin(fmax(1.0, s->dist_se / 300),
+                                            0.3 * s->boat.vmax * (double)s->base / 3600);
     s->sector_nm = sec_nm;
     s->brg_se = swx__route_bearing(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
     s->nsect = 2 * (int)ceil(1.2 * s->dist_se / sec_nm);
@@ -543,7 +549,7 @@ static int run(search *s)
     const swx_routing_opts *o = s->o;
     swx_routing *r = s->r;
     double max_h = o->max_hours > 0 ? o->max_hours : 720;
-    int64_t base = o->time_step_s > 0 ? o->time_step_s : 3600, cur = base;
+    int64_t base = s->base, cur = base;
     double max_sog = s->boat.vmax;
     int rc = nodes_room(r, 1);
     if (rc || (rc = iso_push(r, 0, o->depart)))

@@ -105,7 +105,8 @@ typedef struct swx_routing_opts {
     double motor_below_kn;   /* motor at motor_kn when the wind is lighter */
     double heading_step_deg; /* 0: 3 */
     int time_step_s;         /* 0: 3600 */
-    double sector_nm;        /* pruning width at the end's range; 0: max(1, distance / 300) */
+    double sector_nm;        /* a sector's cross-track width, nm; 0: the smaller of
+                                max(1, distance / 300) and 0.3 x top speed x time step */
     double max_hours;        /* 0: 720 */
     double max_detour;       /* points whose distance from the start and to the end add
                                 up to more than this times the great circle are dropped;
