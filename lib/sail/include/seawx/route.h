@@ -8,8 +8,8 @@
  * The boat: with a polar, its speed through water in a direction is that of
  * the convex hull of the polar curve at the wind over water (true wind minus
  * current): a direction closer to the wind (or deeper downwind) than the
- * polar sails well is made good by tacking or gybing (swx_polar_hull in
- * seawx/plan.h). Its velocity over ground is that velocity plus the current.
+ * polar sails well is made good by tacking or gybing (swx_polar_hull_speed
+ * in seawx/plan.h). Its velocity over ground is that velocity plus the current.
  * Without a polar, or below motor_below_kn of wind, it motors at motor_kn.
  *
  * The search is an isochrone method with sector pruning (Hagiwara): from
@@ -21,7 +21,9 @@
  * sector_nm wide along the great circle from the start to the end) keeps
  * the one nearest the end, and only when it is nearer than any point an
  * earlier isochrone kept there (so a blocked or stalled frontier empties and
- * the search ends). The heading step Δ costs at most 1/cos(Δ/2) - 1 of the
+ * the search ends); points whose distances from the start and to the end
+ * add up to more than max_detour times the great circle are dropped. The
+ * heading step Δ costs at most 1/cos(Δ/2) - 1 of the
  * time: 0.015 % at 2°, 0.034 % at 3°, 0.095 % at 5°, 0.38 % at 10°.
  * The pruning's error grows as sector_nm² / time step (measured on Bryson
  * and Ho's sheared current, 115 nm: 0.15 % at 1 nm and 1 h, 0.05 % at
@@ -160,7 +162,8 @@ SWX_API double swx_routing_hours(const swx_routing *r);       /* total time */
 SWX_API double swx_routing_distance_nm(const swx_routing *r); /* over ground */
 
 /* The isochrones: number, and the i-th's time and points (lat, lon pairs,
- * in order of bearing from the start). */
+ * in order of their sectors, from the left of the great circle start to end
+ * to its right). */
 SWX_API size_t swx_routing_nisochrones(const swx_routing *r);
 SWX_API int64_t swx_routing_isochrone(const swx_routing *r, size_t i, const double **latlon,
                                       size_t *n);
