@@ -9,6 +9,7 @@
  * "twa/tws") and the wind speeds; every other line is an angle and one boat
  * speed per wind speed. */
 #include "seawx/plan.h"
+#include "polar_priv.h"
 
 #include "seawx/error.h"
 
@@ -330,4 +331,9 @@ double swx_polar_speed(const swx_polar *p, double tws_kn, double twa_deg)
     if (p->nrows == 1)
         return row_speed(p, 0, tws_kn);
     return row_speed(p, i, tws_kn) * (1 - w) + row_speed(p, i + 1, tws_kn) * w;
+}
+
+double swx__polar_top_tws(const swx_polar *p)
+{
+    return p->tws[p->ncols - 1];
 }

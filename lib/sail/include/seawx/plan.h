@@ -90,6 +90,25 @@ SWX_API void swx_polar_free(swx_polar *p);
  * 0 at 0 kn. NaN for a NaN wind. */
 SWX_API double swx_polar_speed(const swx_polar *p, double tws_kn, double twa_deg);
 
+/* What a polar makes good in any direction by tacking or gybing: the convex
+ * hull of the polar curve {v(a) (cos a, sin a)} (a the true wind angle, the
+ * curve mirrored about the wind, the boat at rest included), built once per
+ * row of a grid of wind speeds SWX_POLAR_HULL_TWS_STEP kn apart, up to the
+ * polar's last wind speed. A direction the curve reaches less well than two
+ * headings either side of it is sailed as a mix of those two (tacks upwind,
+ * gybes downwind), and its speed is the hull's radius there. The uniform-
+ * wind reachable set after t hours is t times this hull. Angles below
+ * min_twa_deg (0: none) are not sailed. Read-only once built: safe to share
+ * between threads. */
+#define SWX_POLAR_HULL_TWS_STEP 0.25
+typedef struct swx_polar_hull swx_polar_hull;
+SWX_API int swx_polar_hull_new(swx_polar_hull **out, const swx_polar *p, double min_twa_deg);
+SWX_API void swx_polar_hull_free(swx_polar_hull *h);
+/* Speed made good (knots) at true wind speed tws_kn along a direction
+ * twa_deg off the wind (folded into 0..180): the hull's radius there,
+ * linear in the wind speed between rows of the grid. NaN for a NaN wind. */
+SWX_API double swx_polar_hull_speed(const swx_polar_hull *h, double tws_kn, double twa_deg);
+
 /* ---- inputs ---- */
 
 /* "FROM/TO/STEP": ISO 8601 times and a step "6h", "90m", "1d" (> 0), FROM <=
