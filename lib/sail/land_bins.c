@@ -109,7 +109,11 @@ static void push(bin_ctx *c, size_t ring0, unsigned u, unsigned v, int coast)
 static int ring_end(bin_ctx *c, size_t ring0)
 {
     swx__land_rings *r = c->r;
-    if (r->npts - ring0 < 3) { /* a sliver that encloses nothing */
+    size_t n = r->npts - ring0;
+    if (n > 1 && r->xy[2 * ring0] == r->xy[2 * r->npts - 2] &&
+        r->xy[2 * ring0 + 1] == r->xy[2 * r->npts - 1])
+        n--;
+    if (n < 3) { /* a sliver that encloses nothing */
         r->npts = ring0;
         return 0;
     }
