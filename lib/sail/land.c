@@ -10,7 +10,11 @@
  *   NEAR   when a COAST cell lies within the margin plus one cell of it
  *          (a box of kx by ky cells);
  *   LAND   (a bit) when its centre is on land, by the even-odd rule along
- *          its row from the west, over all rings.
+ *          its row from the west, over all rings;
+ *   BLOCK  when every point of it is within the margin of a shoreline
+ *          vertex (measured with the largest cosine of the mask's
+ *          latitudes, which no question's plane exceeds), so any leg that
+ *          enters it is blocked.
  * A cell neither COAST nor NEAR is all land or all sea and farther than the
  * margin from the shore, so its bit answers for any point in it. Otherwise:
  * a point's side is its cell centre's, flipped by each shoreline edge the
@@ -39,6 +43,7 @@
 #define C_LAND 1
 #define C_COAST 2
 #define C_NEAR 4
+#define C_BLOCK 8
 #define MAX_CELLS (8u * 1000u * 1000u)
 #define MAX_LISTED (64u * 1000u * 1000u)
 #define MAX_MARGIN_NM 100.0
@@ -264,6 +269,49 @@ static int mark_near(swx_land *l)
     return 0;
 }
 
+/* BLOCK: cells whose every point is within the margin of a shoreline
+ * vertex: the cells at offsets (di, dj) from a cell holding a vertex with
+ * ((|di| + 1) w)^2 + ((|dj| + 1) h)^2 <= margin^2, w and h a cell's sides. */
+static int mark_blocked(swx_land *l)
+{
+    const swx__land_rings *r = &l->r;
+    double minlat = l->gy0 <= 0 && l->gy0 + l->ny * l->cell >= 0
+                        ? 0
+                        : fmin(fabs(l->gy0), fabs(l->gy0 + l->ny * l->cell));
+    double h = l->cell, w = l->cell * cos(minlat * DEG2RAD), m2 = l->m * l->m;
+    if (w * w + h * h > m2)
+        return 0; /* not even the vertex's own cell */
+    unsigned char *vert = calloc((size_t)l->nx * l->ny, 1);
+    if (!vert)
+        return swx_error_set(SWX_ENOMEM, "out of memory for the land mask");
+    for (size_t ring = 0; ring < r->nrings; ring++)
+        for (size_t k = r->start[ring]; k + 1 < r->start[ring + 1]; k++) {
+            if (!r->coast[k])
+                continue;
+            for (size_t v = k; v <= k + 1; v++) {
+                long i = cell_of(r->xy[2 * v], l->gx0, l->cell);
+                long j = cell_of(r->xy[2 * v + 1], l->gy0, l->cell);
+                if (i >= 0 && j >= 0 && i < l->nx && j < l->ny)
+                    vert[(size_t)j * l->nx + i] = 1;
+            }
+        }
+    int di_max = (int)(l->m / w), dj_max = (int)(l->m / h);
+    for (long j = 0; j < l->ny; j++)
+        for (long i = 0; i < l->nx; i++) {
+            if (!vert[(size_t)j * l->nx + i])
+                continue;
+            for (int dj = -dj_max; dj <= dj_max; dj++)
+                for (int di = -di_max; di <= di_max; di++) {
+                    double ex = (abs(di) + 1) * w, ey = (abs(dj) + 1) * h;
+                    long ii = i + di, jj = j + dj;
+                    if (ex * ex + ey * ey <= m2 && ii >= 0 && jj >= 0 && ii < l->nx && jj < l->ny)
+                        l->state[(size_t)jj * l->nx + ii] |= C_BLOCK;
+                }
+        }
+    free(vert);
+    return 0;
+}
+
 /* The mask's extent and cell: whole arc-minutes dividing 60 (so dividing
  * every GSHHG bin), the finest that keeps under MAX_CELLS. */
 static int plan_grid(swx_land *l, double mlon)
@@ -356,7 +404,8 @@ int swx_land_open(swx_land **out, const swx_land_opts *o)
         rc = swx_error_set(SWX_ENOMEM, "out of memory for the land mask");
         goto done;
     }
-    if ((rc = sweep_rows(l)) || (rc = list_edges(l)) || (rc = mark_near(l)))
+    if ((rc = sweep_rows(l)) || (rc = list_edges(l)) || (rc = mark_near(l)) ||
+        (rc = mark_blocked(l)))
         goto done;
     *out = l;
     l = NULL;
@@ -418,6 +467,9 @@ static int margin_hit(const swx_land *l, pt a, pt b, double k)
     j0 = j0 < 0 ? 0 : j0;
     j1 = j1 >= l->ny ? l->ny - 1 : j1;
     pt A = {0, 0}, B = {(b.x - a.x) * k, b.y - a.y};
+    /* the leg's direction: edges beyond the margin of its line, or before
+     * its start or past its end, are passed over without the full test */
+    double len = hypot(B.x, B.y), ux = len > 0 ? B.x / len : 1, uy = len > 0 ? B.y / len : 0;
     for (long j = j0; j <= j1; j++) {
         /* the leg's longitudes while within reach of this row */
         double y0 = l->gy0 + j * l->cell - m - l->cell, y1 = y0 + 3 * l->cell + 2 * m;
@@ -450,6 +502,11 @@ static int margin_hit(const swx_land *l, pt a, pt b, double k)
                 uint32_t n = l->edges[e];
                 pt p = point_at(l, n), q = point_at(l, n + 1);
                 pt P = {(p.x - a.x) * k, p.y - a.y}, Q = {(q.x - a.x) * k, q.y - a.y};
+                double sp = ux * P.y - uy * P.x, sq = ux * Q.y - uy * Q.x;
+                double tp = ux * P.x + uy * P.y, tq = ux * Q.x + uy * Q.y;
+                if ((sp > m && sq > m) || (sp < -m && sq < -m) || (tp < -m && tq < -m) ||
+                    (tp > len + m && tq > len + m))
+                    continue;
                 if (dist2_seg_seg(A, B, P, Q) <= m2)
                     return 1;
             }
@@ -465,9 +522,9 @@ int swx_land_at(const swx_land *l, double lat, double lon)
     pt p = {frame_lon(l, lon), lat};
     if (!inside_area(l, p.x, p.y))
         return 1;
-    if (level_at(l, p))
-        return 1;
     size_t c = (size_t)cell_of(p.y, l->gy0, l->cell) * l->nx + cell_of(p.x, l->gx0, l->cell);
+    if ((l->state[c] & C_BLOCK) || level_at(l, p))
+        return 1;
     if (!(l->state[c] & (C_COAST | C_NEAR)))
         return 0;
     return margin_hit(l, p, p, cos(lat * DEG2RAD));
@@ -490,6 +547,8 @@ int swx_land_leg_clear(const swx_land *l, double lat0, double lon0, double lat1,
         long i = cell_of(a.x + t * (b.x - a.x), l->gx0, l->cell);
         long j = cell_of(a.y + t * (b.y - a.y), l->gy0, l->cell);
         int st = l->state[(size_t)j * l->nx + i];
+        if (st & C_BLOCK)
+            return 0;
         if (st & (C_COAST | C_NEAR))
             exact = 1;
         else if (st & C_LAND)
