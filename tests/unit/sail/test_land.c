@@ -5,7 +5,8 @@
  * Fiji across 180); a leg across Tenerife blocked and one south of it
  * clear; the margin against a leg laid 2 nm south of Tenerife's southernmost
  * shore point (a distance along a meridian, so exactly 2 nm); islands'
- * areas from the rings by this test's own spherical area; every ring closed
+ * areas and the world's land from the rings by this test's own spherical
+ * area; every ring closed
  * and valid for GEOS; answers the same from several threads; a missing file
  * names the package, a netCDF file that is not a GSHHG coastline is refused
  * in one line with nothing printed. */
@@ -229,6 +230,20 @@ static void test_areas(void)
     CU_ASSERT(fabs(tenerife - 2034) < 0.03 * 2034);
 }
 
+/* The whole world from the crude file: its land (lakes in it) against the
+ * Earth's 148.94 million km2 of land, inland water included (the CIA World
+ * Factbook: 510.072 total, 361.132 of it ocean). */
+static void test_world_area(void)
+{
+    swx_land_opts o = {.resolution = 'c', .south = -90, .west = -180, .north = 90, .east = 180};
+    swx_land *l = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx_land_open(&l, &o), 0);
+    double total = island_area(l, -90, -180, 90, 180) / 1e6;
+    swx_land_free(l);
+    fprintf(stderr, "the world's land, crude: %.2f million km2\n", total);
+    CU_ASSERT(fabs(total - 148.94) < 0.02 * 148.94);
+}
+
 static void test_rings_valid(void)
 {
     swx_land *l = open_box(36.4, 24.9, 37.3, 25.8, 1); /* the Cyclades: many small islands */
@@ -395,6 +410,7 @@ int main(void)
     CU_add_test(s, "legs across and around an island", test_legs);
     CU_add_test(s, "the margin, 2 nm off Tenerife", test_margin);
     CU_add_test(s, "islands' areas from the rings", test_areas);
+    CU_add_test(s, "the world's land from the crude file", test_world_area);
     CU_add_test(s, "rings closed and valid for GEOS", test_rings_valid);
     CU_add_test(s, "the same answers from four threads", test_threads);
     CU_add_test(s, "missing, foreign and bad files, bad options", test_errors);
