@@ -371,6 +371,8 @@ int swx_land_open(swx_land **out, const swx_land_opts *o)
     swx_land *l = NULL;
     char res, path[4096];
     int rc, bin_size = 0;
+    if (!out || !o)
+        return swx_error_set(SWX_EINVAL, "no options for land");
     *out = NULL;
     if ((rc = check_opts(o, &res)) || (rc = file_path(path, sizeof path, o, res)))
         return rc;
