@@ -22,6 +22,9 @@ packages=(
   # The departure plan's chart (seawx plan --chart): cairo, and the DejaVu
   # fonts it writes with.
   libcairo2-dev fonts-dejavu-core
+  # The router's land: GSHHG coastlines in GMT's binned netCDF form (about
+  # 41 MB), read with libnetcdf; ncdump (netcdf-bin) shows their variables.
+  libnetcdf-dev netcdf-bin gmt-gshhg-full
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
   # The sharded-seed tests: a single-node Slurm cluster (daemons started by the

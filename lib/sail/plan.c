@@ -189,6 +189,7 @@ typedef struct figures {
     double max_wind, max_gust, max_wave;
     double h_wind, h_gust, h_wave, h_up;
     int partial;
+    double becalmed_nm; /* where a polar track stopped making way for good; NaN: never */
 } figures;
 
 static void figures_init(figures *g)
@@ -196,6 +197,7 @@ static void figures_init(figures *g)
     g->max_wind = g->max_gust = g->max_wave = NAN;
     g->h_wind = g->h_gust = g->h_wave = g->h_up = 0;
     g->partial = 0;
+    g->becalmed_nm = NAN;
 }
 
 static double nanmax(double a, double b)
@@ -245,10 +247,14 @@ static void constant_track(figures *g, const swx_plan_forecast *f, const double 
 
 /* A ship sailed by its polar from d: its figures, the arrival (NaN: none
  * within PLAN_MAX_VOYAGE_S or the forecast) and the moment it passes each
- * sample point (pass[j], NaN: never). */
+ * sample point (pass[j], NaN: never). Each leg is made good at the speed of
+ * the polar's convex hull along it (swx_polar_hull_speed): closer to the
+ * wind than the polar sails, or deeper downwind than it pays, the boat beats
+ * on alternating tacks or gybes at the best VMG, and its speed along the
+ * track is that VMG; never less than the motoring speed. */
 static void polar_track(figures *g, double *arrival, double *pass, const swx_plan_forecast *f,
-                        const double *course, const swx_plan_opts *o, double up_angle,
-                        double len_nm, double d)
+                        const double *course, const swx_plan_opts *o, const swx_polar_hull *hull,
+                        double up_angle, double len_nm, double d)
 {
     met m;
     double s = 0, t = d;
@@ -269,7 +275,7 @@ static void polar_track(figures *g, double *arrival, double *pass, const swx_pla
         meet(&m, f, j, t);
         double boat = NAN;
         if (!isnan(m.wind_kn) && !isnan(m.from_deg))
-            boat = swx_polar_speed(o->polar, m.wind_kn, twa(course[j], m.from_deg));
+            boat = swx_polar_hull_speed(hull, m.wind_kn, twa(course[j], m.from_deg));
         else if (!isnan(m.wind_kn))
             boat = 0; /* a calm */
         double kn = isnan(boat) || boat < o->min_kn ? o->min_kn : boat;
@@ -292,6 +298,11 @@ static void polar_track(figures *g, double *arrival, double *pass, const swx_pla
             *arrival = t;
             return;
         }
+        /* no way made from here to the forecast's end: becalmed there */
+        if (kn > 0)
+            g->becalmed_nm = NAN;
+        else if (isnan(g->becalmed_nm))
+            g->becalmed_nm = s;
     }
     g->partial = 1;
 }
@@ -357,6 +368,12 @@ static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const sw
     } else if (o->max_upwind_h > 0 && r->hours_upwind >= m * o->max_upwind_h) {
         v = SWX_PLAN_MARGINAL;
         why = keep(p, "%.0f h upwind, near %.0f h", r->hours_upwind, o->max_upwind_h);
+    } else if (r->partial && !isnan(r->becalmed_nm)) {
+        v = SWX_PLAN_MARGINAL;
+        why = keep(p,
+                   "becalmed from %.0f nm of %.0f to the forecast's end: the polar makes no "
+                   "way in the wind there and no motoring speed was given",
+                   r->becalmed_nm, p->length_nm);
     } else if (r->partial) {
         v = SWX_PLAN_MARGINAL;
         why = keep(p, "%s", SWX_PLAN_REASON_PARTIAL);
@@ -497,6 +514,7 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
 {
     swx_plan *p = NULL;
     double *pass = NULL;
+    swx_polar_hull *hull = NULL;
     const struct swx_storm **near = NULL;
     size_t nnear = 0;
     int rc;
@@ -518,6 +536,8 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
     int64_t to = o->to < last ? o->to : last - 1;
     size_t n = (size_t)((to - o->from) / o->step) + 1, ns = f->ns;
     size_t asked = (size_t)((o->to - o->from) / o->step) + 1;
+    if (o->polar && (rc = swx_polar_hull_new(&hull, o->polar, 0)))
+        return rc;
     if (!(p = calloc(1, sizeof *p)) || !(p->rows = calloc(n, sizeof *p->rows)) ||
         !(p->sample_nm = malloc(ns * sizeof(double))) ||
         !(p->sample_lon = malloc(ns * sizeof(double))) ||
@@ -573,7 +593,7 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
         r->storm_cpa_nm = NAN;
         if (o->polar) {
             double arr;
-            polar_track(&a, &arr, pass, f, p->sample_course, o, up, len_nm, (double)dep);
+            polar_track(&a, &arr, pass, f, p->sample_course, o, hull, up, len_nm, (double)dep);
             b = a;
             r->arrive_early = r->arrive_late = arr;
             for (size_t j = 0; j < ns; j++) {
@@ -612,6 +632,7 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
             hi_kn = o->max_kn;
         }
         r->partial = a.partial || b.partial;
+        r->becalmed_nm = a.becalmed_nm;
         r->max_wind_kn = nanmax(a.max_wind, b.max_wind);
         r->max_gust_kn = nanmax(a.max_gust, b.max_gust);
         r->max_wave_m = nanmax(a.max_wave, b.max_wave);
@@ -632,6 +653,7 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
 done:
     free(pass);
     free(near);
+    swx_polar_hull_free(hull);
     if (rc) {
         swx_plan_free(p);
         return rc;

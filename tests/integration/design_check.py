@@ -33,6 +33,7 @@ DEPENDENCY_NAMES = {
     "CAIRO": "cairo",
     "ECCODES": "ecCodes",
     "BZip2": "bzip2",
+    "NETCDF": "libnetcdf",
 }
 NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

@@ -35,7 +35,8 @@ The model (seawx/plan.h, docs/plan.md):
   along the route; linear in time between valid times (wind as u and v,
   wave direction as its unit vector);
 - a speed band sails two ships, the slowest and the fastest; a polar sails one,
-  its speed that of the polar at the true wind speed and angle it meets
+  its speed that of the polar's convex hull (tacking or gybing where the
+  curve does not pay) at the true wind speed and angle it meets
   (bilinear, never below the motoring speed);
 - a figure of a band is the worse of its two ships.
 """
@@ -238,6 +239,67 @@ class Polar:
         v1 = v10 + (v11 - v10) * fs
         return (v0 + (v1 - v0) * fa) * scale
 
+    # What the boat makes good along a direction twa off the wind, tacking or
+    # gybing where the curve does not pay (seawx/plan.h, swx_polar_hull_speed):
+    # the radius there of the convex hull of the polar curve, both tacks and
+    # the boat at rest, the curve taken every 0.5 degree and at the table's
+    # angles; hulls at wind speeds 0.25 kn apart, linear in between.
+    HULL_STEP = 0.25
+
+    def _hull(self, k):
+        if not hasattr(self, "_hulls"):
+            self._hulls = {}
+        if k in self._hulls:
+            return self._hulls[k]
+        tws = k * self.HULL_STEP
+        angles = sorted(set([a * 0.5 for a in range(361)] + self.twa))
+        pts = {(0.0, 0.0)}
+        for a in angles:
+            v = self.speed(tws, a)
+            x, y = v * math.cos(math.radians(a)), v * math.sin(math.radians(a))
+            pts.add((x, y))
+            pts.add((x, -y))
+        pts = sorted(pts)
+
+        def cross(o, a, b):
+            return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+        lower, upper = [], []
+        for q in pts:
+            while len(lower) >= 2 and cross(lower[-2], lower[-1], q) <= 0:
+                lower.pop()
+            lower.append(q)
+        for q in reversed(pts):
+            while len(upper) >= 2 and cross(upper[-2], upper[-1], q) <= 0:
+                upper.pop()
+            upper.append(q)
+        hull = lower[:-1] + upper[:-1]
+        self._hulls[k] = hull
+        return hull
+
+    def _radius(self, k, twa):
+        hull = self._hull(k)
+        dx, dy = math.cos(math.radians(twa)), math.sin(math.radians(twa))
+        best = 0.0
+        for i in range(len(hull)):
+            a, b = hull[i], hull[(i + 1) % len(hull)]
+            ex, ey = b[0] - a[0], b[1] - a[1]
+            den = dx * ey - dy * ex
+            if abs(den) < 1e-15:
+                continue
+            t = (a[0] * ey - a[1] * ex) / den  # along the ray
+            u = (a[0] * dy - a[1] * dx) / den  # along the edge
+            if t > best and -1e-12 <= u <= 1 + 1e-12:
+                best = t
+        return best
+
+    def made_good(self, tws, twa):
+        twa = abs(((twa + 180) % 360) - 180)
+        x = tws / self.HULL_STEP
+        k = int(math.floor(x))
+        f = x - k
+        r0 = self._radius(k, twa)
+        return r0 if f == 0 else r0 + (self._radius(k + 1, twa) - r0) * f
+
 
 # ---- a ship ----
 
@@ -328,7 +390,7 @@ def ships(plan, fc, polar):
 
         def fn(s, t, vals, course):
             tws = math.hypot(vals["u"], vals["v"]) * MS_TO_KN
-            return max(polar.speed(tws, twa_of(vals, course)), motor)
+            return max(polar.made_good(tws, twa_of(vals, course)), motor)
         return [(fn, motor)]
     lo, hi = float(o["min_kn"]), float(o["max_kn"])
     return [(lambda s, t, vals, c, v=hi: v, hi), (lambda s, t, vals, c, v=lo: v, lo)]

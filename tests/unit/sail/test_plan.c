@@ -349,6 +349,40 @@ static void test_partial_and_missing(void)
     swx_voyage_free(v);
 }
 
+/* The best speed made good dead upwind from a polar file's column of
+ * wind speed tws (which must be one of its columns): max over angles of
+ * v cos(angle), v linear between the file's angles, every 0.01 degree. */
+static double best_vmg(const char *path, double tws)
+{
+    FILE *f = fopen(path, "r");
+    double ang[32], spd[32], best = 0;
+    int col = -1, n = 0;
+    char line[512];
+    CU_ASSERT_FATAL(f != NULL);
+    while (fgets(line, sizeof line, f) && n < 32) {
+        char *save, *tok = strtok_r(line, "\t\n", &save);
+        if (col < 0) { /* the header: find the column */
+            for (int k = 0; (tok = strtok_r(NULL, "\t\n", &save)); k++)
+                if (atof(tok) == tws)
+                    col = k;
+            CU_ASSERT_FATAL(col >= 0);
+            continue;
+        }
+        ang[n] = atof(tok);
+        for (int k = 0; k <= col; k++)
+            tok = strtok_r(NULL, "\t\n", &save);
+        spd[n++] = atof(tok);
+    }
+    fclose(f);
+    for (int i = 0; i + 1 < n; i++)
+        for (double a = ang[i]; a <= ang[i + 1]; a += 0.01) {
+            double s = spd[i] + (a - ang[i]) / (ang[i + 1] - ang[i]) * (spd[i + 1] - spd[i]);
+            double m = s * cos(a * M_PI / 180);
+            best = m > best ? m : best;
+        }
+    return best;
+}
+
 static void test_polar_track(void)
 {
     swx_voyage *v = route();
@@ -380,11 +414,28 @@ static void test_polar_track(void)
     CU_ASSERT_DOUBLE_EQUAL(swx_plan_row(p, 0)->arrive_early, T0 + len / 5 * 3600, 1);
     CU_ASSERT_DOUBLE_EQUAL(swx_plan_row(p, 0)->hours_upwind, len / 5, 1e-6);
     swx_plan_free(p);
-    /* without an engine the boat never gets there */
+    /* without an engine the boat beats to windward: tacks at the best VMG,
+     * worked out here from the polar's 10 kn column (linear between its
+     * angles) */
     o.min_kn = 0;
+    CU_ASSERT_EQUAL_FATAL(swx_plan_compute(&p, v, f, NULL, 0, NULL, &o), 0);
+    double vmg = best_vmg(cu_fixture_path("plan/cruiser.pol"), 10);
+    CU_ASSERT(vmg > 4 && vmg < 5);
+    CU_ASSERT_DOUBLE_EQUAL(swx_plan_row(p, 0)->arrive_early, T0 + len / vmg * 3600,
+                           len / vmg * 3600 * 5e-4);
+    CU_ASSERT_EQUAL(swx_plan_row(p, 0)->partial, 0);
+    swx_plan_free(p);
+    swx_plan_forecast_free(f);
+
+    /* a calm, and no engine: no arrival, and the reason says the boat was
+     * becalmed, not that the forecast is short */
+    f = steady(v, 72, 0, 0, 1);
     CU_ASSERT_EQUAL_FATAL(swx_plan_compute(&p, v, f, NULL, 0, NULL, &o), 0);
     CU_ASSERT(isnan(swx_plan_row(p, 0)->arrive_early));
     CU_ASSERT_EQUAL(swx_plan_row(p, 0)->partial, 1);
+    CU_ASSERT_DOUBLE_EQUAL(swx_plan_row(p, 0)->becalmed_nm, 0, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(swx_plan_row(p, 0)->reason);
+    CU_ASSERT(strncmp(swx_plan_row(p, 0)->reason, "becalmed from 0 nm of 120", 25) == 0);
     swx_plan_free(p);
     swx_plan_forecast_free(f);
     swx_polar_free(pol);

@@ -210,6 +210,10 @@ typedef struct swx_plan_departure {
     int64_t depart;
     double arrive_early, arrive_late; /* seconds since 1970 */
     int partial;                      /* the voyage reaches past the forecast's last time */
+    /* a polar track without motoring speed that made no way from this many
+     * nm along the route to the forecast's end (its reason says so); NaN
+     * otherwise */
+    double becalmed_nm;
     double max_wind_kn, max_gust_kn, max_wave_m;
     double hours_wind, hours_gust, hours_wave, hours_upwind;
     /* the storm that comes nearest (storm_title NULL: none meets the voyage) */
