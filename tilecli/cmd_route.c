@@ -492,9 +492,7 @@ static int search(route_run *r, const route_args *p)
     swx_routing_info in = {
         &p->o,       NULL, p->polar_file, p->grib ? p->grib : "the service", p->land_margin_nm,
         p->coastline};
-    cli_progress(0, "searching the route");
     int rc = swx_routing_solve(&r->route, &p->o);
-    cli_progress(0, NULL);
     if (rc)
         return cli_stop_or_fail(rc, "nothing written");
     if (!swx_routing_found(r->route)) {

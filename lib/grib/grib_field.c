@@ -446,7 +446,7 @@ static double field_at(const gseries *s, double lat, double lon, int64_t t)
 int swx__gfield_sample(const swx_gfield *f, double lat, double lon, int64_t t, swx_gfield_met *out)
 {
     if (t < swx__gfield_first(f) || t > swx__gfield_last(f))
-        return SWX_ERANGE;
+        return SWX_GFIELD_OUTSIDE;
     out->wind_u_kn = field_at(&f->s[SWX_GF_WIND_U], lat, lon, t) * KN_PER_MPS;
     out->wind_v_kn = field_at(&f->s[SWX_GF_WIND_V], lat, lon, t) * KN_PER_MPS;
     out->gust_kn = field_at(&f->s[SWX_GF_GUST], lat, lon, t) * KN_PER_MPS;

@@ -53,7 +53,7 @@ int swx_routing_forecast_met(void *ctx, double lat, double lon, int64_t t, swx_r
     const swx_routing_forecast *f = ctx;
     swx_gfield_met m;
     int rc = swx__gfield_sample(f->field, lat, lon, t, &m);
-    if (rc == SWX_ERANGE)
+    if (rc == SWX_GFIELD_OUTSIDE)
         return SWX_ROUTING_FORECAST_END;
     if (rc)
         return rc;

@@ -199,9 +199,9 @@ int swx_routing_write_geojson(FILE *f, const swx_routing *r, const swx_routing_i
     }
     swx_jsonw_array_end(w);
     swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w);
-    swx_jsonw_free(w);
-    fputc('\n', f);
+    rc = swx_jsonw_finish(w); /* frees w */
+    if (!rc)
+        fputc('\n', f);
     return rc ? rc : stream_ok(f);
 }
 
@@ -252,9 +252,9 @@ int swx_routing_write_isochrones(FILE *f, const swx_routing *r)
     }
     swx_jsonw_array_end(w);
     swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w);
-    swx_jsonw_free(w);
-    fputc('\n', f);
+    rc = swx_jsonw_finish(w); /* frees w */
+    if (!rc)
+        fputc('\n', f);
     return rc ? rc : stream_ok(f);
 }
 
@@ -348,8 +348,6 @@ int swx_routing_write_json(FILE *f, const swx_routing *r, const swx_routing_info
     if (in)
         json_options(w, in);
     swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w);
-    swx_jsonw_free(w);
-    fputc('\n', f);
+    rc = swx_jsonw_finish(w); /* frees w, ends the line */
     return rc ? rc : stream_ok(f);
 }

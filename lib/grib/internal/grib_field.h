@@ -27,6 +27,9 @@ typedef struct swx_gfield_met {
 
 typedef struct swx_gfield swx_gfield;
 
+/* swx__gfield_sample(): t is outside the wind's times */
+#define SWX_GFIELD_OUTSIDE 1
+
 /* Reads the file at path (GRIB1 or GRIB2, plain or bzip2), message by
  * message, keeping of each field's regular latitude/longitude grid only the
  * nodes in south..north, west..east (degrees; west > east across 180) and
@@ -46,8 +49,8 @@ int64_t swx__gfield_last(const swx_gfield *f);
 /* Bit k set when the file holds field k (enum swx_gfield_kind). */
 unsigned swx__gfield_has(const swx_gfield *f);
 /* The forecast at (lat, lon) at t: bilinear in space on each message's own
- * grid, linear in time between the two messages around t. 0, or SWX_ERANGE
- * before the wind's first or after its last valid time. Read-only: safe
+ * grid, linear in time between the two messages around t. 0, or
+ * SWX_GFIELD_OUTSIDE before the wind's first or after its last valid time. Read-only: safe
  * from several threads at once. */
 int swx__gfield_sample(const swx_gfield *f, double lat, double lon, int64_t t, swx_gfield_met *out);
 
