@@ -25,6 +25,9 @@ packages=(
   # The router's land: GSHHG coastlines in GMT's binned netCDF form (about
   # 41 MB), read with libnetcdf; ncdump (netcdf-bin) shows their variables.
   libnetcdf-dev netcdf-bin gmt-gshhg-full
+  # it.test_route checks every leg against GMT's own reading of the same
+  # shoreline (gmt coast -M): a test tool only, seawx never runs GMT.
+  gmt
   curl ca-certificates openssl python3 valgrind clang-format
   python3-qgis qgis-providers
   # The sharded-seed tests: a single-node Slurm cluster (daemons started by the

@@ -318,6 +318,9 @@ static int read_messages(swx_gfield *f, FILE *fp, const char *path, double south
         codes_handle_delete(h);
     if (rc)
         return rc;
+    if (err && count == 0)
+        return swx_error_set(SWX_EPARSE, "%s: not a GRIB file (%s)", path,
+                             codes_get_error_message(err));
     if (err)
         return swx_error_set(SWX_EPARSE, "%s: message %zu is not GRIB that ecCodes reads (%s)",
                              path, count + 1, codes_get_error_message(err));
