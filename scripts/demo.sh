@@ -323,6 +323,22 @@ print(t.strftime('%Y-%m-%dT%H:%MZ'), (t + d.timedelta(hours=27 * 6)).strftime('%
 python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('the chart: plan.png, %d x %d pixels, %s bytes' % (struct.unpack('>II', d[16:24]) + (sys.argv[2],)))" \
   "$work/plan.png" "$(stat -c %s "$work/plan.png")"
 
+step "13e. Which way: the fastest route from Lisbon to Madeira through the forecast, by a polar, never over land" \
+  "seawx route --from 38.6,-9.6 --to 32.6,-17.0 --polar cruiser.pol --speed 5 --motor-below 6kn --gpx madeira.gpx --isochrones iso.geojson"
+cat >"$work/cruiser.pol" <<'POL'
+TWA\TWS	6	10	16	25
+45	4.6	6.2	7.0	7.2
+60	5.5	6.9	7.5	7.8
+90	5.6	7.2	8.0	8.6
+120	5.2	7.0	8.1	9.5
+150	4.0	5.9	7.4	8.8
+180	3.3	5.0	6.7	7.9
+POL
+"$seawx" route --from 38.6,-9.6 --to 32.6,-17.0 --polar "$work/cruiser.pol" --speed 5 \
+  --motor-below 6kn --gpx "$work/madeira.gpx" --isochrones "$work/iso.geojson" | tail -n 6
+printf '  madeira.gpx: a route of %s points; iso.geojson: %s isochrones\n' \
+  "$(grep -c '<rtept' "$work/madeira.gpx")" "$(grep -o '"LineString"' "$work/iso.geojson" | wc -l)"
+
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
 

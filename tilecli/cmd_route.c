@@ -34,7 +34,10 @@
 const cli_opt cmd_route_opts[] = {
     {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0},
     {"to", 0, "LAT,LON", "the end", 0},
-    {"depart", 0, "TIME", "the departure, ISO 8601 (default: the forecast's first time)", 0},
+    {"depart", 0, "TIME",
+     "the departure, ISO 8601 (default: the next whole hour, or the forecast's first time if "
+     "later)",
+     0},
     {"polar", 0, "FILE",
      "sail by this polar (TWA\\TWS table, as OpenCPN, Expedition and qtVlm read it); upwind and "
      "downwind of what it sails well the boat tacks or gybes",
@@ -361,7 +364,7 @@ static int fetch_forecast(route_run *r, const route_args *p, const cli_args *a, 
     }
     *path = p->save_grib ? p->save_grib : r->tmp_grib;
     swx_grib_spec spec = {0};
-    spec.vars = "wind,gust,waves,currents";
+    spec.vars = "wind,gust,waves";
     spec.grid_deg = 0.25;
     spec.step_h = 3;
     spec.cut = SWX_GRIB_CUT_BOX;
@@ -399,8 +402,12 @@ static int open_forecast(route_run *r, route_args *p, const cli_args *a)
     swx_iso8601_format(f, first);
     swx_iso8601_format(l, last);
     if (!p->has_depart) {
-        p->o.depart = first;
-        cli_info("departing at the forecast's first time, %s (--depart to choose)", f);
+        /* now, at the next whole hour, or the forecast's first time if later */
+        int64_t now = (int64_t)time(NULL), hour = (now + 3599) / 3600 * 3600;
+        char d[SWX_ISO8601_LEN];
+        p->o.depart = hour > first ? hour : first;
+        swx_iso8601_format(d, p->o.depart);
+        cli_info("departing at %s (--depart to choose)", d);
     }
     if (p->o.depart < first || p->o.depart >= last) {
         char d[SWX_ISO8601_LEN];
