@@ -92,6 +92,7 @@ typedef struct route_run {
     swx_polar *polar;
     swx_routing_forecast *fc;
     swx_land *land;
+    swx_routing_water *water;
     swx_routing *route;
     char tmp_grib[64];
 } route_run;
@@ -99,6 +100,7 @@ typedef struct route_run {
 static void run_free(route_run *r)
 {
     swx_routing_free(r->route);
+    swx_routing_water_free(r->water);
     swx_land_free(r->land);
     swx_routing_forecast_free(r->fc);
     swx_polar_free(r->polar);
@@ -324,6 +326,10 @@ static int open_land(route_run *r, const route_args *p)
                       i ? "end" : "start");
             return EXIT_USAGE;
         }
+    /* the pruning measures the way still to go round land */
+    if ((rc = swx_routing_water_new(&r->water, r->land, p->o.to_lat, p->o.to_lon, p->south, p->west,
+                                    p->north, p->east)))
+        return cli_fail(rc);
     return 0;
 }
 
@@ -547,6 +553,8 @@ int cmd_route(const cli_cmd *cmd, int argc, char **argv)
         if (!(exit_code = open_forecast(&r, &p, &a))) {
             p.o.leg[0] = swx_routing_land_leg;
             p.o.leg_ctx[0] = r.land;
+            p.o.to_end = swx_routing_water_to_end;
+            p.o.to_end_ctx = r.water;
             exit_code = search(&r, &p);
         }
         cli_signals_release(&sig);

@@ -41,6 +41,7 @@ typedef struct search {
     swx__rboat boat;
     swx_routing *r;
     double dist_se, brg_se; /* start to end */
+    double key_se;          /* the pruning's distance from the start to the end */
     double sector_nm;
     int nsect, nhead; /* sectors; headings of the whole circle */
     double head_step, fan;
@@ -117,6 +118,7 @@ static int expand_one(search *s, const swx__rnode *p, const swx_routing_met *m0,
         return c->cause = rc, 0;
     c->dist = swx__route_dist(s->o->from_lat, s->o->from_lon, c->lat, c->lon);
     c->to_end = swx__route_dist(c->lat, c->lon, s->o->to_lat, s->o->to_lon);
+    c->key = s->o->to_end ? s->o->to_end(s->o->to_end_ctx, c->lat, c->lon) : c->to_end;
     /* the sector: the band of cross-track distance from the great circle
      * start to end; what it keeps: the point nearest the end */
     double brg = swx__route_bearing(s->o->from_lat, s->o->from_lon, c->lat, c->lon);
@@ -164,6 +166,7 @@ static int arrive_from(search *s, const swx__rnode *p, const swx_routing_met *m0
     a->sog = tau > 0 ? p->to_end / tau : 0;
     a->dist = s->dist_se;
     a->to_end = 0;
+    a->key = 0;
     a->cause = 0;
     return 0;
 }
@@ -324,10 +327,10 @@ static int reduce(search *s, step_tally *st)
         }
         if (c->sog > st->max_sog)
             st->max_sog = c->sog;
-        if (c->dist + c->to_end > limit * s->dist_se || c->to_end >= s->best_ever[c->sector] - 1e-9)
+        if (c->dist + c->key > limit * s->key_se || c->key >= s->best_ever[c->sector] - 1e-9)
             continue;
         int64_t *k = &s->chosen[c->sector];
-        if (*k < 0 || c->to_end < s->cand[*k].to_end)
+        if (*k < 0 || c->key < s->cand[*k].key)
             *k = (int64_t)j;
     }
     size_t n = 0;
@@ -340,7 +343,7 @@ static int reduce(search *s, step_tally *st)
     for (int q = 0; q < s->nsect; q++)
         if (s->chosen[q] >= 0) {
             r->nodes[r->nnodes++] = s->cand[s->chosen[q]];
-            s->best_ever[q] = s->cand[s->chosen[q]].to_end;
+            s->best_ever[q] = s->cand[s->chosen[q]].key;
             s->chosen[q] = -1;
         }
     s->iso_from = from;
@@ -411,6 +414,7 @@ static int search_init(search *s, const swx_routing_opts *o, swx_routing *r)
             return rc;
     }
     s->dist_se = swx__route_dist(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
+    s->key_se = o->to_end ? o->to_end(o->to_end_ctx, o->from_lat, o->from_lon) : s->dist_se;
     s->head_step = o->heading_step_deg > 0 ? o->heading_step_deg : 3;
     s->base = o->time_step_s > 0 ? o->time_step_s : 3600;
     s->nhead = (int)floor(360 / s->head_step + 1e-9);
@@ -557,6 +561,7 @@ static int run(search *s)
     r->nodes[r->nnodes++] = (swx__rnode){.lat = o->from_lat,
                                          .lon = o->from_lon,
                                          .to_end = s->dist_se,
+                                         .key = s->key_se,
                                          .t = (double)o->depart,
                                          .parent = -1};
     r->iso_off[1] = 1;

@@ -15,6 +15,7 @@
 typedef struct swx__rnode {
     double lat, lon;
     double dist, to_end; /* nm from the start and to the end */
+    double key;          /* what the pruning compares: to_end, or round land (opts.to_end) */
     double t;            /* unix seconds (fractional for the end) */
     int64_t parent;      /* index in the search's points; -1 for the start */
     int sector;

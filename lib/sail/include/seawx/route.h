@@ -118,6 +118,13 @@ typedef struct swx_routing_opts {
     void *met_ctx;
     swx_routing_leg_fn leg[SWX_ROUTING_MAX_LEG_FNS]; /* NULL-terminated or full */
     void *leg_ctx[SWX_ROUTING_MAX_LEG_FNS];
+    /* The distance still to sail from a place to the end, nm, that the
+     * pruning compares (NULL: the great circle). One that measures round
+     * land (swx_routing_water_to_end, seawx/route_inputs.h) keeps the routes
+     * that must first sail away from the end to get round an island. Called
+     * from several threads at once. */
+    double (*to_end)(void *ctx, double lat, double lon);
+    void *to_end_ctx;
 } swx_routing_opts;
 
 typedef struct swx_routing swx_routing;

@@ -40,6 +40,19 @@ SWX_API int swx_routing_forecast_met(void *ctx, double lat, double lon, int64_t 
 SWX_API int swx_routing_land_leg(void *ctx, double lat0, double lon0, int64_t t0, double lat1,
                                  double lon1, int64_t t1);
 
+/* The distance still to sail from a place to the end round land, for the
+ * search's pruning (swx_routing_opts.to_end; route_water.c says how): the
+ * great circle plus the detour land makes there. land: a swx_land of
+ * seawx/land.h (its margin included); the area as for the land. */
+typedef struct swx_routing_water swx_routing_water;
+struct swx_land;
+SWX_API int swx_routing_water_new(swx_routing_water **out, const struct swx_land *land,
+                                  double to_lat, double to_lon, double south, double west,
+                                  double north, double east);
+SWX_API void swx_routing_water_free(swx_routing_water *w);
+/* nm (ctx: the swx_routing_water) */
+SWX_API double swx_routing_water_to_end(void *ctx, double lat, double lon);
+
 #ifdef __cplusplus
 }
 #endif
