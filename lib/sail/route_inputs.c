@@ -66,8 +66,8 @@ int swx_routing_forecast_met(void *ctx, double lat, double lon, int64_t t, swx_r
     return 0;
 }
 
-int swx_routing_land_leg(void *ctx, double lat0, double lon0, int64_t t0, double lat1,
-                         double lon1, int64_t t1)
+int swx_routing_land_leg(void *ctx, double lat0, double lon0, int64_t t0, double lat1, double lon1,
+                         int64_t t1)
 {
     (void)t0;
     (void)t1;
