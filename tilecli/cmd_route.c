@@ -67,8 +67,8 @@ const cli_opt cmd_route_opts[] = {
     {"threads", 0, "N", "threads for the search (default: the machine's cores, at most 8)", 0},
     {"gpx", 0, "FILE", "the route as GPX: OpenCPN imports it as a route, with times", 0},
     {"geojson", 0, "FILE",
-     "the route as GeoJSON: the line, then each point with its time, course, speeds, wind, "
-     "waves and current",
+     "the route's points as GeoJSON, each with its time, course, speeds, wind, waves and "
+     "current",
      0},
     {"isochrones", 0, "FILE", "the isochrones as GeoJSON lines with their times (for QGIS)", 0},
     {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0},

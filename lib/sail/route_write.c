@@ -156,30 +156,6 @@ int swx_routing_write_geojson(FILE *f, const swx_routing *r, const swx_routing_i
     swx_jsonw_string(w, "FeatureCollection");
     swx_jsonw_key(w, "features");
     swx_jsonw_array_begin(w);
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "type");
-    swx_jsonw_string(w, "Feature");
-    swx_jsonw_key(w, "properties");
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "name");
-    swx_jsonw_string(w, in && in->name ? in->name : "seawx route");
-    swx_jsonw_key(w, "depart");
-    swx_jsonw_time(w, n ? p[0].time : 0);
-    swx_jsonw_key(w, "arrive");
-    swx_jsonw_time(w, n ? p[n - 1].time : 0);
-    summary_members(w, r);
-    swx_jsonw_object_end(w);
-    swx_jsonw_key(w, "geometry");
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "type");
-    swx_jsonw_string(w, "LineString");
-    swx_jsonw_key(w, "coordinates");
-    swx_jsonw_array_begin(w);
-    for (size_t i = 0; i < n; i++)
-        position(w, p[i].lat, p[i].lon);
-    swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-    swx_jsonw_object_end(w);
     for (size_t i = 0; i < n; i++) {
         swx_jsonw_object_begin(w);
         swx_jsonw_key(w, "type");

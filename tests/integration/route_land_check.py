@@ -124,7 +124,7 @@ for name, a, b, margin in ROUTES:
         check(name + ": a route", False, p.stderr.strip())
         continue
     with open(out) as f:
-        line = json.load(f)["features"][0]["geometry"]["coordinates"]
+        line = [ft["geometry"]["coordinates"] for ft in json.load(f)["features"]]
     cs, cw, cn, ce = box(a, b, 1.0)
     coast = shoreline(cs, cw, cn, ce)
     bad, nearest = 0, math.inf

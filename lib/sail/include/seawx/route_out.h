@@ -4,11 +4,12 @@
  * - GPX 1.1: the route as a <rte> (OpenCPN, qtVlm and chart plotters import
  *   it as a route), one <rtept> a point with its time, a name "R001"... and
  *   a description of the leg that leaves it (course, speed, wind).
- * - GeoJSON (RFC 7946, WGS 84 longitude/latitude): the route as one
- *   LineString feature with the summary's figures, then one Point feature a
- *   point with its time and the leg that leaves it (course and speed over
- *   ground, heading and boat speed, the true wind over water and its angle,
- *   gust, waves, current, tacking, motoring).
+ * - GeoJSON (RFC 7946, WGS 84 longitude/latitude): one Point feature a
+ *   point of the route with its time and the leg that leaves it (course and
+ *   speed over ground, heading and boat speed, the true wind over water and
+ *   its angle, gust, waves, current, tacking, motoring). Points only, so
+ *   that QGIS opens it as one layer without asking which (the line is the
+ *   GPX's route, the figures the JSON summary's).
  * - The isochrones as GeoJSON: one LineString a time, in order of bearing
  *   from the start, with its time and hours from departure (QGIS can
  *   animate them by the "time" field).

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `seawx route` through the service's forecast (the stand-in's GRIB2 files,
+# fetched as seawx grib --bbox fetches them) from Lisbon to Madeira by a
+# polar, then its outputs in QGIS (route_qgis.py, headless): the route's
+# points one layer with every value as in the file, the isochrones a line
+# layer with increasing times, the GPX one route with the same points and
+# times, and the map drawn with the route where QGIS puts it. A second route
+# over the same waters fetches no forecast message again (the cache).
+here=$(cd "$(dirname "$0")" && pwd)
+SIM_NOW=2026-11-28T09:40:00Z
+. "$here/lib.sh"
+sim_start
+S=$SEAWX_CLI
+py=/usr/bin/python3
+cd "$T" || exit 1
+cat >cruiser.pol <<'POL'
+TWA\TWS	6	10	16	25
+45	4.6	6.2	7.0	7.2
+60	5.5	6.9	7.5	7.8
+90	5.6	7.2	8.0	8.6
+120	5.2	7.0	8.1	9.5
+150	4.0	5.9	7.4	8.8
+180	3.3	5.0	6.7	7.9
+POL
+export SEAWX_CACHE_DIR=$T/cache
+route=("$S" route --from 38.6,-9.6 --to 32.6,-17.0 --polar cruiser.pol --speed 5 --motor-below 6kn
+  --depart 2026-11-28T12:00Z -q)
+check "a route through the service's forecast" \
+  "${route[@]}" --gpx r.gpx --geojson r.geojson --isochrones iso.geojson --json r.json
+ranges() { grep -c ' 206 ' "$T/access.log" || true; }
+before=$(ranges)
+check "the same waters again: no forecast message fetched again" \
+  sh -c '"$@" --json r2.json >/dev/null && [ "$(grep -c " 206 " "'"$T"'/access.log" || true)" = "'"$before"'" ]' \
+  _ "${route[@]}"
+# The cache keeps the fields packed again, a few units of their last digit
+# off what was fetched (the truth issue's "the values cached must be the
+# values fetched"): the route from it is the same within a minute, not bit
+# for bit, until that is fixed.
+check "the same route from the cache (arrival within a minute)" "$py" -c "
+import json, datetime as d
+a, b = (json.load(open(f)) for f in ('r.json', 'r2.json'))
+t = lambda s: d.datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ')
+assert abs((t(a['arrive']) - t(b['arrive'])).total_seconds()) <= 60, (a['arrive'], b['arrive'])
+assert abs(a['distance_nm'] - b['distance_nm']) < 1, (a['distance_nm'], b['distance_nm'])"
+if "$py" -c 'import qgis.core' 2>/dev/null; then
+  mkdir -p "$T/home" "$T/run" && chmod 700 "$T/run"
+  check "the route, its isochrones and its GPX in QGIS" \
+    env HOME="$T/home" XDG_RUNTIME_DIR="$T/run" QT_QPA_PLATFORM=offscreen \
+    "$py" "$here/route_qgis.py" r.geojson iso.geojson r.gpx r.json route.png
+else
+  echo "FAILED - python3-qgis missing (scripts/install-deps.sh installs it)"
+  FAILED=$((FAILED + 1))
+fi
+finish
