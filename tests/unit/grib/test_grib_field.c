@@ -36,8 +36,12 @@ static double field(int which, double lat, double x, double hour)
         return -2 + 0.02 * x - 0.1 * lat - 0.05 * hour; /* wind v */
     case 2:
         return 1 + 0.01 * x + 0.02 * lat; /* waves */
-    default:
+    case 3:
         return 0.4 - 0.01 * lat + 0.02 * hour; /* current u */
+    case 4:
+        return 9 + 0.03 * x - 0.2 * lat + 0.15 * hour; /* gust */
+    default:
+        return -0.3 + 0.015 * x + 0.01 * lat - 0.01 * hour; /* current v */
     }
 }
 
@@ -67,22 +71,26 @@ static void put(FILE *f, int edition, int which, int hour, const grid *g)
     CU_ASSERT_EQUAL(codes_set_long(h, "dataDate", 20241001), 0);
     CU_ASSERT_EQUAL(codes_set_long(h, "dataTime", 0), 0);
     if (edition == 2) {
-        static const long code[4][4] = {
-            {0, 2, 2, 103}, {0, 2, 3, 103}, {10, 0, 3, 1}, {10, 1, 2, 1}};
+        /* current v at depth below sea level 0, as `seawx grib --vars
+         * currents` and the stand-in write it */
+        static const long code[6][4] = {{0, 2, 2, 103}, {0, 2, 3, 103},  {10, 0, 3, 1},
+                                        {10, 1, 2, 1},  {0, 2, 22, 103}, {10, 1, 3, 160}};
         CU_ASSERT_EQUAL(codes_set_long(h, "gridDefinitionTemplateNumber", 0), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "productDefinitionTemplateNumber", 0), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "discipline", code[which][0]), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "parameterCategory", code[which][1]), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "parameterNumber", code[which][2]), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "typeOfFirstFixedSurface", code[which][3]), 0);
-        if (code[which][3] == 103) {
+        if (code[which][3] == 103 || code[which][3] == 160) {
             CU_ASSERT_EQUAL(codes_set_long(h, "scaleFactorOfFirstFixedSurface", 0), 0);
-            CU_ASSERT_EQUAL(codes_set_long(h, "scaledValueOfFirstFixedSurface", 10), 0);
+            CU_ASSERT_EQUAL(
+                codes_set_long(h, "scaledValueOfFirstFixedSurface", code[which][3] == 103 ? 10 : 0),
+                0);
         }
         CU_ASSERT_EQUAL(codes_set_long(h, "indicatorOfUnitOfTimeRange", 1), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "forecastTime", hour), 0);
     } else {
-        static const long param[4] = {33, 34, 100, 49};
+        static const long param[6] = {33, 34, 100, 49, 180, 50};
         CU_ASSERT_EQUAL(codes_set_long(h, "table2Version", 3), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "centre", 7), 0);
         CU_ASSERT_EQUAL(codes_set_long(h, "indicatorOfParameter", param[which]), 0);
@@ -227,6 +235,41 @@ static void test_two_grids(void)
     unlink(path);
 }
 
+/* The gust and the current's v component (at depth 0, as the stand-in's
+ * maritime files and `seawx grib --vars currents` write it), m/s to knots. */
+static void test_gust_current_v(void)
+{
+    grid g = {-10, 20, 0.5, 0.5, 41, 31}; /* 10S to 5N, 20E to 40E */
+    const char *path = tmp_path();
+    FILE *fp = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    static const int which[] = {0, 1, 3, 4, 5};
+    for (int hour = 0; hour <= 12; hour += 6)
+        for (size_t k = 0; k < sizeof which / sizeof which[0]; k++)
+            put(fp, 2, which[k], hour, &g);
+    fclose(fp);
+    swx_gfield *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(swx__gfield_open(&f, path, -10, 20, 5, 40), 0);
+    CU_ASSERT_EQUAL(swx__gfield_has(f), 0x37u); /* all but waves */
+    srand(11);
+    int bad = 0;
+    for (int k = 0; k < 300; k++) {
+        double lat = -10 + 15 * (rand() / (double)RAND_MAX);
+        double lon = 20 + 20 * (rand() / (double)RAND_MAX);
+        int64_t t = T0 + rand() % (12 * 3600 + 1);
+        double hour = (double)(t - T0) / 3600.0;
+        swx_gfield_met m;
+        CU_ASSERT_EQUAL_FATAL(swx__gfield_sample(f, lat, lon, t, &m), 0);
+        bad += fabs(m.gust_kn - field(4, lat, lon, hour) * KN) > 1e-6 * fabs(m.gust_kn) + 1e-4;
+        bad += fabs(m.cur_u_kn - field(3, lat, lon, hour) * KN) > 1e-4;
+        bad += fabs(m.cur_v_kn - field(5, lat, lon, hour) * KN) > 1e-4;
+        bad += !isnan(m.wave_m);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    swx__gfield_free(f);
+    unlink(path);
+}
+
 static void test_refused(void)
 {
     grid g = {20, -40, -0.5, 0.5, 41, 21};
@@ -267,6 +310,7 @@ int main(void)
     CU_add_test(s, "GRIB2 across 180", test_grib2_across_180);
     CU_add_test(s, "GRIB1", test_grib1);
     CU_add_test(s, "two grids in one file", test_two_grids);
+    CU_add_test(s, "gust and current v, knots", test_gust_current_v);
     CU_add_test(s, "refused: no wind, cut short, not GRIB, missing", test_refused);
     return cu_run();
 }
