@@ -10,7 +10,10 @@
 /* The precision is what a navigator reads, not what the model carries: wind
  * and gust to 0.1 m/s, pressure to 10 Pa (0.1 hPa), temperature to 0.1 K,
  * rain to 0.1 kg/m2 (0.1 mm), wave height to 0.1 m, direction to 1 degree,
- * period to 1 s. */
+ * period to 1 s, ocean current to 0.01 m/s (a router's 0.02 kn). Currents
+ * (WMO discipline 10, category 1, at the sea surface: depth below sea level
+ * 0, GRIB1 level type 160) are in the maritime bundle's files where the
+ * service's files hold them (the stand-in's with SEAWX_SIM_GRIB_CURRENTS). */
 /* GRIB1 codes: WMO table 2 (version 3), levels of table 3 (105 height above
  * ground, 102 mean sea level, 1 surface). GRIB1 has no code for the mean
  * direction and period of the total sea: they are written as the primary
@@ -29,9 +32,11 @@ static const gparam params[] = {
     {"waves", "maritime", "mean wave period", 10, 0, 15, 1, 0, 0, 0, 108, 1, 0},
     {"wind100", "wind", "100 m wind (u)", 0, 2, 2, 103, 100, 1, 0, 33, 105, 100},
     {"wind100", "wind", "100 m wind (v)", 0, 2, 3, 103, 100, 1, 0, 34, 105, 100},
+    {"currents", "maritime", "ocean current (u)", 10, 1, 2, 160, 0, 2, 0, 49, 160, 0},
+    {"currents", "maritime", "ocean current (v)", 10, 1, 3, 160, 0, 2, 0, 50, 160, 0},
 };
 #define NPARAMS (sizeof params / sizeof params[0])
-#define KNOWN "wind, gust, prmsl, temp, rain, waves, wind100"
+#define KNOWN "wind, gust, prmsl, temp, rain, waves, wind100, currents"
 
 static int known(const char *name, size_t n)
 {

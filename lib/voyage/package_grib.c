@@ -210,14 +210,15 @@ static int has_var(const char *vars, const char *v)
 
 /* The group QGIS shows: the wind (speed in colour, arrows), else the wave
  * height, else the pressure, else the first; -1 when the order is not known
- * (wind100, whose group MDAL names as it names the wind). */
+ * (wind100, whose group MDAL names as it names the wind; currents, whose
+ * groups' names are not in the table above). */
 static int shown_group(const char *vars, const mesh_group **g, int *vector)
 {
     static const int prefer[] = {7, 4, 3, 6, 5, 0};
     int index[NGROUPS], n = 0;
     *vector = -1;
     *g = NULL;
-    if (has_var(vars, "wind100"))
+    if (has_var(vars, "wind100") || has_var(vars, "currents"))
         return -1;
     for (size_t i = 0; i < NGROUPS; i++)
         index[i] = has_var(vars, mesh_groups[i].var) ? n++ : -1;

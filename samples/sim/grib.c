@@ -188,13 +188,42 @@ static const struct param p_v100 = {.short_name = "100v",
                                     .level = 100,
                                     .dscale = 1};
 
+/* Surface ocean currents (WMO discipline 10, category 1, numbers 2 and 3, at
+ * depth below sea level 0), in the maritime files only when
+ * SEAWX_SIM_GRIB_CURRENTS is set (currents_on()): the maritime files without
+ * them stay as they were, byte for byte. */
+static const struct param p_ocu = {.short_name = "ocu",
+                                   .src = SRC_FIELD,
+                                   .field = SIM_F_OCU,
+                                   .scale = 1,
+                                   .disc = 10,
+                                   .cat = 1,
+                                   .num = 2,
+                                   .surface = 160,
+                                   .level = 0,
+                                   .dscale = 2,
+                                   .sea_only = 1};
+static const struct param p_ocv = {.short_name = "ocv",
+                                   .src = SRC_FIELD,
+                                   .field = SIM_F_OCV,
+                                   .scale = 1,
+                                   .disc = 10,
+                                   .cat = 1,
+                                   .num = 3,
+                                   .surface = 160,
+                                   .level = 0,
+                                   .dscale = 2,
+                                   .sea_only = 1};
+
 static const struct param *const basic[] = {&p_u10, &p_v10, &p_gust, &p_prmsl, &p_t2m, &p_tp, NULL};
 static const struct param *const maritime[] = {&p_swh, &p_mwd, &p_mwp, NULL};
+static const struct param *const maritime_cur[] = {&p_swh, &p_mwd, &p_mwp, &p_ocu, &p_ocv, NULL};
 static const struct param *const wind[] = {&p_u10, &p_v10, &p_gust, &p_u100, &p_v100, NULL};
 static const struct param *const current[] = {&p_u10, &p_v10,   &p_gust, &p_prmsl,
                                               &p_t2m, &p_prate, NULL};
-static const struct param *const all[] = {&p_u10,   &p_v10, &p_gust, &p_prmsl, &p_t2m,  &p_tp,
-                                          &p_prate, &p_swh, &p_mwd,  &p_mwp,   &p_u100, &p_v100};
+static const struct param *const all[] = {&p_u10,  &p_v10,   &p_gust, &p_prmsl, &p_t2m,
+                                          &p_tp,   &p_prate, &p_swh,  &p_mwd,   &p_mwp,
+                                          &p_u100, &p_v100,  &p_ocu,  &p_ocv};
 
 struct bundle {
     const char *name;
@@ -216,6 +245,13 @@ struct file {
 };
 
 static pthread_mutex_t make_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether the maritime files hold the ocean currents too. */
+static int currents_on(void)
+{
+    const char *v = getenv("SEAWX_SIM_GRIB_CURRENTS");
+    return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+}
 
 int sim_grib_hour_valid(int hour)
 {
@@ -284,6 +320,8 @@ static int parse(const char *name, struct file *f)
         for (size_t i = 0; i < sizeof(bundles) / sizeof(bundles[0]); i++)
             if (strcmp(bundles[i].name, bundle) == 0)
                 f->params = bundles[i].params;
+        if (f->params == maritime && currents_on())
+            f->params = maritime_cur;
         f->hour = atoi(fh);
         if (f->params == NULL || !sim_grib_hour_valid(f->hour) || atoi(hh) % 6 != 0)
             return -1;
@@ -656,7 +694,8 @@ int sim_grib_get(const char *name, struct sim_blob **out)
         return -1;
     if (cache_dir(dir, sizeof(dir)) != 0)
         return -2;
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    /* the files with currents are cached under other names */
+    snprintf(path, sizeof(path), "%s/%s%s", dir, currents_on() ? "cur-" : "", name);
     b = read_whole(path);
     if (b == NULL) {
         /* one file made at a time: bounds memory, and a second request for the

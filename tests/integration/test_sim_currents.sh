@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Ocean currents in a voyage GRIB, for the route search: with
+# SEAWX_SIM_GRIB_CURRENTS=1 the stand-in's maritime files also hold the
+# surface current (ocu, ocv: WMO discipline 10, category 1, numbers 2 and
+# 3, depth below sea level 0), and `seawx grib --vars wind,currents` builds a
+# voyage GRIB that holds them, cut to its grid, in m/s to 0.01, missing over
+# land. Without the switch the maritime files hold swh, mwd, mwp only.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+export SEAWX_SIM_GRIB_DIR=$T/grib SEAWX_SIM_GRIB_CURRENTS=1
+SIM_NOW=2026-11-27T02:00:00Z
+sim_start
+S=$SEAWX_CLI
+cd "$T" || exit 1
+
+"$S" forecast files --bundles maritime --regions north-atlantic -f json -o fc.json 2>fc.err
+mar=$(python3 -c "import json,sys; print(next(r['name'] for r in json.load(open('fc.json'))['data'] if r['name'].endswith('.maritime.north-atlantic.f012.grib2')))")
+check "the listing names a maritime file" test -n "$mar"
+check "maritime north-atlantic f012 downloaded" sh -c "$S forecast download $mar -o mar.grib2 2>mar.err"
+keys=shortName,discipline,parameterCategory,parameterNumber,typeOfFirstFixedSurface:l,level,stepRange
+got=$(grib_get -p "$keys" mar.grib2 | tr -s ' ' | sed 's/ *$//')
+want="swh 10 0 3 1 0 12
+mwd 10 0 14 1 0 12
+mwp 10 0 15 1 0 12
+ocu 10 1 2 160 0 12
+ocv 10 1 3 160 0 12"
+check "maritime with currents: swh mwd mwp ocu ocv" test "$got" = "$want"
+[ "$got" = "$want" ] || printf 'got:\n%s\n' "$got"
+
+# the values at grid nodes are the stand-in's own currents there (its
+# /_sim/field), to the file's precision: the Gulf Stream off Cape Hatteras,
+# the gyre's south, the trades' belt, and land near Ottawa (missing)
+field_ok() {
+  local run valid lat lon got want bad=0
+  run=$(grib_get -w count=1 -p dataDate,dataTime mar.grib2 |
+    awk '{printf "%s-%s-%sT%02d:00:00Z", substr($1,1,4), substr($1,5,2), substr($1,7,2), $2/100}')
+  valid=$(date -u -d "${run%Z} UTC + 12 hours" +%Y-%m-%dT%H:%M:%SZ)
+  for p in "ocu 37.00 -70.00" "ocv 37.00 -70.00" "ocu 36.25 -72.50" "ocv 20.00 -40.00" \
+    "ocu 12.50 -30.00" "ocv 45.00 -75.00"; do
+    set -- $p
+    got=$(grib_get_data -m 9999 -w shortName="$1" mar.grib2 | awk -v la="$2" -v lo="$3" \
+      'NR > 1 && ($1 - la)^2 < 1e-6 && (($2 - lo)^2 < 1e-6 || ($2 - lo - 360)^2 < 1e-6) {
+        print ($3 == 9999 ? "missing" : $3); exit }')
+    [ -n "$got" ] || { echo "  $p: no such node"; bad=1; continue; }
+    want=$(python3 -c "import json,urllib.request,sys; v=json.load(urllib.request.urlopen(sys.argv[1]))['value']; print('missing' if v is None else v)" \
+      "$SIM_URL/_sim/field?param=$1&lon=$3&lat=$2&time=$valid&run=$run")
+    echo "# $1 at $2,$3: $got in the file, $want the stand-in's"
+    if [ "$want" = missing ]; then
+      [ "$got" = missing ] || { echo "  $p: $got, land should be missing"; bad=1; }
+    else
+      awk -v g="$got" -v w="$want" 'BEGIN { exit !(g - w <= 0.005001 && w - g <= 0.005001) }' ||
+        { echo "  $p: $got in the file, $want the stand-in's"; bad=1; }
+    fi
+  done
+  return $bad
+}
+check "currents at grid nodes equal the stand-in's field, to 0.01 m/s" field_ok
+
+# ---- a voyage GRIB of wind and currents ----
+cat >route.csv <<'CSV'
+lat,lon
+28.1,-15.4
+20.0,-35.0
+14.0,-61.0
+CSV
+check "seawx grib --vars wind,currents" sh -c "$S grib --route route.csv \
+  --depart 2026-11-27T06:00:00Z --speed 6-8 --buffer 100 --days 2 --vars wind,currents \
+  --grid 0.5 --step 6 --cache c1 -o v.grb2 2>v.err"
+cat v.err
+# every message: its parameter, and of the currents the range of the values
+# at sea and the share missing (land: the Canaries, Cape Verde, the Antilles)
+cur_ok() {
+  grib_get -p discipline,parameterCategory,parameterNumber,typeOfFirstFixedSurface:l,decimalScaleFactor,min,max,numberOfMissing,numberOfDataPoints v.grb2 >msgs.txt || return 1
+  awk '
+    { n[$1 " " $2 " " $3]++ }
+    $1 == 10 {
+      if ($4 != 160 || $5 != 2) { print "surface or precision: " $0; bad = 1 }
+      if ($6 < -1.5 || $7 > 1.5) { print "range: " $0; bad = 1 }
+      if ($6 >= $7) { print "a constant: " $0; bad = 1 }
+      if ($8 == 0 || $8 >= $9) { print "land missing, sea present: " $0; bad = 1 }
+    }
+    END {
+      k = 0
+      for (p in n) { k++; if (n[p] != n["0 2 2"]) { print "times of " p; bad = 1 } }
+      if (k != 4 || !n["10 1 2"] || !n["10 1 3"] || !n["0 2 3"]) { print "parameters"; bad = 1 }
+      exit bad
+    }' msgs.txt
+}
+check "the voyage GRIB holds wind and currents, currents at sea in -1.5..1.5 m/s" cur_ok
+check "no key in the access log or outputs" no_key_in access.log ./*.err
+finish
