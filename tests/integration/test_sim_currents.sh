@@ -87,5 +87,22 @@ cur_ok() {
     }' msgs.txt
 }
 check "the voyage GRIB holds wind and currents, currents at sea in -1.5..1.5 m/s" cur_ok
+
+# ---- without the switch: the maritime files as before, and one line ----
+kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+SIM_PID=
+rm -f "$T/port"
+unset SEAWX_SIM_GRIB_CURRENTS
+sim_start
+check "without the switch: maritime f012 downloaded" \
+  sh -c "$S forecast download $mar -o mar0.grib2 2>mar0.err"
+check "without the switch: swh mwd mwp only" \
+  test "$(grib_get -p shortName mar0.grib2 | tr -s ' \n' ' ')" = "swh mwd mwp "
+"$S" grib --route route.csv --depart 2026-11-27T06:00:00Z --speed 6-8 --buffer 100 --days 2 \
+  --vars wind,currents --grid 0.5 --step 6 --cache c2 -o none.grb2 2>none.err
+rc=$?
+check "seawx grib --vars currents where the files hold none: refused in one line" \
+  sh -c "[ $rc -ne 0 ] && grep -q 'holds no ocean current (u)' none.err && [ ! -e none.grb2 ]"
+tail -1 none.err
 check "no key in the access log or outputs" no_key_in access.log ./*.err
 finish
