@@ -356,9 +356,13 @@ static int region_grid(swx_grib_head *h, gjob *j, const char *id)
     sub.o.progress = NULL;
     int rc = 0;
     swx__grib_index_get(&sub, &f);
-    /* walked whole, so that its index is cached like any other file's */
-    while (!rc && !f.walked)
-        rc = swx__grib_fetch_round(&sub, 0, 1);
+    /* walked whole, so that its index is cached like any other file's; each
+     * round reads one message's head, so a file of more rounds than that is
+     * not a forecast file */
+    for (int guard = 0; !rc && !f.walked; guard++)
+        rc = guard > SWX_GRIB_MAX_ROUNDS
+                 ? swx_error_set(SWX_ESERVICE, "%s: a forecast file of too many messages", id)
+                 : swx__grib_fetch_round(&sub, 0, 1);
     j->res.fetched = sub.res.fetched;
     j->res.requests = sub.res.requests;
     j->res.range_ignored |= sub.res.range_ignored;

@@ -456,6 +456,24 @@ row "capabilities: entity bomb"      7 any 'entity declarations are not allowed'
 row "capabilities: XXE"              7 any 'entity declarations are not allowed' -- "${seed[@]}" "${bbox[@]}" --base-url "$URL_xxe"
 row "capabilities: not WMS"          7 any 'not a WMS capabilities document' -- "$S" layers -b basic --base-url "$URL_notcaps"
 row "capabilities: gdal, bomb"       gdal any 'entity declarations are not allowed' -- gdal_translate "SEAWX:bundle=basic,variable=t2m:K,url=$URL_bomb" x.tif
+
+# A file host that answers a Range with no progress (hostile_storage.py, in
+# front of seawx-sim): one line, exit 7, and at most --retries + 1 requests
+# for the file, never the same request without end.
+hostile_start() { # MODE
+  rm -f "$T/srv-hostile-$1.port"
+  $py "$here/hostile_storage.py" "$T/srv-hostile-$1.port" "$SIM_URL" "$1" --log "$T/srv-hostile-$1.log" &
+  SRV_PIDS="${SRV_PIDS:-} $!"
+  for _ in $(seq 200); do [ -s "$T/srv-hostile-$1.port" ] && break; sleep 0.025; done
+  eval "URL_$1=http://127.0.0.1:$(cat "$T/srv-hostile-$1.port")"
+}
+file_asks() { grep -c ' /forecast/file/' "$T/srv-hostile-$1.log"; }
+for mode in empty206 short206 416; do hostile_start $mode; done
+row "storage: 206 of no byte"        7 any '206 with no byte \(bytes 0--1/9808380\): no progress \(3 attempts\)' -- "${gbox[@]}" --base-url "$URL_empty206" --retries 2 -o g.grb2
+check "storage: 206 of no byte: the range asked 3 times, no more" test "$(file_asks empty206)" -eq 3
+row "storage: 206 of one byte"       7 any 'answered bytes 0-0 for bytes 0-1023: no progress' -- "${gbox[@]}" --base-url "$URL_short206" --retries 2 -o g.grb2
+check "storage: 206 of one byte: the range asked 3 times, no more" test "$(file_asks short206)" -eq 3
+row "storage: 416"                   7 any 'HTTP 416 from .*: the byte range asked is not in the file' -- "${gbox[@]}" --base-url "$URL_416" -o g.grb2
 srv_stop_all
 
 check "$ROWS rows run (at least 100)" test "$ROWS" -ge 100
