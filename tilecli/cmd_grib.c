@@ -315,7 +315,7 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
                         .in_flight = (int)in_flight,
                         .progress = on_progress,
                         .ud = &ps,
-                        .cancel = &cli_stop_hard};
+                        .cancel = &cli_stop_soft};
     swx_grib_result res;
     double t0 = cli_now();
     rc = dry ? swx_grib_quote(&res, client, &spec, &go)

@@ -509,6 +509,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the layers, from the capabilities ---- */
+    /* Ctrl-C and SIGTERM stop every phase from the first request on. */
+    cli_signals_catch(&sigs);
     if ((exit_code = cli_danger_read(&danger, a)) || (exit_code = cli_client(&client, a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, vc.bundle))) {
@@ -555,7 +557,6 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    cli_signals_catch(&sigs);
     exit_code = vc.dry ? dry_run(pkg, client, storms_text != NULL, cli_has(a, "grib"), vc.plan)
                        : build(pkg, client, &vc, &u);
 done:

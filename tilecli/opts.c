@@ -264,6 +264,7 @@ int cli_client(swx_client **out, const cli_args *a)
     o.ca_file = cli_get(a, "ca-bundle");
     o.timeout_ms = timeout * 1000;
     o.max_retries = retries == 0 ? -1 : (int)retries;
+    o.cancel = &cli_stop_hard; /* Ctrl-C stops every request (cli_signals_catch) */
     swx_client_opts_from_env(&o);
     int rc = swx_client_new(out, &o);
     return rc ? cli_fail(rc) : 0;
