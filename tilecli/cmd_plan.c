@@ -8,6 +8,7 @@
 #include "dataout.h"
 
 #include "seawx/atomicfile.h"
+#include "seawx/outputs.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/plan.h"
@@ -459,6 +460,10 @@ static int check_outputs(const plan_args *p)
             (rc = swx_atomicfile_target(NULL, NULL, outs[i], SWX_ATOMICFILE_STREAM, inputs,
                                         ninputs)))
             return cli_fail(rc);
+    /* nor one file under two options: the second would replace the first */
+    static const char *const names[3] = {"--json", "--csv", "--chart"};
+    if ((rc = swx_outputs_distinct(outs, names, 3)))
+        return cli_fail(rc);
     return 0;
 }
 

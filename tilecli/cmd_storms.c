@@ -9,6 +9,7 @@
 #include "dataout.h"
 
 #include "seawx/atomicfile.h"
+#include "seawx/outputs.h"
 #include "seawx/error.h"
 #include "seawx/readfile.h"
 #include "seawx/iso8601.h"
@@ -410,6 +411,15 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     }
     if (route_mode && (exit_code = read_voyage(&a, &voyage)))
         goto done;
+    /* --segments and a single --output file: two files, not one under two
+     * names (the second would replace the first) */
+    const char *outs[2] = {output && output[strlen(output) - 1] != '/' ? output : NULL,
+                           cli_get(&a, "segments")};
+    static const char *const out_names[2] = {"--output", "--segments"};
+    if ((rc = swx_outputs_distinct(outs, out_names, 2))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
     if (route_mode && cli_has(&a, "segments") &&
         (exit_code = out_open(&out, SLOT_SEGMENTS, cli_get(&a, "segments"))))
         goto done;
