@@ -77,6 +77,10 @@ const char *cli_get_at(const cli_args *a, const char *name, size_t i);
 /* Parses an integer option within [min, max]; prints a usage error on failure. */
 int cli_get_int(long *out, const cli_args *a, const char *name, long def, long min, long max);
 /* Parses a number option within [min, max]; prints a usage error on failure. */
+/* EXIT_USAGE after one line when v (the value of --name) starts as a number
+ * that is not decimal, or holds digits past its number ("0x20kn", "6h5"):
+ * a number with its unit is a decimal number and letters; else 0. */
+int cli_decimal_unit(const char *name, const char *v);
 int cli_get_double(double *out, const cli_args *a, const char *name, double def, double min,
                    double max);
 

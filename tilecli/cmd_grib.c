@@ -9,6 +9,7 @@
 #include "seawx/error.h"
 #include "seawx/grib.h"
 #include "seawx/iso8601.h"
+#include "seawx/number.h"
 #include "seawx/readfile.h"
 #include "seawx/tiles.h"
 #include "seawx/voyage.h"
@@ -77,11 +78,10 @@ const cli_opt cmd_grib_opts[] = {
 
 static int parse_bbox(double v[4], const char *text)
 {
-    char *end;
+    const char *end;
     const char *p = text;
     for (int i = 0; i < 4; i++) {
-        v[i] = strtod(p, &end);
-        if (end == p || (i < 3 && *end != ',') || (i == 3 && *end))
+        if (swx_number_scan(&v[i], p, &end) || (i < 3 && *end != ',') || (i == 3 && *end))
             return -1;
         p = end + 1;
     }

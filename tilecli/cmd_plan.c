@@ -233,6 +233,8 @@ static int read_threshold(double *out, const cli_args *a, const char *name, int 
     *out = 0;
     if (!v)
         return 0;
+    if (cli_decimal_unit(name, v))
+        return EXIT_USAGE;
     if (swx_plan_threshold_parse(out, v, kind)) {
         cli_error("--%s %s", name, swx_error_last());
         return EXIT_USAGE;
@@ -312,6 +314,9 @@ static int read_voyage_args(plan_args *p, const cli_args *a)
         cli_error("a plan needs --speed KN|MIN-MAX, or --polar FILE");
         return EXIT_USAGE;
     }
+    const char *step = deps ? strrchr(deps, '/') : NULL;
+    if (step && cli_decimal_unit("departures", step + 1))
+        return EXIT_USAGE;
     if (swx_plan_departures_parse(&p->o.from, &p->o.to, &p->o.step, deps)) {
         cli_error("--%s", swx_error_last());
         return EXIT_USAGE;

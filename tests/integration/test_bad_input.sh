@@ -335,6 +335,14 @@ row "plan: route with times"         2 no 'waypoint times' -- "$S" plan --route 
 row "plan: route missing"            8 no 'none.csv' -- "$S" plan --route "$T/in/none.csv" --departures $dep --speed 6
 row "plan: --from junk"              2 no '--from' -- "${pl[@]}" --departures $dep --from "$T/in/junk.bin"
 row "plan: --chart -"                2 no '--chart needs a file name' -- "${pl[@]}" --departures $dep --chart -
+# numbers are decimal everywhere: hexadecimal, inf and nan refused
+row "plan: hexadecimal threshold"    2 no "--max-gust '0x20kn' is not a decimal number" -- "${pl[@]}" --departures $dep --max-gust 0x20kn
+row "plan: hexadecimal step"         2 no "--departures '0x6h' is not a decimal number" -- "${pl[@]}" --departures 2026-01-01T00:00Z/2026-01-01T12:00Z/0x6h
+row "voyage: hexadecimal threshold"  2 no "--plan-max-wave '0x3m' is not a decimal number" -- "$S" voyage -b maritime --route "$A" --depart 2026-01-01T00:00:00Z --speed 6 -l swh -z 1 --plan $dep --plan-max-wave 0x3m -o v
+row "voyage: hexadecimal budget"     2 no "--budget: '0x10MB' is not a size" -- "$S" voyage -b maritime --route "$A" --depart 2026-01-01T00:00:00Z --speed 6 -l swh -z 1 --budget 0x10MB -o v
+row "grib: hexadecimal box"          2 no "--bbox '0x10,40,12,42'" -- "$S" grib --bbox 0x10,40,12,42 --hours 0 --vars prmsl --no-cache -o g.grb2
+row "grib: hexadecimal --grid"      2 no "--grid must be a number from 0.01 to 10, not '0x1'" -- "${gbox[@]}" --grid 0x1 -o g.grb2
+row "grib: infinite box"             2 no "--bbox 'inf,40,12,42'" -- "$S" grib --bbox inf,40,12,42 --hours 0 --vars prmsl --no-cache -o g.grb2
 row "plan: --json is a folder"       8 no 'cannot write adir: it is a folder' -- "${pl[@]}" --departures $dep --json adir
 row "plan: --chart read-only"        8 no 'cannot write ro/p.png: folder ro is not writable' -- unpriv "${pl[@]}" --departures $dep --chart ro/p.png
 row "plan: --csv its route"          2 no 'an input of the same run' -- "$S" plan --route ../out-route.csv --speed 6 --spacing 200 --no-storms --departures $dep --csv ../out-route.csv
