@@ -256,10 +256,17 @@ static void report(const swx_grib_result *r, const swx_grib_spec *spec, int dry,
                files, r->from_cache ? "some" : "none");
         return;
     }
-    double pct = r->files_bytes > 0 ? 100.0 * (double)r->fetched / (double)r->files_bytes : 0;
-    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched %s "
-                "of %s (%.1f %%) in %ld requests, %.1f s",
-                out, size, r->messages, r->times, first, last, run, r->region, fetched, files, pct,
+    /* a share of the files' bytes only when the bytes fetched are of those
+     * files: a host that ignores ranges sends whole files, of other sizes */
+    char share[96] = "";
+    if (!r->range_ignored && r->files_bytes > 0 && r->fetched <= r->files_bytes)
+        snprintf(share, sizeof share, " of %s (%.1f %%)", files,
+                 100.0 * (double)r->fetched / (double)r->files_bytes);
+    else if (r->range_ignored)
+        snprintf(share, sizeof share, " (whole files)");
+    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched "
+                "%s%s in %ld requests, %.1f s",
+                out, size, r->messages, r->times, first, last, run, r->region, fetched, share,
                 r->requests, cli_now() - t0);
 }
 

@@ -79,8 +79,9 @@ static int write_legend(swx_atomicfile *af, const char *path, const void *png, s
     if (rc)
         return rc;
     if (fwrite(png, 1, len, af->f) != len) {
+        int e = errno ? errno : EIO;
         swx_atomicfile_abort(af);
-        return swx_error_set(SWX_EIO, "cannot write %s", path);
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(e));
     }
     return 0;
 }
