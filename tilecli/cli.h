@@ -200,7 +200,7 @@ int cli_man_dir(const char *dir, const cli_cmd *cmds, size_t n);
 int cli_completion_bash(FILE *f, const cli_cmd *cmds, size_t n);
 
 /* Ctrl-C and SIGTERM during long work: the first sets cli_stop_soft (no new
- * requests; what is under way may finish) and, half a second later or at a
+ * requests; what is under way may finish) and, 0.3 s later or at a
  * second signal, cli_stop_hard (cancel what is under way: every request of
  * a client of cli_client() stops). cli_signals_catch clears both and
  * installs the handler; cli_signals_release puts back what was there. */

@@ -161,10 +161,10 @@ int cli_stop_or_fail(int rc, const char *what)
     return rc ? cli_fail(rc) : 0;
 }
 
-/* What the first signal leaves under way may finish for this long; then it
+/* What the first signal leaves under way may finish for this long (0.3 s); then it
  * is cancelled, so that every command stops within a second of the first
  * signal (a request under way may take minutes). */
-#define STOP_GRACE_NS 500000000L
+#define STOP_GRACE_NS 300000000L
 
 static timer_t stop_timer;
 static volatile sig_atomic_t stop_timer_set;

@@ -239,6 +239,8 @@ static int add_file(gjob *j, const char *id, const char *bundle, size_t t)
     return 0;
 }
 
+static int voyage_over(const gjob *j, int64_t depart, double arrival, int64_t run);
+
 static int times_of_voyage(gjob *j, const listing *l, int64_t run, const char *region)
 {
     const swx_voyage *v = j->spec->voyage;
@@ -299,7 +301,7 @@ static int times_of_voyage(gjob *j, const listing *l, int64_t run, const char *r
             continue;
         j->ntimes++;
     }
-    return 0;
+    return j->ntimes ? 0 : voyage_over(j, depart, arrival, run);
 }
 
 static int times_of_box(gjob *j, const listing *l, int64_t run, const char *region)
@@ -339,6 +341,31 @@ static int times_of_box(gjob *j, const listing *l, int64_t run, const char *regi
                                      j->spec->north)))
             return rc;
         j->ntimes++;
+    }
+    return 0;
+}
+
+/* No valid time falls in the voyage: when it is over (before now, or
+ * before the run's first hour), says so with both times, and how to build it
+ * for another moment; else 0 (the caller's own line follows). */
+static int voyage_over(const gjob *j, int64_t depart, double arrival, int64_t run)
+{
+    char d[SWX_ISO8601_LEN], a[SWX_ISO8601_LEN], t[SWX_ISO8601_LEN];
+    swx_iso8601_format(d, depart);
+    swx_iso8601_format(a, (int64_t)arrival);
+    if (j->spec->now && arrival < (double)j->spec->now) {
+        swx_iso8601_format(t, j->spec->now);
+        return swx_error_set(SWX_EINVAL,
+                             "the voyage (%s to %s) ended before now (%s): a later departure, or "
+                             "--now at a time during the voyage, builds it for another moment",
+                             d, a, t);
+    }
+    if (arrival < (double)run) {
+        swx_iso8601_format(t, run);
+        return swx_error_set(SWX_EINVAL,
+                             "the voyage (%s to %s) ended before the run's first forecast hour "
+                             "(%s): a later departure, or --run for a run of its time",
+                             d, a, t);
     }
     return 0;
 }

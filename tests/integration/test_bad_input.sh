@@ -325,6 +325,7 @@ row "grib: route of junk"            2 no 'junk.bin' -- "$S" grib --route "$T/in
 row "grib: -o is a folder"           8 no 'cannot write adir: it is a folder' -- "${gbox[@]}" -o adir
 row "grib: read-only folder"         8 no 'cannot write ro/g.grb2: folder ro is not writable' -- unpriv "${gbox[@]}" -o ro/g.grb2
 row "grib: -o its route"             2 no 'an input of the same run' -- "$S" grib --route ../out-route.csv --depart 2026-01-01T00:00:00Z --speed 6 --no-cache -o ../out-route.csv
+row "grib: a voyage over before the run" 2 any 'the voyage \(2024-01-01T00:00:00Z to 2024-01-07T22:08:45Z\) ended before the run.s first forecast hour' -- "$S" grib --route "$A" --depart 2024-01-01T00:00:00Z --speed 6-8 --days 1 --vars prmsl --no-cache -o g.grb2
 row "grib: run not listed"           5 any '1999' -- "${gbox[@]}" --run 1999-01-01T00:00:00Z -o g.grb2
 row "plan: departures malformed"     2 no 'departures' -- "${pl[@]}" --departures tomorrow
 row "plan: step of zero"             2 no 'step' -- "${pl[@]}" --departures 2026-01-01T00:00Z/2026-01-02T00:00Z/0h
