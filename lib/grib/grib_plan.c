@@ -493,6 +493,32 @@ static size_t list_regions(const char **regions, const listing *l, int64_t run)
     return nreg;
 }
 
+/* The region whose listed hours give the run's times: the one with the most
+ * hours listed for every bundle (the global files when they have as many),
+ * whatever order the listing names the regions in. */
+static const char *times_region_pick(const gjob *j, const listing *l, int64_t run,
+                                     const char **regions, size_t nreg)
+{
+    const char *best = nreg ? regions[0] : "global";
+    size_t best_n = 0;
+    size_t rows = swx_table_rows(l->t);
+    for (size_t k = 0; k < nreg; k++) {
+        size_t n = 0;
+        for (size_t r = 0; r < rows; r++)
+            if (swx_table_get_time(l->t, r, (size_t)l->c_time) == run && j->nbundles &&
+                strcmp(swx_table_get_string(l->t, r, (size_t)l->c_region), regions[k]) == 0 &&
+                strcmp(swx_table_get_string(l->t, r, (size_t)l->c_bundle), j->bundles[0]) == 0 &&
+                hour_listed(j, l, run, regions[k],
+                            (int)swx_table_get_int(l->t, r, (size_t)l->c_fh)))
+                n++;
+        if (n > best_n || (n == best_n && strcmp(regions[k], "global") == 0)) {
+            best = regions[k];
+            best_n = n;
+        }
+    }
+    return best;
+}
+
 /* The grids: per time (a window each), or one for all (the box, or the
  * route's). */
 static int plan_grids(gjob *j)
@@ -619,10 +645,7 @@ int swx__grib_plan(gjob *j)
     j->res.run = run;
     const char *regions[MAX_REGIONS];
     size_t nreg = list_regions(regions, &l, run);
-    const char *times_region = nreg ? regions[0] : "global";
-    for (size_t k = 0; k < nreg; k++)
-        if (strcmp(regions[k], "global") == 0)
-            times_region = regions[k];
+    const char *times_region = times_region_pick(j, &l, run, regions, nreg);
     rc = s->cut == SWX_GRIB_CUT_BOX ? times_of_box(j, &l, run, times_region)
                                     : times_of_voyage(j, &l, run, times_region);
     if (rc)

@@ -10,10 +10,14 @@ usage: hostile_storage.py PORT_FILE SIM_URL MODE [--log FILE]
                   the start asked ("bytes S-(S-1)/9808380")
        short206   206 with the first byte asked only ("bytes S-S/9808380")
        416        416 Range Not Satisfiable ("bytes */9808380")
+       extraregion    the forecast files pass; the file listing holds no global
+                  files and names first a region not asked for, with hour 0
+                  only (arctic)
 """
 import argparse
 import http.client
 import http.server
+import json
 import os
 import re
 import sys
@@ -22,11 +26,27 @@ import urllib.parse
 TOTAL = 9808380
 
 
+def extra_region(body):
+    """The listing with, first, hour 0 of each run and bundle in region arctic."""
+    doc = json.loads(body)
+    extra = []
+    for name in doc.get("files", []):
+        p = name.split(".")  # sof-d.DATE.tHHz.RES.BUNDLE.REGION.fNNN.grib2
+        if len(p) == 8:
+            p[5], p[6] = "arctic", "f000"
+            if ".".join(p) not in extra:
+                extra.append(".".join(p))
+    doc["files"] = extra + [f for f in doc["files"] if ".global." not in f]
+    if "meta" in doc:
+        doc["meta"]["count"] = len(doc["files"])
+    return json.dumps(doc).encode()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("port_file")
     ap.add_argument("sim_url")
-    ap.add_argument("mode", choices=["empty206", "short206", "416"])
+    ap.add_argument("mode", choices=["empty206", "short206", "416", "extraregion"])
     ap.add_argument("--log")
     o = ap.parse_args()
     sim = urllib.parse.urlsplit(o.sim_url)
@@ -60,7 +80,7 @@ def main():
 
         def do_GET(self):
             self.record()
-            if self.path.startswith("/forecast/file/"):
+            if self.path.startswith("/forecast/file/") and o.mode != "extraregion":
                 return self.hostile()
             conn = http.client.HTTPConnection(sim.hostname, sim.port, timeout=60)
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
@@ -70,6 +90,8 @@ def main():
             keep = [(k, v) for k, v in r.getheaders()
                     if k.lower() not in ("content-length", "connection", "transfer-encoding")]
             conn.close()
+            if o.mode == "extraregion" and self.path.startswith("/forecast/file?") and r.status == 200:
+                body = extra_region(body)
             self.answer(r.status, keep, body)
 
         def log_message(self, *args):

@@ -477,12 +477,18 @@ hostile_start() { # MODE
   eval "URL_$1=http://127.0.0.1:$(cat "$T/srv-hostile-$1.port")"
 }
 file_asks() { grep -c ' /forecast/file/' "$T/srv-hostile-$1.log"; }
-for mode in empty206 short206 416; do hostile_start $mode; done
+for mode in empty206 short206 416; do hostile_start "$mode"; done
 row "storage: 206 of no byte"        7 any '206 with no byte \(bytes 0--1/9808380\): no progress \(3 attempts\)' -- "${gbox[@]}" --base-url "$URL_empty206" --retries 2 -o g.grb2
 check "storage: 206 of no byte: the range asked 3 times, no more" test "$(file_asks empty206)" -eq 3
 row "storage: 206 of one byte"       7 any 'answered bytes 0-0 for bytes 0-1023: no progress' -- "${gbox[@]}" --base-url "$URL_short206" --retries 2 -o g.grb2
 check "storage: 206 of one byte: the range asked 3 times, no more" test "$(file_asks short206)" -eq 3
 row "storage: 416"                   7 any 'HTTP 416 from .*: the byte range asked is not in the file' -- "${gbox[@]}" --base-url "$URL_416" -o g.grb2
+# A listing that names first a region not asked for, with hour 0 only: the
+# run's hours come from the region that lists the most, not the first named.
+hostile_start extraregion
+check "a listing naming another region first: the voyage GRIB is built" \
+  "$S" grib -q --route "$A" --depart "$SIM_NOW" --speed 6-8 --days 1 --vars prmsl --no-cache \
+  --base-url "$URL_extraregion" -o "$T/extra.grb2"
 srv_stop_all
 
 check "$ROWS rows run (at least 100)" test "$ROWS" -ge 100
