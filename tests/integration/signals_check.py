@@ -183,6 +183,19 @@ def grib_left():
 stopped("grib", grib + ["-o", "g.grb2"], grown(r"^\S+ 127\.0\.0\.2:", 3), signal.SIGTERM, grib_left)
 same_bytes("grib", grib + ["-o", "g.grb2"], "g.grb2", "ref.grb2")
 
+# ---- route: the forecast's fetch stopped; nothing written ----
+route_cmd = [cli, "route", "--from", "38.6,-9.6", "--to", "32.6,-17.0", "--speed", "6", "--no-cache",
+             "-q"]
+
+
+def route_left():
+    """nothing written"""
+    return left_of("r.gpx") or None
+
+
+stopped("route", route_cmd + ["--gpx", "r.gpx"], grown(r"^\S+ 127\.0\.0\.2:", 3), signal.SIGTERM,
+        route_left)
+
 # ---- plan: nothing written ----
 plan = [cli, "plan", "--route", route, "--speed", "6-7", "--departures", f"{now}/2026-03-03T11:00:00Z/6h",
         "--in-flight", "1", "--no-storms"]
