@@ -80,6 +80,10 @@ const char *cli_get_at(const cli_args *a, const char *name, size_t i);
 /* Parses an integer option within [min, max]; prints a usage error on failure. */
 int cli_get_int(long *out, const cli_args *a, const char *name, long def, long min, long max);
 /* Parses a number option within [min, max]; prints a usage error on failure. */
+/* EXIT_USAGE after one line when v (the value of --name) starts as a number
+ * that is not decimal, or holds digits past its number ("0x20kn", "6h5"):
+ * a number with its unit is a decimal number and letters; else 0. */
+int cli_decimal_unit(const char *name, const char *v);
 int cli_get_double(double *out, const cli_args *a, const char *name, double def, double min,
                    double max);
 
@@ -199,10 +203,11 @@ int cmd_tilejson(const cli_cmd *cmd, int argc, char **argv);
 int cli_man_dir(const char *dir, const cli_cmd *cmds, size_t n);
 int cli_completion_bash(FILE *f, const cli_cmd *cmds, size_t n);
 
-/* Ctrl-C and SIGTERM during long work (seed, voyage, fleet): the first sets
- * cli_stop_soft (no new requests; what is under way finishes), a second
- * cli_stop_hard (cancel what is under way). cli_signals_catch clears both
- * and installs the handler; cli_signals_release puts back what was there. */
+/* Ctrl-C and SIGTERM during long work: the first sets cli_stop_soft (no new
+ * requests; what is under way may finish) and, 0.3 s later or at a
+ * second signal, cli_stop_hard (cancel what is under way: every request of
+ * a client of cli_client() stops). cli_signals_catch clears both and
+ * installs the handler; cli_signals_release puts back what was there. */
 extern volatile sig_atomic_t cli_stop_soft, cli_stop_hard;
 typedef struct cli_signals {
     struct sigaction old_int, old_term;

@@ -264,6 +264,8 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- every ship's package, planned against the capabilities ---- */
+    /* Ctrl-C and SIGTERM stop every phase from the first request on. */
+    cli_signals_catch(&sigs);
     if ((exit_code = cli_client(&client, &a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, swx_fleet_bundle(fleet)))) {
@@ -285,7 +287,6 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the packages, one ship after another, through one share ---- */
-    cli_signals_catch(&sigs);
     double t0 = cli_now();
     u.last = t0;
     swx_fleet_build_opts bo = {

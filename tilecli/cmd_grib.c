@@ -9,6 +9,7 @@
 #include "seawx/error.h"
 #include "seawx/grib.h"
 #include "seawx/iso8601.h"
+#include "seawx/number.h"
 #include "seawx/readfile.h"
 #include "seawx/tiles.h"
 #include "seawx/voyage.h"
@@ -77,11 +78,10 @@ const cli_opt cmd_grib_opts[] = {
 
 static int parse_bbox(double v[4], const char *text)
 {
-    char *end;
+    const char *end;
     const char *p = text;
     for (int i = 0; i < 4; i++) {
-        v[i] = strtod(p, &end);
-        if (end == p || (i < 3 && *end != ',') || (i == 3 && *end))
+        if (swx_number_scan(&v[i], p, &end) || (i < 3 && *end != ',') || (i == 3 && *end))
             return -1;
         p = end + 1;
     }
@@ -256,10 +256,17 @@ static void report(const swx_grib_result *r, const swx_grib_spec *spec, int dry,
                files, r->from_cache ? "some" : "none");
         return;
     }
-    double pct = r->files_bytes > 0 ? 100.0 * (double)r->fetched / (double)r->files_bytes : 0;
-    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched %s "
-                "of %s (%.1f %%) in %ld requests, %.1f s",
-                out, size, r->messages, r->times, first, last, run, r->region, fetched, files, pct,
+    /* a share of the files' bytes only when the bytes fetched are of those
+     * files: a host that ignores ranges sends whole files, of other sizes */
+    char share[96] = "";
+    if (!r->range_ignored && r->files_bytes > 0 && r->fetched <= r->files_bytes)
+        snprintf(share, sizeof share, " of %s (%.1f %%)", files,
+                 100.0 * (double)r->fetched / (double)r->files_bytes);
+    else if (r->range_ignored)
+        snprintf(share, sizeof share, " (whole files)");
+    cli_summary("%s: %s, %zu fields at %zu times from %s to %s (run %s, %s files); fetched "
+                "%s%s in %ld requests, %.1f s",
+                out, size, r->messages, r->times, first, last, run, r->region, fetched, share,
                 r->requests, cli_now() - t0);
 }
 
@@ -315,7 +322,7 @@ int cmd_grib(const cli_cmd *cmd, int argc, char **argv)
                         .in_flight = (int)in_flight,
                         .progress = on_progress,
                         .ud = &ps,
-                        .cancel = &cli_stop_hard};
+                        .cancel = &cli_stop_soft};
     swx_grib_result res;
     double t0 = cli_now();
     rc = dry ? swx_grib_quote(&res, client, &spec, &go)

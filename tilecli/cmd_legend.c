@@ -6,6 +6,7 @@
 #include "seawx/wms.h"
 #include "seawx/wms_select.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,9 @@ static int write_png(const char *path, const void *data, size_t len)
     if (rc)
         return rc;
     if (fwrite(data, 1, len, af.f) != len) {
+        int e = errno ? errno : EIO;
         swx_atomicfile_abort(&af);
-        return swx_error_set(SWX_EIO, "cannot write %s", path);
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(e));
     }
     return swx_atomicfile_commit(&af);
 }

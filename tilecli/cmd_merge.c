@@ -210,8 +210,14 @@ int cmd_merge(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     long long tiles = 0, images = 0;
-    if ((rc = swx_merge_write(&tiles, &images, m, output))) {
-        exit_code = cli_fail(rc);
+    /* Ctrl-C or SIGTERM stops the copy at once: nothing is put in place. */
+    cli_signals sig;
+    cli_signals_catch(&sig);
+    swx_merge_set_cancel(m, &cli_stop_soft);
+    rc = swx_merge_write(&tiles, &images, m, output);
+    cli_signals_release(&sig);
+    if (rc || cli_stop_soft) {
+        exit_code = cli_stop_or_fail(rc, "nothing merged");
         goto done;
     }
     cli_info("merged %d shard%s into %s: %lld tiles, %lld distinct images", n, n == 1 ? "" : "s",

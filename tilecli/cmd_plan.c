@@ -8,6 +8,7 @@
 #include "dataout.h"
 
 #include "seawx/atomicfile.h"
+#include "seawx/outputs.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/plan.h"
@@ -232,6 +233,8 @@ static int read_threshold(double *out, const cli_args *a, const char *name, int 
     *out = 0;
     if (!v)
         return 0;
+    if (cli_decimal_unit(name, v))
+        return EXIT_USAGE;
     if (swx_plan_threshold_parse(out, v, kind)) {
         cli_error("--%s %s", name, swx_error_last());
         return EXIT_USAGE;
@@ -311,6 +314,9 @@ static int read_voyage_args(plan_args *p, const cli_args *a)
         cli_error("a plan needs --speed KN|MIN-MAX, or --polar FILE");
         return EXIT_USAGE;
     }
+    const char *step = deps ? strrchr(deps, '/') : NULL;
+    if (step && cli_decimal_unit("departures", step + 1))
+        return EXIT_USAGE;
     if (swx_plan_departures_parse(&p->o.from, &p->o.to, &p->o.step, deps)) {
         cli_error("--%s", swx_error_last());
         return EXIT_USAGE;
@@ -459,6 +465,10 @@ static int check_outputs(const plan_args *p)
             (rc = swx_atomicfile_target(NULL, NULL, outs[i], SWX_ATOMICFILE_STREAM, inputs,
                                         ninputs)))
             return cli_fail(rc);
+    /* nor one file under two options: the second would replace the first */
+    static const char *const names[3] = {"--json", "--csv", "--chart"};
+    if ((rc = swx_outputs_distinct(outs, names, 3)))
+        return cli_fail(rc);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "seawx/atomicfile.h"
+#include "seawx/outputs.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/wms.h"
@@ -78,8 +79,9 @@ static int write_legend(swx_atomicfile *af, const char *path, const void *png, s
     if (rc)
         return rc;
     if (fwrite(png, 1, len, af->f) != len) {
+        int e = errno ? errno : EIO;
         swx_atomicfile_abort(af);
-        return swx_error_set(SWX_EIO, "cannot write %s", path);
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(e));
     }
     return 0;
 }
@@ -182,13 +184,10 @@ static int read_legend(qlr_run *r, const qlr_args *q, const cli_args *a)
     }
     /* the same file under another name too (a link, a hard link): the
      * .qlr would be put in place over the legend just written */
-    struct stat ls, os;
-    if (!q->to_stdout &&
-        (strcmp(legend, q->out) == 0 || (stat(legend, &ls) == 0 && stat(q->out, &os) == 0 &&
-                                         ls.st_dev == os.st_dev && ls.st_ino == os.st_ino))) {
-        cli_error("--legend and --output name the same file");
-        return EXIT_USAGE;
-    }
+    const char *outs[2] = {legend, q->to_stdout ? NULL : q->out};
+    static const char *const names[2] = {"--legend", "--output"};
+    if ((rc = swx_outputs_distinct(outs, names, 2)))
+        return cli_fail(rc);
     if ((rc = swx_atomicfile_target(&target, NULL, legend, SWX_ATOMICFILE_STREAM, NULL, 0)))
         return cli_fail(rc);
     r->legend_existed = lstat(legend, &st) == 0;

@@ -12,6 +12,8 @@
 #include "seawx/grib.h"
 #include "seawx/iso8601.h"
 #include "seawx/land.h"
+#include "seawx/number.h"
+#include "seawx/outputs.h"
 #include "seawx/plan.h"
 #include "seawx/readfile.h"
 #include "seawx/route.h"
@@ -56,6 +58,11 @@ const cli_opt cmd_route_opts[] = {
      "currents when it holds them) instead of the service",
      0},
     {"save-grib", 0, "FILE", "keep the forecast fetched from the service in this GRIB2 file", 0},
+    {"cache", 0, "DIR",
+     "where the forecast's messages are kept (default $SEAWX_CACHE_DIR/grib, else "
+     "~/.cache/seawx/grib), as seawx grib keeps them",
+     0},
+    {"no-cache", 0, NULL, "keep no forecast message on disk", 0},
     {"land-margin", 0, "NM", "keep this far off land, nautical miles (default 1)", 0},
     {"coastline", 0, "RES",
      "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0},
@@ -112,20 +119,15 @@ static void run_free(route_run *r)
 static int read_position(double *lat, double *lon, const cli_args *a, const char *name)
 {
     const char *v = cli_get(a, name);
-    char *end;
+    const char *end;
     if (!v) {
         cli_error("a route needs --from LAT,LON and --to LAT,LON");
         return EXIT_USAGE;
     }
-    errno = 0;
-    int hex = strpbrk(v, "xXnN") != NULL; /* 0x.., inf, nan: decimal degrees only */
-    *lat = strtod(v, &end);
-    if (!hex && !errno && end != v && *end == ',') {
-        const char *q = end + 1;
-        *lon = strtod(q, &end);
-        if (!errno && end != q && !*end && fabs(*lat) <= 90 && fabs(*lon) <= 180)
-            return 0;
-    }
+    /* decimal degrees only: no hexadecimal, inf or nan */
+    if (swx_number_scan(lat, v, &end) == 0 && *end == ',' && swx_number_parse(lon, end + 1) == 0 &&
+        fabs(*lat) <= 90 && fabs(*lon) <= 180)
+        return 0;
     cli_error("--%s '%s': LAT,LON in decimal degrees (latitude -90 to 90, longitude -180 to 180)",
               name, v);
     return EXIT_USAGE;
@@ -253,6 +255,10 @@ static int read_output_args(route_args *p, const cli_args *a)
     p->json = outs[3] = cli_get(a, "json");
     outs[4] = p->save_grib;
     const char *inputs[2] = {p->polar_file, p->grib};
+    const char *flags[5] = {"--gpx", "--geojson", "--isochrones", "--json", "--save-grib"};
+    int rc;
+    if ((rc = swx_outputs_distinct(outs, flags, 5)))
+        return cli_fail(rc);
     for (int i = 0; i < 5; i++) {
         if (!outs[i])
             continue;
@@ -262,13 +268,8 @@ static int read_output_args(route_args *p, const cli_args *a)
             cli_error("--%s needs a file name (only --json writes to stdout, with -)", names[i]);
             return EXIT_USAGE;
         }
-        for (int k = 0; k < i; k++)
-            if (outs[k] && strcmp(outs[k], outs[i]) == 0) {
-                cli_error("--%s and --%s name the same file %s", names[k], names[i], outs[i]);
-                return EXIT_USAGE;
-            }
-        int rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 4 ? SWX_ATOMICFILE_STREAM : 0,
-                                       inputs, 2);
+        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 4 ? SWX_ATOMICFILE_STREAM : 0, inputs,
+                                   2);
         if (rc)
             return cli_fail(rc);
     }
@@ -555,6 +556,7 @@ int cmd_route(const cli_cmd *cmd, int argc, char **argv)
             p.o.leg_ctx[0] = r.land;
             p.o.to_end = swx_routing_water_to_end;
             p.o.to_end_ctx = r.water;
+            p.o.cancel = &cli_stop_soft;
             exit_code = search(&r, &p);
         }
         cli_signals_release(&sig);

@@ -792,6 +792,8 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the layer, its times and style, from the capabilities ---- */
+    /* Ctrl-C and SIGTERM stop every phase from the first request on. */
+    cli_signals_catch(&sigs);
     if ((exit_code = cli_client(&client, a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, sc.bundle))) {
@@ -830,8 +832,6 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
     if ((exit_code = name_files(files, plan, &sc, &summary_is_output)))
         goto done;
     nfiles = nt;
-
-    cli_signals_catch(&sigs);
 
     u.tty = isatty(STDERR_FILENO);
     u.encoded = !!(swx_tile_format_get((int)so->format)->props & SWX_TF_REENCODED);

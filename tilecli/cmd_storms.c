@@ -9,6 +9,7 @@
 #include "dataout.h"
 
 #include "seawx/atomicfile.h"
+#include "seawx/outputs.h"
 #include "seawx/error.h"
 #include "seawx/readfile.h"
 #include "seawx/iso8601.h"
@@ -162,6 +163,8 @@ static int count_and_write(void *ud, const swx_storm *s)
         cli_progress(0, "%zu storms converted, %.0f/s", c->storms,
                      dt > 0 ? (double)c->storms / dt : 0.0);
     }
+    if (cli_stop_soft)
+        return swx_error_set(SWX_ECANCEL, "interrupted");
     cli_storm_span_add(&c->span, s);
     if (c->risk) {
         int rc = swx_risk_report_add(c->risk, s);
@@ -408,6 +411,15 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     }
     if (route_mode && (exit_code = read_voyage(&a, &voyage)))
         goto done;
+    /* --segments and a single --output file: two files, not one under two
+     * names (the second would replace the first) */
+    const char *outs[2] = {output && output[strlen(output) - 1] != '/' ? output : NULL,
+                           cli_get(&a, "segments")};
+    static const char *const out_names[2] = {"--output", "--segments"};
+    if ((rc = swx_outputs_distinct(outs, out_names, 2))) {
+        exit_code = cli_fail(rc);
+        goto done;
+    }
     if (route_mode && cli_has(&a, "segments") &&
         (exit_code = out_open(&out, SLOT_SEGMENTS, cli_get(&a, "segments"))))
         goto done;
@@ -450,13 +462,20 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
                            .risk = risk,
                            .progress = !cli_has(&a, "quiet") && isatty(STDERR_FILENO),
                            .t0 = cli_now()};
+    /* Ctrl-C or SIGTERM: the next storm or request stops, nothing is put in
+     * place (exit 130). */
+    cli_signals sig;
+    cli_signals_catch(&sig);
     if (input)
         rc = swx_storm_read_file(input, count_and_write, &cnt);
     else
         rc = swx_storm_fetch(&pages, client, &q, count_and_write, &cnt);
     cli_progress(0, NULL);
-    if (rc) {
-        exit_code = cnt.write_rc ? write_fail(rc, output) : cli_fail(rc);
+    cli_signals_release(&sig);
+    if (rc || cli_stop_soft) {
+        exit_code = cli_stopped(rc) ? cli_interrupted("nothing written")
+                    : cnt.write_rc  ? write_fail(rc, output)
+                                    : cli_fail(rc);
         goto done;
     }
     size_t counts[NKINDS] = {0};
@@ -486,10 +505,13 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         report_counts(counts, cnt.storms, pages, mask);
 done:
     swx_storm_geojson_free(w);
-    int crc = out_close(&out, exit_code == EXIT_OK || exit_code >= EXIT_RISK_DANGER);
+    /* a verdict of the risk keeps the files; an interruption does not */
+    int kept =
+        exit_code == EXIT_OK || (exit_code >= EXIT_RISK_DANGER && exit_code != EXIT_INTERRUPTED);
+    int crc = out_close(&out, kept);
     if (crc && exit_code == EXIT_OK)
         exit_code = crc;
-    if (made_dir && exit_code != EXIT_OK && exit_code < EXIT_RISK_DANGER)
+    if (made_dir && !kept)
         rmdir(made_dir); /* only when empty: nothing of this run is left in it */
     swx_client_free(client);
     swx_storm_danger_free(danger);

@@ -305,11 +305,16 @@ static int read_plan(voyage_cmd *vc)
             cli_error("--%s is the plan's: it goes with --plan", names[i]);
             return EXIT_USAGE;
         }
+        if (cli_decimal_unit(names[i], v))
+            return EXIT_USAGE;
         if (swx_plan_threshold_parse(out[i], v, i == 2 ? 'h' : 's')) {
             cli_error("--%s %s", names[i], swx_error_last());
             return EXIT_USAGE;
         }
     }
+    const char *step = vc->plan ? strrchr(cli_get(a, "plan"), '/') : NULL;
+    if (step && cli_decimal_unit("plan", step + 1))
+        return EXIT_USAGE;
     if (vc->plan &&
         swx_plan_departures_parse(&vc->po.from, &vc->po.to, &vc->po.step, cli_get(a, "plan"))) {
         cli_error("--plan %s", swx_error_last());
@@ -509,6 +514,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     }
 
     /* ---- the layers, from the capabilities ---- */
+    /* Ctrl-C and SIGTERM stop every phase from the first request on. */
+    cli_signals_catch(&sigs);
     if ((exit_code = cli_danger_read(&danger, a)) || (exit_code = cli_client(&client, a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, vc.bundle))) {
@@ -555,7 +562,6 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    cli_signals_catch(&sigs);
     exit_code = vc.dry ? dry_run(pkg, client, storms_text != NULL, cli_has(a, "grib"), vc.plan)
                        : build(pkg, client, &vc, &u);
 done:

@@ -3,6 +3,7 @@
 
 #include "seawx/error.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,10 +161,31 @@ int cli_stop_or_fail(int rc, const char *what)
     return rc ? cli_fail(rc) : 0;
 }
 
+/* What the first signal leaves under way may finish for this long (0.3 s); then it
+ * is cancelled, so that every command stops within a second of the first
+ * signal (a request under way may take minutes). */
+#define STOP_GRACE_NS 300000000L
+
+static timer_t stop_timer;
+static volatile sig_atomic_t stop_timer_set;
+
+static void on_grace_over(union sigval v)
+{
+    (void)v;
+    cli_stop_hard = 1;
+}
+
 static void on_stop_signal(int sig)
 {
     (void)sig;
     if (cli_stop_soft)
+        cli_stop_hard = 1;
+    else if (stop_timer_set) {
+        /* timer_settime may be called from a signal handler (POSIX) */
+        struct itimerspec its = {.it_value = {.tv_sec = 0, .tv_nsec = STOP_GRACE_NS}};
+        if (timer_settime(stop_timer, 0, &its, NULL) != 0)
+            cli_stop_hard = 1;
+    } else
         cli_stop_hard = 1;
     cli_stop_soft = 1;
 }
@@ -175,6 +197,13 @@ void cli_signals_catch(cli_signals *s)
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     cli_stop_soft = cli_stop_hard = 0;
+    if (!stop_timer_set) {
+        struct sigevent ev;
+        memset(&ev, 0, sizeof ev);
+        ev.sigev_notify = SIGEV_THREAD;
+        ev.sigev_notify_function = on_grace_over;
+        stop_timer_set = timer_create(CLOCK_MONOTONIC, &ev, &stop_timer) == 0;
+    }
     sigaction(SIGINT, &sa, &s->old_int);
     sigaction(SIGTERM, &sa, &s->old_term);
     s->set = 1;
@@ -186,6 +215,10 @@ void cli_signals_release(cli_signals *s)
         return;
     sigaction(SIGINT, &s->old_int, NULL);
     sigaction(SIGTERM, &s->old_term, NULL);
+    if (stop_timer_set) {
+        stop_timer_set = 0;
+        timer_delete(stop_timer);
+    }
     s->set = 0;
 }
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "seawx/error.h"
+#include "seawx/number.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -238,14 +239,29 @@ int cli_get_double(double *out, const cli_args *a, const char *name, double def,
         *out = def;
         return 0;
     }
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || end == v || *end || !(d >= min && d <= max)) {
+    double d = 0;
+    if (swx_number_parse(&d, v) || !(d >= min && d <= max)) {
         cli_error("--%s must be a number from %g to %g, not '%s'", name, min, max, v);
         return -1;
     }
     *out = d;
+    return 0;
+}
+
+int cli_decimal_unit(const char *name, const char *v)
+{
+    const char *end;
+    double d;
+    if (!v || !(*v >= '0' && *v <= '9') || swx_number_scan(&d, v, &end) != 0)
+        return 0; /* not a number at all: the parser's own line says so */
+    while (*end == ' ')
+        end++;
+    for (const char *u = end; *u; u++)
+        if (!((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') || *u == '/')) {
+            cli_error("--%s '%.40s' is not a decimal number with its unit (25kn, 3.5m, 6h)", name,
+                      v);
+            return EXIT_USAGE;
+        }
     return 0;
 }
 
@@ -264,6 +280,7 @@ int cli_client(swx_client **out, const cli_args *a)
     o.ca_file = cli_get(a, "ca-bundle");
     o.timeout_ms = timeout * 1000;
     o.max_retries = retries == 0 ? -1 : (int)retries;
+    o.cancel = &cli_stop_hard; /* Ctrl-C stops every request (cli_signals_catch) */
     swx_client_opts_from_env(&o);
     int rc = swx_client_new(out, &o);
     return rc ? cli_fail(rc) : 0;

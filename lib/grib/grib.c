@@ -9,6 +9,7 @@
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
+#include <errno.h>
 #include <bzlib.h>
 #include <limits.h>
 #include <stdio.h>
@@ -309,8 +310,9 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
         swx_atomicfile af = SWX_ATOMICFILE_INIT;
         rc = swx_atomicfile_open(&af, path, 0644, SWX_ATOMICFILE_STREAM);
         if (!rc && out_len && fwrite(out, 1, out_len, af.f) != out_len) {
+            int e = errno ? errno : EIO;
             swx_atomicfile_abort(&af);
-            rc = swx_error_set(SWX_EIO, "cannot write %s", path);
+            rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(e));
         } else if (!rc) {
             rc = swx_atomicfile_commit(&af);
         }

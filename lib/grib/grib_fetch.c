@@ -249,7 +249,7 @@ int swx__grib_fetch_walk(gjob *j)
     int rc = swx__grib_report(j);
     /* One request per file a round, as many rounds as a file has messages. */
     for (int guard = 0; !rc && todo; guard++) {
-        if (guard > 100000)
+        if (guard > SWX_GRIB_MAX_ROUNDS)
             return swx_error_set(SWX_ESERVICE, "a forecast file of too many messages");
         if ((rc = swx__grib_fetch_round(j, 0, todo)))
             return rc;

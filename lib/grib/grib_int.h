@@ -14,6 +14,9 @@
 
 /* Valid times a voyage GRIB holds at most. */
 #define MAX_TIMES 512
+/* Rounds of Range requests a file's walk may take (two a message at most): a
+ * bound, so that no answer can keep a walk asking without end. */
+#define SWX_GRIB_MAX_ROUNDS 100000
 
 typedef struct gmsg {
     uint64_t off;

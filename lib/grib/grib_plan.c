@@ -239,6 +239,8 @@ static int add_file(gjob *j, const char *id, const char *bundle, size_t t)
     return 0;
 }
 
+static int voyage_over(const gjob *j, int64_t depart, double arrival, int64_t run);
+
 static int times_of_voyage(gjob *j, const listing *l, int64_t run, const char *region)
 {
     const swx_voyage *v = j->spec->voyage;
@@ -299,7 +301,7 @@ static int times_of_voyage(gjob *j, const listing *l, int64_t run, const char *r
             continue;
         j->ntimes++;
     }
-    return 0;
+    return j->ntimes ? 0 : voyage_over(j, depart, arrival, run);
 }
 
 static int times_of_box(gjob *j, const listing *l, int64_t run, const char *region)
@@ -343,6 +345,31 @@ static int times_of_box(gjob *j, const listing *l, int64_t run, const char *regi
     return 0;
 }
 
+/* No valid time falls in the voyage: when it is over (before now, or
+ * before the run's first hour), says so with both times, and how to build it
+ * for another moment; else 0 (the caller's own line follows). */
+static int voyage_over(const gjob *j, int64_t depart, double arrival, int64_t run)
+{
+    char d[SWX_ISO8601_LEN], a[SWX_ISO8601_LEN], t[SWX_ISO8601_LEN];
+    swx_iso8601_format(d, depart);
+    swx_iso8601_format(a, (int64_t)arrival);
+    if (j->spec->now && arrival < (double)j->spec->now) {
+        swx_iso8601_format(t, j->spec->now);
+        return swx_error_set(SWX_EINVAL,
+                             "the voyage (%s to %s) ended before now (%s): a later departure, or "
+                             "--now at a time during the voyage, builds it for another moment",
+                             d, a, t);
+    }
+    if (arrival < (double)run) {
+        swx_iso8601_format(t, run);
+        return swx_error_set(SWX_EINVAL,
+                             "the voyage (%s to %s) ended before the run's first forecast hour "
+                             "(%s): a later departure, or --run for a run of its time",
+                             d, a, t);
+    }
+    return 0;
+}
+
 /* The head of a region's first file: its grid. */
 static int region_grid(swx_grib_head *h, gjob *j, const char *id)
 {
@@ -356,9 +383,13 @@ static int region_grid(swx_grib_head *h, gjob *j, const char *id)
     sub.o.progress = NULL;
     int rc = 0;
     swx__grib_index_get(&sub, &f);
-    /* walked whole, so that its index is cached like any other file's */
-    while (!rc && !f.walked)
-        rc = swx__grib_fetch_round(&sub, 0, 1);
+    /* walked whole, so that its index is cached like any other file's; each
+     * round reads one message's head, so a file of more rounds than that is
+     * not a forecast file */
+    for (int guard = 0; !rc && !f.walked; guard++)
+        rc = guard > SWX_GRIB_MAX_ROUNDS
+                 ? swx_error_set(SWX_ESERVICE, "%s: a forecast file of too many messages", id)
+                 : swx__grib_fetch_round(&sub, 0, 1);
     j->res.fetched = sub.res.fetched;
     j->res.requests = sub.res.requests;
     j->res.range_ignored |= sub.res.range_ignored;
@@ -460,6 +491,32 @@ static size_t list_regions(const char **regions, const listing *l, int64_t run)
             regions[nreg++] = reg;
     }
     return nreg;
+}
+
+/* The region whose listed hours give the run's times: the one with the most
+ * hours listed for every bundle (the global files when they have as many),
+ * whatever order the listing names the regions in. */
+static const char *times_region_pick(const gjob *j, const listing *l, int64_t run,
+                                     const char **regions, size_t nreg)
+{
+    const char *best = nreg ? regions[0] : "global";
+    size_t best_n = 0;
+    size_t rows = swx_table_rows(l->t);
+    for (size_t k = 0; k < nreg; k++) {
+        size_t n = 0;
+        for (size_t r = 0; r < rows; r++)
+            if (swx_table_get_time(l->t, r, (size_t)l->c_time) == run && j->nbundles &&
+                strcmp(swx_table_get_string(l->t, r, (size_t)l->c_region), regions[k]) == 0 &&
+                strcmp(swx_table_get_string(l->t, r, (size_t)l->c_bundle), j->bundles[0]) == 0 &&
+                hour_listed(j, l, run, regions[k],
+                            (int)swx_table_get_int(l->t, r, (size_t)l->c_fh)))
+                n++;
+        if (n > best_n || (n == best_n && strcmp(regions[k], "global") == 0)) {
+            best = regions[k];
+            best_n = n;
+        }
+    }
+    return best;
 }
 
 /* The grids: per time (a window each), or one for all (the box, or the
@@ -588,10 +645,7 @@ int swx__grib_plan(gjob *j)
     j->res.run = run;
     const char *regions[MAX_REGIONS];
     size_t nreg = list_regions(regions, &l, run);
-    const char *times_region = nreg ? regions[0] : "global";
-    for (size_t k = 0; k < nreg; k++)
-        if (strcmp(regions[k], "global") == 0)
-            times_region = regions[k];
+    const char *times_region = times_region_pick(j, &l, run, regions, nreg);
     rc = s->cut == SWX_GRIB_CUT_BOX ? times_of_box(j, &l, run, times_region)
                                     : times_of_voyage(j, &l, run, times_region);
     if (rc)

@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "hex.h"
 #include "seawx/error.h"
+#include "seawx/number.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -323,11 +324,7 @@ int swx_opt_read(long *num, double *real, const swx_opt *o, const char *value)
     }
     case SWX_OPT_REAL: {
         double d = 0;
-        if (*v) {
-            errno = 0;
-            d = strtod(v, &end);
-        }
-        if (!*v || errno || !end || *end || !isfinite(d) || !(d > 0))
+        if (swx_number_parse(&d, v) || !(d > 0))
             return swx_error_set(SWX_EINVAL, "%s must be %s, not '%.40s'", o->key,
                                  o->form ? o->form : "a positive number", v);
         if (real)

@@ -203,6 +203,7 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
     c->max_retry_after_ms = opts->max_retry_after_ms > 0 ? opts->max_retry_after_ms : 120000;
     c->max_body = opts->max_body ? opts->max_body : (size_t)256 * 1024 * 1024;
     c->insecure = opts->insecure;
+    c->cancel = opts->cancel;
     if (opts->ca_file && *opts->ca_file) {
         if (access(opts->ca_file, R_OK) != 0) {
             rc = swx_error_set(

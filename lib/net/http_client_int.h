@@ -30,6 +30,7 @@ struct swx_client {
     CURL **idle; /* easy handles kept for reuse */
     size_t idle_n, idle_cap;
     uint64_t rng;
+    volatile sig_atomic_t *cancel; /* swx_client_opts.cancel */
 };
 
 /* A copy of s, or NULL for NULL or when out of memory. */

@@ -159,7 +159,7 @@ int swx_http_engine_run(engine *en, volatile sig_atomic_t *cancel)
     en->producing = 1;
 
     for (;;) {
-        if (cancel && *cancel) {
+        if ((cancel && *cancel) || (c->cancel && *c->cancel)) {
             rc = swx_error_set(SWX_ECANCEL, "interrupted");
             break;
         }
@@ -251,7 +251,7 @@ int swx_http_engine_run(engine *en, volatile sig_atomic_t *cancel)
             wait = 0;
         if (wait < 0)
             wait = 0;
-        if (cancel && wait > 100)
+        if ((cancel || c->cancel) && wait > 100)
             wait = 100;
         if (en->running > 0 || wait > 0)
             curl_multi_poll(c->multi, NULL, 0, (int)wait, NULL);

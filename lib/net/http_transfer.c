@@ -116,11 +116,13 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
         int got = sscanf(line + sizeof cr - 1, " bytes %lld-%lld/%lld", &a, &b, &t);
         if (got >= 1 && a >= 0)
             x->range_start = a;
+        if (got >= 2)
+            x->range_end = b;
         if (got == 3 && t >= 0)
             x->range_total = t;
     } else if (n >= 5 && strncasecmp(ptr, "HTTP/", 5) == 0) {
         x->range_start = -1; /* a new response (after a 1xx) */
-        x->range_total = -1;
+        x->range_end = x->range_total = -1;
     }
     return n;
 }
@@ -209,7 +211,7 @@ int swx_http_xfer_new(swx_client *c, const swx_request *req, void *user, xfer **
     x->wms = req->wms;
     x->with_key = 1;
     x->sink_fd = -1;
-    x->range_start = x->range_total = -1;
+    x->range_start = x->range_end = x->range_total = -1;
     x->range_from = req->range_from > 0 || req->range_to > 0 ? req->range_from : -1;
     x->range_to = req->range_to;
     if (x->range_from >= 0 && x->range_to < x->range_from) {
@@ -271,7 +273,7 @@ int swx_http_xfer_setup(swx_client *c, xfer *x)
         x->sink_off = (int64_t)st.st_size;
         x->sink_got = 0;
         x->sink_state = 0;
-        x->range_start = -1;
+        x->range_start = x->range_end = -1;
     }
     x->cb_state = 0;
     x->cb_got = 0;
@@ -299,7 +301,7 @@ int swx_http_xfer_setup(swx_client *c, xfer *x)
         curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
         curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
-        x->range_start = x->range_total = -1;
+        x->range_start = x->range_end = x->range_total = -1;
     } else if (x->sink_fd < 0) {
         curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
@@ -573,6 +575,13 @@ static enum outcome classify_error(swx_client *c, xfer *x, long status, const ch
     case 404:
         *code = swx_error_set(SWX_ENOTFOUND, "HTTP 404 from %s: not found%s", x->display, said);
         return OUT_FAIL;
+    case 416:
+        /* The network carried the answer: a range the host says its file
+         * lacks is the host's answer about the file. */
+        *code = swx_error_set(SWX_ESERVICE,
+                              "HTTP 416 from %s: the byte range asked is not in the file%s",
+                              x->display, said);
+        return OUT_FAIL;
     case 429:
         curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra);
         if (ra > 0 && ra * 1000 > c->max_retry_after_ms) {
@@ -605,6 +614,31 @@ static enum outcome classify_error(swx_client *c, xfer *x, long status, const ch
     *code = swx_error_set(status == 400 ? SWX_EINVAL : SWX_EHTTP, "HTTP %ld from %s%s%s", status,
                           x->display, svc[0] ? ": " : "", svc[0] ? svc : "");
     return OUT_FAIL;
+}
+
+/* A 206 must bring the bytes its Content-Range names, at least one, and for a
+ * range asked, the range asked (its end cut to the file's length): an answer
+ * that brings no progress would be asked again without end. 0 when it does,
+ * else 1 and what is wrong in why. */
+static int partial_wrong(const xfer *x, char *why, size_t n)
+{
+    long long got = (long long)x->body.len + (x->sink_fd >= 0 ? (long long)x->sink_got : 0) +
+                    (long long)x->cb_got;
+    long long a = x->range_start, b = x->range_end, t = x->range_total;
+    if (a < 0)
+        snprintf(why, n, "206 without a byte range");
+    else if (b < a || got == 0 || (t >= 0 && b >= t))
+        snprintf(why, n, "206 with no byte (bytes %lld-%lld/%lld)", a, b, t);
+    else if (got != b - a + 1)
+        snprintf(why, n, "%lld bytes for bytes %lld-%lld", got, a, b);
+    else if (x->sink_fd < 0 && x->range_from >= 0 &&
+             (a != x->range_from ||
+              b != (t >= 0 && x->range_to >= t ? t - 1 : (long long)x->range_to)))
+        snprintf(why, n, "bytes %lld-%lld for bytes %lld-%lld", a, b, (long long)x->range_from,
+                 (long long)x->range_to);
+    else
+        return 0;
+    return 1;
 }
 
 enum outcome swx_http_classify(swx_client *c, xfer *x, CURLcode res, long *delay_ms, int *code)
@@ -663,6 +697,14 @@ enum outcome swx_http_classify(swx_client *c, xfer *x, CURLcode res, long *delay
     if (swx_service_message(x->body.data, x->body.len, ctype, msg, sizeof msg, ecode, sizeof ecode))
         svc = msg;
 
+    char why[160];
+    if (status == 206 && partial_wrong(x, why, sizeof why)) {
+        /* Asked again a few times, as a cut answer is, then an error: never
+         * asked without end. */
+        *code = swx_error_set(SWX_ESERVICE, "%s answered %s: no progress (%d %s)", x->display, why,
+                              x->attempts, tries_word(x->attempts));
+        return retry_or_fail(c, x, delay_ms);
+    }
     if (status >= 200 && status < 300)
         return classify_2xx(c, x, ctype, svc, ecode, delay_ms, code);
     return classify_error(c, x, status, svc, delay_ms, code);

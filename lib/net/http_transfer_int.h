@@ -39,6 +39,7 @@ typedef struct xfer {
     int64_t sink_off;             /* where this attempt's bytes start in the file */
     int64_t sink_got;             /* bytes written by this attempt */
     int64_t range_start;          /* Content-Range start of a 206, -1 if none */
+    int64_t range_end;            /* Content-Range last byte of a 206, -1 if none */
     int64_t range_total;          /* Content-Range length of the whole file, -1 if none */
     int64_t range_from, range_to; /* a byte range asked for (range_from >= 0) */
     int sink_err;                 /* errno of a failed write */

@@ -571,6 +571,8 @@ static int run(search *s)
     s->first = 1;
     for (;;) {
         step_tally st = s->seen;
+        if (o->cancel && *o->cancel)
+            return swx_error_set(SWX_ECANCEL, "stopped");
         if ((double)(s->t - o->depart) / 3600 >= max_h) {
             stopped(s, &st, 1);
             return 0;

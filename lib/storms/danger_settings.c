@@ -5,6 +5,7 @@
 #include "seawx/storm_danger.h"
 
 #include "seawx/error.h"
+#include "seawx/number.h"
 #include "seawx/jsonw.h"
 #include "storm_timeline.h"
 
@@ -147,9 +148,8 @@ static int read_numbers(double *v, int n, const char *p, const char *end, const 
             return swx_error_set(SWX_EINVAL, "%s: an empty or overlong value", what);
         memcpy(num, p, len);
         num[len] = '\0';
-        char *stop;
-        double x = strtod(num, &stop);
-        if (*stop || !isfinite(x))
+        double x = 0;
+        if (swx_number_parse(&x, num))
             return swx_error_set(SWX_EINVAL, "%s: '%s' is not a number", what, num);
         if (x < 0)
             return swx_error_set(SWX_EINVAL, "%s: negative radius %s nm", what, num);

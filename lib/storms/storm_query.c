@@ -3,6 +3,7 @@
 #include "seawx/storm.h"
 
 #include "seawx/error.h"
+#include "seawx/number.h"
 #include "params.h"
 #include "seawx/iso8601.h"
 #include "storm_priv.h"
@@ -113,9 +114,8 @@ int swx_storm_query_set(swx_storm_query *q, const char *key, const char *value)
         q->data_filter = value;
         break;
     case K_INTENSITY: {
-        char *end = NULL;
-        double d = *value ? strtod(value, &end) : NAN;
-        if (!*value || !end || *end || !(d >= 0))
+        double d = NAN;
+        if (swx_number_parse(&d, value) || !(d >= 0))
             return swx_error_set(SWX_EINVAL, "%.32s must be a wind speed in knots, not '%.40s'",
                                  key, value);
         q->intensity = d;

@@ -51,7 +51,20 @@ struct swx_merge {
     int ref;            /* a shard of the request the others are compared with (0-based) */
     char **lost;        /* files too damaged to tell their shard, nlost of them */
     size_t nlost, lost_cap;
+    volatile sig_atomic_t *cancel; /* swx_merge_set_cancel */
 };
+
+void swx_merge_set_cancel(swx_merge *m, volatile sig_atomic_t *cancel)
+{
+    m->cancel = cancel;
+}
+
+/* SQLite's progress handler: a non-zero return interrupts the statement. */
+static int merge_cancelled(void *ud)
+{
+    const swx_merge *m = ud;
+    return m->cancel && *m->cancel;
+}
 
 /* Whether an SQLite result means the file itself is damaged (cut short,
  * overwritten) rather than of another kind. */
@@ -506,9 +519,14 @@ int swx_merge_write(long long *tiles, long long *images, swx_merge *m, const cha
     }
     if ((rc = exec(db, "PRAGMA synchronous=FULL", path, "setting up")))
         goto done;
-    for (int i = 0; i < m->n; i++)
-        if ((rc = copy_shard(db, path, m->shards[i].path, i + 1)))
-            goto done;
+    if (m->cancel)
+        sqlite3_progress_handler(db, 10000, merge_cancelled, m);
+    for (int i = 0; i < m->n && !rc; i++)
+        rc = copy_shard(db, path, m->shards[i].path, i + 1);
+    if (merge_cancelled(m))
+        rc = swx_error_set(SWX_ECANCEL, "interrupted");
+    if (rc)
+        goto done;
     if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM map), (SELECT count(*) FROM images)",
                            -1, &st, NULL) != SQLITE_OK ||
         sqlite3_step(st) != SQLITE_ROW) {

@@ -211,10 +211,11 @@ int swx_pkg_write_manifest(const char *dir, const swx_package *p, const swx_pack
         swx_pkg_plan_manifest(w, p);
     }
     swx_jsonw_object_end(w);
+    errno = 0;
     int wrc = swx_jsonw_finish(w);
     int crc = fclose(f);
     if (!rc && (wrc || crc))
-        rc = swx_error_set(SWX_EIO, "cannot write %s", path);
+        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "seawx/plan.h"
 #include "seawx/storm.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,10 +131,11 @@ static int write_file(const char *path, const swx_plan *plan, const size_t *orde
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        return swx_error_set(SWX_EIO, "cannot write %s", path);
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
     int rc = in ? swx_plan_write_json(f, plan, order, in) : swx_plan_write_csv(f, plan, order);
-    if ((fclose(f) != 0) && !rc)
-        rc = swx_error_set(SWX_EIO, "cannot write %s", path);
+    errno = 0;
+    if ((ferror(f) | (fclose(f) != 0)) && !rc)
+        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     return rc;
 }
 

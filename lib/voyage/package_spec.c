@@ -6,6 +6,7 @@
 
 #include "package_int.h"
 #include "seawx/error.h"
+#include "seawx/number.h"
 
 #include <errno.h>
 #include <math.h>
@@ -102,11 +103,10 @@ int swx_size_parse(uint64_t *out, const char *text)
     *out = 0;
     if (!text || !*text)
         return swx_error_set(SWX_EINVAL, "an empty size; give bytes or 20MB, 1.5MiB, 800kB");
-    char *e;
-    errno = 0;
-    double v = strtod(text, &e);
-    if (e == text || errno || !(v > 0) || text[0] == '-' || text[0] == '+' || text[0] == ' ' ||
-        text[0] == '\t')
+    const char *e;
+    double v = 0;
+    if (swx_number_scan(&v, text, &e) || !(v > 0) || text[0] == '-' || text[0] == '+' ||
+        text[0] == ' ' || text[0] == '\t')
         return swx_error_set(SWX_EINVAL, "'%.40s' is not a size (20MB, 1.5MiB, 800kB)", text);
     static const struct {
         const char *unit;

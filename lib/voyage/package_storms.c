@@ -143,8 +143,10 @@ done:
     for (int i = 0; i < NFILES; i++) {
         if (!files[i])
             continue;
+        errno = 0;
         if ((ferror(files[i]) | (fclose(files[i]) != 0)) && !rc)
-            rc = swx_error_set(SWX_EIO, "cannot write %s", path[i]);
+            rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path[i],
+                               strerror(errno ? errno : EIO));
         struct stat sb;
         s->bytes[i] = stat(path[i], &sb) == 0 ? (uint64_t)sb.st_size : 0;
     }

@@ -75,8 +75,9 @@ int swx_pkg_write_route(const char *path, const swx_package *p)
         plat = lat;
     }
     fprintf(f, "%s]}}]}\n", crosses ? "]" : "");
+    errno = 0;
     if (ferror(f) | (fclose(f) != 0))
-        return swx_error_set(SWX_EIO, "cannot write %s", path);
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     return 0;
 }
 
@@ -303,7 +304,8 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
     }
     fputs("  </projectlayers>\n", f);
     swx_qgs_end(f, &q);
+    errno = 0;
     if (ferror(f) | (fclose(f) != 0))
-        return swx_error_set(SWX_EIO, "cannot write %s", path);
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     return 0;
 }

@@ -203,6 +203,9 @@ cases = [
     ("a GRIB without wind", ["--grib", g_waves, "--coastline", "c", "--from", "0,-30", "--to",
                              "1,-30", "--speed", "6"], 2),
     ("hexadecimal position", base + ["--from", "0x1,-30", "--to", "1,-30", "--speed", "6"], 2),
+    ("two outputs naming one file", base + ["--from", "0,-30", "--to", "1,-30", "--speed", "6",
+                                            "--geojson", os.path.join(T, "same"),
+                                            "--isochrones", os.path.join(T, "same")], 2),
     ("a limit no route keeps", base + ["--from", "-1,-30", "--to", "1,-30", "--polar", polar,
                                        "--max-wind", "5kn"], 14),
 ]

@@ -325,6 +325,7 @@ row "grib: route of junk"            2 no 'junk.bin' -- "$S" grib --route "$T/in
 row "grib: -o is a folder"           8 no 'cannot write adir: it is a folder' -- "${gbox[@]}" -o adir
 row "grib: read-only folder"         8 no 'cannot write ro/g.grb2: folder ro is not writable' -- unpriv "${gbox[@]}" -o ro/g.grb2
 row "grib: -o its route"             2 no 'an input of the same run' -- "$S" grib --route ../out-route.csv --depart 2026-01-01T00:00:00Z --speed 6 --no-cache -o ../out-route.csv
+row "grib: a voyage over before the run" 2 any 'the voyage \(2024-01-01T00:00:00Z to 2024-01-07T22:08:45Z\) ended before the run.s first forecast hour' -- "$S" grib --route "$A" --depart 2024-01-01T00:00:00Z --speed 6-8 --days 1 --vars prmsl --no-cache -o g.grb2
 row "grib: run not listed"           5 any '1999' -- "${gbox[@]}" --run 1999-01-01T00:00:00Z -o g.grb2
 row "plan: departures malformed"     2 no 'departures' -- "${pl[@]}" --departures tomorrow
 row "plan: step of zero"             2 no 'step' -- "${pl[@]}" --departures 2026-01-01T00:00Z/2026-01-02T00:00Z/0h
@@ -335,6 +336,14 @@ row "plan: route with times"         2 no 'waypoint times' -- "$S" plan --route 
 row "plan: route missing"            8 no 'none.csv' -- "$S" plan --route "$T/in/none.csv" --departures $dep --speed 6
 row "plan: --from junk"              2 no '--from' -- "${pl[@]}" --departures $dep --from "$T/in/junk.bin"
 row "plan: --chart -"                2 no '--chart needs a file name' -- "${pl[@]}" --departures $dep --chart -
+# numbers are decimal everywhere: hexadecimal, inf and nan refused
+row "plan: hexadecimal threshold"    2 no "--max-gust '0x20kn' is not a decimal number" -- "${pl[@]}" --departures $dep --max-gust 0x20kn
+row "plan: hexadecimal step"         2 no "--departures '0x6h' is not a decimal number" -- "${pl[@]}" --departures 2026-01-01T00:00Z/2026-01-01T12:00Z/0x6h
+row "voyage: hexadecimal threshold"  2 no "--plan-max-wave '0x3m' is not a decimal number" -- "$S" voyage -b maritime --route "$A" --depart 2026-01-01T00:00:00Z --speed 6 -l swh -z 1 --plan $dep --plan-max-wave 0x3m -o v
+row "voyage: hexadecimal budget"     2 no "--budget: '0x10MB' is not a size" -- "$S" voyage -b maritime --route "$A" --depart 2026-01-01T00:00:00Z --speed 6 -l swh -z 1 --budget 0x10MB -o v
+row "grib: hexadecimal box"          2 no "--bbox '0x10,40,12,42'" -- "$S" grib --bbox 0x10,40,12,42 --hours 0 --vars prmsl --no-cache -o g.grb2
+row "grib: hexadecimal --grid"      2 no "--grid must be a number from 0.01 to 10, not '0x1'" -- "${gbox[@]}" --grid 0x1 -o g.grb2
+row "grib: infinite box"             2 no "--bbox 'inf,40,12,42'" -- "$S" grib --bbox inf,40,12,42 --hours 0 --vars prmsl --no-cache -o g.grb2
 row "plan: --json is a folder"       8 no 'cannot write adir: it is a folder' -- "${pl[@]}" --departures $dep --json adir
 row "plan: --chart read-only"        8 no 'cannot write ro/p.png: folder ro is not writable' -- unpriv "${pl[@]}" --departures $dep --chart ro/p.png
 row "plan: --csv its route"          2 no 'an input of the same run' -- "$S" plan --route ../out-route.csv --speed 6 --spacing 200 --no-storms --departures $dep --csv ../out-route.csv
@@ -456,6 +465,30 @@ row "capabilities: entity bomb"      7 any 'entity declarations are not allowed'
 row "capabilities: XXE"              7 any 'entity declarations are not allowed' -- "${seed[@]}" "${bbox[@]}" --base-url "$URL_xxe"
 row "capabilities: not WMS"          7 any 'not a WMS capabilities document' -- "$S" layers -b basic --base-url "$URL_notcaps"
 row "capabilities: gdal, bomb"       gdal any 'entity declarations are not allowed' -- gdal_translate "SEAWX:bundle=basic,variable=t2m:K,url=$URL_bomb" x.tif
+
+# A file host that answers a Range with no progress (hostile_storage.py, in
+# front of seawx-sim): one line, exit 7, and at most --retries + 1 requests
+# for the file, never the same request without end.
+hostile_start() { # MODE
+  rm -f "$T/srv-hostile-$1.port"
+  $py "$here/hostile_storage.py" "$T/srv-hostile-$1.port" "$SIM_URL" "$1" --log "$T/srv-hostile-$1.log" &
+  SRV_PIDS="${SRV_PIDS:-} $!"
+  for _ in $(seq 200); do [ -s "$T/srv-hostile-$1.port" ] && break; sleep 0.025; done
+  eval "URL_$1=http://127.0.0.1:$(cat "$T/srv-hostile-$1.port")"
+}
+file_asks() { grep -c ' /forecast/file/' "$T/srv-hostile-$1.log"; }
+for mode in empty206 short206 416; do hostile_start "$mode"; done
+row "storage: 206 of no byte"        7 any '206 with no byte \(bytes 0--1/9808380\): no progress \(3 attempts\)' -- "${gbox[@]}" --base-url "$URL_empty206" --retries 2 -o g.grb2
+check "storage: 206 of no byte: the range asked 3 times, no more" test "$(file_asks empty206)" -eq 3
+row "storage: 206 of one byte"       7 any 'answered bytes 0-0 for bytes 0-1023: no progress' -- "${gbox[@]}" --base-url "$URL_short206" --retries 2 -o g.grb2
+check "storage: 206 of one byte: the range asked 3 times, no more" test "$(file_asks short206)" -eq 3
+row "storage: 416"                   7 any 'HTTP 416 from .*: the byte range asked is not in the file' -- "${gbox[@]}" --base-url "$URL_416" -o g.grb2
+# A listing that names first a region not asked for, with hour 0 only: the
+# run's hours come from the region that lists the most, not the first named.
+hostile_start extraregion
+check "a listing naming another region first: the voyage GRIB is built" \
+  "$S" grib -q --route "$A" --depart "$SIM_NOW" --speed 6-8 --days 1 --vars prmsl --no-cache \
+  --base-url "$URL_extraregion" -o "$T/extra.grb2"
 srv_stop_all
 
 check "$ROWS rows run (at least 100)" test "$ROWS" -ge 100

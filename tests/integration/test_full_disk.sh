@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A disk that fills up part-way: a seed, a file download, a storm
-# conversion and a voyage package into a small tmpfs this test mounts (root
+# conversion, a voyage package and a voyage GRIB into a small tmpfs this test mounts (root
 # only, as the test command runs). Each must end with one error line naming
 # the file and the cause, exit 8, and leave no output that looks complete and
 # is not: the MBTiles file valid and resumable with no side file beside it,
@@ -112,4 +112,11 @@ same_pkg() {
 }
 check "package: every file's tiles equal a build on a roomy disk" same_pkg
 check "package: nothing left beside it but the package and its version" test "$(ls -A "$D" | grep pkg | tr '\n' ' ')" = ".pkg.v1 pkg "
+
+# 5. A GRIB and a plan's chart that do not fit: the line gives the cause.
+grib=("$S" grib --bbox -60,20,0,60 --hours 0,6 --vars wind,prmsl --no-cache -q)
+on_small 16k "$T/grib.err" "${grib[@]}" -o "$D/v.grb2"
+check "grib on a full disk: exit 8, one line naming the file and the cause" sh -c \
+  "[ $rc -eq 8 ] && [ \$(wc -l <'$T/grib.err') -eq 1 ] && grep -q 'cannot write $D/v.grb2: No space left on device' '$T/grib.err'"
+check "grib: no file and no temporary left" test -z "$(ls "$D" | grep grb2)"
 finish

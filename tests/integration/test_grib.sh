@@ -157,6 +157,8 @@ SEAWX_SIM_STORAGE_RANGE=0 sim_restart
 "$S" grib "${voyage[@]}" --no-cache -o norange.grb2 2>norange.err
 check "storage answering 200 to a Range: the same file, and a warning" \
   sh -c "cmp -s v.grb2 norange.grb2 && grep -q 'sent whole files for byte ranges' norange.err"
+check "storage answering 200 to a Range: the summary gives no share of the wrong base" \
+  sh -c "grep -q 'fetched .* (whole files) in' norange.err && ! grep -q '%)' norange.err"
 sim_restart --p5xx 0.15 --pdrop 0.05 --ptrunc 0.05 --faults-on other --fault-seed 11
 "$S" grib "${voyage[@]}" --no-cache -o faults.grb2 2>faults.err
 rc=$?

@@ -219,6 +219,20 @@ check "  the route unchanged" unchanged route.csv route.keep
 cp g.grb2 g.keep
 refused "plan --json its --from GRIB" 2 'an input of the same run' "${PLAN[@]}" --from g.grb2 --json g.grb2
 check "  the GRIB unchanged" unchanged g.grb2 g.keep
+
+echo "# two outputs, one file: refused before any request, nothing written"
+sent=$(wc -l <access.log)
+refused "plan --json and --csv one file" 2 '--json and --csv name the same file \(a\.out\)' "${PLAN[@]}" --json a.out --csv a.out
+: >b.out
+ln -s b.out blink
+refused "plan --json and --chart by a link" 2 '--json and --chart name the same file \(b\.out, blink\)' "${PLAN[@]}" --json b.out --chart blink
+mkdir -p sub && ln -s sub sublink
+refused "plan --csv and --chart through a linked folder" 2 '--csv and --chart name the same file' "${PLAN[@]}" --csv sub/c.out --chart sublink/c.out
+refused "storms --segments its own -o" 2 '--output and --segments name the same file' "$S" storms -i "$E" --route route.csv --depart 2024-10-08T00:00:00Z --speed 10 -o seg.geojson --segments ./seg.geojson
+: >seg2.geojson
+ln -s seg2.geojson seglink
+refused "storms --segments a link to its -o" 2 '--output and --segments name the same file' "$S" storms -i "$E" --route route.csv --depart 2024-10-08T00:00:00Z --speed 10 -o seg2.geojson --segments seglink
+check "  nothing sent, no file written" sh -c "[ \$(wc -l <access.log) -eq $sent ] && [ ! -e a.out ] && [ ! -s b.out ] && [ ! -e sub/c.out ] && [ ! -e seg.geojson ] && [ ! -s seg2.geojson ]"
 "${QLR[@]}" --no-legend -o q.qlr
 ln -s q.qlr qlink
 cp q.qlr q.keep

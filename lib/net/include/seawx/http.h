@@ -58,23 +58,26 @@ typedef enum swx_service {
  * environment with swx_client_opts_from_env(). Strings are copied by
  * swx_client_new(). */
 typedef struct swx_client_opts {
-    const char *base_url;     /* SEAWX_BASE_URL; required */
-    const char *vessels_url;  /* SEAWX_VESSELS_URL; needed only for vessels */
-    const char *api_key;      /* SEAWX_API_KEY */
-    const char *api_key_file; /* SEAWX_API_KEY_FILE: first line is the key */
-    const char *wms_auth;     /* SEAWX_WMS_AUTH: "header" (default), "query", "basic" */
-    const char *wms_password; /* SEAWX_WMS_PASSWORD: password for "basic" */
-    long connect_timeout_ms;  /* default 10000 */
-    long timeout_ms;          /* whole transfer, default 120000 */
-    int max_retries;          /* retries after the first attempt; default 5; -1 for none */
-    long retry_base_ms;       /* first wait, default 500 */
-    long retry_max_ms;        /* cap of one wait, default 30000 */
-    long max_retry_after_ms;  /* longest Retry-After honoured, default 120000 */
-    size_t max_body;          /* default 256 MiB */
-    int insecure;             /* 1: do not verify TLS certificates (never the default) */
-    const char *ca_file;      /* SEAWX_CA_BUNDLE: PEM certificates to trust instead of the
-                                 system's (a company proxy's or a private CA) */
-    const char *user_agent;   /* default "seawx/VERSION" */
+    const char *base_url;          /* SEAWX_BASE_URL; required */
+    const char *vessels_url;       /* SEAWX_VESSELS_URL; needed only for vessels */
+    const char *api_key;           /* SEAWX_API_KEY */
+    const char *api_key_file;      /* SEAWX_API_KEY_FILE: first line is the key */
+    const char *wms_auth;          /* SEAWX_WMS_AUTH: "header" (default), "query", "basic" */
+    const char *wms_password;      /* SEAWX_WMS_PASSWORD: password for "basic" */
+    long connect_timeout_ms;       /* default 10000 */
+    long timeout_ms;               /* whole transfer, default 120000 */
+    int max_retries;               /* retries after the first attempt; default 5; -1 for none */
+    long retry_base_ms;            /* first wait, default 500 */
+    long retry_max_ms;             /* cap of one wait, default 30000 */
+    long max_retry_after_ms;       /* longest Retry-After honoured, default 120000 */
+    size_t max_body;               /* default 256 MiB */
+    int insecure;                  /* 1: do not verify TLS certificates (never the default) */
+    const char *ca_file;           /* SEAWX_CA_BUNDLE: PEM certificates to trust instead of the
+                                      system's (a company proxy's or a private CA) */
+    const char *user_agent;        /* default "seawx/VERSION" */
+    volatile sig_atomic_t *cancel; /* if set: once non-zero, every request of the client
+                                      stops with SWX_ECANCEL, waits and retries too (a
+                                      program's Ctrl-C); a call's own cancel adds to it */
 } swx_client_opts;
 
 /* Fills the NULL string fields of opts from SEAWX_* environment variables. */

@@ -48,6 +48,7 @@
 #include "seawx/plan.h"
 #include "seawx/visibility.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -125,6 +126,9 @@ typedef struct swx_routing_opts {
      * from several threads at once. */
     double (*to_end)(void *ctx, double lat, double lon);
     void *to_end_ctx;
+    /* Non-zero stops the search between two isochrones with SWX_ECANCEL
+     * (a signal handler's flag); NULL: never. */
+    volatile sig_atomic_t *cancel;
 } swx_routing_opts;
 
 typedef struct swx_routing swx_routing;

@@ -26,6 +26,7 @@
 
 #include "seawx/visibility.h"
 
+#include <signal.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -74,6 +75,10 @@ SWX_API int swx_merge_bad_count(const swx_merge *m);
  * SWX_EINVAL unless every shard is SWX_SHARD_OK. tiles and images (may be
  * NULL) receive the counts of the result. */
 SWX_API int swx_merge_write(long long *tiles, long long *images, swx_merge *m, const char *path);
+/* Once *cancel (may be NULL: never) turns non-zero, swx_merge_write stops
+ * within moments with SWX_ECANCEL, leaving path as it was (a program's
+ * Ctrl-C). */
+SWX_API void swx_merge_set_cancel(swx_merge *m, volatile sig_atomic_t *cancel);
 
 #ifdef __cplusplus
 }
