@@ -32,21 +32,21 @@
  * the sector by 2^1.5 more than halves the error.
  *
  * The time step: time_step_s offshore (0: SWX_ROUTING_OFFSHORE_STEP_S, with
- * sectors as narrow as for 1 h: the pruning's error shrinks as the step
- * grows, and Heun's legs stay accurate in a smooth forecast); a quarter of the time the nearest
- * point still needs to the end once that is less than four steps (but not
- * less than SWX_ROUTING_MIN_STEP_S); halved (down to an eighth) after a step
- * where more than a tenth of the legs were blocked. The end is reached
+ * sectors as narrow as for 1 h: the pruning's error shrinks as the step grows,
+ * and Heun's legs stay accurate in a smooth forecast); a quarter of the time
+ * the nearest point still needs to the end once that is less than four steps
+ * (but not less than SWX_ROUTING_MIN_STEP_S); halved (down to an eighth) after
+ * a step where more than a tenth of the legs were blocked. The end is reached
  * exactly: from every point of an isochrone the last leg straight to the end
  * is solved in time; the search stops once no later isochrone can arrive
  * sooner than the best arrival found.
  *
  * What the defaults cost (bench/route: a 2,700 nm crossing, Las Palmas to
- * St Lucia, with a cruising polar through a 0.25 degree 3-hourly forecast,
- * one core): 5.5 s of CPU and 46 MiB, 3.7 s with GSHHG's full land; the time
+ * St Lucia, with a cruising polar through a 0.25 degree 3-hourly forecast, one
+ * core): 5.5 to 7 s of CPU and 46 MiB, 4 s with GSHHG's full land; the time
  * 0.02 % over the finest search afforded (3 h, 2 degrees, 0.75 nm sectors:
- * 55 s). One hour everywhere with 2.25 nm sectors took 23 s and was 0.9 %
- * slower: there the pruning lost the best routes.
+ * 44 s), 0.03 % with land. One hour everywhere with 2.25 nm sectors took 23 s and
+ * was 0.9 % slower: there the pruning lost the best routes.
  *
  * The same inputs give the same route (bit for bit) whatever the number of
  * threads: each thread fills its points' own slots, and the sectors are
