@@ -53,6 +53,7 @@ typedef struct search {
     size_t iso_from, iso_n; /* the isochrone being expanded */
     int64_t t, dt;
     int64_t base; /* the time step offshore */
+    int64_t fine; /* the step the sectors are sized for */
     int first;
     /* the best arrival so far */
     double best_t;
@@ -194,17 +195,21 @@ static int expand_point(search *s, size_t i)
             ? 0
             : fmod(swx__route_bearing(p->lat, p->lon, s->o->from_lat, s->o->from_lon) + 180, 360);
     int k0 = s->first ? 0 : (int)ceil((out - s->fan) / s->head_step);
-    for (size_t k = 0; k < s->slots; k++) {
-        double h = (k0 + (int)k) * s->head_step;
+    for (size_t k = 0, j = 0; k < s->slots; j++) {
+        double h = (k0 + (int)j) * s->head_step;
         if (!s->first && h > out + s->fan)
             break;
+        /* beyond SWX_ROUTING_FAN_FINE_DEG of the centre, every third heading */
+        if (!s->first && fabs(h - out) > SWX_ROUTING_FAN_FINE_DEG && (k0 + (int)j) % 3)
+            continue;
         h = fmod(h + 720, 360);
-        slot[k].parent = (int64_t)(s->iso_from + i);
+        swx__rnode *c = &slot[k++];
+        c->parent = (int64_t)(s->iso_from + i);
         if (rc) {
-            slot[k].cause = rc; /* the forecast ends */
+            c->cause = rc; /* the forecast ends */
             continue;
         }
-        int e = expand_one(s, p, &m0, h, &slot[k]);
+        int e = expand_one(s, p, &m0, h, c);
         if (e < 0)
             return e;
     }
@@ -416,14 +421,15 @@ static int search_init(search *s, const swx_routing_opts *o, swx_routing *r)
     s->dist_se = swx__route_dist(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
     s->key_se = o->to_end ? o->to_end(o->to_end_ctx, o->from_lat, o->from_lon) : s->dist_se;
     s->head_step = o->heading_step_deg > 0 ? o->heading_step_deg : 3;
-    s->base = o->time_step_s > 0 ? o->time_step_s : 3600;
+    s->base = o->time_step_s > 0 ? o->time_step_s : SWX_ROUTING_OFFSHORE_STEP_S;
+    s->fine = o->time_step_s > 0 ? o->time_step_s : 3600;
     s->nhead = (int)floor(360 / s->head_step + 1e-9);
     s->fan = SWX_ROUTING_FAN_DEG;
     /* a sector wider than a third of a step's run loses the best of
      * neighbouring routes (measured on a 2,700 nm crossing) */
     double sec_nm = o->sector_nm > 0 ? o->sector_nm
                                      : fmin(fmax(1.0, s->dist_se / 300),
-                                            0.3 * s->boat.vmax * (double)s->base / 3600);
+                                            0.3 * s->boat.vmax * (double)s->fine / 3600);
     s->sector_nm = sec_nm;
     s->brg_se = swx__route_bearing(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
     s->nsect = 2 * (int)ceil(1.2 * s->dist_se / sec_nm);
@@ -546,6 +552,15 @@ static int check_ends(search *s)
     return rc < 0 ? rc : 0;
 }
 
+/* The headings of a fan: every one within SWX_ROUTING_FAN_FINE_DEG of its
+ * centre, every third beyond (an upper bound). */
+static size_t fan_slots(const search *s)
+{
+    double inner = fmin(SWX_ROUTING_FAN_FINE_DEG, s->fan), st = s->head_step;
+    double n = floor(2 * inner / st) + 1 + 2 * (floor((s->fan - inner) / (3 * st)) + 1);
+    return (size_t)fmin(s->nhead, n);
+}
+
 /* The isochrones, step after step, until the end is reached or the search
  * ends with a reason. */
 static int run(search *s)
@@ -578,13 +593,12 @@ static int run(search *s)
             return 0;
         }
         s->dt = next_step(s, cur, max_sog);
-        s->slots = s->first ? (size_t)s->nhead
-                            : (size_t)fmin(s->nhead, floor(2 * s->fan / s->head_step) + 1);
+        s->slots = s->first ? (size_t)s->nhead : fan_slots(s);
         if ((rc = cand_room(s)) || (rc = expand_all(s)))
             return rc;
-        r->expansions += s->iso_n * s->slots;
         if ((rc = reduce(s, &st)))
             return rc;
+        r->expansions += st.legs;
         s->t += s->dt;
         s->first = 0;
         if ((rc = iso_push(r, s->iso_from, s->t)))

@@ -322,6 +322,21 @@ static void test_current(void)
     check(solve_hours(&o, "constant current (2, 1) kn"), T, 0.002, "Zermelo, constant current");
 }
 
+/* The default steps (6 h offshore, 3 degrees, every third heading beyond
+ * 45 degrees): Zermelo's constant current over 300 nm within 0.1 %. */
+static void test_defaults(void)
+{
+    field f = {.kind = F_UNIFORM, .cu = 2.0, .cv = 1.0};
+    double la0 = -1.0, lo0 = 0, la1 = 1.0, lo1 = 4.5;
+    swx_routing_opts o = opts(la0, lo0, la1, lo1, &f);
+    o.heading_step_deg = 0;
+    o.time_step_s = 0;
+    double dx = plane_dx(la0, lo0, lo1), dy = R_NM * (la1 - la0) * RAD, V = 6;
+    double dw = dx * f.cu + dy * f.cv, w2 = f.cu * f.cu + f.cv * f.cv;
+    double T = (-dw + sqrt(dw * dw + (V * V - w2) * (dx * dx + dy * dy))) / (V * V - w2);
+    check(solve_hours(&o, "defaults, current (2, 1) kn"), T, 0.001, "Zermelo, default steps");
+}
+
 static swx_routing_opts shear_opts(field *f)
 {
     *f = (field){.kind = F_SHEAR, .shear_v = 6, .shear_h = 50};
@@ -538,6 +553,7 @@ int main(void)
     CU_add_test(s, "constant current: Zermelo", test_current);
     CU_add_test(s, "uniform wind and current: the wind over water", test_polar_current);
     CU_add_test(s, "Bryson-Ho: linearly sheared current", test_shear);
+    CU_add_test(s, "the default steps: Zermelo within 0.1 %", test_defaults);
     CU_add_test(s, "a wind that shifts at a known time", test_shift);
     CU_add_test(s, "halving the steps halves the error", test_halving);
     CU_add_test(s, "a disc: round it, the same route with 1 and 4 threads", test_disc);
