@@ -68,7 +68,9 @@ const cli_opt cmd_route_opts[] = {
      "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0},
     {"heading-step", 0, "DEG",
      "degrees between the headings tried (default 3: at most 0.034 % slower than exact)", 0},
-    {"time-step", 0, "MIN", "minutes between isochrones offshore (default 60; finer near the end)",
+    {"time-step", 0, "MIN",
+     "minutes between isochrones everywhere (default: 6 h offshore with narrow sectors, finer "
+     "near the end and where land blocks legs: the fastest and, measured, the closest to exact)",
      0},
     {"max-days", 0, "D", "give up after this many days at sea (default 30)", 0},
     {"threads", 0, "N", "threads for the search (default: the machine's cores, at most 8)", 0},
@@ -219,7 +221,7 @@ static int read_search_args(route_args *p, const cli_args *a)
     const char *res = cli_get(a, "coastline");
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cli_get_double(&o->heading_step_deg, a, "heading-step", 3, 0.5, 15) ||
-        cli_get_int(&step_min, a, "time-step", 60, 5, 360) ||
+        cli_get_int(&step_min, a, "time-step", 0, 5, 360) ||
         cli_get_int(&days, a, "max-days", 30, 1, 60) ||
         cli_get_int(&threads, a, "threads",
                     cores < 1   ? 1

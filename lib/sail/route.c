@@ -421,7 +421,14 @@ static int search_init(search *s, const swx_routing_opts *o, swx_routing *r)
     s->dist_se = swx__route_dist(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
     s->key_se = o->to_end ? o->to_end(o->to_end_ctx, o->from_lat, o->from_lon) : s->dist_se;
     s->head_step = o->heading_step_deg > 0 ? o->heading_step_deg : 3;
-    s->base = o->time_step_s > 0 ? o->time_step_s : SWX_ROUTING_OFFSHORE_STEP_S;
+    if (o->time_step_s > 0) {
+        s->base = o->time_step_s;
+    } else {
+        /* at least SWX_ROUTING_MIN_STEPS steps over the direct trip at top
+         * speed: a short passage at 6 h steps loses a reach's corner */
+        double trip_s = s->dist_se / fmax(s->boat.vmax, 0.1) * 3600 / SWX_ROUTING_MIN_STEPS;
+        s->base = (int64_t)fmin(SWX_ROUTING_OFFSHORE_STEP_S, fmax(3600, floor(trip_s / 60) * 60));
+    }
     s->fine = o->time_step_s > 0 ? o->time_step_s : 3600;
     s->nhead = (int)floor(360 / s->head_step + 1e-9);
     s->fan = SWX_ROUTING_FAN_DEG;

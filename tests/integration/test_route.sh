@@ -5,8 +5,8 @@
 # of the polar's convex hull; Zermelo's constant-current time), within 0.2 %;
 # then bad input (start equal to end, a polar that is not one, a start on
 # land, a departure outside the forecast, a GRIB without wind, a limit no
-# route keeps): one line, the documented exit code, within a second, nothing
-# written. route_land_check.py: 21 routes through island-rich waters on GSHHG
+# route keeps): one line, the documented exit code, nothing written, timed
+# (ten seconds at most: never an endless search). route_land_check.py: 21 routes through island-rich waters on GSHHG
 # full resolution with a margin, each leg checked against GMT's own reading
 # of the same shoreline (gmt coast -M) with exact geometry: none crosses land
 # or comes nearer than the margin; 12 of their straight lines cross land.

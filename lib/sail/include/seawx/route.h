@@ -31,15 +31,15 @@
  * 0.25 nm and 1 h); halving the time step and the heading step and dividing
  * the sector by 2^1.5 more than halves the error.
  *
- * The time step: time_step_s offshore (0: SWX_ROUTING_OFFSHORE_STEP_S, with
- * sectors as narrow as for 1 h: the pruning's error shrinks as the step grows,
- * and Heun's legs stay accurate in a smooth forecast); a quarter of the time
- * the nearest point still needs to the end once that is less than four steps
- * (but not less than SWX_ROUTING_MIN_STEP_S); halved (down to an eighth) after
- * a step where more than a tenth of the legs were blocked. The end is reached
- * exactly: from every point of an isochrone the last leg straight to the end
- * is solved in time; the search stops once no later isochrone can arrive
- * sooner than the best arrival found.
+ * The time step: time_step_s offshore (0: SWX_ROUTING_OFFSHORE_STEP_S, or
+ * shorter (not under 1 h) to make at least SWX_ROUTING_MIN_STEPS steps of the
+ * direct trip at top speed, with sectors as narrow as for 1 h: the pruning's error shrinks as the
+ * step grows, and Heun's legs stay accurate in a smooth forecast); a quarter of the time the
+ * nearest point still needs to the end once that is less than four steps (but not less than
+ * SWX_ROUTING_MIN_STEP_S); halved (down to an eighth) after a step where more than a tenth of the
+ * legs were blocked. The end is reached exactly: from every point of an isochrone the last leg
+ * straight to the end is solved in time; the search stops once no later isochrone can arrive sooner
+ * than the best arrival found.
  *
  * What the defaults cost (bench/route: a 2,700 nm crossing, Las Palmas to
  * St Lucia, with a cruising polar through a 0.25 degree 3-hourly forecast, one
@@ -69,6 +69,7 @@ extern "C" {
 #define SWX_ROUTING_FAN_DEG 100.0  /* headings tried either side of a point's outward bearing */
 #define SWX_ROUTING_MIN_STEP_S 120 /* the finest time step */
 #define SWX_ROUTING_OFFSHORE_STEP_S 21600 /* time_step_s 0: the step offshore */
+#define SWX_ROUTING_MIN_STEPS 24          /* time_step_s 0: steps at least over the direct trip */
 #define SWX_ROUTING_FAN_FINE_DEG 45.0     /* beyond this from the centre, every third heading */
 #define SWX_ROUTING_MAX_POINTS 4000000 /* points over all isochrones: the search's memory bound */
 
