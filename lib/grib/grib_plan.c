@@ -572,18 +572,41 @@ static int plan_grids(gjob *j)
     return 0;
 }
 
-/* The region: the smallest whose grid holds every grid; *head is its grid's. */
+/* Whether the region lists a file of every bundle for every time; if not,
+ * the first one missing goes in *bundle and *fh. */
+static int region_complete(const gjob *j, const listing *l, int64_t run, const char *region,
+                           const char **bundle, int *fh)
+{
+    for (size_t i = 0; i < j->ntimes; i++)
+        for (size_t b = 0; b < j->nbundles; b++)
+            if (find_row(l, run, region, j->bundles[b], j->times[i].fh) < 0) {
+                *bundle = j->bundles[b];
+                *fh = j->times[i].fh;
+                return 0;
+            }
+    return 1;
+}
+
+/* The region: the smallest whose grid holds every grid, among those that
+ * list every file needed (a region listing fewer hours is never opened);
+ * *head is its grid's. */
 static int pick_region(const char **out, swx_grib_head *head, gjob *j, const listing *l,
                        int64_t run, const char *const *regions, size_t nreg)
 {
     int rc;
     *out = NULL;
     uint64_t best = UINT64_MAX;
-    double misfit = 0; /* the spacing of a region left out for it */
+    double misfit = 0;                                 /* the spacing of a region left out for it */
+    const char *gap_region = NULL, *gap_bundle = NULL; /* a region left out for a gap */
+    int gap_fh = 0;
     for (size_t k = 0; k < nreg; k++) {
         long row = find_row(l, run, regions[k], j->bundles[0], j->times[0].fh);
         if (row < 0)
             continue;
+        if (!region_complete(j, l, run, regions[k], &gap_bundle, &gap_fh)) {
+            gap_region = regions[k];
+            continue;
+        }
         const char *name = swx_table_get_string(l->t, (size_t)row, (size_t)l->c_name);
         double d = name_spacing(name);
         if (d > 0 && !multiple_of(j->grid, d)) {
@@ -604,6 +627,11 @@ static int pick_region(const char **out, swx_grib_head *head, gjob *j, const lis
     }
     if (!*out && misfit > 0)
         return spacing_refused(j, misfit);
+    if (!*out && gap_region)
+        return swx_error_set(
+            SWX_ENOTFOUND,
+            "no %s file of hour %d in %s, and no other listed region holds the whole area",
+            gap_bundle, gap_fh, gap_region);
     if (!*out)
         return swx_error_set(SWX_ENOTFOUND, "no listed forecast region holds the whole area%s%s",
                              j->spec->region ? " in " : "", j->spec->region ? j->spec->region : "");
