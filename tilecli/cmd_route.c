@@ -19,6 +19,9 @@
 #include "seawx/route.h"
 #include "seawx/route_inputs.h"
 #include "seawx/route_out.h"
+#include "seawx/route_storms.h"
+#include "seawx/storm.h"
+#include "seawx/storm_danger.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,6 +35,9 @@
 /* The forecast's and land's area: the box of start and end grown by a
  * quarter of its size each way, at least this many degrees. */
 #define ROUTE_AREA_MARGIN_DEG 3.0
+/* --wait: departures this far apart are tried, up to this many hours. */
+#define ROUTE_WAIT_STEP_H 3
+#define ROUTE_WAIT_MAX_H 240
 
 const cli_opt cmd_route_opts[] = {
     {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0},
@@ -64,6 +70,21 @@ const cli_opt cmd_route_opts[] = {
      0},
     {"no-cache", 0, NULL, "keep no forecast message on disk", 0},
     {"land-margin", 0, "NM", "keep this far off land, nautical miles (default 1)", 0},
+    {"storms", 0, "FILE",
+     "the storms from this saved /storm/json answer (seawx storms --input reads the same) "
+     "instead of the service's active storms",
+     0},
+    {"no-storms", 0, NULL,
+     "leave the storms out (by default the route keeps out of every active storm's 34 kt "
+     "winds and 1-2-3 danger area at every moment)",
+     0},
+    {"storm-margin", 0, "NM", "keep this much farther off every storm's area (default 0)", 0},
+    {"danger-errors", 0, "E24,E48,E72",
+     "the 1-2-3 danger area's track errors, nm (default 100,200,300)", 0},
+    {"wait", 0, "HOURS",
+     "the boat may wait up to this long before leaving (every 3 h is tried): the route that "
+     "arrives first, and the one way past a storm that blocks every route now",
+     0},
     {"coastline", 0, "RES",
      "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0},
     {"heading-step", 0, "DEG",
@@ -91,6 +112,10 @@ typedef struct route_args {
     const char *polar_file, *grib, *save_grib;
     const char *gpx, *geojson, *isochrones, *json;
     int has_depart;
+    const char *storms_file; /* NULL: the service's, unless no_storms */
+    int no_storms;
+    double storm_margin_nm;
+    long wait_h;
     char coastline;
     double land_margin_nm;
     double south, west, north, east; /* the forecast's and land's area */
@@ -102,6 +127,9 @@ typedef struct route_run {
     swx_routing_forecast *fc;
     swx_land *land;
     swx_routing_water *water;
+    swx_storm_danger *danger;
+    swx_storm_list storms;
+    swx_routing_storms *nogo;
     swx_routing *route;
     char tmp_grib[64];
 } route_run;
@@ -109,6 +137,9 @@ typedef struct route_run {
 static void run_free(route_run *r)
 {
     swx_routing_free(r->route);
+    swx_routing_storms_free(r->nogo);
+    swx_storm_list_clear(&r->storms);
+    swx_storm_danger_free(r->danger);
     swx_routing_water_free(r->water);
     swx_land_free(r->land);
     swx_routing_forecast_free(r->fc);
@@ -244,6 +275,17 @@ static int read_search_args(route_args *p, const cli_args *a)
         cli_error("--save-grib keeps what is fetched from the service: not with --grib");
         return EXIT_USAGE;
     }
+    p->storms_file = cli_get(a, "storms");
+    p->no_storms = cli_has(a, "no-storms");
+    if (p->no_storms && (p->storms_file || cli_has(a, "storm-margin") ||
+                         cli_has(a, "danger-errors") || cli_has(a, "wait"))) {
+        cli_error("--storms, --storm-margin, --danger-errors and --wait go with the storms: not "
+                  "with --no-storms");
+        return EXIT_USAGE;
+    }
+    if (cli_get_double(&p->storm_margin_nm, a, "storm-margin", 0, 0, 500) ||
+        cli_get_int(&p->wait_h, a, "wait", 0, 0, ROUTE_WAIT_MAX_H))
+        return EXIT_USAGE;
     return 0;
 }
 
@@ -256,7 +298,7 @@ static int read_output_args(route_args *p, const cli_args *a)
     p->isochrones = outs[2] = cli_get(a, "isochrones");
     p->json = outs[3] = cli_get(a, "json");
     outs[4] = p->save_grib;
-    const char *inputs[2] = {p->polar_file, p->grib};
+    const char *inputs[3] = {p->polar_file, p->grib, p->storms_file};
     const char *flags[5] = {"--gpx", "--geojson", "--isochrones", "--json", "--save-grib"};
     int rc;
     if ((rc = swx_outputs_distinct(outs, flags, 5)))
@@ -271,7 +313,7 @@ static int read_output_args(route_args *p, const cli_args *a)
             return EXIT_USAGE;
         }
         rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 4 ? SWX_ATOMICFILE_STREAM : 0, inputs,
-                                   2);
+                                   3);
         if (rc)
             return cli_fail(rc);
     }
@@ -429,6 +471,56 @@ static int open_forecast(route_run *r, route_args *p, const cli_args *a)
     return 0;
 }
 
+static int keep_storm(void *ud, const swx_storm *s)
+{
+    if (cli_stop_soft)
+        return swx_error_set(SWX_ECANCEL, "stopped");
+    return swx_storm_list_add(ud, s);
+}
+
+/* The storms (--storms FILE, or the service's active ones) as no-go areas
+ * over every moment the search (and --wait) may reach. */
+static int open_storms(route_run *r, route_args *p, const cli_args *a)
+{
+    int exit_code, rc;
+    if (p->no_storms)
+        return 0;
+    if ((exit_code = cli_danger_read(&r->danger, a)))
+        return exit_code;
+    if (p->storms_file) {
+        /* its errors name the file, as seawx storms --input's do */
+        rc = swx_storm_read_file(p->storms_file, keep_storm, &r->storms);
+    } else {
+        swx_client *client = NULL;
+        if ((exit_code = cli_client(&client, a)))
+            return exit_code;
+        swx_storm_query q;
+        swx_storm_query_init(&q);
+        cli_progress(0, "storms: fetching the active storms");
+        rc = swx_storm_fetch(NULL, client, &q, keep_storm, &r->storms);
+        cli_progress(0, NULL);
+        swx_client_free(client);
+    }
+    if (rc)
+        return cli_stop_or_fail(rc, "nothing written");
+    int64_t t1 = p->o.depart + (int64_t)((double)p->wait_h + p->o.max_hours) * 3600;
+    rc = swx_routing_storms_new(&r->nogo, (const swx_storm *const *)r->storms.items,
+                                r->storms.count, r->danger, p->o.depart, t1, p->storm_margin_nm);
+    if (rc)
+        return cli_fail(rc);
+    size_t n = swx_routing_storms_count(r->nogo);
+    if (n) {
+        char u[SWX_ISO8601_LEN];
+        swx_iso8601_format(u, swx_routing_storms_until(r->nogo));
+        cli_info("storms: %zu of %zu meet the voyage's time: the route keeps out of their 34 kt "
+                 "winds and danger areas (forecast to %s)",
+                 n, r->storms.count, u);
+    } else {
+        cli_info("storms: none of the %zu meets the voyage's time", r->storms.count);
+    }
+    return 0;
+}
+
 /* ---- output ---- */
 
 typedef int (*write_fn)(FILE *f, const swx_routing *r, const swx_routing_info *in);
@@ -502,22 +594,101 @@ static int write_outputs(const route_run *r, const route_args *p, const swx_rout
     return 0;
 }
 
-/* The search, its outputs and the summary line (or why there is no route). */
-static int search(route_run *r, const route_args *p)
+/* Which storm blocked the search, as " (HELGA: inside its 34 kt winds, 80
+ * nm from its centre, at 2024-10-08 06:00Z)", or "". */
+static void blocking_storm(char *out, size_t size, const route_run *r,
+                           const swx_routing_reason *why)
 {
-    swx_routing_info in = {
-        &p->o,       NULL, p->polar_file, p->grib ? p->grib : "the service", p->land_margin_nm,
-        p->coastline};
-    int rc = swx_routing_solve(&r->route, &p->o);
+    swx_routing_storm_near s;
+    char t[SWX_ISO8601_LEN];
+    out[0] = 0;
+    if (!r->nogo || (why->cause != SWX_ROUTING_STORM && why->blocked_by != SWX_ROUTING_STORM) ||
+        !swx_routing_storms_at(r->nogo, why->lat, why->lon, why->time, &s))
+        return;
+    fmt_time(t, s.time);
+    snprintf(out, size, " (%s: %s its %s, %.0f nm from its centre, at %s)", s.title,
+             s.clear_nm < 0 ? "inside" : "near", s.inside_r34 ? "34 kt winds" : "danger area",
+             s.centre_nm, t);
+}
+
+static int64_t arrival(const swx_routing *r)
+{
+    return swx_routing_points(r)[swx_routing_npoints(r) - 1].time;
+}
+
+/* The search from the departure asked for, and with --wait from every
+ * ROUTE_WAIT_STEP_H hours after it within the forecast: the route that
+ * arrives first into r->route (the first departure's reason when none is
+ * found). */
+static int solve(route_run *r, route_args *p, int64_t last)
+{
+    int64_t depart0 = p->o.depart, best_depart = depart0;
+    swx_routing *best = NULL;
+    int rc = 0;
+    for (long w = 0; w <= p->wait_h && !rc; w += ROUTE_WAIT_STEP_H) {
+        swx_routing *cur = NULL;
+        p->o.depart = depart0 + (int64_t)w * 3600;
+        if (w && p->o.depart >= last)
+            break;
+        if ((rc = swx_routing_solve(&cur, &p->o)))
+            break;
+        if (p->wait_h) {
+            char d[SWX_ISO8601_LEN], t[SWX_ISO8601_LEN];
+            fmt_time(d, p->o.depart);
+            if (swx_routing_found(cur))
+                fmt_time(t, arrival(cur));
+            cli_progress(0, "wait: leaving %s, %s%s", d,
+                         swx_routing_found(cur) ? "arriving " : "no route: ",
+                         swx_routing_found(cur) ? t : swx_routing_why(cur)->message);
+        }
+        if (!best || (swx_routing_found(cur) &&
+                      (!swx_routing_found(best) || arrival(cur) < arrival(best)))) {
+            swx_routing_free(best);
+            best = cur;
+            best_depart = p->o.depart;
+        } else {
+            swx_routing_free(cur);
+        }
+    }
+    cli_progress(0, NULL);
+    p->o.depart = best ? best_depart : depart0;
+    r->route = best;
+    if (rc) {
+        swx_routing_free(best);
+        r->route = NULL;
+    }
+    return rc;
+}
+
+/* The search, its outputs and the summary line (or why there is no route). */
+static int search(route_run *r, route_args *p)
+{
+    int64_t asked = p->o.depart;
+    swx_routing_storm_near near;
+    swx_routing_info in = {&p->o,
+                           NULL,
+                           p->polar_file,
+                           p->grib ? p->grib : "the service",
+                           p->land_margin_nm,
+                           p->coastline,
+                           r->nogo ? (long)swx_routing_storms_count(r->nogo) : -1,
+                           NULL,
+                           asked};
+    int rc = solve(r, p, swx_routing_forecast_last(r->fc));
     if (rc)
         return cli_stop_or_fail(rc, "nothing written");
     if (!swx_routing_found(r->route)) {
         const swx_routing_reason *why = swx_routing_why(r->route);
+        char storm[160];
+        blocking_storm(storm, sizeof storm, r, why);
         if (p->json && strcmp(p->json, "-") == 0)
             write_out(p->json, swx_routing_write_json, r->route, &in);
-        cli_error("no route: %s", why->message);
+        cli_error("no route: %s%s%s", why->message, storm,
+                  storm[0] && !p->wait_h ? "; --wait HOURS tries later departures" : "");
         return EXIT_NO_ROUTE;
     }
+    if (r->nogo && swx_routing_storms_nearest(r->nogo, r->route, &near))
+        in.storm_nearest = &near;
     int exit_code = write_outputs(r, p, &in);
     if (exit_code)
         return exit_code;
@@ -529,9 +700,19 @@ static int search(route_run *r, const route_args *p)
     }
     swx_routing_summary s;
     swx_routing_summarize(&s, r->route);
-    char arrive[SWX_ISO8601_LEN];
+    char arrive[SWX_ISO8601_LEN], leave[SWX_ISO8601_LEN];
     const swx_routing_point *pts = swx_routing_points(r->route);
-    fmt_time(arrive, pts[swx_routing_npoints(r->route) - 1].time);
+    fmt_time(arrive, arrival(r->route));
+    fmt_time(leave, pts[0].time);
+    if (pts[0].time != asked)
+        cli_info("waiting %.0f h: leaving %s", (double)(pts[0].time - asked) / 3600, leave);
+    if (in.storm_nearest) {
+        char t[SWX_ISO8601_LEN];
+        fmt_time(t, near.time);
+        cli_info("storms: %s comes nearest, %.0f nm from its centre and %.0f nm outside its "
+                 "area, at %s",
+                 near.title, near.centre_nm, near.clear_nm, t);
+    }
     cli_summary("route: %.1f nm in %.1f h (%.1f days), arriving %s; strongest wind %.0f kn",
                 s.distance_nm, s.hours, s.hours / 24, arrive, s.max_tws_kn);
     return 0;
@@ -553,9 +734,13 @@ int cmd_route(const cli_cmd *cmd, int argc, char **argv)
         return exit_code;
     if (!(p.polar_file && (exit_code = read_polar(&r, &p))) && !(exit_code = open_land(&r, &p))) {
         cli_signals_catch(&sig);
-        if (!(exit_code = open_forecast(&r, &p, &a))) {
+        if (!(exit_code = open_forecast(&r, &p, &a)) && !(exit_code = open_storms(&r, &p, &a))) {
             p.o.leg[0] = swx_routing_land_leg;
             p.o.leg_ctx[0] = r.land;
+            if (swx_routing_storms_count(r.nogo)) {
+                p.o.leg[1] = swx_routing_storms_leg;
+                p.o.leg_ctx[1] = r.nogo;
+            }
             p.o.to_end = swx_routing_water_to_end;
             p.o.to_end_ctx = r.water;
             p.o.cancel = &cli_stop_soft;

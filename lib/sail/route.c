@@ -541,7 +541,9 @@ static int check_ends(search *s)
     if (rc) {
         set_reason(s->r, rc == SWX_ROUTING_LAND ? SWX_ROUTING_START_ON_LAND : rc, rc, o->from_lat,
                    o->from_lon, o->depart, "the start, %.4f %.4f, is %s", o->from_lat, o->from_lon,
-                   rc == SWX_ROUTING_LAND ? "on land" : "blocked");
+                   rc == SWX_ROUTING_LAND    ? "on land"
+                   : rc == SWX_ROUTING_STORM ? "inside a storm's area at the departure"
+                                             : "blocked");
         return 1;
     }
     rc = legs_clear(o, o->to_lat, o->to_lon, o->depart, o->to_lat, o->to_lon, o->depart);

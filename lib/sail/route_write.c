@@ -4,6 +4,7 @@
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
 #include "seawx/route_out.h"
+#include "seawx/route_storms.h"
 #include "xml.h"
 
 #include <math.h>
@@ -276,6 +277,39 @@ static void json_options(swx_jsonw *w, const swx_routing_info *in)
     swx_jsonw_object_end(w);
 }
 
+/* "storms": null when left out, else {"met", "nearest": null or {id,
+ * title, time, lat, lon, centre_nm, clear_nm, in_34kt}}. */
+static void storm_members(swx_jsonw *w, const swx_routing_info *in)
+{
+    const swx_routing_storm_near *s = in->storm_nearest;
+    swx_jsonw_key(w, "storms");
+    if (in->storms < 0) {
+        swx_jsonw_null(w);
+        return;
+    }
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "met");
+    swx_jsonw_int(w, in->storms);
+    swx_jsonw_key(w, "nearest");
+    if (!s) {
+        swx_jsonw_null(w);
+    } else {
+        swx_jsonw_object_begin(w);
+        swx_jsonw_key(w, "atcf_id");
+        swx_jsonw_string(w, s->atcf_id);
+        swx_jsonw_key(w, "title");
+        swx_jsonw_string(w, s->title);
+        swx_jsonw_key(w, "time");
+        swx_jsonw_time(w, s->time);
+        num(w, "lat", s->lat, 6);
+        num(w, "lon", s->lon, 6);
+        num(w, "centre_nm", s->centre_nm, 1);
+        num(w, "clear_nm", s->clear_nm, 1);
+        swx_jsonw_object_end(w);
+    }
+    swx_jsonw_object_end(w);
+}
+
 int swx_routing_write_json(FILE *f, const swx_routing *r, const swx_routing_info *in)
 {
     const swx_routing_point *p = swx_routing_points(r);
@@ -294,9 +328,13 @@ int swx_routing_write_json(FILE *f, const swx_routing *r, const swx_routing_info
         swx_jsonw_time(w, p[0].time);
         swx_jsonw_key(w, "arrive");
         swx_jsonw_time(w, p[n - 1].time);
+        if (in && in->asked_depart)
+            num(w, "waited_h", (double)(p[0].time - in->asked_depart) / 3600.0, 2);
         summary_members(w, r);
         swx_jsonw_key(w, "points");
         swx_jsonw_int(w, (int64_t)n);
+        if (in)
+            storm_members(w, in);
     } else {
         const swx_routing_reason *why = swx_routing_why(r);
         swx_jsonw_key(w, "reason");

@@ -116,7 +116,7 @@ for name, a, b, margin in ROUTES:
     route_fields.write(grib, (math.floor(s), math.floor(w), math.ceil(n), math.ceil(e), 0.5),
                        times, {"wind": lambda la, lo, t: (0.0, 0.0)})
     out = os.path.join(T, "route.geojson")
-    p = subprocess.run([SEAWX, "route", "--grib", grib, "--from", "%g,%g" % a, "--to",
+    p = subprocess.run([SEAWX, "route", "--no-storms", "--grib", grib, "--from", "%g,%g" % a, "--to",
                         "%g,%g" % b, "--depart", "2023-11-15T00:00Z", "--speed", "6",
                         "--land-margin", str(margin), "--geojson", out, "-q"],
                        capture_output=True, text=True)

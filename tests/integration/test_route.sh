@@ -10,11 +10,16 @@
 # full resolution with a margin, each leg checked against GMT's own reading
 # of the same shoreline (gmt coast -M) with exact geometry: none crosses land
 # or comes nearer than the margin; 12 of their straight lines cross land.
+# route_storm_check.py: hurricane cases (a storm astride the way, a start
+# inside a storm's 34 kt winds), the route checked minute by minute against
+# the radii and the 1-2-3 danger area computed by the test itself.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 # Debian's python3 (shapely is python3-shapely)
 py=/usr/bin/python3
 check "route against exact answers" $py "$here/route_check.py" "$SEAWX_CLI" "$T"
+check "routes keep out of storms (a detour, a wait), minute by minute" \
+  $py "$here/route_storm_check.py" "$SEAWX_CLI" "$T"
 check "routes never over land (GSHHG full, GMT's shoreline)" \
   $py "$here/route_land_check.py" "$SEAWX_CLI" "$T"
 finish

@@ -13,9 +13,10 @@
  * - The isochrones as GeoJSON: one LineString a time, in order of bearing
  *   from the start, with its time and hours from departure (QGIS can
  *   animate them by the "time" field).
- * - A JSON summary: the trip (distance, hours, departure, arrival), the
- *   maxima met, the hours on each point of sail, the search's figures; or,
- *   when no route was found, the reason.
+ * - A JSON summary: the trip (distance, hours, departure, arrival, and the
+ *   hours waited), the maxima met, the hours on each point of sail, the
+ *   storm that came nearest (seawx/route_storms.h), the search's figures;
+ *   or, when no route was found, the reason.
  *
  * Every writer writes to an open stream and returns 0 or SWX_EIO; the
  * caller makes the file whole or not at all (seawx/atomicfile.h).
@@ -56,6 +57,12 @@ typedef struct swx_routing_info {
     const char *forecast; /* where the forecast came from: a file, or the service's run */
     double land_margin_nm;
     char land_resolution; /* 0: no land */
+    /* The storms: -1 left out; else how many met the voyage's time, with
+     * the one that came nearest the route (NULL: none met it) and the
+     * departure first asked for (a route that waited leaves later). */
+    long storms;
+    const struct swx_routing_storm_near *storm_nearest;
+    int64_t asked_depart;
 } swx_routing_info;
 
 SWX_API int swx_routing_write_gpx(FILE *f, const swx_routing *r, const swx_routing_info *in);
