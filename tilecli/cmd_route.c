@@ -108,6 +108,11 @@ const cli_opt cmd_route_opts[] = {
      "current",
      0},
     {"isochrones", 0, "FILE", "the isochrones as GeoJSON lines with their times (for QGIS)", 0},
+    {"track", 0, "FILE",
+     "the route as a timed track (a GeoJSON LineString with each point's time): the route file "
+     "seawx grib --route, seawx voyage --route and seawx storms --route read, so that the "
+     "forecast and the package follow the route found",
+     0},
     {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0},
     {"quiet", 'q', NULL, "no progress lines", 0},
     {0},
@@ -117,7 +122,7 @@ const cli_opt cmd_route_opts[] = {
 typedef struct route_args {
     swx_routing_opts o;
     const char *polar_file, *grib, *save_grib;
-    const char *gpx, *geojson, *isochrones, *json;
+    const char *gpx, *geojson, *isochrones, *json, *track;
     int has_depart;
     const char *route_file;
     double wp_lat[ROUTE_MAX_WAYPOINTS], wp_lon[ROUTE_MAX_WAYPOINTS];
@@ -369,18 +374,20 @@ static int read_search_args(route_args *p, const cli_args *a)
 /* The outputs into *p, and that no two of them, nor an input, are one file. */
 static int read_output_args(route_args *p, const cli_args *a)
 {
-    const char *outs[5], *names[5] = {"gpx", "geojson", "isochrones", "json", "save-grib"};
+    const char *outs[6], *names[6] = {"gpx", "geojson", "isochrones", "json", "track", "save-grib"};
     p->gpx = outs[0] = cli_get(a, "gpx");
     p->geojson = outs[1] = cli_get(a, "geojson");
     p->isochrones = outs[2] = cli_get(a, "isochrones");
     p->json = outs[3] = cli_get(a, "json");
-    outs[4] = p->save_grib;
-    const char *inputs[3] = {p->polar_file, p->grib, p->storms_file};
-    const char *flags[5] = {"--gpx", "--geojson", "--isochrones", "--json", "--save-grib"};
+    p->track = outs[4] = cli_get(a, "track");
+    outs[5] = p->save_grib;
+    const char *inputs[4] = {p->polar_file, p->grib, p->storms_file, p->route_file};
+    const char *flags[6] = {"--gpx",  "--geojson", "--isochrones",
+                            "--json", "--track",   "--save-grib"};
     int rc;
-    if ((rc = swx_outputs_distinct(outs, flags, 5)))
+    if ((rc = swx_outputs_distinct(outs, flags, 6)))
         return cli_fail(rc);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         if (!outs[i])
             continue;
         if (strcmp(outs[i], "-") == 0) {
@@ -389,8 +396,8 @@ static int read_output_args(route_args *p, const cli_args *a)
             cli_error("--%s needs a file name (only --json writes to stdout, with -)", names[i]);
             return EXIT_USAGE;
         }
-        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 4 ? SWX_ATOMICFILE_STREAM : 0, inputs,
-                                   3);
+        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 5 ? SWX_ATOMICFILE_STREAM : 0, inputs,
+                                   4);
         if (rc)
             return cli_fail(rc);
     }
@@ -672,7 +679,8 @@ static int write_outputs(const route_run *r, const route_args *p, const swx_rout
         (p->geojson &&
          (exit_code = write_out(p->geojson, swx_routing_write_geojson, r->route, in))) ||
         (p->isochrones && (exit_code = write_out(p->isochrones, isochrones_fn, r->route, in))) ||
-        (p->json && (exit_code = write_out(p->json, swx_routing_write_json, r->route, in))))
+        (p->json && (exit_code = write_out(p->json, swx_routing_write_json, r->route, in))) ||
+        (p->track && (exit_code = write_out(p->track, swx_routing_write_track, r->route, in))))
         return exit_code;
     return 0;
 }
