@@ -7,11 +7,13 @@
  * with the departure and arrival times and the storm that came nearest; the
  * map, framed, with its latitudes left and longitudes below; the key. The
  * map, in the projection route_chart.h states (and the PNG's tEXt chunk
- * repeats): the sea plain, a light graticule, the storm that came nearest
- * at its nearest moment (its area, the larger of its 1-2-3 danger circle
- * and its 34 kt radius in each quadrant, and the 34 kt radii by quadrant
- * darker, both translucent so that land shows through), land filled, the
- * isochrones as thin grey lines, the route coloured by the true wind of
+ * repeats): the sea plain, a light graticule, the isochrones as thin grey
+ * lines (a fortieth of the passage apart at least), land filled over them
+ * (an isochrone's points are at sea, the lines joining them may not be),
+ * the storm that came nearest at its nearest moment (its area, the larger
+ * of its 1-2-3 danger circle and its 34 kt radius in each quadrant, and the
+ * 34 kt radii by quadrant darker, both translucent so that land shows
+ * through), the route coloured by the true wind of
  * each leg over a dark casing, the start (a green disc) and the end (a
  * black square) with their times, and a scale bar in nautical miles. The
  * frame holds the route and the storm's area with a margin, widened on one
@@ -421,8 +423,9 @@ static void draw_graticule(cairo_t *cr, const view *v)
                  l < 0                ? 'W'
                  : (l > 0 && l < 180) ? 'E'
                                       : ' ');
+        double hw = text_w(cr, b) / 2;
         rgb(cr, SOFT_RGB);
-        text_at(cr, x, v->my + v->mh + v->fs * 0.9, 0.5, b, 0);
+        text_at(cr, fmin(fmax(x, hw + 2), v->W - hw - 2), v->my + v->mh + v->fs * 0.9, 0.5, b, 0);
     }
 }
 
@@ -518,10 +521,16 @@ static void draw_isochrones(cairo_t *cr, const view *v, const swx_route_chart *c
     rgb(cr, ISO_RGB);
     cairo_set_line_width(cr, fmax(0.8, v->fs / 16));
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    int64_t gap = (int64_t)(c->hours * 3600 / 40), last = 0;
     for (size_t i = 0; i < c->niso; i++) {
         const double *ll = c->iso[i];
         if (!ll || c->iso_n[i] < 2)
             continue;
+        if (c->iso_t) {
+            if (i && c->iso_t[i] - last < gap)
+                continue;
+            last = c->iso_t[i];
+        }
         double ref = v->lonc;
         cairo_new_path(cr);
         for (size_t k = 0; k < c->iso_n[i]; k++) {
@@ -650,8 +659,8 @@ static void draw_map(cairo_t *cr, const view *v, const swx_route_chart *c)
     cairo_save(cr);
     cairo_rectangle(cr, v->mx, v->my, v->mw, v->mh);
     cairo_clip(cr);
-    draw_land(cr, v, c);
     draw_isochrones(cr, v, c);
+    draw_land(cr, v, c);
     if (c->has_storm)
         draw_storm(cr, v, c);
     draw_route(cr, v, c);

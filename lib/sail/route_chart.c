@@ -89,15 +89,17 @@ static int gather(swx_route_chart *c, const swx_routing *r, const swx_land *land
     swx_route_chart_line *rings = c->nrings ? calloc(c->nrings, sizeof *rings) : NULL;
     const double **iso = c->niso ? calloc(c->niso, sizeof *iso) : NULL;
     size_t *iso_n = c->niso ? calloc(c->niso, sizeof *iso_n) : NULL;
+    int64_t *iso_t = c->niso ? calloc(c->niso, sizeof *iso_t) : NULL;
     c->rings = rings;
     c->iso = iso;
     c->iso_n = iso_n;
-    if ((c->nrings && !rings) || (c->niso && (!iso || !iso_n)))
+    c->iso_t = iso_t;
+    if ((c->nrings && !rings) || (c->niso && (!iso || !iso_n || !iso_t)))
         return swx_error_set(SWX_ENOMEM, "out of memory for the route's chart");
     for (size_t i = 0; i < c->nrings; i++)
         rings[i].lonlat = swx_land_ring(land, i, &rings[i].n, NULL);
     for (size_t i = 0; i < c->niso; i++)
-        swx_routing_isochrone(r, i, &iso[i], &iso_n[i]);
+        iso_t[i] = swx_routing_isochrone(r, i, &iso[i], &iso_n[i]);
     if (storms && swx_routing_storms_nearest(storms, r, &c->near) && c->near.atcf_id)
         c->has_storm = swx_routing_storms_shape(storms, c->near.atcf_id, c->near.time, &c->storm);
     return 0;
@@ -143,5 +145,6 @@ done:
     free((void *)c.rings);
     free((void *)c.iso);
     free((void *)c.iso_n);
+    free((void *)c.iso_t);
     return rc;
 }

@@ -41,9 +41,13 @@ typedef struct swx_route_chart {
     const swx_routing_point *pts; /* the route, npts >= 2 */
     size_t npts;
     double distance_nm, hours;
-    /* The isochrones, lat/lon pairs as swx_routing_isochrone gives them. */
+    /* The isochrones, lat/lon pairs as swx_routing_isochrone gives them,
+     * and their times (NULL: all drawn; else those closer in time to the
+     * last drawn than a fortieth of the passage are left out, as the search
+     * packs them near the end). */
     const double *const *iso;
     const size_t *iso_n;
+    const int64_t *iso_t;
     size_t niso;
     /* Land: closed rings of lon/lat pairs (swx_land_ring), filled together
      * (non-zero winding) so that rings cut at GSHHG's bins show no seams. */
