@@ -23,6 +23,7 @@
 #include "seawx/route_storms.h"
 #include "seawx/storm.h"
 #include "seawx/storm_danger.h"
+#include "seawx/voyage.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,10 +40,16 @@
 /* --wait: departures this far apart are tried, up to this many hours. */
 #define ROUTE_WAIT_STEP_H 3
 #define ROUTE_WAIT_MAX_H 240
+/* --route FILE: at most this many waypoints. */
+#define ROUTE_MAX_WAYPOINTS 100
 
 const cli_opt cmd_route_opts[] = {
     {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0},
     {"to", 0, "LAT,LON", "the end", 0},
+    {"route", 0, "FILE",
+     "instead of --from and --to: waypoints to pass in order, a CSV of lat,lon lines or a "
+     "GeoJSON LineString (as seawx plan reads); the fastest route from each to the next",
+     0},
     {"depart", 0, "TIME",
      "the departure, ISO 8601 (default: the next whole hour, or the forecast's first time if "
      "later)",
@@ -102,6 +109,11 @@ const cli_opt cmd_route_opts[] = {
      "current",
      0},
     {"isochrones", 0, "FILE", "the isochrones as GeoJSON lines with their times (for QGIS)", 0},
+    {"track", 0, "FILE",
+     "the route as a timed track (a GeoJSON LineString with each point's time): the route file "
+     "seawx grib --route, seawx voyage --route and seawx storms --route read, so that the "
+     "forecast and the package follow the route found",
+     0},
     {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0},
     {"chart", 0, "FILE.png",
      "a PNG chart of the route: land, isochrones, the route coloured by the wind, the storm that "
@@ -115,8 +127,11 @@ const cli_opt cmd_route_opts[] = {
 typedef struct route_args {
     swx_routing_opts o;
     const char *polar_file, *grib, *save_grib;
-    const char *gpx, *geojson, *isochrones, *json, *chart;
+    const char *gpx, *geojson, *isochrones, *json, *track, *chart;
     int has_depart;
+    const char *route_file;
+    double wp_lat[ROUTE_MAX_WAYPOINTS], wp_lon[ROUTE_MAX_WAYPOINTS];
+    size_t nwp;              /* 2 with --from and --to */
     const char *storms_file; /* NULL: the service's, unless no_storms */
     int no_storms;
     double storm_margin_nm;
@@ -131,11 +146,12 @@ typedef struct route_run {
     swx_polar *polar;
     swx_routing_forecast *fc;
     swx_land *land;
-    swx_routing_water *water;
+    swx_routing_water *water[ROUTE_MAX_WAYPOINTS - 1]; /* one per leg's end */
     swx_storm_danger *danger;
     swx_storm_list storms;
     swx_routing_storms *nogo;
     swx_routing *route;
+    size_t failed_leg; /* with no route: the leg (from waypoint i to i + 1) that has none */
     char tmp_grib[64];
 } route_run;
 
@@ -145,7 +161,8 @@ static void run_free(route_run *r)
     swx_routing_storms_free(r->nogo);
     swx_storm_list_clear(&r->storms);
     swx_storm_danger_free(r->danger);
-    swx_routing_water_free(r->water);
+    for (size_t i = 0; i + 1 < ROUTE_MAX_WAYPOINTS; i++)
+        swx_routing_water_free(r->water[i]);
     swx_land_free(r->land);
     swx_routing_forecast_free(r->fc);
     swx_polar_free(r->polar);
@@ -182,15 +199,21 @@ static int read_threshold(double *out, const cli_args *a, const char *name, int 
     return 0;
 }
 
-/* The area the forecast and land are read for. */
+/* The area the forecast and land are read for: the waypoints' box (its
+ * longitudes continuous, each the short way from the one before) grown by a
+ * quarter of its size each way, at least ROUTE_AREA_MARGIN_DEG. */
 static void route_area(route_args *p)
 {
-    const swx_routing_opts *o = &p->o;
-    double lo0 = o->from_lon, lo1 = o->to_lon;
-    if (fabs(lo1 - lo0) > 180) /* the short way is across 180 */
-        lo1 += lo1 < lo0 ? 360 : -360;
-    double w = fmin(lo0, lo1), e = fmax(lo0, lo1);
-    double s = fmin(o->from_lat, o->to_lat), n = fmax(o->from_lat, o->to_lat);
+    double lo = p->wp_lon[0], w = lo, e = lo, s = p->wp_lat[0], n = s;
+    for (size_t i = 1; i < p->nwp; i++) {
+        double d = p->wp_lon[i] - p->wp_lon[i - 1];
+        d -= 360 * round(d / 360); /* the short way, across 180 if need be */
+        lo += d;
+        w = fmin(w, lo);
+        e = fmax(e, lo);
+        s = fmin(s, p->wp_lat[i]);
+        n = fmax(n, p->wp_lat[i]);
+    }
     double mx = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (e - w));
     double my = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (n - s));
     p->south = fmax(-89, s - my);
@@ -201,8 +224,76 @@ static void route_area(route_args *p)
         w = -180;
         e = 180;
     }
-    p->west = w < -180 ? w + 360 : w > 180 ? w - 360 : w;
-    p->east = e > 180 ? e - 360 : e < -180 ? e + 360 : e;
+    w -= 360 * floor((w + 180) / 360);
+    e -= 360 * floor((e + 180) / 360);
+    p->west = w;
+    p->east = e == -180 && w != -180 ? 180 : e;
+}
+
+/* --route FILE's waypoints into p. */
+static int read_waypoints(route_args *p)
+{
+    char *text;
+    size_t len;
+    swx_voyage *v = NULL;
+    int rc;
+    if ((rc = swx_read_file(&text, &len, p->route_file, ROUTE_MAX_FILE)))
+        return cli_fail(rc);
+    rc = swx_voyage_from_route(&v, text, len);
+    free(text);
+    size_t n = rc ? 0 : swx_voyage_waypoint_count(v);
+    if (!rc && swx_voyage_timed(v))
+        rc = swx_error_set(SWX_EINVAL, "the route gives waypoint times; seawx route finds them");
+    else if (!rc && (n < 2 || n > ROUTE_MAX_WAYPOINTS))
+        rc = swx_error_set(SWX_EINVAL, "%zu waypoints: a route passes 2 to %d", n,
+                           ROUTE_MAX_WAYPOINTS);
+    for (size_t i = 0; !rc && i < n; i++) {
+        int64_t t;
+        swx_voyage_waypoint(&p->wp_lon[i], &p->wp_lat[i], &t, v, i);
+        if (i && p->wp_lat[i] == p->wp_lat[i - 1] && p->wp_lon[i] == p->wp_lon[i - 1])
+            rc = swx_error_set(SWX_EINVAL, "waypoints %zu and %zu are the same place", i, i + 1);
+    }
+    swx_voyage_free(v);
+    if (rc) {
+        cli_error("--route %s: %s", p->route_file, swx_error_last());
+        return EXIT_USAGE;
+    }
+    p->nwp = n;
+    return 0;
+}
+
+/* The waypoints: --route FILE's, or --from and --to. */
+static int read_places(route_args *p, const cli_args *a)
+{
+    int exit_code;
+    p->route_file = cli_get(a, "route");
+    if (p->route_file) {
+        if (cli_has(a, "from") || cli_has(a, "to")) {
+            cli_error("--route FILE gives the waypoints: not with --from and --to");
+            return EXIT_USAGE;
+        }
+        if ((exit_code = read_waypoints(p)))
+            return exit_code;
+    } else {
+        if ((exit_code = read_position(&p->wp_lat[0], &p->wp_lon[0], a, "from")) ||
+            (exit_code = read_position(&p->wp_lat[1], &p->wp_lon[1], a, "to")))
+            return exit_code;
+        p->nwp = 2;
+        if (p->wp_lat[0] == p->wp_lat[1] && p->wp_lon[0] == p->wp_lon[1]) {
+            cli_error("--from and --to are the same place: nothing to route");
+            return EXIT_USAGE;
+        }
+    }
+    for (size_t i = 0; i < p->nwp; i++)
+        if (fabs(p->wp_lat[i]) > 85) {
+            cli_error("routes go between 85 S and 85 N (the forecast's grids and GSHHG's bins)");
+            return EXIT_USAGE;
+        }
+    p->o.from_lat = p->wp_lat[0];
+    p->o.from_lon = p->wp_lon[0];
+    p->o.to_lat = p->wp_lat[p->nwp - 1];
+    p->o.to_lon = p->wp_lon[p->nwp - 1];
+    return 0;
 }
 
 /* The start, end, boat and limits into *p. */
@@ -210,17 +301,8 @@ static int read_boat_args(route_args *p, const cli_args *a)
 {
     swx_routing_opts *o = &p->o;
     int exit_code;
-    if ((exit_code = read_position(&o->from_lat, &o->from_lon, a, "from")) ||
-        (exit_code = read_position(&o->to_lat, &o->to_lon, a, "to")))
+    if ((exit_code = read_places(p, a)))
         return exit_code;
-    if (o->from_lat == o->to_lat && o->from_lon == o->to_lon) {
-        cli_error("--from and --to are the same place: nothing to route");
-        return EXIT_USAGE;
-    }
-    if (fabs(o->from_lat) > 85 || fabs(o->to_lat) > 85) {
-        cli_error("routes go between 85 S and 85 N (the forecast's grids and GSHHG's bins)");
-        return EXIT_USAGE;
-    }
     const char *depart = cli_get(a, "depart");
     if (depart) {
         if (swx_iso8601_parse(&o->depart, depart)) {
@@ -297,20 +379,22 @@ static int read_search_args(route_args *p, const cli_args *a)
 /* The outputs into *p, and that no two of them, nor an input, are one file. */
 static int read_output_args(route_args *p, const cli_args *a)
 {
-    const char *outs[6], *names[6] = {"gpx", "geojson", "isochrones", "json", "chart", "save-grib"};
+    const char *outs[7],
+        *names[7] = {"gpx", "geojson", "isochrones", "json", "track", "chart", "save-grib"};
     p->gpx = outs[0] = cli_get(a, "gpx");
     p->geojson = outs[1] = cli_get(a, "geojson");
     p->isochrones = outs[2] = cli_get(a, "isochrones");
     p->json = outs[3] = cli_get(a, "json");
-    p->chart = outs[4] = cli_get(a, "chart");
-    outs[5] = p->save_grib;
-    const char *inputs[3] = {p->polar_file, p->grib, p->storms_file};
-    const char *flags[6] = {"--gpx",  "--geojson", "--isochrones",
-                            "--json", "--chart",   "--save-grib"};
+    p->track = outs[4] = cli_get(a, "track");
+    p->chart = outs[5] = cli_get(a, "chart");
+    outs[6] = p->save_grib;
+    const char *inputs[4] = {p->polar_file, p->grib, p->storms_file, p->route_file};
+    const char *flags[7] = {"--gpx",   "--geojson", "--isochrones", "--json",
+                            "--track", "--chart",   "--save-grib"};
     int rc;
-    if ((rc = swx_outputs_distinct(outs, flags, 6)))
+    if ((rc = swx_outputs_distinct(outs, flags, 7)))
         return cli_fail(rc);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         if (!outs[i])
             continue;
         if (strcmp(outs[i], "-") == 0) {
@@ -319,8 +403,8 @@ static int read_output_args(route_args *p, const cli_args *a)
             cli_error("--%s needs a file name (only --json writes to stdout, with -)", names[i]);
             return EXIT_USAGE;
         }
-        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 5 ? SWX_ATOMICFILE_STREAM : 0, inputs,
-                                   3);
+        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 6 ? SWX_ATOMICFILE_STREAM : 0, inputs,
+                                   4);
         if (rc)
             return cli_fail(rc);
     }
@@ -368,20 +452,26 @@ static int open_land(route_run *r, const route_args *p)
     int rc = swx_land_open(&r->land, &lo);
     if (rc)
         return cli_fail(rc);
-    const char *names[2] = {"--from", "--to"};
-    double lat[2] = {p->o.from_lat, p->o.to_lat}, lon[2] = {p->o.from_lon, p->o.to_lon};
-    for (int i = 0; i < 2; i++)
-        if (swx_land_at(r->land, lat[i], lon[i])) {
+    for (size_t i = 0; i < p->nwp; i++)
+        if (swx_land_at(r->land, p->wp_lat[i], p->wp_lon[i])) {
+            char name[32];
+            if (p->route_file)
+                snprintf(name, sizeof name, "waypoint %zu", i + 1);
+            else
+                snprintf(name, sizeof name, "%s", i ? "--to" : "--from");
             cli_error("%s %.5f,%.5f is on land or within --land-margin %g nm of it (GSHHG "
                       "%c): no route can %s there",
-                      names[i], lat[i], lon[i], p->land_margin_nm, p->coastline,
-                      i ? "end" : "start");
+                      name, p->wp_lat[i], p->wp_lon[i], p->land_margin_nm, p->coastline,
+                      i == 0            ? "start"
+                      : i + 1 == p->nwp ? "end"
+                                        : "pass");
             return EXIT_USAGE;
         }
-    /* the pruning measures the way still to go round land */
-    if ((rc = swx_routing_water_new(&r->water, r->land, p->o.to_lat, p->o.to_lon, p->south, p->west,
-                                    p->north, p->east)))
-        return cli_fail(rc);
+    /* the pruning measures the way still to go round land, to each leg's end */
+    for (size_t i = 1; i < p->nwp; i++)
+        if ((rc = swx_routing_water_new(&r->water[i - 1], r->land, p->wp_lat[i], p->wp_lon[i],
+                                        p->south, p->west, p->north, p->east)))
+            return cli_fail(rc);
     return 0;
 }
 
@@ -596,7 +686,8 @@ static int write_outputs(const route_run *r, const route_args *p, const swx_rout
         (p->geojson &&
          (exit_code = write_out(p->geojson, swx_routing_write_geojson, r->route, in))) ||
         (p->isochrones && (exit_code = write_out(p->isochrones, isochrones_fn, r->route, in))) ||
-        (p->json && (exit_code = write_out(p->json, swx_routing_write_json, r->route, in))))
+        (p->json && (exit_code = write_out(p->json, swx_routing_write_json, r->route, in))) ||
+        (p->track && (exit_code = write_out(p->track, swx_routing_write_track, r->route, in))))
         return exit_code;
     if (p->chart) {
         int rc = swx_routing_chart_png(r->route, r->land, r->nogo, p->chart, SWX_ROUTING_CHART_W,
@@ -629,6 +720,39 @@ static int64_t arrival(const swx_routing *r)
     return swx_routing_points(r)[swx_routing_npoints(r) - 1].time;
 }
 
+/* The route from p->o.depart through every waypoint into *out: the legs
+ * solved in turn, each leaving when the one before arrived, joined; or the
+ * first leg without a route (r->failed_leg its index). */
+static int solve_legs(route_run *r, const route_args *p, swx_routing **out)
+{
+    swx_routing *parts[ROUTE_MAX_WAYPOINTS - 1] = {0};
+    swx_routing_opts o = p->o;
+    int rc = 0;
+    *out = NULL;
+    r->failed_leg = 0;
+    for (size_t k = 0; k + 1 < p->nwp && !rc && !*out; k++) {
+        o.from_lat = p->wp_lat[k];
+        o.from_lon = p->wp_lon[k];
+        o.to_lat = p->wp_lat[k + 1];
+        o.to_lon = p->wp_lon[k + 1];
+        o.to_end_ctx = r->water[k];
+        if (k)
+            o.depart = arrival(parts[k - 1]);
+        if ((rc = swx_routing_solve(&parts[k], &o)))
+            break;
+        if (!swx_routing_found(parts[k])) {
+            *out = parts[k];
+            parts[k] = NULL;
+            r->failed_leg = k;
+        }
+    }
+    if (!rc && !*out)
+        rc = swx_routing_join(out, parts, p->nwp - 1);
+    for (size_t k = 0; k + 1 < p->nwp; k++)
+        swx_routing_free(parts[k]);
+    return rc;
+}
+
 /* The search from the departure asked for, and with --wait from every
  * ROUTE_WAIT_STEP_H hours after it within the forecast: the route that
  * arrives first into r->route (the first departure's reason when none is
@@ -637,13 +761,14 @@ static int solve(route_run *r, route_args *p, int64_t last)
 {
     int64_t depart0 = p->o.depart, best_depart = depart0;
     swx_routing *best = NULL;
+    size_t best_leg = 0;
     int rc = 0;
     for (long w = 0; w <= p->wait_h && !rc; w += ROUTE_WAIT_STEP_H) {
         swx_routing *cur = NULL;
         p->o.depart = depart0 + (int64_t)w * 3600;
         if (w && p->o.depart >= last)
             break;
-        if ((rc = swx_routing_solve(&cur, &p->o)))
+        if ((rc = solve_legs(r, p, &cur)))
             break;
         if (p->wait_h) {
             char d[SWX_ISO8601_LEN], t[SWX_ISO8601_LEN];
@@ -659,6 +784,7 @@ static int solve(route_run *r, route_args *p, int64_t last)
             swx_routing_free(best);
             best = cur;
             best_depart = p->o.depart;
+            best_leg = r->failed_leg;
         } else {
             swx_routing_free(cur);
         }
@@ -666,6 +792,7 @@ static int solve(route_run *r, route_args *p, int64_t last)
     cli_progress(0, NULL);
     p->o.depart = best ? best_depart : depart0;
     r->route = best;
+    r->failed_leg = best_leg;
     if (rc) {
         swx_routing_free(best);
         r->route = NULL;
@@ -696,7 +823,11 @@ static int search(route_run *r, route_args *p)
         blocking_storm(storm, sizeof storm, r, why);
         if (p->json && strcmp(p->json, "-") == 0)
             write_out(p->json, swx_routing_write_json, r->route, &in);
-        cli_error("no route: %s%s%s", why->message, storm,
+        char leg[64] = "";
+        if (p->nwp > 2)
+            snprintf(leg, sizeof leg, " on the leg from waypoint %zu to %zu", r->failed_leg + 1,
+                     r->failed_leg + 2);
+        cli_error("no route%s: %s%s%s", leg, why->message, storm,
                   storm[0] && !p->wait_h ? "; --wait HOURS tries later departures" : "");
         return EXIT_NO_ROUTE;
     }
@@ -755,7 +886,6 @@ int cmd_route(const cli_cmd *cmd, int argc, char **argv)
                 p.o.leg_ctx[1] = r.nogo;
             }
             p.o.to_end = swx_routing_water_to_end;
-            p.o.to_end_ctx = r.water;
             p.o.cancel = &cli_stop_soft;
             exit_code = search(&r, &p);
         }

@@ -20,6 +20,8 @@
 #include "seawx/land.h"
 #include "seawx/plan.h"
 #include "seawx/route.h"
+#include "seawx/route_storms.h"
+#include "seawx/storm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -85,20 +87,6 @@ static int land_leg(void *ctx, double lat0, double lon0, int64_t t0, double lat1
     return swx_land_leg_clear(ctx, lat0, lon0, lat1, lon1) ? 0 : SWX_ROUTING_LAND;
 }
 
-/* A storm: no leg may end within 150 nm of the low's centre (the field's
- * low, moving east along 36 N). */
-static int storm_leg(void *ctx, double lat0, double lon0, int64_t t0, double lat1, double lon1,
-                     int64_t t1)
-{
-    (void)ctx;
-    (void)lat0;
-    (void)lon0;
-    (void)t0;
-    double clon = -50 + 0.25 * (double)(t1 - T0) / 3600;
-    double dx = (lon1 - clon) * cos(36 * RAD) * 60, dy = (lat1 - 36) * 60;
-    return hypot(dx, dy) < 150 ? SWX_ROUTING_STORM : 0;
-}
-
 static double cpu_s(void)
 {
     struct rusage ru;
@@ -121,7 +109,8 @@ static char *slurp(const char *path, size_t *len)
 static int crossing(int argc, char **argv)
 {
     const char *land_path = NULL;
-    int storm = 0, nleg = 0;
+    const char *storm_path = NULL;
+    int nleg = 0;
     swx_routing_opts o = {.from_lat = 28.1, .from_lon = -15.3, .to_lat = 14.0, .to_lon = -61.1};
     o.depart = T0;
     o.met = met;
@@ -145,7 +134,7 @@ static int crossing(int argc, char **argv)
         else if (!strcmp(argv[i], "--sector"))
             o.sector_nm = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--storm"))
-            storm = atoi(argv[i + 1]);
+            storm_path = argv[i + 1];
         else if (!strcmp(argv[i], "--threads"))
             o.threads = atoi(argv[i + 1]);
     }
@@ -167,10 +156,23 @@ static int crossing(int argc, char **argv)
         o.leg[nleg] = land_leg;
         o.leg_ctx[nleg++] = land;
     }
-    if (storm)
-        o.leg[nleg++] = storm_leg;
     swx_routing *r = NULL;
+    swx_storm_list storms = {0};
+    swx_routing_storms *nogo = NULL;
     double c1 = cpu_s();
+    /* the storms' tables are built as seawx route builds them: their cost
+     * is the search's */
+    if (storm_path &&
+        (swx_storm_read_file(storm_path, swx_storm_list_add, &storms) ||
+         swx_routing_storms_new(&nogo, (const swx_storm *const *)storms.items, storms.count, NULL,
+                                o.depart, o.depart + 720 * 3600, 0))) {
+        fprintf(stderr, "route_bench: %s\n", swx_error_last());
+        return 1;
+    }
+    if (nogo) {
+        o.leg[nleg] = swx_routing_storms_leg;
+        o.leg_ctx[nleg++] = nogo;
+    }
     int rc = swx_routing_solve(&r, &o);
     double search_cpu = cpu_s() - c1;
     if (rc) {
@@ -197,6 +199,8 @@ static int crossing(int argc, char **argv)
                swx_routing_hours(r), swx_routing_distance_nm(r), search_cpu, land_cpu,
                (double)ru.ru_maxrss / 1024, (unsigned long long)legs, kept);
     swx_routing_free(r);
+    swx_routing_storms_free(nogo);
+    swx_storm_list_clear(&storms);
     swx_land_free(land);
     swx_polar_free(polar);
     return 0;

@@ -138,3 +138,58 @@ void swx_routing_stats(const swx_routing *r, uint64_t *expansions, double *secon
     *expansions = r->expansions;
     *seconds = r->seconds;
 }
+
+int swx_routing_join(swx_routing **out, swx_routing **parts, size_t n)
+{
+    *out = NULL;
+    size_t npts = 0, niso = 0, nll = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!swx_routing_found(parts[k]))
+            return swx_error_set(SWX_EINVAL, "leg %zu of the route has no route to join", k + 1);
+        npts += parts[k]->nroute - (k > 0);
+        niso += swx_routing_nisochrones(parts[k]);
+        nll += parts[k]->iso_latlon ? parts[k]->iso_off[parts[k]->niso] : 0;
+    }
+    swx_routing *r = calloc(1, sizeof *r);
+    if (!r || !n || !(r->route = calloc(npts, sizeof *r->route)) ||
+        !(r->iso_off = calloc(niso + 1, sizeof *r->iso_off)) ||
+        (niso && !(r->iso_t = calloc(niso, sizeof *r->iso_t))) ||
+        (nll && !(r->iso_latlon = malloc(2 * nll * sizeof *r->iso_latlon)))) {
+        swx_routing_free(r);
+        return n ? swx_error_set(SWX_ENOMEM, "out of memory joining the route")
+                 : swx_error_set(SWX_EINVAL, "no leg to join");
+    }
+    for (size_t k = 0; k < n; k++) {
+        const swx_routing *p = parts[k];
+        /* a leg's first point is the last one's end: its place and time
+         * stay, the leg that leaves it is the new leg's */
+        if (k > 0) {
+            swx_routing_point *j = &r->route[r->nroute - 1];
+            swx_routing_point keep = *j;
+            *j = p->route[0];
+            j->time = keep.time;
+            j->lat = keep.lat;
+            j->lon = keep.lon;
+        }
+        memcpy(r->route + r->nroute, p->route + (k > 0), (p->nroute - (k > 0)) * sizeof *r->route);
+        r->nroute += p->nroute - (k > 0);
+        r->hours += p->hours;
+        r->distance_nm += p->distance_nm;
+        r->expansions += p->expansions;
+        r->seconds += p->seconds;
+        for (size_t i = 0; i < swx_routing_nisochrones(p); i++) {
+            const double *ll;
+            size_t m;
+            r->iso_t[r->niso] = swx_routing_isochrone(p, i, &ll, &m);
+            memcpy(r->iso_latlon + 2 * r->iso_off[r->niso], ll, 2 * m * sizeof *ll);
+            r->iso_off[r->niso + 1] = r->iso_off[r->niso] + m;
+            r->niso++;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        swx_routing_free(parts[k]);
+        parts[k] = NULL;
+    }
+    *out = r;
+    return 0;
+}

@@ -182,6 +182,46 @@ int swx_routing_write_geojson(FILE *f, const swx_routing *r, const swx_routing_i
     return rc ? rc : stream_ok(f);
 }
 
+int swx_routing_write_track(FILE *f, const swx_routing *r, const swx_routing_info *in)
+{
+    const swx_routing_point *p = swx_routing_points(r);
+    size_t n = swx_routing_npoints(r);
+    swx_jsonw *w;
+    int rc;
+    if ((rc = swx_jsonw_new(&w, f, 0)))
+        return rc;
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "type");
+    swx_jsonw_string(w, "Feature");
+    swx_jsonw_key(w, "properties");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "name");
+    swx_jsonw_string(w, in && in->name ? in->name : "seawx route");
+    swx_jsonw_key(w, "times");
+    swx_jsonw_array_begin(w);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || p[i].time > p[i - 1].time) /* waypoint times increase */
+            swx_jsonw_time(w, p[i].time);
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
+    swx_jsonw_key(w, "geometry");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "type");
+    swx_jsonw_string(w, "LineString");
+    swx_jsonw_key(w, "coordinates");
+    swx_jsonw_array_begin(w);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || p[i].time > p[i - 1].time)
+            position(w, p[i].lat, p[i].lon);
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
+    swx_jsonw_object_end(w);
+    rc = swx_jsonw_finish(w); /* frees w */
+    if (!rc)
+        fputc('\n', f);
+    return rc ? rc : stream_ok(f);
+}
+
 int swx_routing_write_isochrones(FILE *f, const swx_routing *r)
 {
     size_t niso = swx_routing_nisochrones(r);

@@ -188,6 +188,39 @@ route_fields.write(g_waves, GRID, TIMES[:3], {"wave": lambda la, lo, t: 2.0})
 not_polar = os.path.join(T, "not_polar.txt")
 with open(not_polar, "w") as f:
     f.write("this is not a polar\n1 2 3\n")
+# Waypoints (--route FILE): under motor at 6 kn the fastest way through
+# each waypoint in turn is the great circle to each; the time is their sum
+# over 6 kn, and the route passes every waypoint.
+WP = [(0.0, -30.0), (1.0, -29.5), (0.0, -28.5), (-0.5, -29.5)]
+wp_file = os.path.join(T, "waypoints.csv")
+with open(wp_file, "w") as f:
+    f.write("lat,lon\n" + "".join("%g,%g\n" % p for p in WP))
+
+
+def gc_nm(a, b):
+    la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * R_NM * math.asin(math.sqrt(h))
+
+
+wp_json = os.path.join(T, "wp.json")
+wp_geo = os.path.join(T, "wp.geojson")
+rc, so, se, _ = run(["--grib", g_wind, "--route", wp_file, "--depart", "2023-11-15T00:00Z",
+                     "--speed", "6", "--coastline", "c", "--json", wp_json, "--geojson", wp_geo,
+                     "-q"])
+if rc != 0:
+    check("waypoints: seawx route exits 0", False, se.strip())
+else:
+    exact = sum(gc_nm(a, b) for a, b in zip(WP, WP[1:])) / 6.0
+    within("waypoints, motor 6 kn through 4 waypoints", json.load(open(wp_json))["hours"], exact,
+           0.002)
+    pts = [ft["geometry"]["coordinates"] for ft in json.load(open(wp_geo))["features"]]
+    miss = [max(0.0, min(gc_nm(w, (c[1], c[0])) for c in pts)) for w in WP]
+    check("waypoints: the route passes every waypoint (farthest %.4f nm)" % max(miss),
+          max(miss) < 0.01)
+rc, so, se, _ = run(["--grib", g_wind, "--route", wp_file, "--from", "0,-30", "--speed", "6"])
+check("waypoints: --route with --from refused, exit 2", rc == 2 and "--route" in se, se.strip())
+
 base = ["--grib", g_wind, "--coastline", "c", "--depart", "2023-11-15T00:00Z"]
 cases = [
     ("start equal to end", base + ["--from", "0,-30", "--to", "0,-30", "--speed", "6"], 2),

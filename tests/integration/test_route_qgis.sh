@@ -26,7 +26,40 @@ export SEAWX_CACHE_DIR=$T/cache
 route=("$S" route --from 38.6,-9.6 --to 32.6,-17.0 --polar cruiser.pol --speed 5 --motor-below 6kn
   --depart 2026-11-28T12:00Z -q)
 check "a route through the service's forecast" \
-  "${route[@]}" --gpx r.gpx --geojson r.geojson --isochrones iso.geojson --json r.json
+  "${route[@]}" --gpx r.gpx --geojson r.geojson --isochrones iso.geojson --json r.json \
+  --track track.geojson
+# The route found as a timed track: seawx grib --route builds the forecast
+# along it, its valid times from the departure to the arrival, each point of
+# the route in the grid of the valid time nearest it (read with ecCodes'
+# grib_ls).
+check "the track drives seawx grib --route: times and grid cover the route" sh -c "
+  '$S' grib --route track.geojson --vars wind -q -o along.grb2 &&
+  grib_ls -p validityDate,validityTime,latitudeOfFirstGridPointInDegrees,latitudeOfLastGridPointInDegrees,longitudeOfFirstGridPointInDegrees,longitudeOfLastGridPointInDegrees along.grb2 >along.txt &&
+  '$py' - <<'EOF2'
+import json, datetime as d
+pts = json.load(open('r.geojson'))['features']
+t = lambda s: d.datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ').replace(tzinfo=d.timezone.utc)
+rows = [r for r in (l.split() for l in open('along.txt')) if len(r) == 6 and len(r[0]) == 8 and r[0].isdigit()]
+assert rows, 'no message listed'
+valid = sorted(d.datetime.strptime(r[0] + r[1].zfill(4), '%Y%m%d%H%M').replace(tzinfo=d.timezone.utc) for r in rows)
+dep, arr = t(pts[0]['properties']['time']), t(pts[-1]['properties']['time'])
+assert valid[0] <= dep and valid[-1] >= arr - d.timedelta(hours=3), (valid[0], valid[-1], dep, arr)
+# each point in the grid of the valid time nearest it (the window cut: each
+# time its own stretch of the route)
+for f in pts:
+    lon, lat = f['geometry']['coordinates'][:2]
+    when = t(f['properties']['time'])
+    best = min(abs((v - when).total_seconds()) for v in valid)
+    for r in rows:
+        v = d.datetime.strptime(r[0] + r[1].zfill(4), '%Y%m%d%H%M').replace(tzinfo=d.timezone.utc)
+        if abs((v - when).total_seconds()) != best:
+            continue
+        la0, la1, lo0, lo1 = map(float, r[2:6])
+        w_, e_ = (lo0 + 180) % 360 - 180, (lo1 + 180) % 360 - 180
+        assert min(la0, la1) - 1e-6 <= lat <= max(la0, la1) + 1e-6, (f['properties']['time'], lat, la0, la1)
+        assert w_ - 1e-6 <= lon <= e_ + 1e-6, (f['properties']['time'], lon, w_, e_)
+print(len(rows), 'messages from', valid[0], 'to', valid[-1], 'for', dep, 'to', arr)
+EOF2"
 ranges() { grep -c ' 206 ' "$T/access.log" || true; }
 before=$(ranges)
 check "the same waters again: no forecast message fetched again" \

@@ -193,6 +193,12 @@ SWX_API size_t swx_routing_nisochrones(const swx_routing *r);
 SWX_API int64_t swx_routing_isochrone(const swx_routing *r, size_t i, const double **latlon,
                                       size_t *n);
 
+/* A route through waypoints: the routes between consecutive waypoints
+ * (each found, each leaving where and when the one before arrived) joined
+ * into one, with all their isochrones; the parts are freed (and set NULL)
+ * on success. SWX_EINVAL when a part has no route. */
+SWX_API int swx_routing_join(swx_routing **out, swx_routing **parts, size_t n);
+
 /* What the search did: legs tried and seconds of wall-clock time. */
 SWX_API void swx_routing_stats(const swx_routing *r, uint64_t *expansions, double *seconds);
 

@@ -68,6 +68,11 @@ typedef struct swx_routing_info {
 SWX_API int swx_routing_write_gpx(FILE *f, const swx_routing *r, const swx_routing_info *in);
 SWX_API int swx_routing_write_geojson(FILE *f, const swx_routing *r, const swx_routing_info *in);
 SWX_API int swx_routing_write_isochrones(FILE *f, const swx_routing *r);
+/* The route as a timed track: one GeoJSON Feature, a LineString of the
+ * route's points with their times in "properties": {"times": [...]}: the
+ * route file with waypoint times that seawx grib, voyage, storms and plan
+ * read (seawx/voyage.h). */
+SWX_API int swx_routing_write_track(FILE *f, const swx_routing *r, const swx_routing_info *in);
 SWX_API int swx_routing_write_json(FILE *f, const swx_routing *r, const swx_routing_info *in);
 
 #ifdef __cplusplus
