@@ -324,7 +324,7 @@ python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('the cha
   "$work/plan.png" "$(stat -c %s "$work/plan.png")"
 
 step "13e. Which way: the fastest route from Lisbon to Madeira through the forecast, by a polar, never over land" \
-  "seawx route --from 38.6,-9.6 --to 32.6,-17.0 --polar cruiser.pol --speed 5 --motor-below 6kn --gpx madeira.gpx --isochrones iso.geojson"
+  "seawx route --from 38.6,-9.6 --to 32.6,-17.0 --polar cruiser.pol --speed 5 --motor-below 6kn --gpx madeira.gpx --isochrones iso.geojson --chart madeira.png"
 cat >"$work/cruiser.pol" <<'POL'
 TWA\TWS	6	10	16	25
 45	4.6	6.2	7.0	7.2
@@ -335,9 +335,11 @@ TWA\TWS	6	10	16	25
 180	3.3	5.0	6.7	7.9
 POL
 "$seawx" route --from 38.6,-9.6 --to 32.6,-17.0 --polar "$work/cruiser.pol" --speed 5 \
-  --motor-below 6kn --gpx "$work/madeira.gpx" --isochrones "$work/iso.geojson" | tail -n 6
-printf '  madeira.gpx: a route of %s points; iso.geojson: %s isochrones\n' \
-  "$(grep -c '<rtept' "$work/madeira.gpx")" "$(grep -o '"LineString"' "$work/iso.geojson" | wc -l)"
+  --motor-below 6kn --gpx "$work/madeira.gpx" --isochrones "$work/iso.geojson" \
+  --chart "$work/madeira.png" | tail -n 6
+printf '  madeira.gpx: a route of %s points; iso.geojson: %s isochrones; madeira.png: %s bytes\n' \
+  "$(grep -c '<rtept' "$work/madeira.gpx")" "$(grep -o '"LineString"' "$work/iso.geojson" | wc -l)" \
+  "$(stat -c %s "$work/madeira.png")"
 
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8

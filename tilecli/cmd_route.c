@@ -17,6 +17,7 @@
 #include "seawx/plan.h"
 #include "seawx/readfile.h"
 #include "seawx/route.h"
+#include "seawx/route_chart.h"
 #include "seawx/route_inputs.h"
 #include "seawx/route_out.h"
 #include "seawx/route_storms.h"
@@ -114,6 +115,10 @@ const cli_opt cmd_route_opts[] = {
      "forecast and the package follow the route found",
      0},
     {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0},
+    {"chart", 0, "FILE.png",
+     "a PNG chart of the route: land, isochrones, the route coloured by the wind, the storm that "
+     "came nearest at that moment, the start and end with their times, a scale in nm",
+     0},
     {"quiet", 'q', NULL, "no progress lines", 0},
     {0},
 };
@@ -122,7 +127,7 @@ const cli_opt cmd_route_opts[] = {
 typedef struct route_args {
     swx_routing_opts o;
     const char *polar_file, *grib, *save_grib;
-    const char *gpx, *geojson, *isochrones, *json, *track;
+    const char *gpx, *geojson, *isochrones, *json, *track, *chart;
     int has_depart;
     const char *route_file;
     double wp_lat[ROUTE_MAX_WAYPOINTS], wp_lon[ROUTE_MAX_WAYPOINTS];
@@ -374,20 +379,22 @@ static int read_search_args(route_args *p, const cli_args *a)
 /* The outputs into *p, and that no two of them, nor an input, are one file. */
 static int read_output_args(route_args *p, const cli_args *a)
 {
-    const char *outs[6], *names[6] = {"gpx", "geojson", "isochrones", "json", "track", "save-grib"};
+    const char *outs[7],
+        *names[7] = {"gpx", "geojson", "isochrones", "json", "track", "chart", "save-grib"};
     p->gpx = outs[0] = cli_get(a, "gpx");
     p->geojson = outs[1] = cli_get(a, "geojson");
     p->isochrones = outs[2] = cli_get(a, "isochrones");
     p->json = outs[3] = cli_get(a, "json");
     p->track = outs[4] = cli_get(a, "track");
-    outs[5] = p->save_grib;
+    p->chart = outs[5] = cli_get(a, "chart");
+    outs[6] = p->save_grib;
     const char *inputs[4] = {p->polar_file, p->grib, p->storms_file, p->route_file};
-    const char *flags[6] = {"--gpx",  "--geojson", "--isochrones",
-                            "--json", "--track",   "--save-grib"};
+    const char *flags[7] = {"--gpx",   "--geojson", "--isochrones", "--json",
+                            "--track", "--chart",   "--save-grib"};
     int rc;
-    if ((rc = swx_outputs_distinct(outs, flags, 6)))
+    if ((rc = swx_outputs_distinct(outs, flags, 7)))
         return cli_fail(rc);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         if (!outs[i])
             continue;
         if (strcmp(outs[i], "-") == 0) {
@@ -396,7 +403,7 @@ static int read_output_args(route_args *p, const cli_args *a)
             cli_error("--%s needs a file name (only --json writes to stdout, with -)", names[i]);
             return EXIT_USAGE;
         }
-        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 5 ? SWX_ATOMICFILE_STREAM : 0, inputs,
+        rc = swx_atomicfile_target(NULL, NULL, outs[i], i < 6 ? SWX_ATOMICFILE_STREAM : 0, inputs,
                                    4);
         if (rc)
             return cli_fail(rc);
@@ -682,6 +689,12 @@ static int write_outputs(const route_run *r, const route_args *p, const swx_rout
         (p->json && (exit_code = write_out(p->json, swx_routing_write_json, r->route, in))) ||
         (p->track && (exit_code = write_out(p->track, swx_routing_write_track, r->route, in))))
         return exit_code;
+    if (p->chart) {
+        int rc = swx_routing_chart_png(r->route, r->land, r->nogo, p->chart, SWX_ROUTING_CHART_W,
+                                       SWX_ROUTING_CHART_H);
+        if (rc)
+            return cli_fail(rc);
+    }
     return 0;
 }
 

@@ -3,15 +3,14 @@
  * time a chart is asked for, and its PNG written atomically. The drawing
  * itself, with cairo, lives in libseawx_chart (lib/chart/, plan_chart.h
  * says why). */
-#define _GNU_SOURCE /* dladdr */
 #include "seawx/plan.h"
 
+#include "chart_load.h"
 #include "plan_chart.h"
 #include "plan_result.h"
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -30,34 +29,15 @@ static pthread_once_t chart_once = PTHREAD_ONCE_INIT;
 static swx_chart_plan_draw_fn *chart_draw;
 static char chart_why[512];
 
-/* The chart library from the folder libseawx was loaded from (installed
- * side by side; also the build tree), else wherever the dynamic linker
- * finds it. Loaded once and kept for the life of the process. */
+/* The chart's entry: the program's own (the unit tests), else the chart
+ * library's (chart_load.c). */
 static void chart_load(void)
 {
-    if (swx_chart_plan_draw) {
+    if (swx_chart_plan_draw)
         chart_draw = swx_chart_plan_draw;
-        return;
-    }
-    void *h = NULL;
-    Dl_info info;
-    if (dladdr((void *)swx_plan_chart_png, &info) && info.dli_fname) {
-        const char *slash = strrchr(info.dli_fname, '/');
-        char path[4096];
-        if (slash && snprintf(path, sizeof path, "%.*s/%s", (int)(slash - info.dli_fname),
-                              info.dli_fname, SWX_CHART_LIB) < (int)sizeof path)
-            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    }
-    if (!h)
-        h = dlopen(SWX_CHART_LIB, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(chart_why, sizeof chart_why, "%s", e ? e : SWX_CHART_LIB ": not found");
-        return;
-    }
-    chart_draw = (swx_chart_plan_draw_fn *)dlsym(h, SWX_CHART_DRAW);
-    if (!chart_draw)
-        snprintf(chart_why, sizeof chart_why, "%s: no %s", SWX_CHART_LIB, SWX_CHART_DRAW);
+    else
+        chart_draw = (swx_chart_plan_draw_fn *)swx__chart_symbol(SWX_CHART_DRAW, chart_why,
+                                                                 sizeof chart_why);
 }
 
 typedef struct sink {

@@ -333,3 +333,23 @@ int swx_routing_storms_nearest(const swx_routing_storms *s, const swx_routing *r
     out->clear_nm += found ? s->grow : 0; /* from the area itself */
     return found;
 }
+
+int swx_routing_storms_shape(const swx_routing_storms *s, const char *atcf_id, int64_t t,
+                             swx_routing_storm_shape *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; s && atcf_id && i < s->n; i++) {
+        if (strcmp(s->s[i].atcf_id, atcf_id) != 0)
+            continue;
+        const mstate *m = state_at(&s->s[i], (double)t);
+        if (!m)
+            return 0;
+        out->lat = m->lat;
+        out->lon = m->lon;
+        memcpy(out->r34_nm, m->r34, sizeof out->r34_nm);
+        out->danger_nm = m->danger;
+        out->margin_nm = s->grow;
+        return 1;
+    }
+    return 0;
+}

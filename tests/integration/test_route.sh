@@ -13,6 +13,10 @@
 # route_storm_check.py: hurricane cases (a storm astride the way, a start
 # inside a storm's 34 kt winds), the route checked minute by minute against
 # the radii and the 1-2-3 danger area computed by the test itself.
+# route_chart_check.py: --chart for a storm detour north of Puerto Rico, the
+# PNG decoded by the test: the start and end markers, land, the storm's area
+# at its nearest moment and a leg's wind colour at pixels the test places
+# from the projection the PNG states.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 # Debian's python3 (shapely is python3-shapely)
@@ -20,6 +24,8 @@ py=/usr/bin/python3
 check "route against exact answers" $py "$here/route_check.py" "$SEAWX_CLI" "$T"
 check "routes keep out of storms (a detour, a wait), minute by minute" \
   $py "$here/route_storm_check.py" "$SEAWX_CLI" "$T"
+check "the route's chart: markers, land, the storm and the wind at their pixels" \
+  $py "$here/route_chart_check.py" "$SEAWX_CLI" "$T"
 check "routes never over land (GSHHG full, GMT's shoreline)" \
   $py "$here/route_land_check.py" "$SEAWX_CLI" "$T"
 finish

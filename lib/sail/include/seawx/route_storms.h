@@ -77,6 +77,24 @@ SWX_API int swx_routing_storms_at(const swx_routing_storms *s, double lat, doubl
 SWX_API int swx_routing_storms_nearest(const swx_routing_storms *s, const swx_routing *r,
                                        swx_routing_storm_near *out);
 
+/* A storm's area at a moment, as the search keeps out of it: its centre,
+ * its 34 kt radii by quadrant (a quadrant spans the bearings from the
+ * centre 0-90 ne, 90-180 se, 180-270 sw, 270-360 nw) and its 1-2-3 danger
+ * radius; the area is, in each quadrant, the larger of the two. margin_nm:
+ * what the search adds round it (the storm margin and
+ * SWX_ROUTING_STORM_PAD_NM). */
+typedef struct swx_routing_storm_shape {
+    double lat, lon;
+    double r34_nm[4]; /* ne, se, sw, nw; 0: none */
+    double danger_nm; /* 0 before the forecast */
+    double margin_nm;
+} swx_routing_storm_shape;
+
+/* The area of the kept storm atcf_id at t (the minute tabled nearest t):
+ * 1, or 0 when no such storm is kept or it is not known at t. */
+SWX_API int swx_routing_storms_shape(const swx_routing_storms *s, const char *atcf_id, int64_t t,
+                                     swx_routing_storm_shape *out);
+
 #ifdef __cplusplus
 }
 #endif
