@@ -331,8 +331,16 @@ static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_ha
     for (int k = 0; k < tries && !rc; k++) {
         const void *bytes = NULL;
         size_t blen = 0;
-        if ((rc = pack(h, dst, m, missing, packings[k], p->dscale, what)))
+        if ((rc = pack(h, dst, m, missing, packings[k], p->dscale, what))) {
+            if (k > 0 && best) {
+                /* complex packing is a saving only: a field ecCodes cannot
+                 * pack so (a few values among many missing, as a wide grid
+                 * around a pole has) keeps its simple packing */
+                swx_error_clear();
+                rc = 0;
+            }
             break;
+        }
         if ((err = codes_get_message(h, &bytes, &blen))) {
             rc = ec_fail(what, "write a message", err);
             break;
