@@ -334,8 +334,7 @@ static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_ha
         if ((rc = pack(h, dst, m, missing, packings[k], p->dscale, what))) {
             if (k > 0 && best) {
                 /* complex packing is a saving only: a field ecCodes cannot
-                 * pack so (a few values among many missing, as a wide grid
-                 * around a pole has) keeps its simple packing */
+                 * pack so keeps its simple packing */
                 swx_error_clear();
                 rc = 0;
             }
@@ -355,6 +354,11 @@ static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_ha
             memcpy(best, bytes, blen);
             best_len = blen;
         }
+        /* a field of one value throughout takes no bits a value packed
+         * simply: nothing to save, and ecCodes refuses to repack it */
+        long bits = -1;
+        if (k == 0 && !codes_get_long(h, "bitsPerValue", &bits) && bits == 0)
+            break;
     }
     if (!rc)
         rc = put(out, out_len, out_cap, best, best_len);
