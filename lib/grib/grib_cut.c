@@ -331,8 +331,15 @@ static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_ha
     for (int k = 0; k < tries && !rc; k++) {
         const void *bytes = NULL;
         size_t blen = 0;
-        if ((rc = pack(h, dst, m, missing, packings[k], p->dscale, what)))
+        if ((rc = pack(h, dst, m, missing, packings[k], p->dscale, what))) {
+            if (k > 0 && best) {
+                /* complex packing is a saving only: a field ecCodes cannot
+                 * pack so keeps its simple packing */
+                swx_error_clear();
+                rc = 0;
+            }
             break;
+        }
         if ((err = codes_get_message(h, &bytes, &blen))) {
             rc = ec_fail(what, "write a message", err);
             break;
@@ -347,6 +354,11 @@ static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_ha
             memcpy(best, bytes, blen);
             best_len = blen;
         }
+        /* a field of one value throughout takes no bits a value packed
+         * simply: nothing to save, and ecCodes refuses to repack it */
+        long bits = -1;
+        if (k == 0 && !codes_get_long(h, "bitsPerValue", &bits) && bits == 0)
+            break;
     }
     if (!rc)
         rc = put(out, out_len, out_cap, best, best_len);

@@ -3,6 +3,7 @@
  * and the forecast files to read. */
 #include "grib_int.h"
 
+#include "area.h"
 #include "buf.h"
 #include "seawx/error.h"
 #include "seawx/files.h"
@@ -295,7 +296,7 @@ static int times_of_voyage(gjob *j, const listing *l, int64_t run, const char *r
         memset(t, 0, sizeof *t);
         t->valid = valid[i];
         t->fh = hours[i];
-        if ((rc = swx_voyage_area(&t->area, v, valid, n, i, j->spec->buffer_m)))
+        if ((rc = swx__voyage_area_latlon(&t->area, v, valid, n, i, j->spec->buffer_m)))
             return rc;
         if (!t->area)
             continue;
@@ -337,9 +338,7 @@ static int times_of_box(gjob *j, const listing *l, int64_t run, const char *regi
         memset(t, 0, sizeof *t);
         t->valid = run + (int64_t)hours[i] * HOUR;
         t->fh = hours[i];
-        if ((rc = swx_area_from_bbox(&t->area, j->spec->west, j->spec->south, j->spec->east,
-                                     j->spec->north)))
-            return rc;
+        t->area = NULL; /* every point of the box */
         j->ntimes++;
     }
     return 0;
@@ -529,14 +528,13 @@ static int plan_grids(gjob *j)
     for (size_t i = 0; i < j->ntimes; i++) {
         double w, so, e, n;
         if (s->cut == SWX_GRIB_CUT_BOX) {
-            /* the box as given (an area's bounds stop at Web Mercator's
-             * latitudes) */
             w = s->west;
             so = s->south;
             e = s->east;
             n = s->north;
         } else {
-            swx_area_bounds(&w, &so, &e, &n, j->times[i].area);
+            /* latitude/longitude to the poles, not Web Mercator's */
+            swx__area_bounds_latlon(&w, &so, &e, &n, j->times[i].area);
         }
         if (e < w)
             e += 360;
@@ -563,11 +561,6 @@ static int plan_grids(gjob *j)
             return rc;
         for (size_t i = 0; i < j->ntimes; i++)
             j->times[i].grid = all;
-        if (s->cut == SWX_GRIB_CUT_BOX)
-            for (size_t i = 0; i < j->ntimes; i++) {
-                swx_area_free(j->times[i].area);
-                j->times[i].area = NULL;
-            }
     }
     return 0;
 }
@@ -632,9 +625,20 @@ static int pick_region(const char **out, swx_grib_head *head, gjob *j, const lis
             SWX_ENOTFOUND,
             "no %s file of hour %d in %s, and no other listed region holds the whole area",
             gap_bundle, gap_fh, gap_region);
-    if (!*out)
-        return swx_error_set(SWX_ENOTFOUND, "no listed forecast region holds the whole area%s%s",
-                             j->spec->region ? " in " : "", j->spec->region ? j->spec->region : "");
+    if (!*out) {
+        double w, so, e, n, south = 90, north = -90;
+        for (size_t i = 0; i < j->ntimes; i++) {
+            grid_bounds(&j->times[i].grid, &w, &so, &e, &n);
+            south = so < south ? so : south;
+            north = n > north ? n : north;
+        }
+        /* the grid's latitudes: files that stop short of a pole say so */
+        return swx_error_set(SWX_ENOTFOUND,
+                             "no listed forecast region holds the whole area%s%s (its grid "
+                             "from latitude %g to %g)",
+                             j->spec->region ? " in " : "", j->spec->region ? j->spec->region : "",
+                             south, north);
+    }
     return 0;
 }
 

@@ -472,7 +472,7 @@ int swx_area_meets_rect(const swx_area *a, double west, double south, double eas
     }
     /* polygons: by their bounds */
     double w = a->west, e = a->east < a->west ? a->east + 360 : a->east;
-    if (!(south <= a->north && north >= a->south))
+    if (!(south <= a->lat_north && north >= a->lat_south))
         return 0;
     for (int k = -1; k <= 1; k++)
         if (west <= e + 360 * k && east >= w + 360 * k)
@@ -800,6 +800,14 @@ void swx_area_bounds(double *west, double *south, double *east, double *north, c
     *north = a->north;
 }
 
+void swx__area_bounds_latlon(double *west, double *south, double *east, double *north,
+                             const swx_area *a)
+{
+    swx_area_bounds(west, south, east, north, a);
+    *south = a->lat_south;
+    *north = a->lat_north;
+}
+
 int swx_area_from_bbox(swx_area **out, double minlon, double minlat, double maxlon, double maxlat)
 {
     *out = NULL;
@@ -827,6 +835,8 @@ int swx_area_from_bbox(swx_area **out, double minlon, double minlat, double maxl
     a->east = maxlon;
     a->south = minlat < -SWX_MERC_MAX_LAT ? -SWX_MERC_MAX_LAT : minlat;
     a->north = maxlat > SWX_MERC_MAX_LAT ? SWX_MERC_MAX_LAT : maxlat;
+    a->lat_south = minlat;
+    a->lat_north = maxlat;
     return 0;
 }
 
@@ -971,6 +981,24 @@ int swx__area_add_ring(builder *b, const double *pos, size_t n, const char *what
     return 0;
 }
 
+/* The northernmost and southernmost points of leg g when they lie between its
+ * ends (its samples may miss them, by much near a pole). */
+static int push_leg_extremes(builder *b, const leg *g)
+{
+    double z = g->n[2];
+    double v[3] = {-z * g->n[0], -z * g->n[1], 1 - z * g->n[2]};
+    if (normalize(v) != 0)
+        return 0; /* an equator: its latitudes are the ends' */
+    for (int k = 0; k < 2; k++) {
+        double p[3] = {k ? -v[0] : v[0], k ? -v[1] : v[1], k ? -v[2] : v[2]};
+        int rc;
+        if (on_arc(p, g->a, g->b, g->n) &&
+            (rc = swx__area_push_lon(b, lon_of(p) / DEG, lat_of(p) / DEG)))
+            return rc;
+    }
+    return 0;
+}
+
 int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double lat1,
                       const char *what)
 {
@@ -1011,7 +1039,9 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
         if (rc)
             return rc;
     }
-    return 0;
+    /* exact for latitude/longitude grids; tiles' bounds (and the shards'
+     * hashes of them) keep the samples */
+    return g->point || !b->latlon ? 0 : push_leg_extremes(b, g);
 }
 
 int swx__area_check_position(double lon, double lat, const char *what)
@@ -1022,37 +1052,52 @@ int swx__area_check_position(double lon, double lat, const char *what)
     return 0;
 }
 
+/* Widens the area's longitudes by what a buffer of pad_deg degrees around
+ * positions from latitude b->south to b->north takes: every longitude when it
+ * holds a pole. */
+static void pad_lons(swx_area *a, const builder *b, double pad_deg)
+{
+    double top = fabs(b->south) > fabs(b->north) ? fabs(b->south) : fabs(b->north);
+    double span = a->east - a->west + (a->east < a->west ? 360 : 0);
+    double lonpad = 180;
+    if (top + pad_deg < 90) {
+        double maxlat = top + pad_deg >= 89 ? 89 : top + pad_deg;
+        /* generous away from the poles; near them the half-width of the
+         * buffer around a position at latitude top, asin(sin r / cos top) */
+        lonpad = pad_deg / cos(maxlat * DEG);
+        double exact = asin(sin(pad_deg * DEG) / cos(top * DEG)) / DEG;
+        lonpad = exact > lonpad ? exact : lonpad;
+    }
+    if (span + 2 * lonpad >= 360) {
+        a->west = -180;
+        a->east = 180;
+        return;
+    }
+    a->west = wrap180(a->west - lonpad);
+    a->east = wrap180(a->east + lonpad);
+    if (a->west == 180)
+        a->west = -180;
+    if (a->east == -180)
+        a->east = 180;
+}
+
 int swx__area_finish_bounds(builder *b, double pad_deg)
 {
     swx_area *a = b->a;
     if (!b->nlons)
         return swx_error_set(SWX_EINVAL, "the area has no positions");
     lon_extent(b->lons, b->nlons, 0, &a->west, &a->east);
-    a->south = b->south - pad_deg;
-    a->north = b->north + pad_deg;
-    if (pad_deg > 0) {
-        double maxlat = fabs(a->south) > fabs(a->north) ? fabs(a->south) : fabs(a->north);
-        if (maxlat >= 89)
-            maxlat = 89;
-        double lonpad = pad_deg / cos(maxlat * DEG);
-        double span = a->east - a->west + (a->east < a->west ? 360 : 0);
-        if (span + 2 * lonpad >= 360) {
-            a->west = -180;
-            a->east = 180;
-        } else {
-            a->west = wrap180(a->west - lonpad);
-            a->east = wrap180(a->east + lonpad);
-            if (a->west == 180)
-                a->west = -180;
-            if (a->east == -180)
-                a->east = 180;
-        }
+    if (pad_deg > 0)
+        pad_lons(a, b, pad_deg);
+    a->lat_south = b->south - pad_deg < -90 ? -90 : b->south - pad_deg;
+    a->lat_north = b->north + pad_deg > 90 ? 90 : b->north + pad_deg;
+    a->south = a->lat_south < -SWX_MERC_MAX_LAT ? -SWX_MERC_MAX_LAT : a->lat_south;
+    a->north = a->lat_north > SWX_MERC_MAX_LAT ? SWX_MERC_MAX_LAT : a->lat_north;
+    if (a->north <= -SWX_MERC_MAX_LAT || a->south >= SWX_MERC_MAX_LAT) {
+        if (!b->latlon)
+            return swx_error_set(SWX_EINVAL, "the area lies outside Web Mercator's latitudes");
+        /* no tile: empty Web Mercator bounds on the side it lies */
+        a->south = a->north = a->south >= SWX_MERC_MAX_LAT ? SWX_MERC_MAX_LAT : -SWX_MERC_MAX_LAT;
     }
-    if (a->south < -SWX_MERC_MAX_LAT)
-        a->south = -SWX_MERC_MAX_LAT;
-    if (a->north > SWX_MERC_MAX_LAT)
-        a->north = SWX_MERC_MAX_LAT;
-    if (a->north <= -SWX_MERC_MAX_LAT || a->south >= SWX_MERC_MAX_LAT)
-        return swx_error_set(SWX_EINVAL, "the area lies outside Web Mercator's latitudes");
     return 0;
 }

@@ -420,13 +420,15 @@ static int route_begin(builder *b, swx_area **out, double buffer_m)
     return 0;
 }
 
-int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
-                            double buffer_m)
+/* A route from waypoints; latlon: for latitude/longitude grids (area.h). */
+static int waypoints_area(swx_area **out, const double *lon, const double *lat, size_t n,
+                          double buffer_m, int latlon)
 {
     builder b;
     int rc = route_begin(&b, out, buffer_m);
     if (rc)
         return rc;
+    b.latlon = latlon;
     if (n == 0)
         return swx_error_set(SWX_EINVAL, "a route needs at least one waypoint");
     if ((rc = swx__area_new(&b.a, AREA_ROUTE)))
@@ -443,6 +445,18 @@ int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat
     swx_area_free(b.a);
     free(b.lons);
     return rc;
+}
+
+int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat, size_t n,
+                            double buffer_m)
+{
+    return waypoints_area(out, lon, lat, n, buffer_m, 0);
+}
+
+int swx__area_from_waypoints_latlon(swx_area **out, const double *lon, const double *lat, size_t n,
+                                    double buffer_m)
+{
+    return waypoints_area(out, lon, lat, n, buffer_m, 1);
 }
 
 int swx_area_from_route(swx_area **out, const char *text, size_t len, double buffer_m)

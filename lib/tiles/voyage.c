@@ -312,8 +312,9 @@ int swx_voyage_stretch(double *from, double *to, const swx_voyage *v, const int6
     return 1;
 }
 
-int swx_voyage_area(swx_area **out, const swx_voyage *v, const int64_t *times, size_t n, size_t i,
-                    double buffer_m)
+/* The area of times[i]; latlon: for latitude/longitude grids (area.h). */
+static int voyage_area(swx_area **out, const swx_voyage *v, const int64_t *times, size_t n,
+                       size_t i, double buffer_m, int latlon)
 {
     double from, to, *lon = NULL, *lat = NULL;
     *out = NULL;
@@ -340,9 +341,22 @@ int swx_voyage_area(swx_area **out, const swx_voyage *v, const int64_t *times, s
         swx_voyage_point(&lon[m], &lat[m], v, to);
         m++;
     }
-    rc = swx_area_from_waypoints(out, lon, lat, m, buffer_m);
+    rc = latlon ? swx__area_from_waypoints_latlon(out, lon, lat, m, buffer_m)
+                : swx_area_from_waypoints(out, lon, lat, m, buffer_m);
 done:
     free(lon);
     free(lat);
     return rc;
+}
+
+int swx_voyage_area(swx_area **out, const swx_voyage *v, const int64_t *times, size_t n, size_t i,
+                    double buffer_m)
+{
+    return voyage_area(out, v, times, n, i, buffer_m, 0);
+}
+
+int swx__voyage_area_latlon(swx_area **out, const swx_voyage *v, const int64_t *times, size_t n,
+                            size_t i, double buffer_m)
+{
+    return voyage_area(out, v, times, n, i, buffer_m, 1);
 }

@@ -7,6 +7,7 @@
 #define SEAWX_AREA_H
 
 #include "seawx/tiles.h"
+#include "seawx/voyage.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,10 @@ typedef struct leg {
 
 struct swx_area {
     enum area_kind kind;
-    double west, south, east, north; /* bounds for metadata */
+    double west, south, east, north; /* bounds for metadata (latitudes within
+                                      * Web Mercator's, SWX_MERC_MAX_LAT) */
+    double lat_south, lat_north;     /* the latitude bounds to the poles, for
+                                      * latitude/longitude grids */
     /* bbox */
     double bw, bspan, bs, bn;
     /* polygons */
@@ -48,6 +52,8 @@ typedef struct builder {
     double *lons; /* sampled longitudes for the bounds */
     size_t nlons, lons_cap;
     double south, north;
+    int latlon; /* 1: an area for latitude/longitude grids, which may lie
+                 * beyond Web Mercator's latitudes (the voyage GRIB) */
 } builder;
 
 int swx__area_new(swx_area **out, enum area_kind kind);
@@ -62,7 +68,9 @@ int swx__area_add_leg(builder *b, double lon0, double lat0, double lon1, double 
 int swx__area_check_position(double lon, double lat, const char *what);
 /* The unit vector of a position (degrees) on the sphere. */
 void swx__area_unit(double lon, double lat, double v[3]);
-/* Sets the area's bounds from what was sampled, widened by pad_deg. */
+/* Sets the area's bounds from what was sampled, widened by pad_deg: around a
+ * pole the buffer takes every longitude. An area wholly beyond Web
+ * Mercator's latitudes is SWX_EINVAL unless b->latlon. */
 int swx__area_finish_bounds(builder *b, double pad_deg);
 /* Parses a file a user gave (at most AREA_MAX_JSON bytes; NULs and blanks at
  * the end ignored); text that is not JSON is SWX_EINVAL naming what. */
@@ -86,6 +94,20 @@ int swx_area_from_waypoints(swx_area **out, const double *lon, const double *lat
                             double buffer_m);
 /* Whether tile (z, x, y) belongs to the area (1) or not (0). */
 int swx_area_has_tile(const swx_area *a, int z, uint32_t x, uint32_t y);
+
+/* Areas for latitude/longitude grids (the voyage GRIB), which reach the
+ * poles: built as swx_area_from_waypoints and swx_voyage_area build them, but
+ * an area beyond Web Mercator's latitudes is accepted (its Web Mercator
+ * bounds are then empty: it holds no tile); swx__area_bounds_latlon gives
+ * its bounds to the poles. */
+int swx__area_from_waypoints_latlon(swx_area **out, const double *lon, const double *lat, size_t n,
+                                    double buffer_m);
+int swx__voyage_area_latlon(swx_area **out, const swx_voyage *v, const int64_t *times, size_t n,
+                            size_t i, double buffer_m);
+/* The area's bounds as swx_area_bounds gives them, but with latitudes from
+ * -90 to 90 rather than stopped at Web Mercator's. */
+void swx__area_bounds_latlon(double *west, double *south, double *east, double *north,
+                             const swx_area *a);
 
 /* Whether the area meets the rectangle west..east, south..north (degrees,
  * west <= east, east - west <= 360; longitudes may run past 180): for routes
