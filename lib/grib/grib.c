@@ -2,6 +2,7 @@
  * files' messages), the messages wanted, the quote and the build; the plan
  * is grib_plan.c's, the walk and the fetch grib_fetch.c's, the cache
  * grib_cache.c's. */
+#include "grib_codes.h"
 #include "grib_int.h"
 
 #include "buf.h"
@@ -62,8 +63,8 @@ void swx__grib_file_clear(gfile *f)
     free(f->id);
 }
 
-/* The message of parameter p in the time's file of p's bundle (NULL when
- * an accumulation is absent at hour 0). */
+/* The message of parameter p, in any centre's encoding, in the time's file
+ * of p's bundle (NULL when an accumulation is absent at hour 0). */
 static int find_msg(gmsg **out, gfile **fout, gjob *j, size_t t, const gparam *p)
 {
     *out = NULL;
@@ -79,7 +80,15 @@ static int find_msg(gmsg **out, gfile **fout, gjob *j, size_t t, const gparam *p
             }
         if (p->accumulate && j->times[t].fh == 0)
             return 0;
-        return swx_error_set(SWX_ENOTFOUND, "%s holds no %s", f->id, p->label);
+        char held[200] = "", name[48];
+        for (size_t k = 0; k < f->n; k++) {
+            const swx_grib_head *h = &f->msgs[k].h;
+            swx__gcode_list_add(held, sizeof held,
+                                swx__gcode_name2(name, sizeof name, h->discipline, h->category,
+                                                 h->number, h->surface, h->level));
+        }
+        return swx_error_set(SWX_ENOTFOUND, "%s holds no %s (it holds: %s)", f->id, p->label,
+                             *held ? held : "no message");
     }
     return swx_error_set(SWX_ENOTFOUND, "no %s file for hour %d", p->bundle, j->times[t].fh);
 }

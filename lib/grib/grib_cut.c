@@ -1,5 +1,6 @@
 /* grib_cut.c: one field cut to a voyage's grid and packed again, with
  * ecCodes (decoding and encoding GRIB is ecCodes' work, never ours). */
+#include "grib_codes.h"
 #include "grib_priv.h"
 
 #include "area.h"
@@ -160,6 +161,17 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
         (err = codes_get_long(src, "endStep", &end)) ||
         (err = codes_get_string(src, "stepType", type, &tl)))
         return ec_fail(what, "read the field's times", err);
+    /* the field keeps its centre's identity: the GRIB1 code its centre
+     * gives the source's encoding (ECMWF's msl stays table 128's 151),
+     * else WMO table 2's */
+    const swx_gcode *code = swx__gcode_of(src);
+    long table = 3, param = p->g1_param, ltype = p->g1_level_type, level = p->g1_level;
+    if (code && code->q == p->q && code->g1_param && code->g1_table && code->g1_centre == centre) {
+        table = code->g1_table;
+        param = code->g1_param;
+        ltype = code->g1_level_type;
+        level = code->g1_level;
+    }
     codes_handle *c = codes_grib_handle_new_from_samples(NULL, "regular_ll_sfc_grib1");
     if (!c)
         return ec_fail(what, "open its GRIB1 sample", CODES_FILE_NOT_FOUND);
@@ -174,11 +186,10 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
     /* no local section: the heads are what a viewer reads, and no more */
     if ((err = codes_set_long(c, "centre", centre)) ||
         (err = codes_set_long(c, "deleteLocalDefinition", 1)) ||
-        (err = codes_set_long(c, "table2Version", 3)) ||
-        (err = codes_set_long(c, "indicatorOfParameter", p->g1_param)) ||
-        (err = codes_set_long(c, "indicatorOfTypeOfLevel", p->g1_level_type)) ||
-        (err = codes_set_long(c, "level", p->g1_level)) ||
-        (err = codes_set_long(c, "dataDate", date)) ||
+        (err = codes_set_long(c, "table2Version", table)) ||
+        (err = codes_set_long(c, "indicatorOfParameter", param)) ||
+        (err = codes_set_long(c, "indicatorOfTypeOfLevel", ltype)) ||
+        (err = codes_set_long(c, "level", level)) || (err = codes_set_long(c, "dataDate", date)) ||
         (err = codes_set_long(c, "dataTime", time)) ||
         (err = codes_set_long(c, "unitOfTimeRange", 1)) ||
         (err = codes_set_long(c, "timeRangeIndicator", accum ? 4 : 0)) ||

@@ -11,6 +11,7 @@
  * a field around the asked time: exact for fields linear in latitude,
  * longitude and time, which is how the tests check it. */
 #define _GNU_SOURCE
+#include "grib_codes.h"
 #include "grib_field.h"
 #include "grib_priv.h"
 
@@ -52,47 +53,27 @@ static const char *const kind_label[SWX_GF_KINDS] = {"10 m wind (u)",     "10 m 
                                                      "10 m gust",         "significant wave height",
                                                      "ocean current (u)", "ocean current (v)"};
 
-/* The field a message holds, or -1. */
+/* The field a message holds, in any centre's encoding (grib_codes.c), or
+ * -1. */
 static int kind_of(codes_handle *h)
 {
-    long ed = 0, a = -1, b = -1, c = -1, st = -1, centre = 0, tv = 0;
-    double lev = 0;
-    if (codes_get_long(h, "edition", &ed))
-        return -1;
-    if (ed == 1) {
-        if (codes_get_long(h, "indicatorOfParameter", &a) ||
-            codes_get_long(h, "indicatorOfTypeOfLevel", &st))
-            return -1;
-        codes_get_double(h, "level", &lev);
-        codes_get_long(h, "centre", &centre);
-        codes_get_long(h, "table2Version", &tv);
-        if (centre == 98 && tv == 128) /* ECMWF's own table */
-            return a == 165 ? SWX_GF_WIND_U : a == 166 ? SWX_GF_WIND_V : a == 49 ? SWX_GF_GUST : -1;
-        if (centre == 98 && tv == 140)
-            return a == 229 ? SWX_GF_WAVE : -1;
-        if ((a == 33 || a == 34) && st == 105 && lev == 10)
-            return a == 33 ? SWX_GF_WIND_U : SWX_GF_WIND_V;
-        return a == 180   ? SWX_GF_GUST
-               : a == 100 ? SWX_GF_WAVE
-               : a == 49  ? SWX_GF_CUR_U
-               : a == 50  ? SWX_GF_CUR_V
-                          : -1;
-    }
-    if (codes_get_long(h, "discipline", &a) || codes_get_long(h, "parameterCategory", &b) ||
-        codes_get_long(h, "parameterNumber", &c))
-        return -1;
-    codes_get_long(h, "typeOfFirstFixedSurface", &st);
-    if (codes_get_double(h, "level", &lev))
-        lev = 0;
-    if (a == 0 && b == 2 && (c == 2 || c == 3) && st == 103 && lev == 10)
-        return c == 2 ? SWX_GF_WIND_U : SWX_GF_WIND_V;
-    if (a == 0 && b == 2 && c == 22 && ((st == 103 && lev == 10) || st == 1))
+    const swx_gcode *c = swx__gcode_of(h);
+    switch (c ? c->q : -1) {
+    case SWX_GQ_WIND_U:
+        return SWX_GF_WIND_U;
+    case SWX_GQ_WIND_V:
+        return SWX_GF_WIND_V;
+    case SWX_GQ_GUST:
         return SWX_GF_GUST;
-    if (a == 10 && b == 0 && c == 3)
+    case SWX_GQ_SWH:
         return SWX_GF_WAVE;
-    if (a == 10 && b == 1 && (c == 2 || c == 3))
-        return c == 2 ? SWX_GF_CUR_U : SWX_GF_CUR_V;
-    return -1;
+    case SWX_GQ_CUR_U:
+        return SWX_GF_CUR_U;
+    case SWX_GQ_CUR_V:
+        return SWX_GF_CUR_V;
+    default:
+        return -1;
+    }
 }
 
 /* The message's regular grid: its south-west node, steps and scanning. */

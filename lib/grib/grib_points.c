@@ -2,6 +2,7 @@
  * through ecCodes: each message decoded whole, the nearest grid node to each
  * point found by ecCodes (codes_grib_nearest_find_multiple). */
 #define _GNU_SOURCE
+#include "grib_codes.h"
 #include "grib_points.h"
 #include "grib_priv.h"
 
@@ -15,38 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SWX_GRIB_ALL_VARS "wind,gust,prmsl,temp,rain,waves,wind100"
-
-/* The parameter of a message, from the voyage GRIB's table. */
+/* The parameter of a message, in any centre's encoding (grib_codes.c), of
+ * the variables a voyage GRIB's points read. */
 static const gparam *param_of(codes_handle *h)
 {
-    long ed = 0, a = -1, b = -1, c = -1, st = -1;
-    double lev = 0;
-    const gparam *all[GRIB_MAX_PARAMS];
-    size_t n;
-    if (codes_get_long(h, "edition", &ed) || swx__grib_params(all, &n, SWX_GRIB_ALL_VARS))
+    const swx_gcode *c = swx__gcode_of(h);
+    if (!c || c->q == SWX_GQ_CUR_U || c->q == SWX_GQ_CUR_V)
         return NULL;
-    if (ed == 1) {
-        if (codes_get_long(h, "indicatorOfParameter", &a) ||
-            codes_get_long(h, "indicatorOfTypeOfLevel", &st) || codes_get_double(h, "level", &lev))
-            return NULL;
-        for (size_t i = 0; i < n; i++)
-            if (all[i]->g1_param == a && all[i]->g1_level_type == st &&
-                all[i]->g1_level == (int)lev)
-                return all[i];
-        return NULL;
-    }
-    if (codes_get_long(h, "discipline", &a) || codes_get_long(h, "parameterCategory", &b) ||
-        codes_get_long(h, "parameterNumber", &c) ||
-        codes_get_long(h, "typeOfFirstFixedSurface", &st))
-        return NULL;
-    if (codes_get_double(h, "level", &lev))
-        lev = 0;
-    for (size_t i = 0; i < n; i++)
-        if (all[i]->discipline == a && all[i]->category == b && all[i]->number == c &&
-            all[i]->surface == st && (st == 1 || st == 101 || fabs(all[i]->level - lev) < 1e-6))
-            return all[i];
-    return NULL;
+    return swx__grib_param_of(c->q);
 }
 
 /* The value of the grid node nearest to each point: on a regular lat/lon

@@ -15,8 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether a message's head is this parameter. */
+/* Whether a message's head is this parameter, in any centre's encoding. */
 int swx__grib_is(const gparam *p, const swx_grib_head *h);
+/* The parameter of a quantity (enum swx_gq), or NULL. */
+const gparam *swx__grib_param_of(int q);
 /* Whether two heads are of the same field (parameter, level, times, grid),
  * whatever their packing. */
 int swx__grib_is_same(const swx_grib_head *a, const swx_grib_head *b);

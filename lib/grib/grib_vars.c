@@ -1,5 +1,7 @@
 /* grib_vars.c: the variables of a voyage GRIB, by the names sailors use, and
- * the GRIB2 parameters and precision each is written with (docs/grib.md). */
+ * the fields and precision each is written with (docs/grib.md); a field is
+ * known by any of its encodings (grib_codes.c). */
+#include "grib_codes.h"
 #include "grib_priv.h"
 
 #include "seawx/error.h"
@@ -21,19 +23,19 @@
  * show them; the gust has no code outside centres' local tables, so GRIB1
  * leaves it out (refused). */
 static const gparam params[] = {
-    {"wind", "basic", "10 m wind (u)", 0, 2, 2, 103, 10, 1, 0, 33, 105, 10},
-    {"wind", "basic", "10 m wind (v)", 0, 2, 3, 103, 10, 1, 0, 34, 105, 10},
-    {"gust", "basic", "10 m gust", 0, 2, 22, 103, 10, 1, 0, 0, 0, 0},
-    {"prmsl", "basic", "mean sea-level pressure", 0, 3, 1, 101, 0, -1, 0, 2, 102, 0},
-    {"temp", "basic", "2 m temperature", 0, 0, 0, 103, 2, 1, 0, 11, 105, 2},
-    {"rain", "basic", "total precipitation", 0, 1, 8, 1, 0, 1, 1, 61, 1, 0},
-    {"waves", "maritime", "significant wave height", 10, 0, 3, 1, 0, 1, 0, 100, 1, 0},
-    {"waves", "maritime", "mean wave direction", 10, 0, 14, 1, 0, 0, 0, 107, 1, 0},
-    {"waves", "maritime", "mean wave period", 10, 0, 15, 1, 0, 0, 0, 108, 1, 0},
-    {"wind100", "wind", "100 m wind (u)", 0, 2, 2, 103, 100, 1, 0, 33, 105, 100},
-    {"wind100", "wind", "100 m wind (v)", 0, 2, 3, 103, 100, 1, 0, 34, 105, 100},
-    {"currents", "maritime", "ocean current (u)", 10, 1, 2, 160, 0, 2, 0, 49, 160, 0},
-    {"currents", "maritime", "ocean current (v)", 10, 1, 3, 160, 0, 2, 0, 50, 160, 0},
+    {"wind", "basic", "10 m wind (u)", SWX_GQ_WIND_U, 1, 0, 33, 105, 10},
+    {"wind", "basic", "10 m wind (v)", SWX_GQ_WIND_V, 1, 0, 34, 105, 10},
+    {"gust", "basic", "10 m gust", SWX_GQ_GUST, 1, 0, 0, 0, 0},
+    {"prmsl", "basic", "mean sea-level pressure", SWX_GQ_PRMSL, -1, 0, 2, 102, 0},
+    {"temp", "basic", "2 m temperature", SWX_GQ_TEMP, 1, 0, 11, 105, 2},
+    {"rain", "basic", "total precipitation", SWX_GQ_RAIN, 1, 1, 61, 1, 0},
+    {"waves", "maritime", "significant wave height", SWX_GQ_SWH, 1, 0, 100, 1, 0},
+    {"waves", "maritime", "mean wave direction", SWX_GQ_MWD, 0, 0, 107, 1, 0},
+    {"waves", "maritime", "mean wave period", SWX_GQ_MWP, 0, 0, 108, 1, 0},
+    {"wind100", "wind", "100 m wind (u)", SWX_GQ_WIND100_U, 1, 0, 33, 105, 100},
+    {"wind100", "wind", "100 m wind (v)", SWX_GQ_WIND100_V, 1, 0, 34, 105, 100},
+    {"currents", "maritime", "ocean current (u)", SWX_GQ_CUR_U, 2, 0, 49, 160, 0},
+    {"currents", "maritime", "ocean current (v)", SWX_GQ_CUR_V, 2, 0, 50, 160, 0},
 };
 #define NPARAMS (sizeof params / sizeof params[0])
 #define KNOWN "wind, gust, prmsl, temp, rain, waves, wind100, currents"
@@ -88,8 +90,17 @@ int swx_grib_vars_check(const char *vars)
 
 int swx__grib_is(const gparam *p, const swx_grib_head *h)
 {
-    return h->discipline == p->discipline && h->category == p->category && h->number == p->number &&
-           h->surface == p->surface && fabs(h->level - p->level) < 1e-6;
+    const swx_gcode *c =
+        swx__gcode_grib2(h->discipline, h->category, h->number, h->surface, h->level);
+    return c && c->q == p->q;
+}
+
+const gparam *swx__grib_param_of(int q)
+{
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (params[i].q == q)
+            return &params[i];
+    return NULL;
 }
 
 int swx__grib_is_same(const swx_grib_head *a, const swx_grib_head *b)

@@ -358,13 +358,13 @@ typedef struct grib_reader {
 static int grib_var(const gparam *p)
 {
     if (!strcmp(p->var, "wind"))
-        return p->number == 2 ? SWX_PV_U10 : p->number == 3 ? SWX_PV_V10 : -1;
+        return p->q == SWX_GQ_WIND_U ? SWX_PV_U10 : p->q == SWX_GQ_WIND_V ? SWX_PV_V10 : -1;
     if (!strcmp(p->var, "gust"))
         return SWX_PV_GUST;
     if (!strcmp(p->var, "prmsl"))
         return SWX_PV_PMSL;
     if (!strcmp(p->var, "waves"))
-        return p->number == 3 ? SWX_PV_SWH : p->number == 14 ? SWX_PV_MWD : -1;
+        return p->q == SWX_GQ_SWH ? SWX_PV_SWH : p->q == SWX_GQ_MWD ? SWX_PV_MWD : -1;
     return -1;
 }
 

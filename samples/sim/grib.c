@@ -215,6 +215,32 @@ static const struct param p_ocv = {.short_name = "ocv",
                                    .dscale = 2,
                                    .sea_only = 1};
 
+/* SEAWX_SIM_GRIB_CENTRE=ecmwf: the fields ECMWF encodes otherwise, as its
+ * GRIB2 files carry them: mean sea-level pressure as pressure (0/3/0) on
+ * the mean sea-level surface (`msl`), and total precipitation in metres
+ * under its own table's 0/1/193 (`tp`, local tables version 1). */
+static const struct param p_msl = {.short_name = "prmsl",
+                                   .src = SRC_FIELD,
+                                   .field = SIM_F_PMSL,
+                                   .scale = 1,
+                                   .disc = 0,
+                                   .cat = 3,
+                                   .num = 0,
+                                   .surface = 101,
+                                   .level = NO_LEVEL,
+                                   .dscale = -1};
+static const struct param p_tp_ecmwf = {.short_name = "tp",
+                                        .src = SRC_FIELD,
+                                        .field = SIM_F_TP,
+                                        .scale = 1,
+                                        .disc = 0,
+                                        .cat = 1,
+                                        .num = 193,
+                                        .surface = 1,
+                                        .level = NO_LEVEL,
+                                        .dscale = 4,
+                                        .accum = 1};
+
 static const struct param *const basic[] = {&p_u10, &p_v10, &p_gust, &p_prmsl, &p_t2m, &p_tp, NULL};
 static const struct param *const maritime[] = {&p_swh, &p_mwd, &p_mwp, NULL};
 static const struct param *const maritime_cur[] = {&p_swh, &p_mwd, &p_mwp, &p_ocu, &p_ocv, NULL};
@@ -251,6 +277,27 @@ static int currents_on(void)
 {
     const char *v = getenv("SEAWX_SIM_GRIB_CURRENTS");
     return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+}
+
+/* SEAWX_SIM_GRIB_CENTRE: "ecmwf" or "ncep", the centre whose encoding the
+ * forecast files take; "" (unset): the sample's centre, NCEP's codes. */
+static const char *centre_env(void)
+{
+    const char *v = getenv("SEAWX_SIM_GRIB_CENTRE");
+    return v != NULL && (strcmp(v, "ecmwf") == 0 || strcmp(v, "ncep") == 0) ? v : "";
+}
+
+static int ecmwf_on(void)
+{
+    return strcmp(centre_env(), "ecmwf") == 0;
+}
+
+/* The parameter as the files' centre encodes it. */
+static const struct param *as_centre(const struct param *p)
+{
+    if (!ecmwf_on())
+        return p;
+    return p == &p_prmsl ? &p_msl : p == &p_tp ? &p_tp_ecmwf : p;
 }
 
 int sim_grib_hour_valid(int hour)
@@ -517,6 +564,13 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     CHECK(codes_set_long(h, "dataTime", (long)hh * 100));
     CHECK(codes_set_long(h, "significanceOfReferenceTime", f->current ? 0 : 1));
     CHECK(codes_set_long(h, "typeOfProcessedData", f->current ? 0 : 1));
+    if (*centre_env()) {
+        const char *cn = ecmwf_on() ? "ecmf" : "kwbc";
+        size_t cl = strlen(cn);
+        CHECK(codes_set_string(h, "centre", cn, &cl));
+        if (p->num >= 192)
+            CHECK(codes_set_long(h, "localTablesVersion", 1));
+    }
     CHECK(codes_set_long(h, "discipline", p->disc));
     CHECK(codes_set_long(h, "parameterCategory", p->cat));
     CHECK(codes_set_long(h, "parameterNumber", p->num));
@@ -590,7 +644,7 @@ static int make_file(const struct file *f, const char *path)
         goto done;
     }
     for (size_t i = 0; f->params[i] != NULL; i++) {
-        const struct param *p = f->params[i];
+        const struct param *p = as_centre(f->params[i]);
         int acc = f->hour < 3 ? f->hour : 3;
         if (p->accum && acc == 0)
             continue; /* nothing accumulated yet at the run's own time */
@@ -694,8 +748,13 @@ int sim_grib_get(const char *name, struct sim_blob **out)
         return -1;
     if (cache_dir(dir, sizeof(dir)) != 0)
         return -2;
-    /* the files with currents are cached under other names */
-    snprintf(path, sizeof(path), "%s/%s%s", dir, currents_on() ? "cur-" : "", name);
+    /* the files with currents, or encoded as ECMWF's, are cached under
+     * other names */
+    snprintf(path, sizeof(path), "%s/%s%s%s", dir, currents_on() ? "cur-" : "",
+             ecmwf_on()      ? "ecmwf-"
+             : *centre_env() ? "ncep-"
+                             : "",
+             name);
     b = read_whole(path);
     if (b == NULL) {
         /* one file made at a time: bounds memory, and a second request for the

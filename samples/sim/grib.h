@@ -26,6 +26,10 @@
  *   wind: 10u, 10v, i10fg, 100u and 100v (0/2/2, 0/2/3 at 100 m)
  *   current weather: the basic fields at lead 0 with prate (0/1/7, kg m-2 s-1,
  *     1e-6) instead of tp
+ * With SEAWX_SIM_GRIB_CENTRE=ecmwf the files are encoded as ECMWF's: centre
+ * ecmf, pressure as msl (0/3/0 on the mean sea level, 10 Pa), tp in metres
+ * (0/1/193 of ECMWF's local table, 0.0001 m); the other fields as above.
+ * With SEAWX_SIM_GRIB_CENTRE=ncep, centre kwbc and the codes above.
  * Reference time: the run (forecast files) or the hour (current weather,
  * typeOfProcessedData 0); forecastTime in hours.
  *

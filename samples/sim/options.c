@@ -104,7 +104,10 @@ void sim_options_help(FILE *f)
                "is cut short), SEAWX_SIM_STORAGE_RANGE=0 (the storage host ignores Range and\n"
                "answers 200 with the whole file), SEAWX_SIM_GRIB_DAMAGE=html|short|template (GRIB\n"
                "files served as a web page, cut inside their last message, or with a packing no\n"
-               "decoder knows).\n"
+               "decoder knows), SEAWX_SIM_GRIB_CENTRE=ecmwf|ncep (forecast files encoded as that\n"
+               "centre encodes them: ecmwf gives centre ecmf, pressure as msl 0/3/0 on the mean\n"
+               "sea level and tp in metres as its own 0/1/193; ncep gives centre kwbc and\n"
+               "prmsl 0/3/1, as without it).\n"
                "Exit status: 0 stopped by a signal, 1 could not start, 2 bad options.\n");
 }
 

@@ -33,11 +33,12 @@ typedef struct swx_gfield swx_gfield;
 /* Reads the file at path (GRIB1 or GRIB2, plain or bzip2), message by
  * message, keeping of each field's regular latitude/longitude grid only the
  * nodes in south..north, west..east (degrees; west > east across 180) and
- * one node around. Fields are known by their codes (GRIB2 discipline,
- * category, number and level; GRIB1 table 2 parameter): 10 m wind u/v
- * (0,2,2/3 at 10 m; GRIB1 33/34, ECMWF 165/166), 10 m gust (0,2,22; GRIB1
- * 180, ECMWF 49), significant wave height (10,0,3; GRIB1 100, ECMWF 229),
- * ocean current u/v (10,1,2/3; GRIB1 49/50). SWX_EPARSE for what is not
+ * one node around. Fields are known by any of the encodings the major
+ * centres give them (lib/grib/grib_codes.c, GRIB2 and GRIB1): 10 m wind u/v
+ * (0,2,2/3 at 10 m; GRIB1 33/34, ECMWF 165/166), 10 m gust (0,2,22 at 10 m
+ * or at the ground; GRIB1 NCEP 180, ECMWF 49), significant wave height
+ * (10,0,3; GRIB1 100, ECMWF 140/229), ocean current u/v (10,1,2/3; GRIB1
+ * 49/50). SWX_EPARSE for what is not
  * GRIB; SWX_EINVAL naming what the file holds when it has no 10 m wind, and
  * for a field on another grid than a regular latitude/longitude one. */
 int swx__gfield_open(swx_gfield **out, const char *path, double south, double west, double north,

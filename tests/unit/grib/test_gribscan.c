@@ -114,9 +114,9 @@ static void test_vars(void)
     size_t n;
     CU_ASSERT_EQUAL(swx__grib_params(p, &n, "prmsl,wind"), 0);
     CU_ASSERT_EQUAL(n, 3); /* in the table's order: u, v, pressure */
-    CU_ASSERT_EQUAL(p[0]->number, 2);
-    CU_ASSERT_EQUAL(p[1]->number, 3);
-    CU_ASSERT_EQUAL(p[2]->category, 3);
+    CU_ASSERT_EQUAL(p[0]->q, SWX_GQ_WIND_U);
+    CU_ASSERT_EQUAL(p[1]->q, SWX_GQ_WIND_V);
+    CU_ASSERT_EQUAL(p[2]->q, SWX_GQ_PRMSL);
     CU_ASSERT_EQUAL(swx__grib_params(p, &n, "waves"), 0);
     CU_ASSERT_EQUAL(n, 3);
     CU_ASSERT_STRING_EQUAL(p[0]->bundle, "maritime");
