@@ -32,6 +32,7 @@ enum cli_exit {
     /* seawx route: no route keeps off land, inside the limits and out of
      * the storms before the forecast ends (the reason is named) */
     EXIT_NO_ROUTE = 14,
+    EXIT_SOFTWARE = 70, /* a fault of seawx's own, never the service's (sysexits' EX_SOFTWARE) */
     EXIT_INTERRUPTED = 130,
 };
 

@@ -33,6 +33,10 @@ static const struct {
     {11, "seawx storms --route: the voyage meets 34-kt winds of a storm"},
     {12, "seawx storms --route: the voyage meets 50-kt winds of a storm"},
     {13, "seawx storms --route: the voyage meets 64-kt winds of a storm"},
+    {14,
+     "seawx route: no route keeps the limits, land and storms (the line says where it stopped)"},
+    {70, "a fault of seawx's own, not the service's or the input's: please report it, with the "
+         "command"},
     {130, "interrupted"},
 };
 

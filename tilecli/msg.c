@@ -124,6 +124,8 @@ int cli_exit_code(int code)
         return EXIT_IO;
     case SWX_ECANCEL:
         return EXIT_INTERRUPTED;
+    case SWX_EINTERNAL:
+        return EXIT_SOFTWARE;
     default:
         return EXIT_PARTIAL;
     }

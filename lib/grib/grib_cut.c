@@ -85,13 +85,18 @@ void swx__grib_init(void)
     ec_last[0] = '\0';
 }
 
-static int ec_fail(const char *what, const char *doing, int err)
+/* An ecCodes failure as one line. What ecCodes could not read in the
+ * storage's bytes is the service's (SWX_EPARSE, exit 7); what it could not
+ * write of seawx's own cut is seawx's (SWX_EINTERNAL), never blamed on the
+ * service. */
+static int ec_fail(int code, const char *what, const char *doing, int err)
 {
+    const char *own = code == SWX_EINTERNAL ? "; a fault of seawx's own, please report it" : "";
     if (ec_last[0])
-        return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot %s (%s: %s)", what, doing,
-                             codes_get_error_message(err), ec_last);
-    return swx_error_set(SWX_EPARSE, "%s: ecCodes cannot %s (%s)", what, doing,
-                         codes_get_error_message(err));
+        return swx_error_set(code, "%s: ecCodes cannot %s (%s: %s)%s", what, doing,
+                             codes_get_error_message(err), ec_last, own);
+    return swx_error_set(code, "%s: ecCodes cannot %s (%s)%s", what, doing,
+                         codes_get_error_message(err), own);
 }
 
 static int put(uint8_t **out, size_t *len, size_t *cap, const void *data, size_t n)
@@ -120,7 +125,7 @@ static int set_grid(codes_handle *c, const ggrid *g, const char *what)
         (err = codes_set_double(c, "longitudeOfLastGridPointInDegrees", east)) ||
         (err = codes_set_double(c, "iDirectionIncrementInDegrees", g->step)) ||
         (err = codes_set_double(c, "jDirectionIncrementInDegrees", g->step)))
-        return ec_fail(what, "set the grid", err);
+        return ec_fail(SWX_EINTERNAL, what, "set the grid", err);
     return 0;
 }
 
@@ -132,13 +137,13 @@ static int pack(codes_handle *c, const double *v, size_t m, size_t missing, cons
     int err;
     size_t pl = strlen(packing);
     if ((err = codes_set_string(c, "packingType", packing, &pl)))
-        return ec_fail(what, "set the packing", err);
+        return ec_fail(SWX_EINTERNAL, what, "set the packing", err);
     /* The precision before the values: ecCodes packs them as they are set. */
     if ((err = codes_set_long(c, "bitmapPresent", missing ? 1 : 0)) ||
         (err = codes_set_double(c, "missingValue", MISSING)) ||
         (err = codes_set_long(c, "decimalScaleFactor", dscale)) ||
         (err = codes_set_double_array(c, "values", v, m)))
-        return ec_fail(what, "pack the values", err);
+        return ec_fail(SWX_EINTERNAL, what, "pack the values", err);
     return 0;
 }
 
@@ -160,7 +165,7 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
         (err = codes_get_long(src, "startStep", &start)) ||
         (err = codes_get_long(src, "endStep", &end)) ||
         (err = codes_get_string(src, "stepType", type, &tl)))
-        return ec_fail(what, "read the field's times", err);
+        return ec_fail(SWX_EPARSE, what, "read the field's times", err);
     /* the field keeps its centre's identity: the GRIB1 code its centre
      * gives the source's encoding (ECMWF's msl stays table 128's 151),
      * else WMO table 2's */
@@ -174,7 +179,7 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
     }
     codes_handle *c = codes_grib_handle_new_from_samples(NULL, "regular_ll_sfc_grib1");
     if (!c)
-        return ec_fail(what, "open its GRIB1 sample", CODES_FILE_NOT_FOUND);
+        return ec_fail(SWX_EINTERNAL, what, "open its GRIB1 sample", CODES_FILE_NOT_FOUND);
     double west = fmod(g->lon0 + 540.0, 360.0) - 180.0;
     size_t sl = strlen("grid_simple");
     int accum = strcmp(type, "accum") == 0;
@@ -211,11 +216,11 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
         (err = codes_set_double(c, "missingValue", MISSING)) ||
         (err = codes_set_long(c, "decimalScaleFactor", p->dscale)) ||
         (err = codes_set_double_array(c, "values", v, m)))
-        rc = ec_fail(what, "write it as GRIB1", err);
+        rc = ec_fail(SWX_EINTERNAL, what, "write it as GRIB1", err);
     const void *bytes = NULL;
     size_t blen = 0;
     if (!rc && (err = codes_get_message(c, &bytes, &blen)))
-        rc = ec_fail(what, "write a message", err);
+        rc = ec_fail(SWX_EINTERNAL, what, "write a message", err);
     if (!rc)
         rc = put(out, out_len, out_cap, bytes, blen);
     codes_handle_delete(c);
@@ -243,7 +248,7 @@ static int read_grid(src_grid *sg, codes_handle *h, const char *what)
         (err = codes_get_double(h, "longitudeOfFirstGridPointInDegrees", &lon1)) ||
         (err = codes_get_double(h, "iDirectionIncrementInDegrees", &di)) ||
         (err = codes_get_double(h, "jDirectionIncrementInDegrees", &dj)))
-        return ec_fail(what, "read the grid", err);
+        return ec_fail(SWX_EPARSE, what, "read the grid", err);
     (void)codes_get_long(h, "jPointsAreConsecutive", &cons);
     if (strcmp(grid_type, "regular_ll") != 0 || ineg || cons || ni <= 0 || nj <= 0 || di <= 0 ||
         dj <= 0 || (uint64_t)ni * (uint64_t)nj > MAX_POINTS * 16u)
@@ -277,7 +282,7 @@ static int pack_simple(uint8_t **simple, size_t *simple_len, codes_handle *h, co
         (err = codes_set_long(h, "decimalScaleFactor", d)) ||
         (err = codes_set_double_array(h, "values", src, n)) ||
         (err = codes_get_message(h, &bytes, &blen)))
-        return ec_fail(what, "pack it simply", err);
+        return ec_fail(SWX_EINTERNAL, what, "pack it simply", err);
     if (!(*simple = malloc(blen)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
     memcpy(*simple, bytes, blen);
@@ -352,7 +357,7 @@ static int write_grib2(uint8_t **out, size_t *out_len, size_t *out_cap, codes_ha
             break;
         }
         if ((err = codes_get_message(h, &bytes, &blen))) {
-            rc = ec_fail(what, "write a message", err);
+            rc = ec_fail(SWX_EINTERNAL, what, "write a message", err);
             break;
         }
         if (!best || blen < best_len) {
@@ -386,13 +391,13 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
     swx__grib_init();
     codes_handle *h = codes_handle_new_from_message_copy(NULL, msg, len);
     if (!h)
-        return ec_fail(what, "read a message", CODES_INVALID_MESSAGE);
+        return ec_fail(SWX_EPARSE, what, "read a message", CODES_INVALID_MESSAGE);
     src_grid sg = {0};
     if ((rc = read_grid(&sg, h, what)))
         goto done;
     size_t n = (size_t)sg.ni * (size_t)sg.nj, got = n;
     if ((err = codes_set_double(h, "missingValue", SENTINEL))) {
-        rc = ec_fail(what, "set the missing value", err);
+        rc = ec_fail(SWX_EPARSE, what, "set the missing value", err);
         goto done;
     }
     if (!(src = malloc(n * sizeof *src))) {
@@ -400,7 +405,7 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
         goto done;
     }
     if ((err = codes_get_double_array(h, "values", src, &got)) || got != n) {
-        rc = ec_fail(what, "decode the values", err ? err : CODES_WRONG_ARRAY_SIZE);
+        rc = ec_fail(SWX_EPARSE, what, "decode the values", err ? err : CODES_WRONG_ARRAY_SIZE);
         goto done;
     }
     if (simple && (rc = pack_simple(simple, simple_len, h, src, n, what)))

@@ -158,6 +158,8 @@ const char *swx_error_name(int code)
         return "cancelled";
     case SWX_ECONFIG:
         return "configuration";
+    case SWX_EINTERNAL:
+        return "internal error";
     default:
         return "error";
     }

@@ -33,7 +33,7 @@ import sys
 NM = 1852.0
 R = 6371008.8
 MISSING = "MISSING"
-HALF_STEP = {"10u": 0.05, "10v": 0.05, "i10fg": 0.05, "prmsl": 5.0}
+HALF_STEP = {"10u": 0.05, "10v": 0.05, "i10fg": 0.05, "prmsl": 5.0, "tp": 0.05}
 POLAR = 84.0  # the source rows read: beyond this latitude
 
 

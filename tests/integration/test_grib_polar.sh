@@ -55,6 +55,27 @@ check "the same voyage, a grid each time (window cut)" polar pole-w pole.csv win
 check "the pole's grid: 720 x 0.5 degrees from 180 E" sh -c \
   "grib_get -p Ni,latitudeOfFirstGridPointInDegrees,longitudeOfFirstGridPointInDegrees pole.grb2 | sort -u | grep -qx '720 90 180'"
 
+# Svalbard northwards with rain, a field of zeros up there: with buffers of
+# 250 to 400 nm ecCodes could not pack it with complex packing, and the run
+# ended with exit 7 blaming the service. Every buffer builds, and the values
+# are the source's.
+printf 'lat,lon\n78.2,15.6\n81.5,20.0\n' >svalbard.csv
+arctic() { # BUFFER
+  local b=$1
+  "$S" grib --route svalbard.csv --depart "$DEPART" --speed 6-8 --buffer "$b" --vars wind,prmsl,rain \
+    --grid 0.25 --step 6 --days 1 -o "arctic$b.grb2" 2>"arctic$b.err" || {
+    echo "  $(tail -1 "arctic$b.err")"
+    return 1
+  }
+  python3 "$here/grib_polar_check.py" "arctic$b.grb2" src svalbard.csv "$b" 20261127 >"arctic$b.out" 2>&1
+  local rc=$?
+  cat "arctic$b.out"
+  return $rc
+}
+for b in 200 250 300 400 600; do
+  check "Svalbard to 81.5 N with rain, buffer $b nm: built, the source's values" arctic "$b"
+done
+
 "$S" grib --bbox 0,86,20,90 --hours 6 --vars wind --grid 0.5 -o box.grb2 2>box.err
 check "a box up to 90 N: 41 x 9 points from 90 N to 86 N" sh -c \
   "[ \"\$(grib_get -p Ni,Nj,latitudeOfFirstGridPointInDegrees,latitudeOfLastGridPointInDegrees box.grb2 | sort -u)\" = '41 9 90 86' ]"

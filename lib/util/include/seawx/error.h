@@ -31,6 +31,7 @@ enum swx_error_code {
     SWX_ERATE = -12,     /* still rate limited after the allowed retries */
     SWX_ECANCEL = -13,   /* stopped by the caller */
     SWX_ECONFIG = -14,   /* missing or invalid configuration (key, base address) */
+    SWX_EINTERNAL = -15, /* a fault of seawx's own: a library refused what seawx asked of it */
 };
 
 /* The last error line of this thread, or "" when none was set. Never NULL.
