@@ -180,6 +180,12 @@ struct swx_storm_danger;
  * Returns 0, or the exit code after one line (EXIT_USAGE for a bad table). */
 int cli_danger_read(struct swx_storm_danger **out, const cli_args *a);
 
+struct swx_storm;
+/* The storm callback of seawx plan and route (swx_storm_fetch,
+ * swx_storm_read_file): each storm copied into the swx_storm_list list;
+ * SWX_ECANCEL at the first Ctrl-C or SIGTERM. */
+int cli_keep_storm(void *list, const struct swx_storm *s);
+
 /* The subcommands. */
 int cmd_layers(const cli_cmd *cmd, int argc, char **argv);
 int cmd_legend(const cli_cmd *cmd, int argc, char **argv);

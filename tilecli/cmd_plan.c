@@ -249,20 +249,6 @@ static void on_fetch(void *ud, size_t done, size_t total)
         cli_progress(0, "forecast along the route: %zu of %zu points", done, total);
 }
 
-typedef struct storm_keep {
-    swx_storm_list list;
-    size_t checked;
-} storm_keep;
-
-static int keep_storm(void *ud, const swx_storm *s)
-{
-    storm_keep *k = ud;
-    if (cli_stop_soft)
-        return swx_error_set(SWX_ECANCEL, "stopped");
-    k->checked++;
-    return swx_storm_list_add(&k->list, s);
-}
-
 /* What was typed, checked before anything is sent. */
 typedef struct plan_args {
     swx_plan_opts o;
@@ -283,7 +269,7 @@ typedef struct plan_run {
     swx_client *client;
     swx_plan_forecast *fc;
     swx_plan *plan;
-    storm_keep storms;
+    swx_storm_list storms;
     size_t *order;
 } plan_run;
 
@@ -292,7 +278,7 @@ static void run_free(plan_run *r)
     free(r->order);
     swx_plan_free(r->plan);
     swx_plan_forecast_free(r->fc);
-    swx_storm_list_clear(&r->storms.list);
+    swx_storm_list_clear(&r->storms);
     swx_client_free(r->client);
     swx_voyage_free(r->voyage);
     swx_polar_free(r->polar);
@@ -517,7 +503,7 @@ static int fetch_forecast(plan_run *r, const plan_args *p)
         swx_storm_query q;
         swx_storm_query_init(&q);
         cli_progress(0, "storms: fetching the active storms");
-        rc = swx_storm_fetch(NULL, r->client, &q, keep_storm, &r->storms);
+        rc = swx_storm_fetch(NULL, r->client, &q, cli_keep_storm, &r->storms);
         cli_progress(0, NULL);
     }
     return cli_stop_or_fail(rc, "nothing written");
@@ -527,12 +513,12 @@ static int fetch_forecast(plan_run *r, const plan_args *p)
 static int compute(plan_run *r, const plan_args *p)
 {
     cli_info("forecast: %zu points, %zu valid times; %zu storms", swx_plan_forecast_samples(r->fc),
-             swx_plan_forecast_times(r->fc), r->storms.list.count);
+             swx_plan_forecast_times(r->fc), r->storms.count);
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     int rc = swx_plan_compute(&r->plan, r->voyage, r->fc,
-                              (const struct swx_storm *const *)r->storms.list.items,
-                              r->storms.list.count, r->danger, &p->o);
+                              (const struct swx_storm *const *)r->storms.items, r->storms.count,
+                              r->danger, &p->o);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     if (rc)
         return cli_fail(rc);
@@ -540,7 +526,7 @@ static int compute(plan_run *r, const plan_args *p)
         cli_summary(
             "timing: the plan of %zu departures x %zu sample points (%zu storms) took "
             "%.1f ms of CPU",
-            swx_plan_count(r->plan), swx_plan_samples(r->plan), r->storms.list.count,
+            swx_plan_count(r->plan), swx_plan_samples(r->plan), r->storms.count,
             ((double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6));
     size_t n = swx_plan_count(r->plan);
     if (swx_plan_left_out(r->plan)) {
@@ -577,7 +563,7 @@ static int write_outputs(const plan_run *r, const plan_args *p)
                           p->polar_file,
                           p->grib,
                           p->storms,
-                          r->storms.checked,
+                          r->storms.count,
                           swx_plan_forecast_time(fc, 0),
                           swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
                           swx_plan_forecast_times(fc)};

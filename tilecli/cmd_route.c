@@ -447,9 +447,19 @@ static int read_polar(route_run *r, route_args *p)
 /* Land for the area, and the start and end at sea. */
 static int open_land(route_run *r, const route_args *p)
 {
-    swx_land_opts lo = {NULL,     p->coastline, p->south,         p->west,
-                        p->north, p->east,      p->land_margin_nm};
+    /* $SEAWX_GSHHG: another GSHHG file or folder (the library reads no
+     * environment); unset or empty, Debian's /usr/share/gmt-gshhg */
+    const char *gshhg = getenv("SEAWX_GSHHG");
+    swx_land_opts lo = {gshhg && *gshhg ? gshhg : NULL,
+                        p->coastline,
+                        p->south,
+                        p->west,
+                        p->north,
+                        p->east,
+                        p->land_margin_nm};
     int rc = swx_land_open(&r->land, &lo);
+    if (rc && lo.path)
+        swx_error_prefix(rc, "$SEAWX_GSHHG");
     if (rc)
         return cli_fail(rc);
     for (size_t i = 0; i < p->nwp; i++)
@@ -568,13 +578,6 @@ static int open_forecast(route_run *r, route_args *p, const cli_args *a)
     return 0;
 }
 
-static int keep_storm(void *ud, const swx_storm *s)
-{
-    if (cli_stop_soft)
-        return swx_error_set(SWX_ECANCEL, "stopped");
-    return swx_storm_list_add(ud, s);
-}
-
 /* The storms (--storms FILE, or the service's active ones) as no-go areas
  * over every moment the search (and --wait) may reach. */
 static int open_storms(route_run *r, route_args *p, const cli_args *a)
@@ -586,7 +589,7 @@ static int open_storms(route_run *r, route_args *p, const cli_args *a)
         return exit_code;
     if (p->storms_file) {
         /* its errors name the file, as seawx storms --input's do */
-        rc = swx_storm_read_file(p->storms_file, keep_storm, &r->storms);
+        rc = swx_storm_read_file(p->storms_file, cli_keep_storm, &r->storms);
     } else {
         swx_client *client = NULL;
         if ((exit_code = cli_client(&client, a)))
@@ -594,7 +597,7 @@ static int open_storms(route_run *r, route_args *p, const cli_args *a)
         swx_storm_query q;
         swx_storm_query_init(&q);
         cli_progress(0, "storms: fetching the active storms");
-        rc = swx_storm_fetch(NULL, client, &q, keep_storm, &r->storms);
+        rc = swx_storm_fetch(NULL, client, &q, cli_keep_storm, &r->storms);
         cli_progress(0, NULL);
         swx_client_free(client);
     }

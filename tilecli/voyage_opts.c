@@ -41,6 +41,13 @@ int cli_voyage_read(cli_voyage_opts *v, const cli_args *a)
     return 0;
 }
 
+int cli_keep_storm(void *list, const swx_storm *s)
+{
+    if (cli_stop_soft)
+        return swx_error_set(SWX_ECANCEL, "stopped");
+    return swx_storm_list_add(list, s);
+}
+
 int cli_danger_read(swx_storm_danger **out, const cli_args *a)
 {
     *out = NULL;

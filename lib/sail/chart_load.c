@@ -1,10 +1,14 @@
-/* chart_load.c: libseawx_chart loaded once (chart_load.h). */
+/* chart_load.c: libseawx_chart loaded once, and the PNG sink and ending the
+ * plan's and the route's charts share (chart_load.h). */
 #define _GNU_SOURCE /* dladdr */
 #include "chart_load.h"
 
 #include "plan_chart.h"
 
+#include "seawx/error.h"
+
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,4 +46,28 @@ void *swx__chart_symbol(const char *name, char *why, size_t why_size)
     if (!sym)
         snprintf(why, why_size, "%s: no %s", SWX_CHART_LIB, name);
     return sym;
+}
+
+int swx__chart_sink_write(void *closure, const unsigned char *data, unsigned len)
+{
+    swx__chart_sink *s = closure;
+    errno = 0;
+    if (len && fwrite(data, 1, len, s->f) != len) {
+        s->err = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+int swx__chart_end(int rc, swx_atomicfile *af, const swx__chart_sink *s, const char *kind,
+                   const char *path, int width, int height, const char *why)
+{
+    if (rc == SWX_ENOMEM)
+        return swx_error_set(SWX_ENOMEM, "%s %s: out of memory for %dx%d pixels", kind, path, width,
+                             height);
+    if (rc && why)
+        return swx_error_set(rc, "%s %s: drawing failed: %s", kind, path, why);
+    if (rc)
+        return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(s->err ? s->err : EIO));
+    return swx_atomicfile_commit(af);
 }

@@ -11,10 +11,8 @@
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 
 #define CHART_MIN_PX 320
 #define CHART_MAX_PX 8000
@@ -38,22 +36,6 @@ static void chart_load(void)
     else
         chart_draw = (swx_chart_plan_draw_fn *)swx__chart_symbol(SWX_CHART_DRAW, chart_why,
                                                                  sizeof chart_why);
-}
-
-typedef struct sink {
-    FILE *f;
-    int err; /* errno of the first failed write */
-} sink;
-
-static int sink_write(void *closure, const unsigned char *data, unsigned len)
-{
-    sink *s = closure;
-    errno = 0;
-    if (len && fwrite(data, 1, len, s->f) != len) {
-        s->err = errno ? errno : EIO;
-        return -1;
-    }
-    return 0;
 }
 
 int swx_plan_chart_png(const swx_plan *p, const char *path, int what, int width, int height)
@@ -83,18 +65,10 @@ int swx_plan_chart_png(const swx_plan *p, const char *path, int what, int width,
 
     if ((rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM)))
         goto done;
-    sink s = {af.f, 0};
+    swx__chart_sink s = {af.f, 0};
     const char *why = NULL;
-    rc = chart_draw(p, SEAWX_VERSION, what, width, height, sink_write, &s, &why);
-    if (rc == SWX_ENOMEM)
-        rc = swx_error_set(SWX_ENOMEM, "plan chart %s: out of memory for %dx%d pixels", path, width,
-                           height);
-    else if (rc && why)
-        rc = swx_error_set(rc, "plan chart %s: drawing failed: %s", path, why);
-    else if (rc)
-        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(s.err ? s.err : EIO));
-    else
-        rc = swx_atomicfile_commit(&af);
+    rc = chart_draw(p, SEAWX_VERSION, what, width, height, swx__chart_sink_write, &s, &why);
+    rc = swx__chart_end(rc, &af, &s, "plan chart", path, width, height, why);
 done:
     swx_atomicfile_abort(&af);
     return rc;

@@ -10,11 +10,9 @@
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define CHART_MIN_PX 320
 #define CHART_MAX_PX 8000
@@ -37,22 +35,6 @@ static void chart_load(void)
     else
         chart_draw = (swx_chart_route_draw_fn *)swx__chart_symbol(SWX_CHART_ROUTE_DRAW, chart_why,
                                                                   sizeof chart_why);
-}
-
-typedef struct sink {
-    FILE *f;
-    int err; /* errno of the first failed write */
-} sink;
-
-static int sink_write(void *closure, const unsigned char *data, unsigned len)
-{
-    sink *s = closure;
-    errno = 0;
-    if (len && fwrite(data, 1, len, s->f) != len) {
-        s->err = errno ? errno : EIO;
-        return -1;
-    }
-    return 0;
 }
 
 /* What the chart shows, into c; the arrays it points to are freed by the
@@ -109,18 +91,10 @@ int swx_routing_chart_png(const swx_routing *r, const swx_land *land,
         goto done;
     if ((rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM)))
         goto done;
-    sink s = {af.f, 0};
+    swx__chart_sink s = {af.f, 0};
     const char *why = NULL;
-    rc = chart_draw(&c, SEAWX_VERSION, width, height, sink_write, &s, &why);
-    if (rc == SWX_ENOMEM)
-        rc = swx_error_set(SWX_ENOMEM, "route chart %s: out of memory for %dx%d pixels", path,
-                           width, height);
-    else if (rc && why)
-        rc = swx_error_set(rc, "route chart %s: drawing failed: %s", path, why);
-    else if (rc)
-        rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(s.err ? s.err : EIO));
-    else
-        rc = swx_atomicfile_commit(&af);
+    rc = chart_draw(&c, SEAWX_VERSION, width, height, swx__chart_sink_write, &s, &why);
+    rc = swx__chart_end(rc, &af, &s, "route chart", path, width, height, why);
 done:
     swx_atomicfile_abort(&af);
     free((void *)c.rings);

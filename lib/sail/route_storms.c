@@ -43,11 +43,6 @@ struct swx_routing_storms {
     int64_t until;
 };
 
-static double dist_nm(double lat1, double lon1, double lat2, double lon2)
-{
-    return swx__route_dist(lat1, lon1, lat2, lon2);
-}
-
 static void storm_free(rstorm *r)
 {
     free(r->atcf_id);
@@ -106,7 +101,7 @@ static int storm_table(rstorm *r, const swx_storm *st, const swx_storm_danger *d
                 b->lon = m->lon;
                 b->reach = 0;
             }
-            b->reach = fmax(b->reach, dist_nm(b->lat, b->lon, m->lat, m->lon) + m->reach);
+            b->reach = fmax(b->reach, swx__route_dist(b->lat, b->lon, m->lat, m->lon) + m->reach);
         }
     }
     return 0;
@@ -173,7 +168,7 @@ int64_t swx_routing_storms_until(const swx_routing_storms *s)
 static double clearance(const mstate *m, double grow, double lat, double lon, double *centre,
                         int *in34)
 {
-    double d = dist_nm(m->lat, m->lon, lat, lon);
+    double d = swx__route_dist(m->lat, m->lon, lat, lon);
     int q = 0;
     if (d > 0) {
         q = (int)(fmod(swx__route_bearing(m->lat, m->lon, lat, lon) + 360.0, 360.0) / 90.0);
@@ -222,7 +217,7 @@ static double leg_clearance(const rstorm *r, double grow, double lat0, double lo
                             swx_routing_storm_near *at)
 {
     double best = INFINITY;
-    double len = dist_nm(lat0, lon0, lat1, lon1);
+    double len = swx__route_dist(lat0, lon0, lat1, lon1);
     double brg = len > 0 ? swx__route_bearing(lat0, lon0, lat1, lon1) : 0;
     double span = t1 - t0;
     double speed = span > 0 ? len / (span / 3600.0) : 0; /* kn */
@@ -242,7 +237,7 @@ static double leg_clearance(const rstorm *r, double grow, double lat0, double lo
             const hbound *b = &r->hour[k];
             along(&lat, &lon, lat0, lon0, lat1, lon1, len, brg, span > 0 ? (wa - t0) / span : 0);
             double moved = speed * (wb - wa) / 3600.0;
-            if (b->reach < 0 || dist_nm(b->lat, b->lon, lat, lon) - moved > b->reach + grow)
+            if (b->reach < 0 || swx__route_dist(b->lat, b->lon, lat, lon) - moved > b->reach + grow)
                 continue;
         }
         /* every whole minute of the window, and its ends */

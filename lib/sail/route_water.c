@@ -15,6 +15,7 @@
  * grid sees beyond its own error: max(0, water - 1.03 * great circle) at the
  * nearest open cell. In open water that is the great circle itself, so
  * routes away from land are the same as without it. */
+#include "route_priv.h"
 #include "seawx/error.h"
 #include "seawx/land.h"
 #include "seawx/route_inputs.h"
@@ -34,14 +35,6 @@ struct swx_routing_water {
     double to_lat, to_lon;
     float *excess; /* per cell, nm; NAN closed or not reached */
 };
-
-static double gc_nm(double lat1, double lon1, double lat2, double lon2)
-{
-    double p1 = lat1 * M_PI / 180, p2 = lat2 * M_PI / 180, dl = (lon2 - lon1) * M_PI / 180;
-    double h =
-        sin((p2 - p1) / 2) * sin((p2 - p1) / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2);
-    return 2 * asin(sqrt(fmin(1, h))) * SWX_EARTH_RADIUS_M / 1852.0;
-}
 
 typedef struct hnode {
     float d;
@@ -109,7 +102,7 @@ static int spread(swx_routing_water *w, const uint8_t *open, float *dist)
                 continue;
             double lat = w->south + ((double)j + 0.5) * w->cell;
             double lon = w->west + ((double)i + 0.5) * w->cell;
-            float d = (float)gc_nm(lat, lon, w->to_lat, w->to_lon);
+            float d = (float)swx__route_dist(lat, lon, w->to_lat, w->to_lon);
             dist[j * w->ni + i] = d;
             if (heap_push(&h, d, (uint32_t)(j * w->ni + i)))
                 rc = -1;
@@ -190,8 +183,8 @@ int swx_routing_water_new(swx_routing_water **out, const swx_land *land, double 
             w->excess[k] =
                 isinf(dist[k])
                     ? NAN
-                    : (float)fmax(0, dist[k] -
-                                         WATER_METRIC_ERR * gc_nm(lat, lon, w->to_lat, w->to_lon));
+                    : (float)fmax(0, dist[k] - WATER_METRIC_ERR *
+                                                   swx__route_dist(lat, lon, w->to_lat, w->to_lon));
         }
 done:
     free(open);
@@ -216,7 +209,7 @@ double swx_routing_water_to_end(void *ctx, double lat, double lon)
 {
     const swx_routing_water *w = ctx;
     double x = w->west + fmod(lon - w->west + 720.0, 360.0);
-    double gc = gc_nm(lat, lon, w->to_lat, w->to_lon);
+    double gc = swx__route_dist(lat, lon, w->to_lat, w->to_lon);
     long i = (long)floor((x - w->west) / w->cell), j = (long)floor((lat - w->south) / w->cell);
     double best = NAN;
     /* the cell, else the nearest open one round it (a point by the shore) */

@@ -144,6 +144,59 @@ static void position(swx_jsonw *w, double lat, double lon)
     swx_jsonw_array_end(w);
 }
 
+/* The GeoJSON shapes these writers share: a FeatureCollection's head and
+ * tail, and a Feature opened at its properties, then at its geometry's
+ * coordinates, then closed. */
+static void collection_begin(swx_jsonw *w)
+{
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "type");
+    swx_jsonw_string(w, "FeatureCollection");
+    swx_jsonw_key(w, "features");
+    swx_jsonw_array_begin(w);
+}
+
+static void collection_end(swx_jsonw *w)
+{
+    swx_jsonw_array_end(w);
+    swx_jsonw_object_end(w);
+}
+
+static void feature_begin(swx_jsonw *w)
+{
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "type");
+    swx_jsonw_string(w, "Feature");
+    swx_jsonw_key(w, "properties");
+    swx_jsonw_object_begin(w);
+}
+
+/* Ends the properties and opens the geometry of type at its coordinates. */
+static void feature_geometry(swx_jsonw *w, const char *type)
+{
+    swx_jsonw_object_end(w);
+    swx_jsonw_key(w, "geometry");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "type");
+    swx_jsonw_string(w, type);
+    swx_jsonw_key(w, "coordinates");
+}
+
+static void feature_end(swx_jsonw *w)
+{
+    swx_jsonw_object_end(w);
+    swx_jsonw_object_end(w);
+}
+
+/* Ends a document: the writer freed, a last line end, the stream's state. */
+static int document_end(FILE *f, swx_jsonw *w)
+{
+    int rc = swx_jsonw_finish(w); /* frees w */
+    if (!rc)
+        fputc('\n', f);
+    return rc ? rc : stream_ok(f);
+}
+
 int swx_routing_write_geojson(FILE *f, const swx_routing *r, const swx_routing_info *in)
 {
     const swx_routing_point *p = swx_routing_points(r);
@@ -152,34 +205,16 @@ int swx_routing_write_geojson(FILE *f, const swx_routing *r, const swx_routing_i
     int rc;
     if ((rc = swx_jsonw_new(&w, f, 0)))
         return rc;
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "type");
-    swx_jsonw_string(w, "FeatureCollection");
-    swx_jsonw_key(w, "features");
-    swx_jsonw_array_begin(w);
+    collection_begin(w);
     for (size_t i = 0; i < n; i++) {
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "type");
-        swx_jsonw_string(w, "Feature");
-        swx_jsonw_key(w, "properties");
-        swx_jsonw_object_begin(w);
+        feature_begin(w);
         point_members(w, &p[i]);
-        swx_jsonw_object_end(w);
-        swx_jsonw_key(w, "geometry");
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "type");
-        swx_jsonw_string(w, "Point");
-        swx_jsonw_key(w, "coordinates");
+        feature_geometry(w, "Point");
         position(w, p[i].lat, p[i].lon);
-        swx_jsonw_object_end(w);
-        swx_jsonw_object_end(w);
+        feature_end(w);
     }
-    swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w); /* frees w */
-    if (!rc)
-        fputc('\n', f);
-    return rc ? rc : stream_ok(f);
+    collection_end(w);
+    return document_end(f, w);
 }
 
 int swx_routing_write_track(FILE *f, const swx_routing *r, const swx_routing_info *in)
@@ -190,11 +225,7 @@ int swx_routing_write_track(FILE *f, const swx_routing *r, const swx_routing_inf
     int rc;
     if ((rc = swx_jsonw_new(&w, f, 0)))
         return rc;
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "type");
-    swx_jsonw_string(w, "Feature");
-    swx_jsonw_key(w, "properties");
-    swx_jsonw_object_begin(w);
+    feature_begin(w);
     swx_jsonw_key(w, "name");
     swx_jsonw_string(w, in && in->name ? in->name : "seawx route");
     swx_jsonw_key(w, "times");
@@ -203,23 +234,14 @@ int swx_routing_write_track(FILE *f, const swx_routing *r, const swx_routing_inf
         if (i == 0 || p[i].time > p[i - 1].time) /* waypoint times increase */
             swx_jsonw_time(w, p[i].time);
     swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-    swx_jsonw_key(w, "geometry");
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "type");
-    swx_jsonw_string(w, "LineString");
-    swx_jsonw_key(w, "coordinates");
+    feature_geometry(w, "LineString");
     swx_jsonw_array_begin(w);
     for (size_t i = 0; i < n; i++)
         if (i == 0 || p[i].time > p[i - 1].time)
             position(w, p[i].lat, p[i].lon);
     swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-    swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w); /* frees w */
-    if (!rc)
-        fputc('\n', f);
-    return rc ? rc : stream_ok(f);
+    feature_end(w);
+    return document_end(f, w);
 }
 
 int swx_routing_write_isochrones(FILE *f, const swx_routing *r)
@@ -231,11 +253,7 @@ int swx_routing_write_isochrones(FILE *f, const swx_routing *r)
     int rc;
     if ((rc = swx_jsonw_new(&w, f, 0)))
         return rc;
-    swx_jsonw_object_begin(w);
-    swx_jsonw_key(w, "type");
-    swx_jsonw_string(w, "FeatureCollection");
-    swx_jsonw_key(w, "features");
-    swx_jsonw_array_begin(w);
+    collection_begin(w);
     for (size_t i = 0; i < niso; i++) {
         const double *ll;
         size_t m;
@@ -244,35 +262,21 @@ int swx_routing_write_isochrones(FILE *f, const swx_routing *r)
             continue; /* a LineString needs two positions */
         if (i == 0 && !t0)
             t0 = t;
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "type");
-        swx_jsonw_string(w, "Feature");
-        swx_jsonw_key(w, "properties");
-        swx_jsonw_object_begin(w);
+        feature_begin(w);
         swx_jsonw_key(w, "time");
         swx_jsonw_time(w, t);
         num(w, "hours", (double)(t - t0) / 3600.0, 3);
         swx_jsonw_key(w, "points");
         swx_jsonw_int(w, (int64_t)m);
-        swx_jsonw_object_end(w);
-        swx_jsonw_key(w, "geometry");
-        swx_jsonw_object_begin(w);
-        swx_jsonw_key(w, "type");
-        swx_jsonw_string(w, "LineString");
-        swx_jsonw_key(w, "coordinates");
+        feature_geometry(w, "LineString");
         swx_jsonw_array_begin(w);
         for (size_t k = 0; k < m; k++)
             position(w, ll[2 * k], ll[2 * k + 1]);
         swx_jsonw_array_end(w);
-        swx_jsonw_object_end(w);
-        swx_jsonw_object_end(w);
+        feature_end(w);
     }
-    swx_jsonw_array_end(w);
-    swx_jsonw_object_end(w);
-    rc = swx_jsonw_finish(w); /* frees w */
-    if (!rc)
-        fputc('\n', f);
-    return rc ? rc : stream_ok(f);
+    collection_end(w);
+    return document_end(f, w);
 }
 
 /* ---- the summary ---- */

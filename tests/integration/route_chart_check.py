@@ -19,7 +19,6 @@ chart is not written when there is no route.
 
 usage: route_chart_check.py SEAWX WORKDIR
 """
-import datetime
 import json
 import math
 import os
@@ -29,10 +28,10 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from route_geo import R_NM, check, finish, iso, slerp, storm_json, ts  # noqa: E402
 import route_fields  # noqa: E402
 
 SEAWX, T = sys.argv[1], sys.argv[2]
-R_NM = 6371008.8 / 1852.0
 T0 = 1728345600  # 2024-10-08T00:00:00Z: the storm's last observed fix
 TIMES = [T0 + 3 * 3600 * k for k in range(41)]  # 120 h
 GRID = (12.0, -74.0, 28.0, -50.0, 0.5)
@@ -43,18 +42,6 @@ PUERTO_RICO = (18.20, -66.45)  # the island's mountainous interior, 20 nm from a
 SEA, LAND, START, END, STORM = 0xeef4f9, 0xe3d6b4, 0x2e7d32, 0x111111, 0xc2185b
 STORM_DANGER_A, STORM_R34_A = 0.22, 0.45
 BINS = [(0, 0x29b6f6), (10, 0x43a047), (15, 0xfdd835), (20, 0xfb8c00), (25, 0xe53935), (30, 0x6a1b9a)]
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global failed
-    print(("ok    " if ok else "FAIL  ") + name + (("  " + detail) if detail else ""))
-    if not ok:
-        failed += 1
-
-
-def iso(t):
-    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def wind(la, lo, t):
@@ -62,40 +49,11 @@ def wind(la, lo, t):
     return (0.0, -max(4.0, 6.0 + 2.2 * (lo + 67.0)))
 
 
-def slerp(a, b, f):
-    def vec(p):
-        la, lo = math.radians(p[0]), math.radians(p[1])
-        return (math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la))
-    va, vb = vec(a), vec(b)
-    w = math.acos(max(-1.0, min(1.0, sum(x * y for x, y in zip(va, vb)))))
-    if w < 1e-12:
-        return a
-    k1, k2 = math.sin((1 - f) * w) / math.sin(w), math.sin(f * w) / math.sin(w)
-    v = [k1 * x + k2 * y for x, y in zip(va, vb)]
-    return (math.degrees(math.asin(max(-1, min(1, v[2])))), math.degrees(math.atan2(v[1], v[0])))
-
-
 def destination(p, brg, d_nm):
     la, lo, b, d = math.radians(p[0]), math.radians(p[1]), math.radians(brg), d_nm / R_NM
     la2 = math.asin(math.sin(la) * math.cos(d) + math.cos(la) * math.sin(d) * math.cos(b))
     lo2 = lo + math.atan2(math.sin(b) * math.sin(d) * math.cos(la), math.cos(d) - math.sin(la) * math.sin(la2))
     return math.degrees(la2), math.degrees(lo2)
-
-
-def storm_json(sid, name, fixes):
-    obs, fc = [], []
-    for h, lat, lon, r in fixes:
-        p = {"lat": lat, "lon": lon, "category_code": "TC2", "max_sustained_wind": 90,
-             "wind_extent_radii": {"34kts": dict(zip(("ne", "se", "sw", "nw"), r), wind_speed=34)}}
-        if h <= 0:
-            p["time"] = iso(T0 + h * 3600)
-            obs.append(p)
-        else:
-            p["forecast_time"] = iso(T0 + h * 3600)
-            p["forecast_hour"] = h
-            fc.append(p)
-    return {"atcf_id": sid, "storm_name": name, "basin": "NA", "season": 2024, "is_active": True,
-            "observed_track": obs, "forecast_track": fc}
 
 
 def centre_at(fixes, t):
@@ -201,7 +159,7 @@ STORM_FIXES = [(h, 19.1 + h * 2 / 60.0, -62.5, (60, 50, 30, 40))
                for h in (-12, -6, 0, 12, 24, 36, 48, 72, 96, 120)]
 storms = os.path.join(T, "chart_storm.json")
 with open(storms, "w") as f:
-    json.dump([storm_json("AL172024", "CHARTA", STORM_FIXES)], f)
+    json.dump([storm_json("AL172024", "CHARTA", STORM_FIXES, T0)], f)
 base = ["--grib", GRIB, "--from", "%g,%g" % FROM, "--to", "%g,%g" % TO, "--depart", iso(T0),
         "--speed", "6", "--coastline", "i", "--storms", storms, "--danger-errors",
         ",".join("%g" % e for e in ERRORS), "-q"]
@@ -238,7 +196,7 @@ if rc == 0 and os.path.exists(chart):
     check("chart: the JSON names the storm that came nearest", near.get("title") == "CHARTA",
           json.dumps(near))
     if near.get("time"):
-        t = datetime.datetime.fromisoformat(near["time"].replace("Z", "+00:00")).timestamp()
+        t = ts(near["time"])
         c, r34 = centre_at(STORM_FIXES, t)
         inside = destination(c, 45, 0.4 * min(r34))
         x, y = px(*inside)
@@ -267,5 +225,4 @@ rc, so, se = run(["--grib", GRIB, "--from", "%g,%g" % FROM, "--to", "%g,%g" % TO
 check("chart: no route (every wind past --max-wind): exit 14, no chart",
       rc == 14 and not os.path.exists(nochart), se.strip())
 
-print("%d failed" % failed)
-sys.exit(1 if failed else 0)
+finish()

@@ -17,21 +17,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from route_geo import R_NM, check, finish  # noqa: E402
 import route_fields  # noqa: E402
 
 SEAWX, T = sys.argv[1], sys.argv[2]
-R_NM = 6371008.8 / 1852.0
 DEPART = 1700006400  # 2023-11-15T00:00:00Z
 TIMES = [DEPART + 3 * 3600 * k for k in range(25)]  # 72 h, every 3 h
 GRID = (-4.0, -34.0, 4.0, -26.0, 0.25)
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global failed
-    print(("ok    " if ok else "FAIL  ") + name + (("  " + detail) if detail else ""))
-    if not ok:
-        failed += 1
 
 
 from route_polar import TWA, TWS, SPEED, polar_file, polar_speed  # noqa: E402,F401
@@ -225,5 +217,4 @@ for name, args, want in cases:
     check("%s: exit %d, one line, nothing written (%.2f s)" % (name, rc, secs),
           ok and secs < 10.0, "| ".join(lines))
 
-print("%d failed" % failed)
-sys.exit(1 if failed else 0)
+finish()

@@ -26,10 +26,10 @@ import heapq
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from route_geo import bearing, check, finish, gc, ts  # noqa: E402
 from route_polar import polar_file, polar_speed  # noqa: E402
 
 SEAWX, GRIB, T, DEPART = sys.argv[1:5]
-R_NM = 6371008.8 / 1852.0
 KN = 3600.0 / 1852.0  # knots per m/s
 MESH = 0.25
 # open water (no island within a degree of the great circle), within the
@@ -37,18 +37,6 @@ MESH = 0.25
 PASSAGES = [((42.0, -14.0), (36.0, -22.0)), ((43.0, -28.0), (37.0, -20.0)),
             ((40.0, -20.0), (32.0, -24.0)), ((34.0, -12.0), (42.0, -18.0)),
             ((44.0, -21.0), (37.0, -14.0))]
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global failed
-    print(("ok    " if ok else "FAIL  ") + name + (("  " + detail) if detail else ""))
-    if not ok:
-        failed += 1
-
-
-def ts(s):
-    return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
 
 
 # ---- the forecast, as ecCodes reads it ----
@@ -97,19 +85,6 @@ def wind(lat, lon, t):
             c[:, 1, 0] * fj * (1 - fi) + c[:, 1, 1] * fj * fi
         res.append(s[0] * (1 - fk) + s[1] * fk)
     return res
-
-
-def gc(a, b):
-    la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
-    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    return 2 * R_NM * math.asin(min(1.0, math.sqrt(h)))
-
-
-def bearing(a, b):
-    la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
-    y = math.sin(lo2 - lo1) * math.cos(la2)
-    x = math.cos(la1) * math.sin(la2) - math.sin(la1) * math.cos(la2) * math.cos(lo2 - lo1)
-    return math.degrees(math.atan2(y, x)) % 360
 
 
 def twa(w, hdg):
@@ -230,5 +205,4 @@ for k, (a, b) in enumerate(PASSAGES):
     back = (replay(pts, t0) - t0) / 3600
     check("%s: replayed through the forecast, %.2f h (%+.2f %% of seawx's)" % (name, back, 100 * (back / got - 1)),
           abs(back / got - 1) <= 0.01)
-print("%d failed" % failed)
-sys.exit(1 if failed else 0)
+finish()

@@ -22,72 +22,15 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from route_geo import bearing, check, finish, gc, iso, slerp, storm_json, ts  # noqa: E402
 import route_fields  # noqa: E402
 
 SEAWX, T = sys.argv[1], sys.argv[2]
-R_NM = 6371008.8 / 1852.0
 T0 = 1728345600  # 2024-10-08T00:00:00Z: the storms' last observed fix
 TIMES = [T0 + 3 * 3600 * k for k in range(41)]  # 120 h
 GRID = (18.0, -70.0, 32.0, -48.0, 0.5)
 ERRORS = (20.0, 40.0, 60.0)  # --danger-errors of the cases
 FROM, TO = (25.0, -63.0), (25.0, -55.0)
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global failed
-    print(("ok    " if ok else "FAIL  ") + name + (("  " + detail) if detail else ""))
-    if not ok:
-        failed += 1
-
-
-def iso(t):
-    return __import__("datetime").datetime.fromtimestamp(t, __import__("datetime").timezone.utc) \
-        .strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def gc(a, b):
-    (la1, lo1), (la2, lo2) = [(math.radians(x), math.radians(y)) for x, y in (a, b)]
-    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    return 2 * R_NM * math.asin(min(1.0, math.sqrt(h)))
-
-
-def bearing(a, b):
-    la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
-    y = math.sin(lo2 - lo1) * math.cos(la2)
-    x = math.cos(la1) * math.sin(la2) - math.sin(la1) * math.cos(la2) * math.cos(lo2 - lo1)
-    return math.degrees(math.atan2(y, x)) % 360
-
-
-def slerp(a, b, f):
-    def vec(p):
-        la, lo = math.radians(p[0]), math.radians(p[1])
-        return (math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la))
-    va, vb = vec(a), vec(b)
-    w = math.acos(max(-1.0, min(1.0, sum(x * y for x, y in zip(va, vb)))))
-    if w < 1e-12:
-        return a
-    k1, k2 = math.sin((1 - f) * w) / math.sin(w), math.sin(f * w) / math.sin(w)
-    v = [k1 * x + k2 * y for x, y in zip(va, vb)]
-    return (math.degrees(math.asin(max(-1, min(1, v[2])))), math.degrees(math.atan2(v[1], v[0])))
-
-
-def storm_json(sid, name, fixes):
-    """fixes: (hours from T0, lat, lon, (ne, se, sw, nw) 34 kt radii); hours
-    <= 0 are observed, the rest forecast."""
-    obs, fc = [], []
-    for h, lat, lon, r in fixes:
-        p = {"lat": lat, "lon": lon, "category_code": "TC2", "max_sustained_wind": 90,
-             "wind_extent_radii": {"34kts": dict(zip(("ne", "se", "sw", "nw"), r), wind_speed=34)}}
-        if h <= 0:
-            p["time"] = iso(T0 + h * 3600)
-            obs.append(p)
-        else:
-            p["forecast_time"] = iso(T0 + h * 3600)
-            p["forecast_hour"] = h
-            fc.append(p)
-    return {"atcf_id": sid, "storm_name": name, "basin": "NA", "season": 2024, "is_active": True,
-            "observed_track": obs, "forecast_track": fc}
 
 
 def error_at(lead):
@@ -137,8 +80,7 @@ def route_points(path):
     pts = []
     for ft in fc["features"]:
         lon, lat = ft["geometry"]["coordinates"][:2]
-        pts.append((__import__("datetime").datetime.fromisoformat(
-            ft["properties"]["time"].replace("Z", "+00:00")).timestamp(), lat, lon))
+        pts.append((ts(ft["properties"]["time"]), lat, lon))
     return pts
 
 
@@ -182,7 +124,7 @@ route_fields.write(GRIB, GRID, TIMES, {"wind": lambda la, lo, t: (0.0, -12.0)})
 DETOUR = [(h, 24.8 + h * 2 / 60.0, -59.0, (60, 50, 30, 40)) for h in (-12, -6, 0, 12, 24, 36, 48, 72, 96, 120)]
 path = os.path.join(T, "detour_storm.json")
 with open(path, "w") as f:
-    json.dump([storm_json("AL152024", "DETOURA", DETOUR)], f)
+    json.dump([storm_json("AL152024", "DETOURA", DETOUR, T0)], f)
 
 rc, se, free, free_pts = route("free", None)
 check("detour: without storms, a route", rc == 0, se.strip())
@@ -209,7 +151,7 @@ WAIT = [(h, 25.0, -61.9 + h * 12 / (60.0 * math.cos(math.radians(25))), (80, 80,
         for h in (-6, 0, 6, 12, 24, 36, 48, 72, 96, 120)]
 path = os.path.join(T, "wait_storm.json")
 with open(path, "w") as f:
-    json.dump([storm_json("AL162024", "WAITY", WAIT)], f)
+    json.dump([storm_json("AL162024", "WAITY", WAIT, T0)], f)
 rc, _, se = run(["--grib", GRIB, "--from", "%g,%g" % FROM, "--to", "%g,%g" % TO, "--depart",
                     iso(T0), "--speed", "6", "--coastline", "c", "--storms", path,
                     "--danger-errors", "20,40,60", "--json", os.path.join(T, "nowait.json")])
@@ -235,5 +177,4 @@ check("bad input: --storms of junk: one line naming the file, exit 7 (as seawx s
 rc, so, se = run(["--grib", GRIB, "--from", "25,-63", "--to", "25,-55", "--speed", "6", "--no-storms", "--wait", "6"])
 check("bad input: --wait with --no-storms: exit 2", rc == 2 and "--no-storms" in se, se.strip())
 
-print("%d failed" % failed)
-sys.exit(1 if failed else 0)
+finish()

@@ -29,6 +29,8 @@ check "the plan's chart library is installed beside libseawx, and only it needs 
 lib=\$(grep '/libseawx.so.0\$' '$T/files.txt') && chart=\$(grep '/libseawx_chart.so.0\$' '$T/files.txt') &&
 test \"\${lib%/*}\" = \"\${chart%/*}\" && grep -q '^ Depends:.*libcairo2' '$T/info.txt' &&
 readelf -d \"\$chart\" | grep -q 'NEEDED.*libcairo' && ! readelf -d \"\$lib\" | grep -q 'NEEDED.*libcairo'"
+check "it recommends the coastlines seawx route reads (gmt-gshhg-full)" \
+  grep -q '^ Recommends:.*gmt-gshhg-full' "$T/info.txt"
 check "GDAL lists SEAWX with no GDAL_DRIVER_PATH" sh -c "env -u GDAL_DRIVER_PATH gdalinfo --formats | grep -q '^  SEAWX'"
 check "the manual page of seed holds its options" sh -c \
   "zcat /usr/share/man/man1/seawx-seed.1.gz | grep -q 'bbox' && { ! command -v man >/dev/null || MANPAGER=cat man seawx-seed 2>/dev/null | grep -q -- '--bbox'; }"

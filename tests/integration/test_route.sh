@@ -26,6 +26,25 @@ check "routes keep out of storms (a detour, a wait), minute by minute" \
   $py "$here/route_storm_check.py" "$SEAWX_CLI" "$T"
 check "the route's chart: markers, land, the storm and the wind at their pixels" \
   $py "$here/route_chart_check.py" "$SEAWX_CLI" "$T"
+# $SEAWX_GSHHG: another place for the coastlines (route_check.py wrote wind.grb2)
+mkdir -p "$T/gshhg-empty" "$T/gshhg"
+ln -sf /usr/share/gmt-gshhg/binned_GSHHS_c.nc "$T/gshhg/"
+gshhg() { # DIR: a route at sea with the crude coastline read from DIR
+  SEAWX_GSHHG=$1 "$SEAWX_CLI" route --no-storms --grib "$T/wind.grb2" --from=-1,-30 --to 1,-30 \
+    --depart 2023-11-15T00:00Z --speed 6 --coastline c -q --json "$T/gshhg.json" >/dev/null
+}
+check "\$SEAWX_GSHHG names a folder holding the coastline: the route is found" gshhg "$T/gshhg"
+rm -f "$T/gshhg.json"
+gshhg_missing() { # one line naming the variable and the file, exit 5, nothing written
+  local rc
+  gshhg "$T/gshhg-empty" 2>"$T/gshhg.err"
+  rc=$?
+  [ "$rc" -eq 5 ] && [ "$(wc -l <"$T/gshhg.err")" -eq 1 ] && [ ! -e "$T/gshhg.json" ] &&
+    grep -qF "SEAWX_GSHHG: no GSHHG coastline at $T/gshhg-empty/binned_GSHHS_c.nc" "$T/gshhg.err" ||
+    { echo "  exit $rc: $(cat "$T/gshhg.err")"; return 1; }
+}
+check "\$SEAWX_GSHHG names a folder without it: exit 5, one line naming both, nothing written" \
+  gshhg_missing
 check "routes never over land (GSHHG full, GMT's shoreline)" \
   $py "$here/route_land_check.py" "$SEAWX_CLI" "$T"
 finish
