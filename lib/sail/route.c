@@ -13,6 +13,7 @@
  * that will reach it first. */
 #include "route_priv.h"
 #include "seawx/error.h"
+#include "seawx/iso8601.h"
 #include "seawx/sphere.h"
 
 #include <math.h>
@@ -513,10 +514,13 @@ static void stopped(search *s, const step_tally *st, int too_long)
         for (size_t i = r->iso_off[r->niso - 2]; i < r->iso_off[r->niso - 1]; i++)
             if (r->nodes[i].to_end < p->to_end)
                 p = &r->nodes[i];
+        /* the moment itself: a waypoint leg's search starts at that leg's
+         * start, so hours from o->depart would not be the voyage's */
+        char at[SWX_ISO8601_LEN];
+        swx_iso8601_format(at, last);
         set_reason(s->r, SWX_ROUTING_FORECAST_END, 0, p->lat, p->lon, last,
-                   "the forecast ends within %lld min after %.1f h of the voyage, before the "
-                   "end is reached",
-                   (long long)((s->dt + 59) / 60), (double)(last - o->depart) / 3600);
+                   "the forecast ends within %lld min after %s, before the end is reached",
+                   (long long)((s->dt + 59) / 60), at);
     } else if (st->near_cause) {
         set_reason(
             s->r, SWX_ROUTING_END_UNREACHABLE, st->near_cause, st->near_lat, st->near_lon, s->t,
