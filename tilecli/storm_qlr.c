@@ -56,9 +56,7 @@ static void put_layers(FILE *f, unsigned mask)
                 "      <id>seawx_%s</id>\n"
                 "      <datasource>./%s</datasource>\n"
                 "      <layername>%s</layername>\n"
-                "      <srs>\n        <spatialrefsys>\n"
-                "          <authid>EPSG:4326</authid>\n"
-                "        </spatialrefsys>\n      </srs>\n"
+                "      <srs>" SWX_QGS_SRS_WGS84 "</srs>\n"
                 "      <provider encoding=\"UTF-8\">ogr</provider>\n"
                 "      %s\n",
                 r->qgis_geometry, r->qgis_wkb, r->layer, r->file, r->layer, r->qgis_temporal);

@@ -20,6 +20,7 @@
 #include "seawx/connstr.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/qgs.h"
 #include "xml.h"
 
 #include <ctype.h>
@@ -158,8 +159,10 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
     }
     /* The layers' CRS as QGIS names it (the plugin serves EPSG:4326 or Web
      * Mercator, which a service may advertise as EPSG:900913). */
-    const char *crs =
-        o->crs && (strstr(o->crs, "3857") || strstr(o->crs, "900913")) ? "EPSG:3857" : "EPSG:4326";
+    /* a whole <spatialrefsys>: QGIS 3.22 takes an authid alone for no CRS */
+    const char *srs = o->crs && (strstr(o->crs, "3857") || strstr(o->crs, "900913"))
+                          ? SWX_QGS_SRS_MERC
+                          : SWX_QGS_SRS_WGS84;
     /* The group comes unticked: with temporal navigation off QGIS draws
      * every layer of a ticked group at once, fetching every valid time. */
     fputs("<!DOCTYPE qgis-layer-definition>\n"
@@ -207,15 +210,13 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
         put_name(f, l, when);
         fprintf(f,
                 "</layername>\n"
-                "      <srs>\n        <spatialrefsys>\n"
-                "          <authid>%s</authid>\n"
-                "        </spatialrefsys>\n      </srs>\n"
+                "      <srs>%s</srs>\n"
                 "      <provider>gdal</provider>\n"
                 "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"
                 "        <fixedRange><start>%s</start><end>%s</end></fixedRange>\n"
                 "      </temporal>\n"
                 "    </maplayer>\n",
-                crs, sa, sb);
+                srs, sa, sb);
     }
     fputs("  </maplayers>\n</qlr>\n", f);
     if (ferror(f))

@@ -13,8 +13,9 @@ service's value legend as its legend image.
 import uuid
 from datetime import datetime, timedelta, timezone
 
-from qgis.core import (QgsDateTimeRange, QgsInterval, QgsProject, QgsRasterLayer,
-                       QgsReadWriteContext, QgsTemporalNavigationObject, QgsUnitTypes)
+from qgis.core import (QgsCoordinateReferenceSystem, QgsDateTimeRange, QgsInterval, QgsProject,
+                       QgsRasterLayer, QgsReadWriteContext, QgsTemporalNavigationObject,
+                       QgsUnitTypes)
 from qgis.PyQt.QtCore import QDateTime, Qt
 from qgis.PyQt.QtXml import QDomDocument
 
@@ -137,8 +138,8 @@ def maplayer_xml(layer_id, datasource, name, authid, rg=None, legend=None):
     child(ml, "id", layer_id)
     child(ml, "datasource", datasource)
     child(ml, "layername", name)
-    srs = child(child(ml, "srs"), "spatialrefsys")
-    child(srs, "authid", authid)
+    # QGIS's own <spatialrefsys>: 3.22 takes an authid alone for no CRS
+    QgsCoordinateReferenceSystem(authid).writeXml(child(ml, "srs"), doc)
     child(ml, "provider", "gdal")
     if rg is not None:
         temporal = child(ml, "temporal")

@@ -124,6 +124,8 @@ def main():
         for layer in p.mapLayers().values():
             if not layer.isValid():
                 fail(f"layer {layer.name()} did not load from {layer.source()}")
+            if not layer.crs().isValid():
+                fail(f"layer {layer.name()} has no valid CRS ({layer.crs().authid() or 'none'})")
             by_source[os.path.basename(layer.source().split("|")[0])] = layer
         if "route.geojson" not in by_source or \
                 root.findLayer(by_source["route.geojson"].id()) is None:

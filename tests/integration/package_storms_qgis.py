@@ -143,8 +143,8 @@ def main():
             layer = by_source.get(f["path"])
             if layer is None or not isinstance(layer, QgsVectorLayer):
                 fail(f"{f['path']} is not a vector layer of the Storms group")
-            if not layer.isValid():
-                fail(f"{f['path']} did not load")
+            if not layer.isValid() or not layer.crs().isValid():
+                fail(f"{f['path']} did not load, or has no valid CRS")
             got, want = layer.renderer().type(), RENDERERS[f["kind"]]
             if got != want:
                 fail(f"{f['path']} has renderer {got}, not {want}")

@@ -182,6 +182,9 @@ def frames(path, layer, out, view, size, ks, legend):
             lyr = node.layer()
             if lyr is None or not lyr.isValid() or not isinstance(lyr, QgsRasterLayer):
                 fail(f"the layer of {t} did not load: {node.name()}")
+            # QGIS's own test for "Layer has no coordinate reference system set!"
+            if not lyr.crs().isValid():
+                fail(f"the layer of {t} has no valid CRS ({lyr.crs().authid() or 'none'})")
             # What the Layers panel shows, variable and time first: a narrow
             # panel still tells the layers apart.
             lead = f"{layer['variable']} {short(parse(t))}"

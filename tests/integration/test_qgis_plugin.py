@@ -191,6 +191,9 @@ def main():
             if not isinstance(lyr, QgsRasterLayer) or not lyr.isValid() or \
                     lyr.providerType() != "gdal":
                 fail(f"the layer of {t} is not a valid gdal raster: {lyr.source()}")
+            # QGIS's own test for "Layer has no coordinate reference system set!"
+            if not lyr.crs().isValid() or lyr.crs().authid() != "EPSG:4326":
+                fail(f"the layer of {t} has no valid CRS ({lyr.crs().authid() or 'none'})")
             items = connstr_items(lyr.source())
             want = {"bundle": bundle, "variable": var, "run": layer["run"], "time": t}
             if items != want:
@@ -313,9 +316,9 @@ def main():
             kind = re.search(r'<renderer-v2 [^>]*type="([^"]+)"', qml).group(1)
             if not isinstance(lyr, QgsVectorLayer) or not lyr.isValid() or \
                     not lyr.temporalProperties().isActive() or lyr.renderer() is None or \
-                    lyr.renderer().type() != kind:
-                fail(f"the storm layer {lyr.name()} is not valid, styled ({kind}) and on the "
-                     "slider")
+                    lyr.renderer().type() != kind or not lyr.crs().isValid():
+                fail(f"the storm layer {lyr.name()} is not valid, styled ({kind}), on the "
+                     f"slider and in a valid CRS ({lyr.crs().authid() or 'none'})")
         print(f"storms: {len(slayers)} layers ({', '.join(s.name() for s in sitems)}), styled, "
               "on the time slider")
 
@@ -342,7 +345,8 @@ def main():
             lyr = node.layer()
             items = connstr_items(lyr.source())
             if items.get("crs") != "EPSG:3857" or items.get("time") != t or \
-                    lyr.crs().authid() != "EPSG:3857" or not lyr.isValid():
+                    lyr.crs().authid() != "EPSG:3857" or not lyr.crs().isValid() or \
+                    not lyr.isValid():
                 fail(f"in a Web Mercator project the layer of {t} is {lyr.source()} in "
                      f"{lyr.crs().authid()}")
         project.setCrs(QgsCoordinateReferenceSystem("EPSG:4326"))

@@ -169,6 +169,8 @@ def cmd_qgs(qgs, n):
             fail(f"{layer.name()}: valid {layer.isValid()}, not styled as its .qml ({want})")
         if not layer.temporalProperties().isActive():
             fail(f"{layer.name()} does not follow the time slider")
+        if not layer.crs().isValid():
+            fail(f"{layer.name()} has no valid CRS ({layer.crs().authid() or 'none'})")
     if p.crs().authid() != "EPSG:4326":
         fail(f"the project's CRS is {p.crs().authid()!r}, not EPSG:4326")
     nav = controller.temporalController()
