@@ -19,6 +19,8 @@ packages=(
   # bzip2: a voyage GRIB compressed for the satellite link (seawx grib -o F.grb2.bz2)
   libbz2-dev bzip2
   libimagequant-dev libwebp-dev libjpeg62-turbo-dev libgeos-dev python3-shapely
+  # numpy: the route reference and the voyage GRIB check (test-only)
+  python3-numpy
   # The departure plan's chart (seawx plan --chart): cairo, and the DejaVu
   # fonts it writes with.
   libcairo2-dev fonts-dejavu-core

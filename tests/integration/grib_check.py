@@ -1,7 +1,8 @@
 """grib_check.py: independent check of a voyage GRIB written by `seawx grib`.
 
 Written apart from lib/: the file is read with the ecCodes command-line tools
-(grib_ls, grib_copy, grib_get_data), the source forecast files too; the
+(grib_ls, grib_copy, grib_get_data), the source forecast files whole with
+libeccodes (grib_source.py); the
 windows of the valid times come from their definition, distances and points
 along the route from voyage_check.py (the haversine and the navigator's
 destination formulas).
@@ -21,10 +22,13 @@ and, for PAIRS random (field, grid point inside the window), that the value
 equals the source file's value at that point within half the packing step.
 Prints one summary line; exits 1 on the first failure.
 """
-import datetime, math, os, random, subprocess, sys, tempfile
+import datetime, os, random, subprocess, sys, tempfile
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from voyage_check import KN, haversine, iso, route  # noqa: E402 (the same formulas)
+import grib_source  # noqa: E402
+from voyage_check import KN, R, iso, route  # noqa: E402 (the same formulas)
 
 NM = 1852.0
 MISSING = "MISSING"
@@ -58,6 +62,14 @@ def read_points(path, where=None):
         key = (round(float(f[0]) * 100), round(float(f[1]) % 360 * 100))
         out[key] = None if f[2] == MISSING else float(f[2])
     return out
+
+
+def hav(p, q):
+    """voyage_check's haversine on numpy arrays of (lon, lat), broadcast."""
+    p1, p2 = np.radians(p[..., 1]), np.radians(q[..., 1])
+    dp, dl = p2 - p1, np.radians(q[..., 0] - p[..., 0])
+    h = np.sin(dp / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dl / 2) ** 2
+    return 2 * R * np.arcsin(np.sqrt(h))
 
 
 def main():
@@ -109,13 +121,21 @@ def main():
         pts_k = read_points(os.path.join(tmp, "%d.grb" % k))
         if len(pts_k) != int(ni) * int(nj):
             fail("field %d has %d points for %s x %s" % (k, len(pts_k), ni, nj))
-        for (la, lo), v in pts_k.items():
+        keys = list(pts_k)
+        for la, lo in keys:
             lat, lon = la / 100.0, lo / 100.0
             if abs(lat / 0.25 - round(lat / 0.25)) > 1e-6 or abs(lon / 0.25 - round(lon / 0.25)) > 1e-6:
                 fail("field %d: point %g,%g is not a source node" % (k, lat, lon))
-            p = ((lon + 180) % 360 - 180, lat)
-            d = min(haversine(p, q) for q in line)
-            diag = haversine(p, (p[0] + grid, min(90, p[1] + grid)))
+        ps = np.array([((lo / 100.0 + 180) % 360 - 180, la / 100.0) for la, lo in keys])
+        # each point's distance to the nearest point of the stretch, and a
+        # grid cell's diagonal there: to (lon + grid, lat + grid)
+        q = np.asarray(line, dtype=float)[None, :, :]
+        ds = np.concatenate([hav(ps[i:i + 1000, None, :], q).min(axis=1)
+                             for i in range(0, len(ps), 1000)]) if len(ps) else np.zeros(0)
+        corner = np.stack([ps[:, 0] + grid, np.minimum(90, ps[:, 1] + grid)], axis=1)
+        diags = hav(ps, corner)
+        for (la, lo), d, diag in zip(keys, ds, diags):
+            v, lat, lon = pts_k[(la, lo)], la / 100.0, lo / 100.0
             if d <= buf - NM:
                 checked_in += 1
                 if v is None:
@@ -139,14 +159,13 @@ def main():
             names = [f for f in os.listdir(src_dir) if f.endswith(".f%03d.grib2" % fh)]
             found = None
             for f in names:
-                got = read_points(os.path.join(src_dir, f), "shortName=" + name)
-                if got:
-                    found = got
+                found = grib_source.field_or_none(os.path.join(src_dir, f), name)
+                if found:
                     break
             if found is None:
                 fail("no source file of hour %d holds %s" % (fh, name))
             src_cache[key] = found
-        src = src_cache[key].get((la, lo))
+        src = src_cache[key](la / 100.0, lo / 100.0)
         if src is None:
             fail("source of %s hour %d has no value at %g,%g" % (name, fh, la / 100.0, lo / 100.0))
         err = abs(src - v)

@@ -2,7 +2,7 @@
 
 Written apart from lib/: the file is read with the ecCodes command-line tools
 (grib_get, grib_get_data), the source forecast files with libeccodes through
-ctypes (a whole global field at once); the route is sampled
+ctypes (a whole global field at once, grib_source.py); the route is sampled
 along its great circles by spherical interpolation, distances are haversine.
 
   grib_polar_check.py OUT SRC_DIR ROUTE_CSV BUFFER_NM RUN_YYYYMMDD
@@ -22,13 +22,13 @@ empty file for a box: its values only). Checks:
 Nodes and values are those of the rows beyond 84 degrees of latitude.
 Prints one summary line; exits 1 on the first failure.
 """
-import ctypes
-import ctypes.util
 import math
 import os
-import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grib_source  # noqa: E402
 
 NM = 1852.0
 R = 6371008.8
@@ -56,69 +56,6 @@ def points(path, where):
         key = (round(float(f[0]) * 100), round(float(f[1]) % 360 * 100))
         out[key] = None if f[2] == MISSING else float(f[2])
     return out
-
-
-_lib = ctypes.CDLL(ctypes.util.find_library("eccodes") or "libeccodes.so.0")
-_lib.codes_handle_new_from_message.restype = ctypes.c_void_p
-_lib.codes_handle_new_from_message.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
-_lib.codes_get_long.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_long)]
-_lib.codes_get_double.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
-                                  ctypes.POINTER(ctypes.c_double)]
-_lib.codes_get_string.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
-                                  ctypes.POINTER(ctypes.c_size_t)]
-_lib.codes_set_double.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_double]
-_lib.codes_get_double_array.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
-                                        ctypes.POINTER(ctypes.c_double),
-                                        ctypes.POINTER(ctypes.c_size_t)]
-_lib.codes_handle_delete.argtypes = [ctypes.c_void_p]
-
-
-def source_field(path, name):
-    """The message named name of a GRIB2 file: a function (lat, lon) -> value or None."""
-    data = open(path, "rb").read()
-    at = 0
-    while at + 16 <= len(data):
-        if data[at:at + 4] != b"GRIB":
-            fail("%s: no GRIB message at byte %d" % (path, at))
-        length = struct.unpack(">Q", data[at + 8:at + 16])[0]
-        msg = data[at:at + length]
-        at += length
-        h = _lib.codes_handle_new_from_message(None, msg, len(msg))
-        buf = ctypes.create_string_buffer(64)
-        size = ctypes.c_size_t(64)
-        _lib.codes_get_string(h, b"shortName", buf, ctypes.byref(size))
-        if buf.value.decode() != name:
-            _lib.codes_handle_delete(h)
-            continue
-        g = {}
-        for k in ("Ni", "Nj", "jScansPositively"):
-            v = ctypes.c_long()
-            _lib.codes_get_long(h, k.encode(), ctypes.byref(v))
-            g[k] = v.value
-        for k in ("latitudeOfFirstGridPointInDegrees", "longitudeOfFirstGridPointInDegrees",
-                  "iDirectionIncrementInDegrees", "jDirectionIncrementInDegrees"):
-            v = ctypes.c_double()
-            _lib.codes_get_double(h, k.encode(), ctypes.byref(v))
-            g[k] = v.value
-        _lib.codes_set_double(h, b"missingValue", 9.999e20)
-        n = ctypes.c_size_t(g["Ni"] * g["Nj"])
-        vals = (ctypes.c_double * n.value)()
-        if _lib.codes_get_double_array(h, b"values", vals, ctypes.byref(n)) != 0:
-            fail("%s: %s: cannot decode" % (path, name))
-        _lib.codes_handle_delete(h)
-
-        def at_node(lat, lon, g=g, vals=vals):
-            fj = (lat - g["latitudeOfFirstGridPointInDegrees"]) / g["jDirectionIncrementInDegrees"]
-            fj = fj if g["jScansPositively"] else -fj
-            fi = ((lon - g["longitudeOfFirstGridPointInDegrees"]) % 360) / \
-                g["iDirectionIncrementInDegrees"]
-            j, i = round(fj), round(fi) % g["Ni"]
-            if abs(fj - round(fj)) > 1e-6 or abs(fi - round(fi)) > 1e-6 or not 0 <= j < g["Nj"]:
-                return None
-            v = vals[j * g["Ni"] + i]
-            return None if v > 1e20 else v
-        return at_node
-    fail("%s: no %s message" % (path, name))
 
 
 def unit(lat, lon):
@@ -202,7 +139,7 @@ def main():
             got = points(out, "shortName=%s,step=%d" % (name, step))
             srcf = os.path.join(src_dir, "sof-d.%s.t00z.0p25.basic.global.f%03d.grib2"
                                 % (day, step))
-            ref = source_field(srcf, name)
+            ref = grib_source.field(srcf, name)
             for k, v in got.items():
                 if v is None:
                     continue

@@ -112,7 +112,7 @@ check "the storage host never got the key (every storage request without it)" \
 
 # ---- values and windows, checked apart from seawx ----
 check "values equal the source's; inside each window present, outside missing" \
-  sh -c "python3 '$here/grib_check.py' v.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 1000 240 6 >check.out 2>&1"
+  sh -c "/usr/bin/python3 '$here/grib_check.py' v.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 1000 240 6 >check.out 2>&1"
 cat check.out
 "$S" grib --bbox -61.2,35,-39.3,41 --hours 6-126 --vars wind,prmsl --cache c1 -o box.grb2 2>box.err
 box=$(stat -c %s box.grb2 2>/dev/null || echo 0)
@@ -122,17 +122,17 @@ boxz=$(bzip2 -9 -c box.grb2 | wc -c)
 echo "# compressed with bzip2: window $bz bytes, box $boxz bytes ($(awk -v a="$bz" -v b="$boxz" 'BEGIN {printf "%.0f", 100 * a / b}') %)"
 check "compressed, the window cut is at most 40 % of the compressed box" test $((100 * bz)) -le $((40 * boxz))
 check "the check can fail: the box file has values outside the windows" \
-  sh -c "! python3 '$here/grib_check.py' box.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 10 240 6 >boxcheck.out 2>&1 && grep -q 'outside the window, and has a value' boxcheck.out"
+  sh -c "! /usr/bin/python3 '$here/grib_check.py' box.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 10 240 6 >boxcheck.out 2>&1 && grep -q 'outside the window, and has a value' boxcheck.out"
 "$S" grib "${voyage[@]}" --cut route --cache c1 -o route.grb2 2>routecut.err
 echo "# route cut (one grid, a bitmap per time): $(stat -c %s route.grb2) bytes"
 check "the GRIB1 file passes the same check" \
-  sh -c "python3 '$here/grib_check.py' v.grb src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >g1check.out 2>&1"
+  sh -c "/usr/bin/python3 '$here/grib_check.py' v.grb src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >g1check.out 2>&1"
 "$S" grib --bbox -61.2,35,-39.3,41 --hours 6-126 --vars wind,prmsl --cache c1 -o box.grb 2>box1.err
 box1=$(stat -c %s box.grb 2>/dev/null || echo 0)
 echo "# GRIB1: window $g1 bytes, box $box1 ($(awk -v a="$g1" -v b="$box1" 'BEGIN {printf "%.0f", 100 * a / b}') %)"
 check "as GRIB1, the window cut is at most 40 % of the box" test "$box1" -gt 0 -a $((100 * g1)) -le $((40 * box1))
 check "the route cut passes the same check" \
-  sh -c "python3 '$here/grib_check.py' route.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >routecheck.out 2>&1"
+  sh -c "/usr/bin/python3 '$here/grib_check.py' route.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >routecheck.out 2>&1"
 
 # Across 180: a Pacific route, from the global files (no region holds it).
 printf 'lat,lon\n20,170\n22,-175\n24,-165\n' >pacific.csv
@@ -144,7 +144,7 @@ for h in $(seq 6 6 54); do
 done
 check "a route across 180: global files, grids continuous across it, values and windows right" \
   sh -c "grep -q 'global files' pacific.err &&
-         python3 '$here/grib_check.py' pacific.grb2 srcg pacific.csv $RUN $DEPART 8 10 50 0.5 300 240 6 >paccheck.out 2>&1"
+         /usr/bin/python3 '$here/grib_check.py' pacific.grb2 srcg pacific.csv $RUN $DEPART 8 10 50 0.5 300 240 6 >paccheck.out 2>&1"
 cat paccheck.out
 
 # ---- storage that ignores Range, faults ----
