@@ -27,6 +27,7 @@ static int ctx_init(struct ctx *c, const struct sim_grid *g, const struct sim_wh
     if (c->doy < 0)
         c->doy += 365.2425;
     c->season = cos(2 * PI * (c->doy - 196) / 365.2425);
+    sim_field_storm_init(c, w->valid);
     c->col = malloc((g->nx + 1) * sizeof(double));
     c->col2 = malloc((g->nx + 1) * sizeof(double));
     c->row = malloc((g->ny + 1) * sizeof(double));

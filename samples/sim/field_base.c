@@ -16,6 +16,7 @@
 #include "field_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- separable building blocks ---------------------------------------------- */
 
@@ -411,15 +412,30 @@ static void compute_currents(struct ctx *c, float *u, float *v)
     }
 }
 
+/* The wind with the storms into u, and its partners B_SV10 and B_SSEA. */
+static int compute_storm_wind(struct ctx *c, float *u)
+{
+    const float *bu = sim_field_base_get(c, B_U10), *bv = sim_field_base_get(c, B_V10);
+
+    c->base[B_SV10] = field_new(c);
+    c->base[B_SSEA] = field_new(c);
+    if (bu == NULL || bv == NULL || c->base[B_SV10] == NULL || c->base[B_SSEA] == NULL)
+        return -1;
+    memcpy(u, bu, c->n * sizeof(*u));
+    memcpy(c->base[B_SV10], bv, c->n * sizeof(*u));
+    sim_field_storm_wind(c, u, c->base[B_SV10], c->base[B_SSEA]);
+    return 0;
+}
+
 const float *sim_field_base_get(struct ctx *c, enum base b)
 {
     float *f;
 
     if (c->base[b] != NULL || c->failed)
         return c->base[b];
-    if (b == B_V10 || b == B_OCV) {
+    if (b == B_V10 || b == B_OCV || b == B_SV10 || b == B_SSEA) {
         /* computed with their partner */
-        sim_field_base_get(c, b == B_V10 ? B_U10 : B_OCU);
+        sim_field_base_get(c, b == B_V10 ? B_U10 : b == B_OCV ? B_OCU : B_SU10);
         return c->base[b];
     }
     f = field_new(c);
@@ -460,6 +476,16 @@ const float *sim_field_base_get(struct ctx *c, enum base b)
         break;
     case B_SWELL:
         compute_swell(c, f);
+        break;
+    case B_SU10:
+        if (compute_storm_wind(c, f) != 0)
+            return NULL;
+        break;
+    case B_SPANOM:
+        if (sim_field_base_get(c, B_PANOM) == NULL)
+            return NULL;
+        memcpy(f, c->base[B_PANOM], c->n * sizeof(*f));
+        sim_field_storm_pressure(c, f);
         break;
     default:
         break;
