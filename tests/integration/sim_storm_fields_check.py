@@ -101,12 +101,16 @@ def dist_bearing(lat1, lon1, lat2, lon2):
 
 def bilinear(field, lat, lon):
     lats, lons, g = field
+    dx = lons[1] - lons[0]
     j = np.searchsorted(lats, lat) - 1
-    i = np.searchsorted(lons, lon) - 1
+    i = int(math.floor((lon - lons[0]) / dx))
+    if len(lons) * dx >= 360 - 1e-6:  # a global grid: across 180 too
+        i %= len(lons)
+    i1 = (i + 1) % len(lons)
     fy = (lat - lats[j]) / (lats[j + 1] - lats[j])
-    fx = (lon - lons[i]) / (lons[i + 1] - lons[i])
-    return ((1 - fy) * ((1 - fx) * g[j, i] + fx * g[j, i + 1]) +
-            fy * ((1 - fx) * g[j + 1, i] + fx * g[j + 1, i + 1]))
+    fx = ((lon - lons[i]) % 360) / dx
+    return ((1 - fy) * ((1 - fx) * g[j, i] + fx * g[j, i1]) +
+            fy * ((1 - fx) * g[j + 1, i] + fx * g[j + 1, i1]))
 
 
 def nodes_within(field, lat, lon, d):

@@ -14,8 +14,9 @@
 #   - the flow turns counter-clockwise (north of the equator);
 #   - the point forecasts at two nodes (the fastest one, one at the NE 34 kt
 #     radius) are the file's values within a packing step;
-# and in November 2026, far from any storm's track, the file has no 34 kt wind
-# and no pressure below 985 hPa.
+# the same of TAKARA (its centre across 180 degrees) and VAIANA (south of the
+# equator: clockwise) in the global files; and in November 2026, far from any
+# storm's track, the file has no 34 kt wind and no pressure below 985 hPa.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 # A cache of its own: the files below are made afresh by this test.
@@ -56,11 +57,34 @@ points() {
 }
 check "the point forecasts in the storm are the file's values" points
 
+restart() { # NOW: the stand-in again, its clock at NOW
+  kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+  rm -f "$T/port"
+  SIM_NOW=$1
+  sim_start
+}
+
+# the same checks of the global file across 180 degrees (TAKARA) and south of
+# the equator (VAIANA, clockwise), 18 UTC (06 UTC run, hour 12)
+other() { # NAME ID RUN_DAY
+  curl -sf -H "service-api-key: $KEY" "$SIM_URL/storm/json?id=$2" -o "$1.json" &&
+    for b in basic maritime; do
+      "$S" forecast download "sof-d.$3.t06z.0p25.$b.global.f012.grib2" -o "$1-$b.grib2" -q ||
+        return 1
+    done &&
+    $PY "$CHECK" "$1.json" "${3:0:4}-${3:4:2}-${3:6:2}T18:00:00Z" "$1-basic.grib2" \
+      "$1-maritime.grib2" "$1.nodes" >"$1.out" 2>&1
+  local rc=$?
+  cat "$1.out"
+  return $rc
+}
+restart 2024-10-03T12:00:00Z
+check "TAKARA across 180 degrees, as its advisory has it" other takara WP272024 20241003
+restart 2024-02-01T12:00:00Z
+check "VAIANA south of the equator, as its advisory has it" other vaiana SP052024 20240201
+
 # far from any storm's time: nothing of a storm
-kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
-rm -f "$T/port"
-SIM_NOW=2026-11-27T06:00:00Z
-sim_start
+restart 2026-11-27T06:00:00Z
 check "a file far from any storm's time: no storm in it" sh -c \
   "$S forecast download sof-d.20261127.t00z.0p25.basic.caribbean.f012.grib2 -o calm.grib2 -q 2>calm.err &&
    $PY '$CHECK' --calm calm.grib2"
