@@ -6,7 +6,8 @@
  * and columns, and the base fields computed so far. field_base.c makes the base
  * fields (temperatures, pressure, wind, rain, cloud, swell, currents) from
  * separable pieces, each once and only when asked; field_derived.c makes the
- * fields and flows of field.h from them, point by point. */
+ * fields and flows of field.h from them, point by point; field_storm.c adds
+ * the active storms to the wind, pressure and sea. */
 #include "field_int.h"
 
 #include <stdlib.h>
