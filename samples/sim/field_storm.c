@@ -23,7 +23,8 @@
  * (counter-clockwise in the northern hemisphere, clockwise in the southern),
  * 20 degrees in toward the centre. Where the vortex is faster than the
  * background wind by more than 1 m/s it replaces it, where slower by more than
- * 1 m/s the background stays, and in between the two are mixed smoothly.
+ * 1 m/s the background stays, and in between the two are mixed smoothly
+ * (directions as vectors, speeds as speeds).
  *
  * Pressure: Holland's p = pc + (pn - pc) exp(-(Rmax / r)^B), with pn the
  * background pressure at the point and B = rho e Vmax^2 / (pn - pc) (1 to 2.5);
@@ -232,12 +233,42 @@ static float storm_sea(float ws)
     return fminf(0.022f * ws * ws + 0.05f, fmaxf(9.0f, 4 + 0.16f * ws));
 }
 
+/* The wind of vortex vx at (lat, lon) over the background (u, v), in place:
+ * 1 when the vortex blows there, 0 when the background is left as it is. */
+static int blow(const struct vortex *vx, double lat, double lon, float *u, float *v)
+{
+    double r, az, sp, bu = *u, bv = *v, bs = sqrt(bu * bu + bv * bv), w;
+    double ca = cos(INFLOW * DEG), sa = sin(INFLOW * DEG);
+
+    if (!polar(vx, lat, lon, &r, &az))
+        return 0;
+    sp = vortex_speed(vx, r, az);
+    w = (sp - bs) / (2 * BLEND) + 0.5;
+    if (!(w > 0))
+        return 0;
+    w = w >= 1 ? 1 : w * w * (3 - 2 * w);
+    /* radial (outward) and tangential (cyclonic) unit vectors, east and north */
+    double ex = sin(az), ey = cos(az), tx = -ey * vx->hemi, ty = ex * vx->hemi;
+    double vu = sp * (ca * tx - sa * ex), vv = sp * (ca * ty - sa * ey);
+    /* directions mixed as vectors, speeds as speeds: no lull where the two cross */
+    double mu = w * vu + (1 - w) * bu, mv = w * vv + (1 - w) * bv;
+    double m = sqrt(mu * mu + mv * mv), to = w * sp + (1 - w) * bs;
+
+    if (m < 1e-6) {
+        mu = vu;
+        mv = vv;
+        m = sp;
+    }
+    *u = (float)(mu * to / m);
+    *v = (float)(mv * to / m);
+    return 1;
+}
+
 /* Adds the vortices to the background wind (u, v) in place; sea gets the storm's
  * wind sea where a vortex blows, 0 elsewhere. */
 void sim_field_storm_wind(const struct ctx *c, float *u, float *v, float *sea)
 {
     const struct sim_grid *g = c->g;
-    double ca = cos(INFLOW * DEG), sa = sin(INFLOW * DEG);
 
     memset(sea, 0, c->n * sizeof(*sea));
     for (int s = 0; s < c->nvortex; s++) {
@@ -247,21 +278,8 @@ void sim_field_storm_wind(const struct ctx *c, float *u, float *v, float *sea)
                 continue;
             for (size_t i = 0; i < g->nx; i++) {
                 size_t p = j * g->nx + i;
-                double r, az, sp, bu = u[p], bv = v[p], w;
-                if (!polar(vx, g->lat[j], g->lon[i], &r, &az))
-                    continue;
-                sp = vortex_speed(vx, r, az);
-                w = (sp - sqrt(bu * bu + bv * bv)) / (2 * BLEND) + 0.5;
-                if (!(w > 0))
-                    continue;
-                w = w >= 1 ? 1 : w * w * (3 - 2 * w);
-                /* tangential (cyclonic) and radial unit vectors, east and north */
-                double ex = sin(az), ey = cos(az);
-                double tx = -ey * vx->hemi, ty = ex * vx->hemi;
-                double vu = sp * (ca * tx - sa * ex), vv = sp * (ca * ty - sa * ey);
-                u[p] = (float)(w * vu + (1 - w) * bu);
-                v[p] = (float)(w * vv + (1 - w) * bv);
-                sea[p] = fmaxf(sea[p], storm_sea(sqrtf(u[p] * u[p] + v[p] * v[p])));
+                if (blow(vx, g->lat[j], g->lon[i], &u[p], &v[p]))
+                    sea[p] = fmaxf(sea[p], storm_sea(sqrtf(u[p] * u[p] + v[p] * v[p])));
             }
         }
     }
