@@ -553,7 +553,9 @@ int sim_field_derived_vector(struct ctx *c, enum sim_vector vec, float *u, float
             case SIM_VEC_WAVE:
             case SIM_VEC_SWELL: {
                 /* Arrows point where the waves travel: opposite of "from". */
-                float ws = vec == SIM_VEC_WAVE ? fmaxf(wind_sea(speed(x, y)), ss[p]) : 0;
+                float ws = vec == SIM_VEC_WAVE ? wind_sea(speed(x, y)) : 0;
+                if (ss != NULL && vec == SIM_VEC_WAVE)
+                    ws = fmaxf(ws, ss[p]);
                 float sd = swell_from(lat, swell_wobble(g->lon[i], c->hours)) * (float)DEG;
                 float len = ws + sw[p];
                 float wx = ws * (x / fmaxf(speed(x, y), 0.01f));

@@ -84,10 +84,10 @@ const float *sim_field_base_get(struct ctx *c, enum base b);
 int sim_field_derived_eval(struct ctx *c, enum sim_field f, float *out);
 int sim_field_derived_vector(struct ctx *c, enum sim_vector vec, float *u, float *v);
 
-/* The active storms at valid (seconds since the epoch) into c->vortex
- * (field_storm.c). */
+/* The active storms at valid (seconds since the epoch) that reach c's grid,
+ * into c->vortex (field_storm.c). */
 void sim_field_storm_init(struct ctx *c, int64_t valid);
-/* Adds the storms' winds to (u, v) in place; sea: their wind sea, 0 elsewhere. */
+/* Adds the storms' winds to (u, v) in place; sea (zeros): their wind sea. */
 void sim_field_storm_wind(const struct ctx *c, float *u, float *v, float *sea);
 /* Lowers the pressure anomaly pa (Pa) to the storms' pressure. */
 void sim_field_storm_pressure(const struct ctx *c, float *pa);

@@ -36,9 +36,11 @@
  * instead of 9 m: about 12 m near the eyewall of a 100 kt storm.
  *
  * Cost and reach: the storms of a valid time are worked out once per
- * evaluation (sim_field_storm_init); points farther from a centre than 1.5
- * times its largest 34 kt radius plus 100 nm are not touched, so that fields
- * away from the storms keep the bits they have without them. */
+ * evaluation (sim_field_storm_init), keeping those that reach its grid; with
+ * none, the wind and pressure are the background's arrays themselves. Points
+ * farther from a centre than 1.5 times its largest 34 kt radius plus 100 nm
+ * are not touched, so that fields away from the storms keep the bits they
+ * have without them. */
 #include "field_int.h"
 
 #include <pthread.h>
@@ -164,6 +166,24 @@ static int storm_at(const struct sim_storm *s, int64_t t, struct vortex *v)
     return 1;
 }
 
+/* Whether some point of c's grid may be within v's reach (never 0 when one is). */
+static int touches(const struct ctx *c, const struct vortex *v)
+{
+    const struct sim_grid *g = c->g;
+    double deg = v->reach / NM_DEG, far = fmin(89.9, fabs(v->lat) + deg);
+    int row = 0;
+
+    for (size_t j = 0; j < g->ny && !row; j++)
+        row = fabs(g->lat[j] - v->lat) <= deg;
+    for (size_t i = 0; i < g->nx && row; i++) {
+        double dx = g->lon[i] - v->lon;
+        dx -= 360 * round(dx / 360);
+        if (fabs(dx) * NM_DEG * cos(far * DEG) <= v->reach)
+            return 1;
+    }
+    return 0;
+}
+
 void sim_field_storm_init(struct ctx *c, int64_t valid)
 {
     c->nvortex = 0;
@@ -171,7 +191,8 @@ void sim_field_storm_init(struct ctx *c, int64_t valid)
     if (!storms_ok)
         return;
     for (size_t i = 0; i < storms.n && c->nvortex < SIM_VORTEX_MAX; i++)
-        if (storms.storms[i].active && storm_at(&storms.storms[i], valid, &c->vortex[c->nvortex]))
+        if (storms.storms[i].active && storm_at(&storms.storms[i], valid, &c->vortex[c->nvortex]) &&
+            touches(c, &c->vortex[c->nvortex]))
             c->nvortex++;
 }
 
@@ -264,13 +285,12 @@ static int blow(const struct vortex *vx, double lat, double lon, float *u, float
     return 1;
 }
 
-/* Adds the vortices to the background wind (u, v) in place; sea gets the storm's
- * wind sea where a vortex blows, 0 elsewhere. */
+/* Adds the vortices to the background wind (u, v) in place; sea (zeros) gets
+ * the storm's wind sea where a vortex blows. */
 void sim_field_storm_wind(const struct ctx *c, float *u, float *v, float *sea)
 {
     const struct sim_grid *g = c->g;
 
-    memset(sea, 0, c->n * sizeof(*sea));
     for (int s = 0; s < c->nvortex; s++) {
         const struct vortex *vx = &c->vortex[s];
         for (size_t j = 0; j < g->ny; j++) {
