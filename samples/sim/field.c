@@ -6,7 +6,8 @@
  * and columns, and the base fields computed so far. field_base.c makes the base
  * fields (temperatures, pressure, wind, rain, cloud, swell, currents) from
  * separable pieces, each once and only when asked; field_derived.c makes the
- * fields and flows of field.h from them, point by point. */
+ * fields and flows of field.h from them, point by point; field_storm.c adds
+ * the active storms to the wind, pressure and sea. */
 #include "field_int.h"
 
 #include <stdlib.h>
@@ -27,6 +28,7 @@ static int ctx_init(struct ctx *c, const struct sim_grid *g, const struct sim_wh
     if (c->doy < 0)
         c->doy += 365.2425;
     c->season = cos(2 * PI * (c->doy - 196) / 365.2425);
+    sim_field_storm_init(c, w->valid);
     c->col = malloc((g->nx + 1) * sizeof(double));
     c->col2 = malloc((g->nx + 1) * sizeof(double));
     c->row = malloc((g->ny + 1) * sizeof(double));

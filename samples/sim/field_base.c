@@ -411,12 +411,45 @@ static void compute_currents(struct ctx *c, float *u, float *v)
     }
 }
 
+/* A base field with the storms (B_SU10, B_SV10, B_SSEA, B_SPANOM): the
+ * background's array taken over and changed in place (asked again, the
+ * background is computed afresh, to the same bits), with a wind sea beside the
+ * wind. */
+static const float *storm_base(struct ctx *c, enum base b)
+{
+    if (b == B_SPANOM) {
+        if (sim_field_base_get(c, B_PANOM) == NULL)
+            return NULL;
+        c->base[B_SPANOM] = c->base[B_PANOM];
+        c->base[B_PANOM] = NULL;
+        sim_field_storm_pressure(c, c->base[B_SPANOM]);
+        return c->base[B_SPANOM];
+    }
+    if (c->base[B_SU10] == NULL) {
+        if (sim_field_base_get(c, B_U10) == NULL || (c->base[B_SSEA] = field_new(c)) == NULL)
+            return NULL;
+        c->base[B_SU10] = c->base[B_U10];
+        c->base[B_SV10] = c->base[B_V10];
+        c->base[B_U10] = c->base[B_V10] = NULL;
+        sim_field_storm_wind(c, c->base[B_SU10], c->base[B_SV10], c->base[B_SSEA]);
+    }
+    return c->base[b];
+}
+
 const float *sim_field_base_get(struct ctx *c, enum base b)
 {
     float *f;
 
     if (c->base[b] != NULL || c->failed)
         return c->base[b];
+    if (b >= B_SU10 && b <= B_SPANOM) {
+        if (c->nvortex > 0)
+            return storm_base(c, b);
+        /* no storm on this grid: the background itself */
+        if (b == B_SSEA)
+            return NULL;
+        return sim_field_base_get(c, b == B_SU10 ? B_U10 : b == B_SV10 ? B_V10 : B_PANOM);
+    }
     if (b == B_V10 || b == B_OCV) {
         /* computed with their partner */
         sim_field_base_get(c, b == B_V10 ? B_U10 : B_OCU);

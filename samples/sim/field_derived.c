@@ -52,6 +52,7 @@ struct pt {
     double lat, cl_lat, s_lat;
     double dec; /* solar declination, radians */
     const float *t, *u, *v, *pr, *cl, *rh, *sw, *cv, *pa, *tf, *ou, *ov;
+    const float *ss; /* the storms' wind sea, NULL when not computed */
 };
 
 static float derive_t2m(const struct pt *q)
@@ -320,9 +321,13 @@ struct sea {
 static struct sea sea_at(const struct pt *q)
 {
     float ws = wind_sea(speed(q->u[q->p], q->v[q->p])), s = q->sw[q->p];
-    float tws = 2.2f + 2.0f * sqrtf(ws), tsw = 9.5f + 1.8f * s;
-    float sdir = swell_from(q->lat, q->c->col[q->i]);
+    float tws, tsw, sdir;
 
+    if (q->ss != NULL) /* the storms raise a higher sea */
+        ws = fmaxf(ws, q->ss[q->p]);
+    tws = 2.2f + 2.0f * sqrtf(ws);
+    tsw = 9.5f + 1.8f * s;
+    sdir = swell_from(q->lat, q->c->col[q->i]);
     return (struct sea){ws, s, tws, tsw, sdir};
 }
 
@@ -404,30 +409,30 @@ static const struct derived derived[] = {
     [SIM_F_T2MMIN] = {derive_t2mmin,  1, {B_T2M}},
     [SIM_F_T2MMAX] = {derive_t2mmax,  1, {B_T2M}},
     [SIM_F_D2M]    = {derive_d2m,     2, {B_T2M, B_RH}},
-    [SIM_F_PMSL]   = {derive_pmsl,    1, {B_PANOM}},
+    [SIM_F_PMSL]   = {derive_pmsl,    1, {B_SPANOM}},
     [SIM_F_RH]     = {derive_rh,      2, {B_RH, B_CLOUD}},
     [SIM_F_TP]     = {derive_tp,      2, {B_PRECIP, B_RH}},
     [SIM_F_CP]     = {derive_cp,      2, {B_PRECIP, B_CONV}},
     [SIM_F_CRR]    = {derive_crr,     2, {B_PRECIP, B_CONV}},
     [SIM_F_PTYPE]  = {derive_ptype,   2, {B_PRECIP, B_T2M}},
-    [SIM_F_U10]    = {derive_u10,     3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_V10]    = {derive_v10,     3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_WS10]   = {derive_ws10,    3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_GUST]   = {derive_gust,    3, {B_U10, B_V10, B_SWELL}},
+    [SIM_F_U10]    = {derive_u10,     3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_V10]    = {derive_v10,     3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_WS10]   = {derive_ws10,    3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_GUST]   = {derive_gust,    3, {B_SU10, B_SV10, B_SWELL}},
     [SIM_F_TCC]    = {derive_tcc,     2, {B_CLOUD, B_U10}},
     [SIM_F_LCC]    = {derive_lcc,     2, {B_CLOUD, B_U10}},
     [SIM_F_MCC]    = {derive_mcc,     2, {B_CLOUD, B_U10}},
     [SIM_F_HCC]    = {derive_hcc,     2, {B_CLOUD, B_U10}},
     [SIM_F_SST]    = {derive_sst,     1, {B_TFREE}},
-    [SIM_F_SWH]    = {derive_swh,     3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_MWP]    = {derive_mwp,     3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_MWD]    = {derive_mwd,     3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_SHWW]   = {derive_shww,    3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_MPWW]   = {derive_mpww,    3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_SHTS]   = {derive_shts,    3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_MPTS]   = {derive_mpts,    3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_MDTS]   = {derive_mdts,    3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_PP1D]   = {derive_pp1d,    3, {B_U10, B_V10, B_SWELL}},
+    [SIM_F_SWH]    = {derive_swh,     3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_MWP]    = {derive_mwp,     3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_MWD]    = {derive_mwd,     3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_SHWW]   = {derive_shww,    3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_MPWW]   = {derive_mpww,    3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_SHTS]   = {derive_shts,    3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_MPTS]   = {derive_mpts,    3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_MDTS]   = {derive_mdts,    3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_PP1D]   = {derive_pp1d,    3, {B_SU10, B_SV10, B_SWELL}},
     [SIM_F_OCU]    = {derive_ocu,     2, {B_OCU, B_OCV}},
     [SIM_F_OCV]    = {derive_ocv,     2, {B_OCU, B_OCV}},
     [SIM_F_OCS]    = {derive_ocs,     2, {B_OCU, B_OCV}},
@@ -445,9 +450,9 @@ static const struct derived derived[] = {
     [SIM_F_PEV]    = {derive_pev,     3, {B_T2M, B_RH, B_PRECIP}},
     [SIM_F_SOILW]  = {derive_soilw,   3, {B_T2M, B_RH, B_PRECIP}},
     [SIM_F_STL1]   = {derive_stl1,    1, {B_T2M}},
-    [SIM_F_WS100]  = {derive_ws100,   3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_WD100]  = {derive_wd100,   3, {B_U10, B_V10, B_SWELL}},
-    [SIM_F_WPD100] = {derive_wpd100,  3, {B_U10, B_V10, B_SWELL}},
+    [SIM_F_WS100]  = {derive_ws100,   3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_WD100]  = {derive_wd100,   3, {B_SU10, B_SV10, B_SWELL}},
+    [SIM_F_WPD100] = {derive_wpd100,  3, {B_SU10, B_SV10, B_SWELL}},
     [SIM_F_SSRD]   = {derive_ssrd,    1, {B_CLOUD}},
     [SIM_F_FDIR]   = {derive_fdir,    1, {B_CLOUD}},
     [SIM_F_DIF]    = {derive_dif,     1, {B_CLOUD}},
@@ -480,14 +485,16 @@ int sim_field_derived_eval(struct ctx *c, enum sim_field f, float *out)
         .c = c,
         .dec = dec,
         .t = c->base[B_T2M],
-        .u = c->base[B_U10],
-        .v = c->base[B_V10],
+        /* the wind and pressure with the storms, where the row asks for them */
+        .u = c->base[B_SU10] != NULL ? c->base[B_SU10] : c->base[B_U10],
+        .v = c->base[B_SV10] != NULL ? c->base[B_SV10] : c->base[B_V10],
+        .ss = c->base[B_SSEA],
         .pr = c->base[B_PRECIP],
         .cl = c->base[B_CLOUD],
         .rh = c->base[B_RH],
         .sw = c->base[B_SWELL],
         .cv = c->base[B_CONV],
-        .pa = c->base[B_PANOM],
+        .pa = c->base[B_SPANOM] != NULL ? c->base[B_SPANOM] : c->base[B_PANOM],
         .tf = c->base[B_TFREE],
         .ou = c->base[B_OCU],
         .ov = c->base[B_OCV],
@@ -511,14 +518,19 @@ int sim_field_derived_eval(struct ctx *c, enum sim_field f, float *out)
 int sim_field_derived_vector(struct ctx *c, enum sim_vector vec, float *u, float *v)
 {
     const struct sim_grid *g = c->g;
-    const float *a = NULL, *b = NULL, *sw = NULL;
+    const float *a = NULL, *b = NULL, *sw = NULL, *ss = NULL;
 
     if (vec == SIM_VEC_CURRENT) {
         a = sim_field_base_get(c, B_OCU);
         b = sim_field_base_get(c, B_OCV);
-    } else {
+    } else if (vec == SIM_VEC_WIND250) {
         a = sim_field_base_get(c, B_U10);
         b = sim_field_base_get(c, B_V10);
+    } else {
+        /* the surface flows carry the storms */
+        a = sim_field_base_get(c, B_SU10);
+        b = sim_field_base_get(c, B_SV10);
+        ss = sim_field_base_get(c, B_SSEA);
         if (vec == SIM_VEC_WAVE || vec == SIM_VEC_SWELL)
             sw = sim_field_base_get(c, B_SWELL);
     }
@@ -542,6 +554,8 @@ int sim_field_derived_vector(struct ctx *c, enum sim_vector vec, float *u, float
             case SIM_VEC_SWELL: {
                 /* Arrows point where the waves travel: opposite of "from". */
                 float ws = vec == SIM_VEC_WAVE ? wind_sea(speed(x, y)) : 0;
+                if (ss != NULL && vec == SIM_VEC_WAVE)
+                    ws = fmaxf(ws, ss[p]);
                 float sd = swell_from(lat, swell_wobble(g->lon[i], c->hours)) * (float)DEG;
                 float len = ws + sw[p];
                 float wx = ws * (x / fmaxf(speed(x, y), 0.01f));

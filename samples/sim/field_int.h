@@ -30,8 +30,31 @@ enum base {
     B_SWELL,  /* swell height, m */
     B_OCU,
     B_OCV,
+    B_SU10, /* 10 m wind with the storms (field_storm.c) */
+    B_SV10,
+    B_SSEA,   /* wind sea of the storms, m; 0 away from them */
+    B_SPANOM, /* pressure anomaly with the storms, Pa */
     B_COUNT
 };
+
+/* One quadrant of a storm's wind profile: n knots (radius nm, speed m/s) from
+ * Rmax out, the power of each span, and the width of the fall beyond the last. */
+struct vortex_quad {
+    int n;
+    double r[4], v[4], x[3], width;
+};
+
+/* An active storm at one valid time (field_storm.c). */
+struct vortex {
+    double lat, lon, vmax_kt, vmax; /* vmax in m/s */
+    double dp;                      /* central pressure deficit below 1010 hPa, hPa */
+    double r[3][4];                 /* 34, 50, 64 kt radii by quadrant NE SE SW NW, nm */
+    double rmax, r34max, reach, b;  /* nm, nm, nm, Holland B */
+    double hemi;                    /* 1 north, -1 south */
+    struct vortex_quad quad[4];
+};
+
+#define SIM_VORTEX_MAX 8
 
 struct ctx {
     const struct sim_grid *g;
@@ -46,6 +69,8 @@ struct ctx {
     double *col, *col2; /* nx scratch */
     double *row, *row2; /* ny scratch */
     int failed;
+    int nvortex; /* the active storms at the valid time */
+    struct vortex vortex[SIM_VORTEX_MAX];
 };
 
 /* Base field b of c, computed (with the base fields it needs) on first use and
@@ -58,6 +83,14 @@ const float *sim_field_base_get(struct ctx *c, enum base b);
  * when out of memory. */
 int sim_field_derived_eval(struct ctx *c, enum sim_field f, float *out);
 int sim_field_derived_vector(struct ctx *c, enum sim_vector vec, float *u, float *v);
+
+/* The active storms at valid (seconds since the epoch) that reach c's grid,
+ * into c->vortex (field_storm.c). */
+void sim_field_storm_init(struct ctx *c, int64_t valid);
+/* Adds the storms' winds to (u, v) in place; sea (zeros): their wind sea. */
+void sim_field_storm_wind(const struct ctx *c, float *u, float *v, float *sea);
+/* Lowers the pressure anomaly pa (Pa) to the storms' pressure. */
+void sim_field_storm_pressure(const struct ctx *c, float *pa);
 
 /* ---- small pieces the parts share -------------------------------------------- */
 
