@@ -329,6 +329,18 @@ static const char *keep(swx_plan *p, const char *fmt, ...)
     return s;
 }
 
+/* The decimals (from d, at most d + 2) that print v on its side of lim: a
+ * reason never reads "wind 25 kn above 25 kn" for 25.4 against 25. */
+static int apart(double v, double lim, int d)
+{
+    for (; d < 3; d++) {
+        double k = pow(10, d);
+        if (round(v * k) != round(lim * k))
+            break;
+    }
+    return d;
+}
+
 /* The verdict of row r (docs/plan.md); 0, or SWX_ENOMEM. */
 static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const swx_plan_opts *o)
 {
@@ -343,31 +355,39 @@ static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const sw
         why = keep(p, "inside the danger area of %s", r->storm_title);
     } else if (o->max_wind_kn > 0 && r->max_wind_kn > o->max_wind_kn) {
         v = SWX_PLAN_NOGO;
-        why = keep(p, "wind %.0f kn above %.0f kn", r->max_wind_kn, o->max_wind_kn);
+        why = keep(p, "wind %.*f kn above %.0f kn", apart(r->max_wind_kn, o->max_wind_kn, 0),
+                   r->max_wind_kn, o->max_wind_kn);
     } else if (o->max_gust_kn > 0 && r->max_gust_kn > o->max_gust_kn) {
         v = SWX_PLAN_NOGO;
-        why = keep(p, "gusts %.0f kn above %.0f kn", r->max_gust_kn, o->max_gust_kn);
+        why = keep(p, "gusts %.*f kn above %.0f kn", apart(r->max_gust_kn, o->max_gust_kn, 0),
+                   r->max_gust_kn, o->max_gust_kn);
     } else if (o->max_wave_m > 0 && r->max_wave_m > o->max_wave_m) {
         v = SWX_PLAN_NOGO;
-        why = keep(p, "waves %.1f m above %.1f m", r->max_wave_m, o->max_wave_m);
+        why = keep(p, "waves %.*f m above %.1f m", apart(r->max_wave_m, o->max_wave_m, 1),
+                   r->max_wave_m, o->max_wave_m);
     } else if (o->max_upwind_h > 0 && r->hours_upwind > o->max_upwind_h) {
         v = SWX_PLAN_NOGO;
-        why = keep(p, "%.0f h upwind, above %.0f h", r->hours_upwind, o->max_upwind_h);
+        why = keep(p, "%.*f h upwind, above %.0f h", apart(r->hours_upwind, o->max_upwind_h, 0),
+                   r->hours_upwind, o->max_upwind_h);
     } else if (r->storm_title && r->storm_cpa_nm < PLAN_STORM_NEAR_NM) {
         v = SWX_PLAN_MARGINAL;
         why = keep(p, "%s passes within %.0f nm", r->storm_title, r->storm_cpa_nm);
     } else if (o->max_wind_kn > 0 && r->max_wind_kn >= m * o->max_wind_kn) {
         v = SWX_PLAN_MARGINAL;
-        why = keep(p, "wind %.0f kn, near %.0f kn", r->max_wind_kn, o->max_wind_kn);
+        why = keep(p, "wind %.*f kn, near %.0f kn", apart(r->max_wind_kn, o->max_wind_kn, 0),
+                   r->max_wind_kn, o->max_wind_kn);
     } else if (o->max_gust_kn > 0 && r->max_gust_kn >= m * o->max_gust_kn) {
         v = SWX_PLAN_MARGINAL;
-        why = keep(p, "gusts %.0f kn, near %.0f kn", r->max_gust_kn, o->max_gust_kn);
+        why = keep(p, "gusts %.*f kn, near %.0f kn", apart(r->max_gust_kn, o->max_gust_kn, 0),
+                   r->max_gust_kn, o->max_gust_kn);
     } else if (o->max_wave_m > 0 && r->max_wave_m >= m * o->max_wave_m) {
         v = SWX_PLAN_MARGINAL;
-        why = keep(p, "waves %.1f m, near %.1f m", r->max_wave_m, o->max_wave_m);
+        why = keep(p, "waves %.*f m, near %.1f m", apart(r->max_wave_m, o->max_wave_m, 1),
+                   r->max_wave_m, o->max_wave_m);
     } else if (o->max_upwind_h > 0 && r->hours_upwind >= m * o->max_upwind_h) {
         v = SWX_PLAN_MARGINAL;
-        why = keep(p, "%.0f h upwind, near %.0f h", r->hours_upwind, o->max_upwind_h);
+        why = keep(p, "%.*f h upwind, near %.0f h", apart(r->hours_upwind, o->max_upwind_h, 0),
+                   r->hours_upwind, o->max_upwind_h);
     } else if (r->partial && !isnan(r->becalmed_nm)) {
         v = SWX_PLAN_MARGINAL;
         why = keep(p,

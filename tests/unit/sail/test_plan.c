@@ -250,10 +250,10 @@ static void test_band(void)
         int verdict;
         const char *reason;
     } cases[] = {
-        {19, 0, 0, 0, SWX_PLAN_NOGO, "wind 19 kn above 19 kn"},
+        {19, 0, 0, 0, SWX_PLAN_NOGO, "wind 19.4 kn above 19 kn"},
         {20, 0, 0, 0, SWX_PLAN_MARGINAL, "wind 19 kn, near 20 kn"},
         {25, 0, 0, 0, SWX_PLAN_GO, NULL},
-        {0, 25, 0, 0, SWX_PLAN_NOGO, "gusts 25 kn above 25 kn"},
+        {0, 25, 0, 0, SWX_PLAN_NOGO, "gusts 25.3 kn above 25 kn"},
         {0, 30, 0, 0, SWX_PLAN_MARGINAL, "gusts"},
         {0, 0, 2, 0, SWX_PLAN_NOGO, "waves 2.5 m above 2.0 m"},
         {0, 0, 3, 0, SWX_PLAN_MARGINAL, "waves 2.5 m, near 3.0 m"},
