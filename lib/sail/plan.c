@@ -405,12 +405,21 @@ static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const sw
     return 0;
 }
 
+/* The wind of a storm's 34, 50 and 64 kt radii (SWX_RISK_R34..R64). */
+static double radii_kn(int measure)
+{
+    return measure == SWX_RISK_R64 ? 64 : measure == SWX_RISK_R50 ? 50 : 34;
+}
+
 /* The storms of one departure: the one that matters most (the most severe
  * measure the ship is inside, then the nearest approach) into r, cells
- * marked where the ship is inside any storm's danger area or 34 kt radius. */
+ * marked where the ship is inside any storm's danger area or 34 kt radius.
+ * Models under-resolve tropical cyclones: inside a storm's forecast radii
+ * the wind met is taken as at least the radii's (docs/plan.md), in each
+ * cell's wind (cw) and in the departure's strongest wind and gust. */
 static int storms_of(swx_plan *p, swx_plan_departure *r, int *worst, unsigned char *cells,
-                     const swx_voyage *v, const struct swx_storm *const *storms, size_t nstorms,
-                     const swx_storm_danger *d, double half_nm)
+                     double *cw, const swx_voyage *v, const struct swx_storm *const *storms,
+                     size_t nstorms, const swx_storm_danger *d, double half_nm)
 {
     int best = -2;
     double best_cpa = INFINITY;
@@ -430,14 +439,17 @@ static int storms_of(swx_plan *p, swx_plan_departure *r, int *worst, unsigned ch
             pick = storms[k];
             pr = sr;
         }
-        for (int mi = SWX_RISK_DANGER; mi <= SWX_RISK_R34; mi++) {
+        for (int mi = SWX_RISK_DANGER; mi <= SWX_RISK_R64; mi++) {
             const swx_risk_span *sp = &sr.span[mi];
             if (!sp->inside)
                 continue;
             double a = sp->s_from / SWX_NM_M, b = sp->s_to / SWX_NM_M;
             for (size_t j = 0; j < p->ns; j++)
-                if (p->sample_nm[j] + half_nm >= a && p->sample_nm[j] - half_nm <= b)
-                    cells[j] = 1;
+                if (p->sample_nm[j] + half_nm >= a && p->sample_nm[j] - half_nm <= b) {
+                    cells[j] |= mi <= SWX_RISK_R34;
+                    if (mi >= SWX_RISK_R34 && !(cw[j] >= radii_kn(mi)))
+                        cw[j] = radii_kn(mi);
+                }
         }
     }
     if (!pick)
@@ -451,6 +463,13 @@ static int storms_of(swx_plan *p, swx_plan_departure *r, int *worst, unsigned ch
     r->storm_danger_h = dz->inside ? (double)(dz->last - dz->first) / 3600.0 : 0;
     r->storm_r34_h = r34->inside ? (double)(r34->last - r34->first) / 3600.0 : 0;
     *worst = pr.worst;
+    if (pr.worst >= SWX_RISK_R34) {
+        double kn = radii_kn(pr.worst);
+        if (!(r->max_wind_kn >= kn))
+            r->max_wind_kn = kn;
+        if (!(r->max_gust_kn >= kn))
+            r->max_gust_kn = kn;
+    }
     return 0;
 }
 
@@ -663,8 +682,8 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
         int worst = -1;
         if (nnear && lo_kn > 0) {
             if ((rc = swx_voyage_set_speed(v, dep, lo_kn, hi_kn)) ||
-                (rc = storms_of(p, r, &worst, p->storm + i * ns, v, near, nnear, d,
-                                f->spacing_nm / 2)))
+                (rc = storms_of(p, r, &worst, p->storm + i * ns, p->wind_kn + i * ns, v, near,
+                                nnear, d, f->spacing_nm / 2)))
                 goto done;
         }
         if ((rc = verdict(p, r, worst, o)))

@@ -510,11 +510,19 @@ static void test_storm(void)
     size_t mid = swx_plan_samples(p) / 2;
     CU_ASSERT_EQUAL(swx_plan_cell_storm(p, 0, mid), 1);
     CU_ASSERT_EQUAL(swx_plan_cell_storm(p, 0, 0), 0);
+    /* the forecast's 3 m/s (5.8 kn) under-resolves the storm: inside its 34
+     * kt radii the wind is taken as 34 kn at least, in the departure's
+     * figures and the crossing's cell; the first cell keeps the forecast's */
+    CU_ASSERT(r->max_wind_kn >= 34);
+    CU_ASSERT(r->max_gust_kn >= 34);
+    CU_ASSERT(swx_plan_cell_wind_kn(p, 0, mid) >= 34);
+    CU_ASSERT_DOUBLE_EQUAL(swx_plan_cell_wind_kn(p, 0, 0), KN(3), 1e-4);
     /* two days later the storm is gone north: no storm cell, no storm rule
      * (its timeline has ended) */
     r = swx_plan_row(p, 1);
     CU_ASSERT_NOT_EQUAL(r->verdict, SWX_PLAN_NOGO);
     CU_ASSERT_EQUAL(swx_plan_cell_storm(p, 1, mid), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r->max_wind_kn, KN(3), 1e-4);
     swx_plan_free(p);
     swx_storm_free(s);
     swx_plan_forecast_free(f);
