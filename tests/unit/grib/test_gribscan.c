@@ -183,14 +183,6 @@ static void test_cut(void)
             CU_ASSERT_EQUAL(isnan(v[j * 9 + i]), i < 3 || i > 5);
     CU_ASSERT_EQUAL(swx__grib_kept(&g, a), 3 * 3); /* 2W, 0, 2E: within a step */
     swx_area_free(a);
-    /* What ecCodes cannot read in the storage's bytes is the service's
-     * (SWX_EPARSE, exit 7); grib_cut.c's writing side is seawx's own
-     * (SWX_EINTERNAL, exit 70). */
-    olen = 0;
-    static const uint8_t junk[] = "GRIB not a message at all, 7777";
-    CU_ASSERT_EQUAL(
-        swx__grib_cut(&out, &olen, &ocap, junk, sizeof junk, &g, NULL, p[0], 2, NULL, NULL, "t"),
-        SWX_EPARSE);
     free(out);
     free(m);
 }
