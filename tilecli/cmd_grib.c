@@ -55,8 +55,14 @@ const cli_opt cmd_grib_opts[] = {
      "grid spacing in degrees, a multiple of the forecast files' 0.25 (default 0.5)", 0},
     {"step", 0, "H", "hours between forecast times (default 6)", 0},
     {"cut", 0, "HOW",
-     "window (default: per time the area where the ship can be then), route (one grid for the "
-     "voyage, each time's points outside its area missing) or box (with --bbox)",
+     "window (per time the area where the ship can be then; the default for --viewer opencpn or "
+     "xygrib and for a .bz2), route (one grid for the voyage, each time's points outside its "
+     "area missing; the default where QGIS or GDAL may open the file) or box (with --bbox)",
+     0},
+    {"viewer", 0, "NAME",
+     "the program the file is for: opencpn, xygrib, qgis, gdal or any (default: any that opens "
+     "the file; a .bz2 opens in OpenCPN and XyGrib only); a cut it would draw in the wrong place "
+     "is refused",
      0},
     {"run", 0, "TIME", "the forecast run (its reference time, ISO 8601; default: the newest)", 0},
     {"region", 0, "NAME",
@@ -226,6 +232,15 @@ static int read_spec(swx_grib_spec *spec, long *in_flight, const char **outp, co
             return EXIT_USAGE;
         }
         spec->bzip2 = strcmp(how, "bzip2") == 0;
+    }
+    unsigned viewers = 0;
+    if (cli_get(a, "viewer") && (rc = swx_grib_viewer_parse(&viewers, cli_get(a, "viewer")))) {
+        swx_error_prefix(rc, "--viewer");
+        return cli_fail(rc);
+    }
+    if ((rc = swx_grib_form_pick(&spec->cut, cli_has(a, "cut"), spec->bzip2, viewers))) {
+        swx_error_prefix(rc, cli_has(a, "viewer") ? "--viewer" : "--cut");
+        return cli_fail(rc);
     }
     return 0;
 }

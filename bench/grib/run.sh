@@ -48,7 +48,7 @@ unset SEAWX_CACHE_DIR
 cd "$T"
 printf 'lat,lon\n40,-60\n38.5,-50\n36,-40.5\n' >route.csv
 VOY=(--route route.csv --depart "$NOW" --speed 6-8 --buffer 50 --days 5 --vars wind,prmsl
-  --grid 0.5 --step 6)
+  --grid 0.5 --step 6 --viewer opencpn)
 log_lines() { wc -l <access.log; }
 # storage FROM TO bytes|requests|service: what the access log holds after its
 # line FROM up to line TO: bytes the storage host sent (field 5 of its

@@ -129,8 +129,24 @@ static int set_grid(codes_handle *c, const ggrid *g, const char *what)
     return 0;
 }
 
+/* 1 when the values that are not MISSING are all one value. Such a field
+ * takes no bits a value, and its value is the reference value R alone; but
+ * decoders differ on what R means then: ecCodes reads R, GDAL (and QGIS
+ * through it) R * 10^-D, as GRIB's formula says. So a field of one value is
+ * written with D = 0, where both read R. */
+static int uniform(const double *v, size_t m)
+{
+    size_t i = 0;
+    while (i < m && v[i] == MISSING)
+        i++;
+    for (size_t k = i + 1; k < m; k++)
+        if (v[k] != MISSING && v[k] != v[i])
+            return 0;
+    return 1;
+}
+
 /* The m values v (missing ones MISSING) packed on c as packing, to values of
- * 10^-dscale. */
+ * 10^-dscale (of 1 for a field of one value: uniform). */
 static int pack(codes_handle *c, const double *v, size_t m, size_t missing, const char *packing,
                 int dscale, const char *what)
 {
@@ -141,7 +157,7 @@ static int pack(codes_handle *c, const double *v, size_t m, size_t missing, cons
     /* The precision before the values: ecCodes packs them as they are set. */
     if ((err = codes_set_long(c, "bitmapPresent", missing ? 1 : 0)) ||
         (err = codes_set_double(c, "missingValue", MISSING)) ||
-        (err = codes_set_long(c, "decimalScaleFactor", dscale)) ||
+        (err = codes_set_long(c, "decimalScaleFactor", uniform(v, m) ? 0 : dscale)) ||
         (err = codes_set_double_array(c, "values", v, m)))
         return ec_fail(SWX_EINTERNAL, what, "pack the values", err);
     return 0;
@@ -214,7 +230,7 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
         (err = codes_set_string(c, "packingType", "grid_simple", &sl)) ||
         (err = codes_set_long(c, "bitmapPresent", missing ? 1 : 0)) ||
         (err = codes_set_double(c, "missingValue", MISSING)) ||
-        (err = codes_set_long(c, "decimalScaleFactor", p->dscale)) ||
+        (err = codes_set_long(c, "decimalScaleFactor", uniform(v, m) ? 0 : p->dscale)) ||
         (err = codes_set_double_array(c, "values", v, m)))
         rc = ec_fail(SWX_EINTERNAL, what, "write it as GRIB1", err);
     const void *bytes = NULL;

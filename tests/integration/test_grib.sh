@@ -31,7 +31,7 @@ lat,lon
 36.0,-40.5
 EOF
 voyage=(--route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --days 5 --vars wind,prmsl
-  --grid 0.5 --step 6)
+  --grid 0.5 --step 6 --viewer opencpn)
 storage_bytes() { awk -v from="${1:-0}" 'NR > from && $2 ~ /^127\.0\.0\.2:/ {s += $5} END {print s + 0}' access.log; }
 storage_lines() { awk -v from="${1:-0}" 'NR > from && $2 ~ /^127\.0\.0\.2:/' access.log | wc -l; }
 mark() { wc -l <access.log; }

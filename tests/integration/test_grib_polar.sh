@@ -31,7 +31,7 @@ check "the stand-in's global files run from 90 N to 90 S" sh -c \
 printf 'lat,lon\n84.5,-20.0\n86.0,10.0\n' >across.csv
 printf 'lat,lon\n86.0,-20.0\n86.0,10.0\n' >north86.csv
 printf 'lat,lon\n88.0,-30.0\n89.9,0.0\n' >pole.csv
-voyage=(--depart "$DEPART" --speed 6-8 --buffer 50 --vars wind --grid 0.5 --step 6 --days 1)
+voyage=(--depart "$DEPART" --speed 6-8 --buffer 50 --vars wind --grid 0.5 --step 6 --days 1 --viewer opencpn)
 
 polar() { # NAME ROUTE CUT: builds NAME.grb2 and checks it against the source
   local name=$1 route=$2 cut=$3

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A voyage GRIB in the programs navigators and analysts open it with, checked on
 # what they draw. `seawx grib` cuts a 2-day voyage eastwards from 40N 60W (6-8 kn)
-# three ways: per valid time the window where the ship can be (the default),
+# three ways: per valid time the window where the ship can be (--viewer opencpn, the form for OpenCPN and XyGrib),
 # one grid for the voyage with a bitmap (--cut route), and a fixed box
 # (--bbox --cut box); each also with pressure only, the reference that has no
 # wind.
@@ -22,7 +22,8 @@
 #   groups carry the valid times, and stepping the map's temporal range through
 #   three of them draws each time differently, further east each time. The
 #   window cut is read on its first time's grid alone (GDAL's GRIB driver takes
-#   one grid per file): printed, not held against the file.
+#   one grid per file): printed; seawx refuses that form where QGIS or GDAL may
+#   open the file (test_grib_forms.sh).
 # Screenshots stay in the test's folder while it runs ($T/xygrib, $T/opencpn, $T/qgis).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -42,9 +43,9 @@ cd "$T" || exit 1
 # stand-in's clock, which is the real one at the start), so it opens at the first.
 printf 'lat,lon\n40,-60\n38.5,-50\n36,-40.5\n' >route.csv
 depart=$(date -u -d @$((($(date -u -d "$SIM_NOW" +%s) / 21600 + 2) * 21600)) +%Y-%m-%dT%H:%M:%SZ)
-voyage=(--route route.csv --depart "$depart" --speed 6-8 --days 2 --cache "$T/cache")
+voyage=(--route route.csv --depart "$depart" --speed 6-8 --days 2 --cache "$T/cache" --viewer opencpn)
 t0=$(date +%s%N)
-check "window cut (the default) written" sh -c '"$0" grib "$@" -o win.grb2 2>win.err' "$S" "${voyage[@]}"
+check "window cut (--viewer opencpn) written" sh -c '"$0" grib "$@" -o win.grb2 2>win.err' "$S" "${voyage[@]}"
 t1=$(date +%s%N)
 echo "# window cut: $(stat -c %s win.grb2) bytes in $(((t1 - t0) / 1000000)) ms"
 check "window cut, pressure only, written" sh -c '"$0" grib "$@" --vars prmsl -o winp.grb2 2>winp.err' "$S" "${voyage[@]}"

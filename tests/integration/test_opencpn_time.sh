@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The forecast through time in OpenCPN 5.10: its GRIB plugin with a voyage
 # GRIB. `seawx grib` cuts a 2-day voyage eastwards from 40N 60W (the window
-# cut, the default); OpenCPN, under Xvfb in a network namespace of its own
+# cut, --viewer opencpn); OpenCPN, under Xvfb in a network namespace of its own
 # (loopback only), opens it with the GRIB plugin (the plugin's tool pressed
 # with xdotool, as in test_grib_viewers) and is zoomed out twice so that the
 # file's area is a part of the chart. The plugin's control bar (its own
@@ -37,7 +37,7 @@ cd "$T" || exit 1
 
 printf 'lat,lon\n40,-60\n38.5,-50\n36,-40.5\n' >route.csv
 depart=$(date -u -d @$((($(date -u -d "$SIM_NOW" +%s) / 21600 + 2) * 21600)) +%Y-%m-%dT%H:%M:%SZ)
-check "voyage GRIB (window cut) written" sh -c '"$0" grib --route route.csv --depart "$1" --speed 6-8 --days 2 --cache "$2" -o voyage.grb2 2>grib.err' \
+check "voyage GRIB (window cut) written" sh -c '"$0" grib --viewer opencpn --route route.csv --depart "$1" --speed 6-8 --days 2 --cache "$2" -o voyage.grb2 2>grib.err' \
   "$S" "$depart" "$T/cache"
 # The file's first two valid times, as the plugin's label writes them.
 label() { date -u -d "$1 $(printf %04d "$2" | sed 's/../&:/')" '+%a %d-%b-%Y %H:%M UTC'; }

@@ -64,6 +64,31 @@ typedef enum swx_grib_cut {
 /* "window", "route", "box"; SWX_EINVAL with one line otherwise. */
 SWX_API int swx_grib_cut_parse(swx_grib_cut *out, const char *text);
 
+/* The viewers a voyage GRIB is opened in (grib_viewers.c says what each
+ * does with which form): OpenCPN's GRIB plugin and XyGrib read each
+ * message's own grid and open a .bz2; QGIS (MDAL) and GDAL take the first
+ * message's grid for every time and open the plain file only. */
+#define SWX_GRIB_VIEWER_OPENCPN 0x1u
+#define SWX_GRIB_VIEWER_XYGRIB 0x2u
+#define SWX_GRIB_VIEWER_QGIS 0x4u
+#define SWX_GRIB_VIEWER_GDAL 0x8u
+#define SWX_GRIB_VIEWER_ALL 0xfu
+
+/* "opencpn", "xygrib", "qgis", "gdal" or "any" (all four) into *out;
+ * SWX_EINVAL with one line otherwise. */
+SWX_API int swx_grib_viewer_parse(unsigned *out, const char *text);
+
+/* The form for the viewers that will open the file: viewers (0: any) that
+ * open its container (bzip2 or not; with no viewer named, a .bz2 is for
+ * those that open it). With cut_given 0, *cut holds the smallest cut for
+ * the area (window for a voyage, box for a box) and becomes the smallest
+ * that every one of them draws right at every time (a window cut becomes
+ * the route cut where QGIS or GDAL may open the file). With cut_given 1,
+ * *cut is checked: SWX_EINVAL naming the viewer and why, when a named
+ * viewer cannot open the container or one of them would draw a time in the
+ * wrong place. */
+SWX_API int swx_grib_form_pick(swx_grib_cut *cut, int cut_given, int bzip2, unsigned viewers);
+
 /* The variables, by the names sailors use (docs/grib.md): wind (10 m
  * components), gust, prmsl, temp (2 m), rain (3 h total), waves (height,
  * direction, period), wind100 (100 m components). Checks a comma list
