@@ -176,22 +176,41 @@ void swx_pkg_grib_tree(FILE *f, const swx_package *p)
 
 /* MDAL (QGIS's reader of GRIB) names a file's dataset groups by their
  * parameters and sorts them by name; the 10 m wind components make one
- * vector group, "wind". The groups of each variable, in that order, with
- * the range a fixed colour ramp spans (the same colours from one package to
- * the next): */
+ * vector group, "wind". The groups of each variable, in that order, each
+ * with the colour ramp QGIS shows it in: stops at the values a navigator
+ * reads, in the units they read (knots, hectopascals), while the file holds
+ * SI units (MDAL reads GDAL's: m/s, Pa, m, s, degrees, degrees Celsius), so
+ * each stop is its value in the file and its label in the navigator's unit.
+ * The same colours from one package to the next. */
+#define KN_MS (1852.0 / 3600.0)
+#define NSTOPS 6
 typedef struct mesh_group {
     const char *var;
-    double min, max;
+    double stop[NSTOPS];      /* in the label's unit */
+    double scale;             /* the file's unit per label unit */
+    const char *unit;         /* XML text */
+    const char *note[NSTOPS]; /* after the label, or NULL */
 } mesh_group;
+/* wind and gust: calm blue to hurricane purple, gale, storm and hurricane
+ * force (34, 48, 64 kn) at orange, red and purple */
+#define WIND_STOPS                                                                                 \
+    {0, 10, 20, 34, 48, 64}, KN_MS, "kn",                                                          \
+    {                                                                                              \
+        NULL, NULL, NULL, "gale", "storm", "hurricane"                                             \
+    }
 static const mesh_group mesh_groups[] = {
-    {"rain", 0, 20},          /* "03 hr Total precipitation [kg/(m^2)]" */
-    {"waves", 0, 360},        /* "Direction of Combined Wind Waves and Swell" */
-    {"waves", 0, 20},         /* "Mean Period of Combined ..." [s] */
-    {"prmsl", 97000, 104000}, /* "Pressure reduced to MSL [Pa]" */
-    {"waves", 0, 10},         /* "Significant height of combined ..." [m] */
-    {"temp", -10, 35},        /* "Temperature [C]" */
-    {"gust", 0, 40},          /* "Wind speed (gust) [m/s]" */
-    {"wind", 0, 30},          /* "wind [m/s]" */
+    {"rain", {0, 1, 2, 5, 10, 20}, 1, "mm", {0}},             /* "03 hr Total precipitation" */
+    {"waves", {0, 60, 120, 180, 240, 300}, 1, "&#176;", {0}}, /* "Direction of Combined ..." */
+    {"waves", {0, 4, 8, 12, 16, 20}, 1, "s", {0}},            /* "Mean Period of Combined ..." */
+    {"prmsl",
+     {940, 960, 980, 1000, 1020, 1040},
+     100,
+     "hPa",
+     {0}},                                                 /* "Pressure reduced to MSL" [Pa] */
+    {"waves", {0, 1, 2, 4, 6, 9}, 1, "m", {0}},            /* "Significant height of ..." */
+    {"temp", {-10, 0, 10, 20, 30, 40}, 1, "&#176;C", {0}}, /* "Temperature [C]" */
+    {"gust", WIND_STOPS},                                  /* "Wind speed (gust) [m/s]" */
+    {"wind", WIND_STOPS},                                  /* "wind [m/s]" */
 };
 #define NGROUPS (sizeof mesh_groups / sizeof mesh_groups[0])
 
@@ -208,8 +227,9 @@ static int has_var(const char *vars, const char *v)
     return 0;
 }
 
-/* The group QGIS shows: the wind (speed in colour, arrows), else the wave
- * height, else the pressure, else the first; -1 when the order is not known
+/* The group QGIS colours: the wind, else the wave height, else the
+ * pressure, else the first; *vector: the wind's group, whose arrows are
+ * drawn over any colours (-1 without wind); -1 when the order is not known
  * (wind100, whose group MDAL names as it names the wind; currents, whose
  * groups' names are not in the table above). */
 static int shown_group(const char *vars, const mesh_group **g, int *vector)
@@ -222,31 +242,33 @@ static int shown_group(const char *vars, const mesh_group **g, int *vector)
         return -1;
     for (size_t i = 0; i < NGROUPS; i++)
         index[i] = has_var(vars, mesh_groups[i].var) ? n++ : -1;
+    *vector = index[7];
     for (size_t k = 0; k < sizeof prefer / sizeof prefer[0]; k++)
         if (index[prefer[k]] >= 0) {
             *g = &mesh_groups[prefer[k]];
-            if (prefer[k] == 7)
-                *vector = index[7];
             return index[prefer[k]];
         }
     return -1;
 }
 
-/* A colour ramp of five stops over [min, max]: calm blue to storm purple. */
-static void ramp(FILE *f, int group, double min, double max)
+/* The group's colour ramp: its stops, labelled in the navigator's unit. */
+static void ramp(FILE *f, int group, const mesh_group *g)
 {
-    static const char *const colors[] = {"#2c7bb6", "#abd9e9", "#ffffbf",
-                                         "#fdae61", "#d7191c", "#7b3294"};
+    static const char *const colors[NSTOPS] = {"#2c7bb6", "#abd9e9", "#ffffbf",
+                                               "#fdae61", "#d7191c", "#7b3294"};
+    double min = g->stop[0] * g->scale, max = g->stop[NSTOPS - 1] * g->scale;
     fprintf(f,
-            "        <scalar-settings group=\"%d\" min-val=\"%g\" max-val=\"%g\" opacity=\"0.8\" "
-            "interpolation-method=\"none\">\n"
+            "        <scalar-settings group=\"%d\" min-val=\"%.10g\" max-val=\"%.10g\" "
+            "opacity=\"0.8\" interpolation-method=\"none\">\n"
             "          <colorrampshader colorRampType=\"INTERPOLATED\" classificationMode=\"1\" "
-            "clip=\"0\" minimumValue=\"%g\" maximumValue=\"%g\">\n",
+            "clip=\"0\" minimumValue=\"%.10g\" maximumValue=\"%.10g\">\n",
             group, min, max, min, max);
-    for (int i = 0; i < 6; i++) {
-        double v = min + (max - min) * i / 5.0;
-        fprintf(f, "            <item value=\"%g\" color=\"%s\" alpha=\"255\" label=\"%g\"/>\n", v,
-                colors[i], v);
+    for (int i = 0; i < NSTOPS; i++) {
+        fprintf(f,
+                "            <item value=\"%.10g\" color=\"%s\" alpha=\"255\" label=\"%g "
+                "%s%s%s%s\"/>\n",
+                g->stop[i] * g->scale, colors[i], g->stop[i], g->unit, g->note[i] ? " (" : "",
+                g->note[i] ? g->note[i] : "", g->note[i] ? ")" : "");
     }
     fputs("          </colorrampshader>\n        </scalar-settings>\n", f);
 }
@@ -274,7 +296,7 @@ void swx_pkg_grib_layers(FILE *f, const swx_package *p, const char *srs)
                 "      <mesh-renderer-settings>\n        <active-dataset-group scalar=\"%d\" "
                 "vector=\"%d\"/>\n",
                 scalar, vector);
-        ramp(f, scalar, g->min, g->max);
+        ramp(f, scalar, g);
         fputs("      </mesh-renderer-settings>\n", f);
     }
     fputs("    </maplayer>\n", f);

@@ -255,6 +255,11 @@ check "QGIS 3.22 shows the package's GRIB as a mesh layer and steps through its 
   sh -c "QT_QPA_PLATFORM=offscreen /usr/bin/python3 '$here/grib_qgis.py' pkg/project.qgs pkg/manifest.json '$T/qgis' >qgis.out 2>qgis.err"
 cat qgis.out
 "$S" voyage -b maritime --route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --layer swh \
+  --zoom 3 --grib prmsl --cache c1 --now "$SIM_NOW" -o pkgp -q 2>pkgp.err
+check "QGIS colours a pressure-only GRIB in hectopascals" \
+  sh -c "QT_QPA_PLATFORM=offscreen /usr/bin/python3 '$here/grib_qgis.py' pkgp/project.qgs pkgp/manifest.json '$T/qgisp' >qgisp.out 2>qgisp.err && grep -q \"'1000 hPa'\" qgisp.out"
+cat qgisp.out
+"$S" voyage -b maritime --route route.csv --depart "$DEPART" --speed 6-8 --buffer 50 --layer swh \
   --zoom 3 --grib wind,prmsl --grib-cut window --cache c1 --now "$SIM_NOW" -o pkgwin -q 2>pkgwin.err
 check "--grib-cut window: in the package and its manifest, left out of the project (grids per time)" \
   sh -c "[ -s pkgwin/voyage.grb2 ] && grep -q '\"cut\": \"window\"' pkgwin/manifest.json && ! grep -q voyage_grib pkgwin/project.qgs"
