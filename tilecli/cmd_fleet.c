@@ -276,7 +276,11 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     int grib = 0;
     if ((exit_code = cli_grib_read(&pg, &grib, &gcache, &a)))
         goto done;
-    swx_fleet_plan_opts po = {.dir = dir, .now = now, .shards = nshards, .grib = grib ? &pg : NULL};
+    swx_fleet_plan_opts po = {.dir = dir,
+                              .now = now,
+                              .shards = nshards,
+                              .grib = grib ? &pg : NULL,
+                              .gshhg = getenv("SEAWX_GSHHG")};
     if ((rc = swx_fleet_plan_new(&plan, fleet, caps, &po))) {
         exit_code = cli_fail(rc);
         goto done;

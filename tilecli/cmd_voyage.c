@@ -399,6 +399,8 @@ static int report(const swx_package_result *res, swx_package *pkg, const char *o
 {
     if (res->cut)
         cli_warn("%s", res->cut_line);
+    if (res->coast_note[0])
+        cli_warn("%s", res->coast_note);
     cli_info("%s: %zu files, %llu tiles (%llu fetched, %zu files kept from the package before), "
              "%.2f MiB, %llu requests in %.1f s; version %d; open %s/project.qgs in QGIS",
              out, res->files, (unsigned long long)res->tiles, (unsigned long long)res->fetched,
@@ -533,6 +535,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
         .tile_size = (int)vc.tile_size,
         .budget = vc.budget,
         .now = vc.now,
+        .gshhg = getenv("SEAWX_GSHHG"),
     };
     if ((rc = swx_package_new(&pkg, caps, &po))) {
         if (rc == SWX_EINVAL && vc.budget)

@@ -91,6 +91,7 @@ int swx_fleet_plan_new(swx_fleet_plan **out, const swx_fleet *f, const swx_caps 
             .tile_size = swx_fleet_tile_size(f),
             .budget = s->budget,
             .now = o->now,
+            .gshhg = o->gshhg,
         };
         if ((rc = swx_package_new(&p->pkgs[i], caps, &po))) {
             swx_error_prefix(rc, "ship %zu (%s)%s", i + 1, s->name,

@@ -222,7 +222,11 @@ static int open_folder(build_run *B, swx_client *c)
     swx_pkg_pathf(fp, sizeof fp, "%s/route.geojson", B->part);
     if ((rc = swx_pkg_write_route(fp, p)))
         return rc;
-    p->route_bytes = (double)swx_pkg_file_size(fp);
+    if ((rc = swx_pkg_coast_write(p, B->part)))
+        return rc;
+    p->route_bytes = (double)swx_pkg_file_size(fp) + (double)swx_pkg_coast_bytes(p);
+    B->res->coast_bytes = swx_pkg_coast_bytes(p);
+    snprintf(B->res->coast_note, sizeof B->res->coast_note, "%s", p->coast_note);
     if (old_dir[0] && (rc = swx_pkg_copy_unchanged(p, old_dir, B->part, &B->res->copied)))
         return rc;
     if ((rc = build_storms(B->res, p, c, B->part)))
@@ -506,6 +510,7 @@ static int write_own_files(build_run *B)
         swx_pkg_pathf(fp, sizeof fp, "%s/%s", B->part, names[i]);
         total += (double)swx_pkg_file_size(fp);
     }
+    total += (double)swx_pkg_coast_bytes(p);
     total += (double)res->storm_bytes;
     total += (double)res->grib_bytes;
     total += (double)res->plan_bytes;

@@ -202,6 +202,10 @@ int swx_pkg_write_manifest(const char *dir, const swx_package *p, const swx_pack
         swx_jsonw_key(w, "storms");
         rc = swx_pkg_storms_manifest(w, p->storms, dir);
     }
+    if (!rc && swx_pkg_coast_bytes(p)) {
+        swx_jsonw_key(w, "coastline");
+        swx_pkg_coast_manifest(w, p);
+    }
     if (!rc && swx_pkg_grib_bytes(p)) {
         swx_jsonw_key(w, "grib");
         swx_pkg_grib_manifest(w, p);

@@ -24,6 +24,7 @@ void swx_package_free(swx_package *p)
     free(p->layers);
     swx_pkg_storms_free(p->storms);
     free(p->grib);
+    swx_pkg_coast_free(p->coast);
     swx_pkg_plan_free(p);
     free(p);
 }
@@ -140,6 +141,7 @@ int swx_package_new(swx_package **out, const swx_caps *caps, const swx_package_o
     p->o = *o;
     p->caps = caps;
     p->route_bytes = route_geojson_bytes(o->voyage);
+    swx_pkg_coast_plan(p);
     size_t kept_total = 0;
     /* A package starts at the frame a viewer shows at departure (or now, if
      * later): the valid times before it would show the ship in port, a budget

@@ -62,7 +62,23 @@ struct swx_package {
     swx_pkg_storms *storms;
     struct swx_pkg_grib *grib;   /* NULL: no voyage GRIB */
     struct swx_pkg_planf *planf; /* NULL: no departure plan */
+    struct swx_pkg_coast *coast; /* NULL: no coastline (coast_note says why) */
+    char coast_note[256];
 };
+
+/* ---- the coastline (package_coast.c) ---- */
+
+/* Reads GSHHG's land for the project's area at the finest resolution a
+ * tenth of the budget holds, and counts it in route_bytes; none, with
+ * coast_note saying why, when GSHHG is missing or nothing fits. */
+void swx_pkg_coast_plan(swx_package *p);
+void swx_pkg_coast_free(struct swx_pkg_coast *c);
+/* Writes dir/coast.geojson (nothing without a coastline). */
+int swx_pkg_coast_write(swx_package *p, const char *dir);
+uint64_t swx_pkg_coast_bytes(const swx_package *p);
+void swx_pkg_coast_manifest(struct swx_jsonw *w, const swx_package *p);
+void swx_pkg_coast_tree(FILE *f, const swx_package *p);
+void swx_pkg_coast_layers(FILE *f, const swx_package *p, const char *srs);
 
 /* ---- the voyage GRIB (package_grib.c) ---- */
 

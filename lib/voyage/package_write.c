@@ -263,6 +263,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
         }
         fprintf(f, "    </layer-tree-group>\n");
     }
+    swx_pkg_coast_tree(f, p); /* last: drawn under everything */
     fprintf(f, "  </layer-tree-group>\n  <projectlayers>\n");
     fprintf(f,
             "    <maplayer type=\"vector\" geometry=\"Line\" wkbType=\"LineString\">\n"
@@ -280,6 +281,7 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
     if (p->storms)
         swx_pkg_storms_layers(f, p->storms, wgs_srs);
     swx_pkg_grib_layers(f, p, wgs_srs);
+    swx_pkg_coast_layers(f, p, wgs_srs);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
         for (size_t k = L->first; k < L->nfiles; k++) {

@@ -4,6 +4,8 @@ tests/integration/test_qgis_package.sh runs in Debian's python3, python3-qgis).
   package_qgis.py PACKAGE VARIABLE OUT_DIR
 
 Reads PACKAGE/project.qgs; checks that the default view holds the route,
+that the land (GSHHG, coast.geojson) is under every layer and right at four
+points,
 that every file of the manifest is a valid raster layer in the group of its
 variable with the fixed temporal range the manifest gives, and the route is
 there; that the Temporal Controller (QGIS's own panel, made before the project
@@ -20,9 +22,9 @@ import json
 import os
 import sys
 
-from qgis.core import (QgsApplication, QgsDateTimeRange, QgsMapRendererSequentialJob,
-                       QgsMapSettings, QgsProject, QgsRasterLayer, QgsRectangle,
-                       QgsCoordinateReferenceSystem, QgsTemporalNavigationObject)
+from qgis.core import (QgsApplication, QgsDateTimeRange, QgsGeometry, QgsMapRendererSequentialJob,
+                       QgsMapSettings, QgsPointXY, QgsProject, QgsRasterLayer, QgsRectangle,
+                       QgsCoordinateReferenceSystem, QgsTemporalNavigationObject, QgsWkbTypes)
 from qgis.gui import QgsTemporalControllerWidget
 from qgis.PyQt.QtCore import QDateTime, QSize, Qt
 from qgis.PyQt.QtGui import QColor
@@ -106,6 +108,31 @@ def check_frames(nav, root, by_source, manifest, var, out):
           "frames 0 and 1 render their files")
 
 
+def check_land(p, root, by_source, manifest, pkg):
+    """The land: GSHHG's coastline in the manifest and the project, as a
+    polygon layer under every other layer, holding a point inland of Lisbon
+    (39.0 N 8.5 W) and Madeira (32.75 N 17.0 W), not the sea between them
+    (36.0 N 12.0 W) nor off Lisbon (38.6 N 9.7 W)."""
+    coast = manifest.get("coastline")
+    if not coast or coast.get("file") != "coast.geojson":
+        fail(f"the manifest lists no coastline: {coast}")
+    if os.path.getsize(os.path.join(pkg, "coast.geojson")) != coast["bytes"]:
+        fail("coast.geojson is not the size the manifest gives")
+    land = by_source.get("coast.geojson")
+    if land is None or land.geometryType() != QgsWkbTypes.PolygonGeometry:
+        fail("the project has no land polygon layer from coast.geojson")
+    order = [t.layer().id() for t in root.findLayers()]
+    if order[-1] != land.id():
+        fail("the land is not the last layer of the tree (drawn under the others)")
+    geom = QgsGeometry.unaryUnion([f.geometry() for f in land.getFeatures()])
+    for lat, lon, want in ((39.0, -8.5, True), (32.75, -17.0, True), (36.0, -12.0, False),
+                           (38.6, -9.7, False)):
+        if geom.contains(QgsGeometry.fromPointXY(QgsPointXY(lon, lat))) != want:
+            fail(f"the land {'misses' if want else 'covers'} {lat} N {-lon} W")
+    print(f"land: {coast['resolution']} GSHHG, {coast['bytes']} bytes, under every layer; "
+          "Portugal and Madeira land, the sea between them not")
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -130,6 +157,7 @@ def main():
         if "route.geojson" not in by_source or \
                 root.findLayer(by_source["route.geojson"].id()) is None:
             fail("the route is not in the project's layer tree")
+        check_land(p, root, by_source, manifest, pkg)
         # The project's CRS is the tiles' (else QGIS opens it with none, and
         # the route in degrees misses the rasters in metres).
         if p.crs().authid() != "EPSG:3857":

@@ -146,7 +146,9 @@ check "Previous: the first valid time's label again, pixel for pixel" \
   $py "$check_py" same opencpn/t0.png opencpn/t2.png $timelabel
 # The label read as text by tesseract-ocr.
 ocr() {
-  convert "$1" -crop 200x30+58+505 +repage -scale 300% "$1.label.png" &&
+  # enlarged smoothly (Lanczos), in grey: digits enlarged as blocks of pixels
+  # (-scale) read "18:00" as "16:00"
+  convert "$1" -crop 200x30+58+505 +repage -filter Lanczos -resize 400% -colorspace Gray "$1.label.png" &&
     tesseract "$1.label.png" - --psm 7 2>/dev/null | tr -s ' \n' ' ' | sed 's/ $//'
 }
 if command -v tesseract >/dev/null; then

@@ -115,9 +115,10 @@ SWX_API int swx_fleet_check_folder(const swx_fleet *f, const char *dir);
  * deal of the ships to shards. */
 typedef struct swx_fleet_plan swx_fleet_plan;
 typedef struct swx_fleet_plan_opts {
-    const char *dir; /* the fleet's folder (NULL: the current one) */
-    int64_t now;     /* valid times whose window is over by now are left out */
-    int shards;      /* deal the ships to this many shards (swx_fleet_deal); 0: none */
+    const char *dir;   /* the fleet's folder (NULL: the current one) */
+    int64_t now;       /* valid times whose window is over by now are left out */
+    const char *gshhg; /* GSHHG for each project's land (seawx/package.h) */
+    int shards;        /* deal the ships to this many shards (swx_fleet_deal); 0: none */
     /* a voyage GRIB in every ship's package (NULL: none); through its one
      * cache, a message wanted by several ships is fetched once */
     const swx_package_grib *grib;

@@ -107,6 +107,10 @@ typedef struct swx_package_opts {
     int tile_size;   /* 256 or 512 */
     uint64_t budget; /* bytes the package may hold; 0: no limit */
     int64_t now;     /* valid times whose window ended by now are left out */
+    /* GSHHG's coastline (a binned_GSHHS_<res>.nc or its folder) for the
+     * project's land; NULL: /usr/share/gmt-gshhg (front ends pass
+     * $SEAWX_GSHHG) */
+    const char *gshhg;
 } swx_package_opts;
 
 /* The rules of a package, once for every front end (seawx voyage, fleets,
@@ -272,6 +276,8 @@ typedef struct swx_package_result {
     char cut_line[512];    /* where it fell, for people */
     int interrupted;       /* stop() asked; nothing was changed */
     int version;           /* N of the version folder */
+    uint64_t coast_bytes;  /* coast.geojson, the project's land; 0: none */
+    char coast_note[256];  /* why there is none ("" when there is) */
 } swx_package_result;
 
 /* Builds the package. 0 when a package was put in place (cut by the budget
