@@ -43,6 +43,8 @@ packages=(
   imagemagick
   # it.test_opencpn_time reads OpenCPN's GRIB time label and Chart Info by OCR.
   tesseract-ocr
+  # it.test_grib_forms measures a voyage GRIB's peak memory with GNU time.
+  time
 )
 # The viewer tests: MapLibre GL JS in Debian's chromium (it.test_maplibre),
 # Signal K in a network namespace of its own (it.test_signalk, `ip` from

@@ -57,6 +57,7 @@ void swx__grib_file_clear(gfile *f)
     for (size_t i = 0; i < f->n; i++) {
         free(f->msgs[i].head);
         free(f->msgs[i].data);
+        free(f->msgs[i].cut);
     }
     free(f->msgs);
     free(f->whole);
@@ -105,6 +106,45 @@ static int drt_known(int drt)
     return 0;
 }
 
+/* A message whose data is here before any fetch (the cache, a whole
+ * file): a build cuts it at once; a quote needs only its head. */
+static int here(gjob *j, gfile *f, gmsg *m)
+{
+    if (j->building) {
+        int rc = swx__grib_cut_msg(j, f, m);
+        j->progress_done++;
+        return rc ? rc : swx__grib_report(j);
+    }
+    free(m->data);
+    m->data = NULL;
+    m->data_len = 0;
+    return 0;
+}
+
+int swx__grib_cut_msg(gjob *j, gfile *f, gmsg *m)
+{
+    const gparam *p = j->params[m->param];
+    const gtime *t = &j->times[f->t];
+    char what[300], key[400];
+    snprintf(what, sizeof what, "%s (%s)", f->id, p->label);
+    uint8_t *simple = NULL;
+    size_t simple_len = 0, cap = 0;
+    int keep = j->o.cache && !m->simple && swx__grib_field_key(key, sizeof key, f, m) == 0;
+    int rc = swx__grib_cut(&m->cut, &m->cut_len, &cap, m->data,
+                           m->data_len ? m->data_len : (size_t)m->h.length, &t->grid, t->area, p,
+                           j->spec->edition == 1 ? 1 : 2, keep ? &simple : NULL, &simple_len, what);
+    if (!rc && simple && swx_diskcache_put(j->o.cache, key, simple, simple_len) != 0)
+        swx_error_clear(); /* a cache that cannot be written costs time, not the file */
+    free(simple);
+    /* a message is cut once: let it go */
+    free(m->data);
+    m->data = NULL;
+    m->data_len = 0;
+    if (!rc)
+        m->is_cut = 1;
+    return rc;
+}
+
 static int mark_wanted(gjob *j)
 {
     for (size_t t = 0; t < j->ntimes; t++)
@@ -122,13 +162,23 @@ static int mark_wanted(gjob *j)
                                      "5.%d, which ecCodes does not decode",
                                      f->id, j->params[k]->label, m->h.drt);
             m->wanted = 1;
+            m->param = k;
         }
+    /* a build cuts what the cache holds here: stage "cut", of every wanted
+     * message (those fetched next are cut as they come) */
+    j->stage = "cut";
+    j->progress_done = 0;
+    j->progress_total = 0;
+    for (size_t i = 0; i < j->nfiles; i++)
+        for (size_t k = 0; k < j->files[i].n; k++)
+            j->progress_total += j->files[i].msgs[k].wanted;
     for (size_t i = 0; i < j->nfiles; i++) {
         gfile *f = &j->files[i];
         if (f->size > 0)
             j->res.files_bytes += f->size;
         for (size_t k = 0; k < f->n; k++) {
             gmsg *m = &f->msgs[k];
+            int rc;
             if (!m->wanted)
                 continue;
             if (f->whole) {
@@ -139,6 +189,8 @@ static int mark_wanted(gjob *j)
                 if (j->o.cache && swx__grib_msg_key(key, sizeof key, f, m) == 0 &&
                     swx_diskcache_put(j->o.cache, key, m->data, (size_t)m->h.length) != 0)
                     swx_error_clear();
+                if ((rc = here(j, f, m)))
+                    return rc;
                 continue;
             }
             char key[400];
@@ -155,6 +207,8 @@ static int mark_wanted(gjob *j)
                     m->data_len = len;
                     m->simple = 1;
                     j->res.from_cache += (int64_t)m->h.length;
+                    if ((rc = here(j, f, m)))
+                        return rc;
                     continue;
                 }
                 free(data);
@@ -166,6 +220,8 @@ static int mark_wanted(gjob *j)
                 if (len == m->h.length && swx_grib_message_whole(data, len)) {
                     m->data = data;
                     j->res.from_cache += (int64_t)len;
+                    if ((rc = here(j, f, m)))
+                        return rc;
                     continue;
                 }
                 free(data);
@@ -187,9 +243,10 @@ static void job_free(gjob *j)
 }
 
 static int prepare(gjob *j, swx_grib_result *res, swx_client *c, const swx_grib_spec *spec,
-                   const swx_grib_opts *opts)
+                   const swx_grib_opts *opts, int building)
 {
     memset(j, 0, sizeof *j);
+    j->building = building;
     j->c = c;
     j->spec = spec;
     if (opts)
@@ -210,7 +267,7 @@ int swx_grib_quote(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
     gjob *j = calloc(1, sizeof *j);
     if (!j)
         return swx_error_set(SWX_ENOMEM, "out of memory");
-    int rc = prepare(j, res, c, spec, opts);
+    int rc = prepare(j, res, c, spec, opts, 0);
     for (size_t t = 0; !rc && t < j->ntimes; t++) {
         uint64_t kept = swx__grib_kept(&j->times[t].grid, j->times[t].area);
         uint64_t all = (uint64_t)j->times[t].grid.ni * j->times[t].grid.nj;
@@ -265,53 +322,43 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
         return swx_error_set(SWX_ENOMEM, "out of memory");
     uint8_t *out = NULL;
     size_t out_len = 0, out_cap = 0;
-    rc = prepare(j, res, c, spec, opts);
+    rc = prepare(j, res, c, spec, opts, 1);
     if (!rc) {
         j->stage = "fetch";
         j->progress_done = 0;
         j->progress_total = 0;
         for (size_t i = 0; i < j->nfiles; i++)
-            for (size_t k = 0; k < j->files[i].n; k++)
-                j->progress_total += j->files[i].msgs[k].wanted && !j->files[i].msgs[k].data;
+            for (size_t k = 0; k < j->files[i].n; k++) {
+                const gmsg *m = &j->files[i].msgs[k];
+                j->progress_total += m->wanted && !m->data && !m->is_cut;
+            }
         size_t todo = j->progress_total;
         if (!(rc = swx__grib_report(j)) && todo)
             rc = swx__grib_fetch_round(j, 1, todo);
     }
-    if (!rc) {
-        j->stage = "cut";
-        j->progress_done = 0;
-        j->progress_total = j->ntimes * j->nparams;
-    }
+    /* every field was cut as its message came: the file, in the order of
+     * the times and the variables */
     for (size_t t = 0; !rc && t < j->ntimes; t++)
         for (size_t k = 0; !rc && k < j->nparams; k++) {
             gmsg *m;
             gfile *f = NULL;
             if ((rc = find_msg(&m, &f, j, t, j->params[k])) || !m)
                 continue;
-            if (!m->data) {
+            if (!m->is_cut) {
                 rc = swx_error_set(SWX_ESERVICE, "%s: a message was not fetched", f->id);
                 break;
             }
-            char what[300], key[400];
-            snprintf(what, sizeof what, "%s (%s)", f->id, j->params[k]->label);
-            uint8_t *simple = NULL;
-            size_t simple_len = 0;
-            int keep = j->o.cache && !m->simple && swx__grib_field_key(key, sizeof key, f, m) == 0;
-            rc = swx__grib_cut(&out, &out_len, &out_cap, m->data,
-                               m->data_len ? m->data_len : (size_t)m->h.length, &j->times[t].grid,
-                               j->times[t].area, j->params[k], spec->edition == 1 ? 1 : 2,
-                               keep ? &simple : NULL, &simple_len, what);
-            if (!rc && simple && swx_diskcache_put(j->o.cache, key, simple, simple_len) != 0)
-                swx_error_clear(); /* a cache that cannot be written costs time, not the file */
-            free(simple);
-            if (!rc) {
-                j->res.messages++;
-                j->progress_done++;
-                rc = swx__grib_report(j);
+            uint8_t *o = swx_array_reserve(out, &out_cap, out_len + m->cut_len, 1, 4096);
+            if (!o) {
+                rc = swx_error_set(SWX_ENOMEM, "out of memory");
+                break;
             }
-            /* a message is cut once: let it go */
-            free(m->data);
-            m->data = NULL;
+            out = o;
+            memcpy(out + out_len, m->cut, m->cut_len);
+            out_len += m->cut_len;
+            free(m->cut);
+            m->cut = NULL;
+            j->res.messages++;
         }
     if (!rc && spec->bzip2 && out_len)
         rc = compress(&out, &out_len);

@@ -101,7 +101,7 @@ static int fetch_done_msg(gjob *j, gfile *f, gmsg *m, const swx_response *r)
         j->res.range_ignored = 1;
         for (size_t i = 0; i < f->n; i++) {
             gmsg *o = &f->msgs[i];
-            if (!o->wanted || o->data)
+            if (!o->wanted || o->data || o->is_cut)
                 continue;
             if (o->off + o->h.length > r->len ||
                 !swx_grib_message_whole(body + o->off, (size_t)o->h.length))
@@ -109,6 +109,9 @@ static int fetch_done_msg(gjob *j, gfile *f, gmsg *m, const swx_response *r)
             if (!(o->data = malloc((size_t)o->h.length)))
                 return swx_error_set(SWX_ENOMEM, "out of memory");
             memcpy(o->data, body + o->off, (size_t)o->h.length);
+            int rc = j->building ? swx__grib_cut_msg(j, f, o) : 0;
+            if (rc)
+                return rc;
         }
         return 0;
     }
@@ -121,7 +124,7 @@ static int fetch_done_msg(gjob *j, gfile *f, gmsg *m, const swx_response *r)
     if (!swx_grib_message_whole(body, r->len))
         return swx_error_set(SWX_ESERVICE, "%s: the message at %llu is not a whole GRIB2 message",
                              f->id, (unsigned long long)m->off);
-    if (m->data)
+    if (m->data || m->is_cut)
         return 0;
     if (!(m->data = malloc(r->len)))
         return swx_error_set(SWX_ENOMEM, "out of memory");
@@ -130,7 +133,7 @@ static int fetch_done_msg(gjob *j, gfile *f, gmsg *m, const swx_response *r)
     if (j->o.cache && swx__grib_msg_key(key, sizeof key, f, m) == 0 &&
         swx_diskcache_put(j->o.cache, key, m->data, r->len) != 0)
         swx_error_clear();
-    return 0;
+    return j->building ? swx__grib_cut_msg(j, f, m) : 0;
 }
 
 /* The producer and consumer of one round. A walk round asks each file not
@@ -163,7 +166,7 @@ static int round_next(void *ud, swx_request *req, void **user)
                 continue;
             }
             m = &f->msgs[r->mi++];
-            if (!m->wanted || m->data)
+            if (!m->wanted || m->data || m->is_cut)
                 continue;
         }
         if (r->nuds == r->cap)

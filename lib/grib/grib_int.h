@@ -24,9 +24,15 @@ typedef struct gmsg {
     uint8_t *head; /* the first bytes, as the walk read them (for the cache) */
     size_t head_len;
     int wanted;
-    uint8_t *data;   /* the whole message once fetched */
+    size_t param;    /* wanted: the job's parameter it is (the time is its file's) */
+    uint8_t *data;   /* the whole message once fetched, until it is cut */
     size_t data_len; /* its length: the message's, or the simply packed copy's */
     int simple;      /* data is the cache's simply packed copy of the field */
+    /* a build: the field cut from it, as soon as it is here (a message is
+     * never held longer: a 10-day voyage's messages are hundreds of MB) */
+    uint8_t *cut;
+    size_t cut_len;
+    int is_cut;
 } gmsg;
 
 typedef struct gfile {
@@ -69,6 +75,7 @@ typedef struct gjob {
     int round_rc;
     size_t progress_done, progress_total;
     const char *stage;
+    int building; /* a build (not a quote): messages are cut as they come */
 } gjob;
 
 /* ---- the job (grib.c) ---- */
@@ -82,6 +89,9 @@ int swx__grib_file_push(gfile *f, uint64_t off, const swx_grib_head *h, const ui
                         size_t head_len);
 /* Frees what f holds (not f itself). */
 void swx__grib_file_clear(gfile *f);
+/* A build: cuts m (of f), whose data is here, to its time's grid and lets
+ * the data go; the cache keeps the field's simply packed copy. */
+int swx__grib_cut_msg(gjob *j, gfile *f, gmsg *m);
 
 /* ---- the cache (grib_cache.c) ---- */
 
@@ -99,7 +109,8 @@ int swx__grib_msg_key(char *key, size_t n, const gfile *f, const gmsg *m);
 /* ---- walking and fetching (grib_fetch.c) ---- */
 
 /* One round of at most cap parallel requests: the next head of each file
- * not walked yet (fetch 0), or each wanted message not held yet (fetch 1). */
+ * not walked yet (fetch 0), or each wanted message neither held nor cut yet
+ * (fetch 1; in a build, each is cut as it comes). */
 int swx__grib_fetch_round(gjob *j, int fetch, size_t cap);
 /* Walks every file of the job (stage "index"): from its cached index, or
  * by rounds until each is walked. */

@@ -63,6 +63,18 @@ check "--viewer qgis: QGIS and GDAL draw right at every time" opened q.grb2
 write g.grb "${voyage[@]}" --viewer gdal
 check "--viewer gdal (GRIB1): QGIS and GDAL draw right at every time" opened g.grb
 
+# Memory: a 10-day Pacific voyage with waves from the global files (240
+# messages, 190 MiB fetched) is cut as its messages come, never all held:
+# its peak resident size is at most 128 MB, fetched and from the cache, and
+# the second file is the first byte for byte.
+printf 'lat,lon\n35,140\n30,170\n25,-160\n21,-158\n' >long.csv
+long=(--route long.csv --depart 2026-11-27T06:00:00Z --speed 6-8 --days 10 --vars wind,prmsl,waves --cache "$T/cache" -q)
+/usr/bin/time -f %M -o long1.kb "$S" grib "${long[@]}" -o long1.grb2 2>long1.err
+/usr/bin/time -f %M -o long2.kb "$S" grib "${long[@]}" -o long2.grb2 2>long2.err
+echo "# 10-day Pacific voyage with waves: peak $(tail -1 long1.kb) kB fetching, $(tail -1 long2.kb) kB from the cache"
+check "a 10-day voyage with waves: at most 128 MB at its peak, fetching and from the cache, the same bytes" \
+  sh -c "[ -s long1.grb2 ] && cmp -s long1.grb2 long2.grb2 && [ $(tail -1 long1.kb) -le 128000 ] && [ $(tail -1 long2.kb) -le 128000 ]"
+
 # The forms for the programs on board: the window cut, a grid a time.
 write o.grb2 "${voyage[@]}" --viewer opencpn
 write x.grb2 "${voyage[@]}" --viewer xygrib

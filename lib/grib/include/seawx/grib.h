@@ -129,9 +129,10 @@ typedef struct swx_grib_spec {
     int edition;
 } swx_grib_spec;
 
-/* Progress: stage "index" (files walked), "fetch" (messages fetched) or
- * "cut" (fields written), with done and total; non-zero stops the work
- * with SWX_ECANCEL. */
+/* Progress: stage "index" (files walked), "cut" (fields cut from the
+ * messages the cache holds) or "fetch" (messages fetched, each cut as it
+ * comes: no message is held longer), with done and total; non-zero stops
+ * the work with SWX_ECANCEL. */
 typedef int (*swx_grib_progress_fn)(void *ud, const char *stage, size_t done, size_t total);
 
 typedef struct swx_grib_opts {
