@@ -83,8 +83,12 @@ def cmd_manifest(pkg):
         p = os.path.join(pkg, f["path"])
         if os.path.getsize(p) != f["bytes"] or sha256(p) != f["sha256"]:
             fail(f"{f['path']}: bytes or SHA-256 differ from the manifest")
+    coast = m.get("coastline")  # the project's land: its size as listed
+    if coast and os.path.getsize(os.path.join(pkg, coast["file"])) != coast["bytes"]:
+        fail(f"{coast['file']}: not the {coast['bytes']} bytes the manifest gives")
     listed = {f["path"] for f in m["files"] + storms} | {"manifest.json", "project.qgs",
                                                          "route.geojson"}
+    listed |= {coast["file"]} if coast else set()
     extra = set(os.listdir(pkg)) - listed
     if extra:
         fail(f"files the manifest does not list: {sorted(extra)}")

@@ -131,8 +131,11 @@ def main():
         root = p.layerTreeRoot()
         top = [c.name() for c in root.children()]
         raster_groups = sorted({f["variable"] for f in manifest["files"]})
-        if top[:2] != ["route", "Storms"] or sorted(top[2:]) != raster_groups:
-            fail(f"layer tree {top}: not the route, Storms, then {raster_groups}")
+        # the land (GSHHG) last, under everything, when the package has it
+        land = ["land"] if manifest.get("coastline") else []
+        if top[:2] != ["route", "Storms"] or sorted(top[2:len(top) - len(land)]) != raster_groups \
+                or top[len(top) - len(land):] != land:
+            fail(f"layer tree {top}: not the route, Storms, then {raster_groups}, then {land}")
         group = root.findGroup("Storms")
         by_source = {os.path.basename(t.layer().source().split("|")[0]): t.layer()
                      for t in group.findLayers()}

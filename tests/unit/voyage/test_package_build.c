@@ -77,7 +77,9 @@ static swx_package *package(const char *path, uint64_t budget)
                           .nlayers = 1,
                           .tile_size = 256,
                           .budget = budget,
-                          .now = cu_time(NOW)};
+                          .now = cu_time(NOW),
+                          /* the project's land is test_qgis_package's */
+                          .gshhg = "/nonexistent/gshhg"};
     swx_package *p = NULL;
     int rc = swx_package_new(&p, vb.caps, &o);
     if (rc)

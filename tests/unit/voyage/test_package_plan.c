@@ -38,6 +38,9 @@
 #define EXTRA_FIXED 12288.0
 #define EXTRA_PER_FILE 2560.0
 #define ROUTE_BYTES(waypoints) (400.0 + 90.0 * (waypoints))
+/* The budget's arithmetic is checked without the project's land (no GSHHG
+ * there), then the land once with Debian's GSHHG: test_land_counted. */
+static const char *land = "/nonexistent/gshhg";
 
 static swx_caps *caps;
 
@@ -92,7 +95,8 @@ static void plan_route(planned *pl, const char *route, const char *depart, const
                                .nlayers = n,
                                .tile_size = 256,
                                .budget = budget,
-                               .now = cu_time(now)};
+                               .now = cu_time(now),
+                               .gshhg = land};
     pl->p = (swx_package *)1;
     pl->rc = swx_package_new(&pl->p, caps, &pl->o);
     if (pl->rc)
@@ -416,6 +420,31 @@ static void test_quote_extra(void)
     unplan(&pl);
 }
 
+/* The project's land (GSHHG) is counted with the route: a package with it
+ * keeps more room for route, manifest and project than one without, and
+ * under a budget that room is at most a tenth of the budget more. */
+static void test_land_counted(void)
+{
+    const char *one[] = {"swh", NULL};
+    planned pl;
+    plan(&pl, "2026-03-02T03:30:00Z", "2026-03-01T00:00:00Z", 0, one);
+    CU_ASSERT_EQUAL_FATAL(pl.rc, 0);
+    double bare = swx_package_quote_extra(pl.p);
+    unplan(&pl);
+    land = NULL;
+    plan(&pl, "2026-03-02T03:30:00Z", "2026-03-01T00:00:00Z", 0, one);
+    CU_ASSERT_EQUAL_FATAL(pl.rc, 0);
+    double with = swx_package_quote_extra(pl.p);
+    unplan(&pl);
+    plan(&pl, "2026-03-02T03:30:00Z", "2026-03-01T00:00:00Z", 400000, one);
+    CU_ASSERT_EQUAL_FATAL(pl.rc, 0);
+    double budgeted = swx_package_quote_extra(pl.p);
+    unplan(&pl);
+    land = "/nonexistent/gshhg";
+    CU_ASSERT(with > bare + 1000);
+    CU_ASSERT(budgeted > bare && budgeted <= bare + 40000);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -430,5 +459,6 @@ int main(void)
     CU_add_test(s, "none, 16 and 17 layers, twice, unknown", test_layer_limits);
     CU_add_test(s, "the least a budget holds, and a byte less", test_budget_least);
     CU_add_test(s, "the estimate of route, manifest and project", test_quote_extra);
+    CU_add_test(s, "the project's land counted with the route", test_land_counted);
     return cu_run();
 }
