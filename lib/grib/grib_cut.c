@@ -277,6 +277,23 @@ static int read_grid(src_grid *sg, codes_handle *h, const char *what)
     return 0;
 }
 
+/* 1 when the message (len bytes) decodes to the n values v exactly, missing
+ * ones SENTINEL. */
+static int same_values(const uint8_t *msg, size_t len, const double *v, size_t n)
+{
+    codes_handle *c = codes_handle_new_from_message(NULL, msg, len);
+    double *got = c ? malloc(n * sizeof *got) : NULL;
+    size_t m = n;
+    int same = got && codes_set_double(c, "missingValue", SENTINEL) == 0 &&
+               codes_get_double_array(c, "values", got, &m) == 0 && m == n;
+    for (size_t i = 0; same && i < n; i++)
+        same = got[i] == v[i];
+    free(got);
+    if (c)
+        codes_handle_delete(c);
+    return same;
+}
+
 /* The whole field, simply packed at the source's precision: its values
  * decode as the source's did (the same multiples of 10^-D), in a fraction
  * of the time. */
@@ -303,6 +320,15 @@ static int pack_simple(uint8_t **simple, size_t *simple_len, codes_handle *h, co
         return swx_error_set(SWX_ENOMEM, "out of memory");
     memcpy(*simple, bytes, blen);
     *simple_len = blen;
+    /* Kept only when it decodes to the very values fetched: packed with
+     * fewer bits than the source's range needs at its scale, ecCodes would
+     * coarsen them, and a second build from the cache would differ from the
+     * first. Otherwise the cache keeps the message as fetched alone. */
+    if (!same_values(*simple, blen, src, n)) {
+        free(*simple);
+        *simple = NULL;
+        *simple_len = 0;
+    }
     return 0;
 }
 
