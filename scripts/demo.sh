@@ -174,7 +174,7 @@ mkdir -p "$work/voyage"
   --depart "$depart" --speed 6-8 --time all --zoom 3-6 -o "$work/voyage/swh-{time}.mbtiles"
 echo "$(ls "$work/voyage" | wc -l) files, $(du -sh "$work/voyage" | cut -f1)"
 
-step "7c. A voyage package for a shore office: wave height, sea temperature and the active storms, quoted, built under 2 MB, opened in QGIS" \
+step "7c. A voyage package for a shore office: wave height, sea temperature and the active storms, quoted, built under 2 MB, opened in QGIS over GSHHG's land" \
   "seawx voyage --bundle maritime --route voyage.csv --depart TIME --speed 10-12 --layer swh --layer sst:zoom=3-4 --zoom 3-5 --storms active --budget 2MB -o package"
 "$seawx" voyage --bundle maritime --route "$work/voyage.csv" --depart "$depart" --speed 10-12 \
   --layer swh --layer sst:zoom=3-4 --zoom 3-5 --storms active --dry-run
@@ -298,17 +298,20 @@ fc=$("$seawx" forecast files --bundles maritime --regions north-atlantic -f json
 grib_ls -p shortName,dataDate,dataTime,stepRange,packingType,Ni,Nj "$work/$fc"
 gdalinfo "$work/$fc" | grep -E 'GRIB_(ELEMENT|COMMENT)=' | head -n 6
 
-step "13c. A voyage GRIB for the routing software on board (OpenCPN, XyGrib): 5 days of wind and pressure, per time only where the ship can be" \
-  "seawx grib --route voyage.csv --depart TIME --speed 6-8 --days 5 -o voyage.grb2 (after its --dry-run), then as GRIB1 compressed (.grb.bz2), and a Saildocs-style box"
+step "13c. A voyage GRIB for the routing software on board (OpenCPN, XyGrib) and QGIS: 5 days of wind and pressure, per time only where the ship can be; one grid every viewer draws right, a grid a time for OpenCPN alone" \
+  "seawx grib --route voyage.csv --depart TIME --speed 6-8 --days 5 -o voyage.grb2 (after its --dry-run), then as GRIB1 compressed (.grb.bz2), --viewer opencpn, and a Saildocs-style box"
 gdepart=$(date -u +%Y-%m-%dT%H:00:00Z)
 "$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 --dry-run
 "$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 -o "$work/voyage.grb2"
 "$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 -o "$work/voyage.grb.bz2"
+"$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 --viewer opencpn -o "$work/voyage-ocpn.grb2" -q
+"$seawx" grib --route "$work/voyage.csv" --depart "$gdepart" --speed 6-8 --days 5 --cut window -o "$work/refused.grb2" ||
+  echo "  (refused: QGIS and GDAL would draw a grid a time in the wrong place)"
 "$seawx" grib --bbox -28.5,29.5,-8,40 --hours 0-120 --vars wind,prmsl -o "$work/box.grb2" -q
 grib_ls -p shortName,dataDate,dataTime,stepRange,Ni,Nj,numberOfMissing,packingType,totalLength "$work/voyage.grb2" | head -n 8
 echo "  ..."
-printf '  voyage.grb2 %s bytes, voyage.grb.bz2 (GRIB1, bzip2) %s bytes; a Saildocs-style box of hours 0-120 %s bytes\n' \
-  "$(stat -c %s "$work/voyage.grb2")" "$(stat -c %s "$work/voyage.grb.bz2")" "$(stat -c %s "$work/box.grb2")"
+printf '  voyage.grb2 (one grid: OpenCPN, XyGrib, QGIS, GDAL) %s bytes, voyage-ocpn.grb2 (a grid a time) %s bytes, voyage.grb.bz2 (GRIB1, bzip2, a grid a time) %s bytes; a Saildocs-style box of hours 0-120 %s bytes\n' \
+  "$(stat -c %s "$work/voyage.grb2")" "$(stat -c %s "$work/voyage-ocpn.grb2")" "$(stat -c %s "$work/voyage.grb.bz2")" "$(stat -c %s "$work/box.grb2")"
 
 step "13d. Which day to leave: 28 departures 6 h apart from now on step 7b's voyage at 6-8 kn, sailed through the forecast along it and past the storms, best first" \
   "seawx plan --route voyage.csv --departures FROM/TO/6h --speed 6-8 --max-wind 25kn --max-wave 4m --best --chart plan.png"
