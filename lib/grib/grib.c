@@ -58,6 +58,7 @@ void swx__grib_file_clear(gfile *f)
         free(f->msgs[i].head);
         free(f->msgs[i].data);
         free(f->msgs[i].cut);
+        free(f->msgs[i].parts);
     }
     free(f->msgs);
     free(f->whole);
@@ -129,7 +130,10 @@ int swx__grib_cut_msg(gjob *j, gfile *f, gmsg *m)
     snprintf(what, sizeof what, "%s (%s)", f->id, p->label);
     uint8_t *simple = NULL;
     size_t simple_len = 0, cap = 0;
-    int keep = j->o.cache && !m->simple && swx__grib_field_key(key, sizeof key, f, m) == 0;
+    /* the simply packed copy of the whole field, for the next cut: not of
+     * a field fetched in parts */
+    int keep =
+        j->o.cache && !m->simple && !m->nparts && swx__grib_field_key(key, sizeof key, f, m) == 0;
     int rc = swx__grib_cut(&m->cut, &m->cut_len, &cap, m->data,
                            m->data_len ? m->data_len : (size_t)m->h.length, &t->grid, t->area, p,
                            j->spec->edition == 1 ? 1 : 2, keep ? &simple : NULL, &simple_len, what);
@@ -227,6 +231,16 @@ static int mark_wanted(gjob *j)
                 free(data);
             }
             swx_error_clear();
+            int64_t cached = 0, to_fetch = 0;
+            if ((rc = swx__grib_parts_begin(j, f, m, &cached, &to_fetch)))
+                return rc;
+            if (m->nparts) {
+                j->res.from_cache += cached;
+                j->res.to_fetch += to_fetch;
+                if (!m->parts_left && (rc = here(j, f, m)))
+                    return rc;
+                continue;
+            }
             j->res.to_fetch += (int64_t)m->h.length;
         }
     }
@@ -328,10 +342,8 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
         j->progress_done = 0;
         j->progress_total = 0;
         for (size_t i = 0; i < j->nfiles; i++)
-            for (size_t k = 0; k < j->files[i].n; k++) {
-                const gmsg *m = &j->files[i].msgs[k];
-                j->progress_total += m->wanted && !m->data && !m->is_cut;
-            }
+            for (size_t k = 0; k < j->files[i].n; k++)
+                j->progress_total += swx__grib_requests_left(&j->files[i].msgs[k]);
         size_t todo = j->progress_total;
         if (!(rc = swx__grib_report(j)) && todo)
             rc = swx__grib_fetch_round(j, 1, todo);

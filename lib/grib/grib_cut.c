@@ -42,6 +42,72 @@ uint64_t swx__grib_kept(const ggrid *g, const swx_area *area)
     return k;
 }
 
+/* The source point under a node of g (lon, lat), as resample() finds it:
+ * 0 with *si, *sj, or -1 when no source point is there. */
+static int source_point(long *si, long *sj, double lon, double lat, long ni, long nj, double lat1,
+                        double lon1, double di, double dj, int jpos)
+{
+    int global = ni * di >= 360 - di / 2;
+    double fj = jpos ? (lat - lat1) / dj : (lat1 - lat) / dj;
+    double fi = fmod(lon - lon1 + 720.0, 360.0) / di;
+    *sj = lround(fj);
+    *si = lround(fi);
+    if (global && *si >= ni)
+        *si -= ni;
+    return *sj >= 0 && *sj < nj && *si >= 0 && *si < ni && fabs(fi - *si) < 1e-6 &&
+                   fabs(fj - *sj) < 1e-6
+               ? 0
+               : -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+long swx__grib_needed(uint64_t **runs, const swx_grib_head *h, const ggrid *g, const swx_area *area)
+{
+    *runs = NULL;
+    if (h->grid_template != 0 || (h->scan & 0xa0) || h->ni == 0 || h->nj == 0 || h->di <= 0 ||
+        h->dj <= 0)
+        return -1;
+    /* the source index of every node kept, sorted, then cut into runs of
+     * indices at most a grid step apart (a row's kept nodes; a run across
+     * the seam of a global grid is two) */
+    uint64_t *idx = malloc(((size_t)g->ni * g->nj + 1) * sizeof *idx);
+    if (!idx)
+        return -1;
+    size_t n = 0;
+    for (uint32_t j = 0; j < g->nj; j++)
+        for (uint32_t i = 0; i < g->ni; i++) {
+            long si, sj;
+            if (source_point(&si, &sj, g->lon0 + i * g->step, g->lat0 - j * g->step, h->ni, h->nj,
+                             h->lat1, h->lon1, h->di, h->dj, (h->scan & 0x40) != 0) == 0 &&
+                keeps(g, area, i, j))
+                idx[n++] = (uint64_t)sj * h->ni + (uint64_t)si;
+        }
+    qsort(idx, n, sizeof *idx, cmp_u64);
+    uint64_t gap = (uint64_t)lround(g->step / h->di) + 1;
+    uint64_t *r = malloc((2 * n + 2) * sizeof *r);
+    long nr = 0;
+    for (size_t k = 0; r && k < n; k++) {
+        if (nr && idx[k] <= r[2 * nr - 1] - 1 + gap &&
+            idx[k] / h->ni == (r[2 * nr - 1] - 1) / h->ni) {
+            r[2 * nr - 1] = idx[k] + 1;
+            continue;
+        }
+        r[2 * nr] = idx[k];
+        r[2 * nr + 1] = idx[k] + 1;
+        nr++;
+    }
+    free(idx);
+    if (!r)
+        return -1;
+    *runs = r;
+    return nr;
+}
+
 int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap)
 {
     /* sections 0, 1, 3, 4 (template 4.8 is longer), 5 (template 5.2), 6, 7

@@ -14,8 +14,10 @@
 
 typedef struct req_ud {
     gfile *f;
-    gmsg *m; /* the fetch of one message; NULL: a step of the walk */
+    gmsg *m;     /* the fetch of one message; NULL: a step of the walk */
+    size_t part; /* the part of m asked for (grib_partial.c); NO_PART: all */
 } req_ud;
+#define NO_PART ((size_t)-1)
 
 static int whole_file(gjob *j, gfile *f, const uint8_t *body, size_t len)
 {
@@ -142,7 +144,7 @@ static int fetch_done_msg(gjob *j, gfile *f, gmsg *m, const swx_response *r)
 typedef struct fround {
     gjob *j;
     int fetch;
-    size_t fi, mi;
+    size_t fi, mi, pi;
     req_ud *uds;
     size_t nuds, cap;
     char **paths;
@@ -155,6 +157,7 @@ static int round_next(void *ud, swx_request *req, void **user)
     while (r->fi < j->nfiles) {
         gfile *f = &j->files[r->fi];
         gmsg *m = NULL;
+        size_t part = NO_PART;
         if (!r->fetch) {
             r->fi++;
             if (f->walked)
@@ -165,15 +168,30 @@ static int round_next(void *ud, swx_request *req, void **user)
                 r->mi = 0;
                 continue;
             }
-            m = &f->msgs[r->mi++];
-            if (!m->wanted || m->data || m->is_cut)
-                continue;
+            m = &f->msgs[r->mi];
+            if (m->nparts && !m->is_cut) {
+                /* a field in parts: each part not here yet */
+                while (r->pi < m->nparts && m->parts[r->pi].done)
+                    r->pi++;
+                if (r->pi == m->nparts) {
+                    r->mi++;
+                    r->pi = 0;
+                    continue;
+                }
+                part = r->pi++;
+            } else {
+                r->mi++;
+                r->pi = 0;
+                if (!m->wanted || m->data || m->is_cut)
+                    continue;
+            }
         }
         if (r->nuds == r->cap)
             return swx_error_set(SWX_ENOMEM, "out of memory");
         req_ud *u = &r->uds[r->nuds];
         u->f = f;
         u->m = m;
+        u->part = part;
         char *path = malloc(strlen(f->id) + 32);
         if (!path)
             return swx_error_set(SWX_ENOMEM, "out of memory");
@@ -181,7 +199,10 @@ static int round_next(void *ud, swx_request *req, void **user)
         r->paths[r->nuds++] = path;
         memset(req, 0, sizeof *req);
         req->path = path;
-        if (m) {
+        if (m && part != NO_PART) {
+            req->range_from = (int64_t)(m->off + m->parts[part].off);
+            req->range_to = (int64_t)(m->off + m->parts[part].off + m->parts[part].len - 1);
+        } else if (m) {
             req->range_from = (int64_t)m->off;
             req->range_to = (int64_t)(m->off + m->h.length - 1);
         } else {
@@ -209,7 +230,8 @@ static int round_done(void *ud, void *user, int rc, const swx_response *resp)
         if ((rc = walk_step(j, u->f, resp)))
             return rc;
     } else {
-        if ((rc = fetch_done_msg(j, u->f, u->m, resp)))
+        if ((rc = u->part != NO_PART ? swx__grib_part_done(j, u->f, u->m, u->part, resp)
+                                     : fetch_done_msg(j, u->f, u->m, resp)))
             return rc;
         j->progress_done++;
     }

@@ -33,7 +33,17 @@ typedef struct gmsg {
     uint8_t *cut;
     size_t cut_len;
     int is_cut;
+    /* a simply packed field fetched in parts (grib_partial.c): the byte
+     * ranges holding the values the cut takes, offsets in the message;
+     * data is then the message with those ranges filled, zeros elsewhere */
+    struct gpart *parts;
+    size_t nparts, parts_left;
 } gmsg;
+
+typedef struct gpart {
+    uint64_t off, len;
+    int done;
+} gpart;
 
 typedef struct gfile {
     char *id;
@@ -105,6 +115,23 @@ void swx__grib_index_get(gjob *j, gfile *f);
  * message as fetched. 0, or -1 when key (n bytes) is too short. */
 int swx__grib_field_key(char *key, size_t n, const gfile *f, const gmsg *m);
 int swx__grib_msg_key(char *key, size_t n, const gfile *f, const gmsg *m);
+
+/* ---- fields fetched in parts (grib_partial.c) ---- */
+
+struct swx_response;
+
+/* Plans m's parts when it is simply packed without a bitmap and the cut of
+ * its time takes a small share of it (nothing otherwise: it is fetched
+ * whole); then takes the parts the cache holds (into data, a build; counted
+ * only, a quote): *cached and *to_fetch say how many bytes. */
+int swx__grib_parts_begin(gjob *j, gfile *f, gmsg *m, int64_t *cached, int64_t *to_fetch);
+/* A part fetched (r answers part k of m); when the last is in, a build cuts
+ * m. A storage host that ignored the Range sent the whole file: every part
+ * of f's messages is taken from it. */
+int swx__grib_part_done(gjob *j, gfile *f, gmsg *m, size_t k, const struct swx_response *r);
+/* The requests still to make for m: its parts left, or 1 for a whole
+ * message not held. */
+size_t swx__grib_requests_left(const gmsg *m);
 
 /* ---- walking and fetching (grib_fetch.c) ---- */
 

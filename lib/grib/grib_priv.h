@@ -44,6 +44,14 @@ int swx__grib_cut(uint8_t **out, size_t *out_len, size_t *out_cap, const uint8_t
  * per process; clears this thread's last message). */
 void swx__grib_init(void);
 
+/* The source values a cut to g (points whose square does not meet area
+ * left out) takes, as *runs (malloc'd): pairs of indices in the source's
+ * order of values, first and one past the last, ascending. Returns the
+ * number of runs, or -1 for a grid whose points this does not place (the
+ * field is then fetched whole). */
+long swx__grib_needed(uint64_t **runs, const swx_grib_head *h, const ggrid *g,
+                      const swx_area *area);
+
 /* An estimate of a cut message's size from its source head (bits per
  * value) and the points it keeps. */
 int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap);

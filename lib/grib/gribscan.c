@@ -192,6 +192,7 @@ int swx_grib_head_read(swx_grib_head *h, uint64_t *need, const uint8_t *p, size_
         case 5:
             if (len < 11)
                 return bad(what, "a data representation section too short");
+            h->npacked = u32(s + 5);
             h->drt = (int)u16(s + 9);
             if ((h->drt == 0 || h->drt == 2 || h->drt == 3) && len >= 20)
                 h->bits = s[19];
@@ -203,6 +204,13 @@ int swx_grib_head_read(swx_grib_head *h, uint64_t *need, const uint8_t *p, size_
             return rc;
         last = num;
         off += len;
+    }
+    /* Sections 6 and 7, when already read: no bitmap, then the values. */
+    if (off + 6 <= n && off + 6 <= h->length - 4 && p[off + 4] == 6 && p[off + 5] == 255) {
+        uint64_t s7 = off + u32(p + off);
+        if (u32(p + off) >= 6 && s7 + 5 <= n && s7 + 5 <= h->length - 4 && p[s7 + 4] == 7 &&
+            s7 + u32(p + s7) == h->length - 4)
+            h->data_at = s7 + 5;
     }
     return 0;
 }

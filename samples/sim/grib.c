@@ -287,6 +287,15 @@ static const char *centre_env(void)
     return v != NULL && (strcmp(v, "ecmwf") == 0 || strcmp(v, "ncep") == 0) ? v : "";
 }
 
+/* SEAWX_SIM_GRIB_PACKING=simple: every field simply packed (template 5.0,
+ * no bitmap where nothing is missing), as ECMWF's open data is, whose values
+ * sit at known bytes; otherwise complex packing (5.2) as below. */
+static int simple_on(void)
+{
+    const char *v = getenv("SEAWX_SIM_GRIB_PACKING");
+    return v != NULL && strcmp(v, "simple") == 0;
+}
+
 static int ecmwf_on(void)
 {
     return strcmp(centre_env(), "ecmwf") == 0;
@@ -603,7 +612,7 @@ static int encode(FILE *out, const struct file *f, const struct param *p, const 
     CHECK(codes_set_long(h, "decimalScaleFactor", p->dscale));
     CHECK(codes_set_double_array(h, "values", vals, gr->g.nx * gr->g.ny));
     CHECK(codes_get_long(h, "bitsPerValue", &bits));
-    if (bits > 0) {
+    if (bits > 0 && !simple_on()) {
         /* Complex packing, template 5.2: ecCodes 2.28 writes template 5.3
          * (spatial differencing) with a differencing order of 0, which code
          * table 5.6 leaves reserved and OpenCPN's GRIB plugin misreads
@@ -748,9 +757,10 @@ int sim_grib_get(const char *name, struct sim_blob **out)
         return -1;
     if (cache_dir(dir, sizeof(dir)) != 0)
         return -2;
-    /* the files with currents, or encoded as ECMWF's, are cached under
-     * other names */
-    snprintf(path, sizeof(path), "%s/%s%s%s", dir, currents_on() ? "cur-" : "",
+    /* the files with currents, simply packed, or encoded as ECMWF's, are
+     * cached under other names */
+    snprintf(path, sizeof(path), "%s/%s%s%s%s", dir, currents_on() ? "cur-" : "",
+             simple_on() ? "simple-" : "",
              ecmwf_on()      ? "ecmwf-"
              : *centre_env() ? "ncep-"
                              : "",
