@@ -176,30 +176,10 @@ static int csv_fn(FILE *f, void *ud)
 
 static const swx_plan *sort_plan;
 
-/* A departure the forecast covers only in part has a verdict on that part:
- * a go or a marginal there may still meet worse beyond, so it comes after
- * every go and marginal judged over the whole voyage; a no-go is one
- * however much is known, so every no-go comes last (those judged whole
- * first). */
-static int best_rank(const swx_plan_departure *d)
-{
-    if (d->verdict == SWX_PLAN_NOGO)
-        return 4 + (d->partial != 0);
-    return (d->partial ? 2 : 0) + (d->verdict == SWX_PLAN_MARGINAL);
-}
-
 static int by_best(const void *a, const void *b)
 {
-    const swx_plan_departure *x = swx_plan_row(sort_plan, *(const size_t *)a);
-    const swx_plan_departure *y = swx_plan_row(sort_plan, *(const size_t *)b);
-    int rx = best_rank(x), ry = best_rank(y);
-    if (rx != ry)
-        return rx < ry ? -1 : 1;
-    double wx = isnan(x->max_wind_kn) ? INFINITY : x->max_wind_kn;
-    double wy = isnan(y->max_wind_kn) ? INFINITY : y->max_wind_kn;
-    if (wx != wy)
-        return wx < wy ? -1 : 1;
-    return x->depart < y->depart ? -1 : x->depart > y->depart;
+    return swx_plan_better(swx_plan_row(sort_plan, *(const size_t *)a),
+                           swx_plan_row(sort_plan, *(const size_t *)b));
 }
 
 /* ---- reading what was typed ---- */

@@ -128,13 +128,34 @@ static void num(char *out, size_t n, double v)
         out[l - 2] = '\0';
 }
 
-/* "Fri 27 06Z", UTC. */
-static void depart_label(char *out, size_t n, int64_t t)
+/* "Fri 27 Nov 06Z" (year 0) or "Fri 27 Nov 2026 06Z" (year 1), UTC. */
+static void depart_label(char *out, size_t n, int64_t t, int year)
 {
     time_t tt = (time_t)t;
     struct tm tm;
-    if (!gmtime_r(&tt, &tm) || !strftime(out, n, "%a %d %HZ", &tm))
+    if (!gmtime_r(&tt, &tm) || !strftime(out, n, year ? "%a %d %b %Y %HZ" : "%a %d %b %HZ", &tm))
         snprintf(out, n, "?");
+}
+
+/* The letter under a verdict that says which rule decided it, and the
+ * words the key gives it (SWX_PLAN_RULE_*). */
+static const struct {
+    char letter;
+    const char *words;
+} rules[] = {
+    [SWX_PLAN_RULE_STORM] = {'T', "a tropical storm (its 34 kt winds, danger area, or near)"},
+    [SWX_PLAN_RULE_WIND] = {'W', "wind"},
+    [SWX_PLAN_RULE_GUST] = {'G', "gusts"},
+    [SWX_PLAN_RULE_WAVE] = {'S', "sea (waves)"},
+    [SWX_PLAN_RULE_UPWIND] = {'U', "hours upwind"},
+    [SWX_PLAN_RULE_BECALMED] = {'C', "becalmed"},
+    [SWX_PLAN_RULE_PARTIAL] = {'F', "the forecast ends first"},
+};
+#define NRULES ((int)(sizeof rules / sizeof rules[0]))
+
+static int rule_of(const swx_plan_departure *d)
+{
+    return d->verdict != SWX_PLAN_GO && d->rule > 0 && d->rule < NRULES ? d->rule : 0;
 }
 
 static void step_label(char *out, size_t n, int64_t s)
@@ -163,6 +184,8 @@ typedef struct layout {
     double fs, m;          /* body font size, margin */
     double gx, gy, gw, gh; /* the grid */
     double vy, vh;         /* the verdict row */
+    double wy;             /* the centre line of the row of reasons' letters */
+    double mark_y;         /* the best departure's mark: its tip */
     double lx;             /* the legend bar's left */
     double bar_w;
     double xl_y;     /* the departure labels' centre line */
@@ -230,8 +253,9 @@ static void make_layout(layout *L, cairo_t *cr, const swx_plan *p, const ramp *r
     L->fs = fmin(fmax(fmin(L->W / 75.0, L->H / 48.0), 9.0), 22.0);
     L->m = round(L->fs * 1.2);
     double fs = L->fs;
-    /* top: the title and the departures' line */
-    double top = L->m + fs * 1.5 + fs * 1.6 + fs * 0.9;
+    /* top: the title, the departures' line, the best departure's line and
+     * the room for its mark */
+    double top = L->m + fs * 1.5 + fs * 1.6 + fs * 1.6 + fs * 1.5;
     /* left: the axis title (turned) and the distance labels */
     font(cr, fs, 0);
     num(b, sizeof b, p->sample_nm[p->ns - 1]);
@@ -249,20 +273,51 @@ static void make_layout(layout *L, cairo_t *cr, const swx_plan *p, const ramp *r
     L->key_line = fs * 1.6;
     L->gy = round(top);
     int lines = key(cr, L, 0);
-    double below =
-        fs * 0.5 + L->vh + fs * 0.5 + fs * 1.4 + fs * 1.5 + fs * 0.6 + lines * L->key_line + L->m;
+    double below = fs * 0.5 + L->vh + fs * 1.3 + fs * 0.5 + fs * 1.4 + fs * 1.5 + fs * 0.6 +
+                   (lines + 1) * L->key_line + L->m;
     L->gh = round(L->H - below - L->gy);
+    L->mark_y = L->gy - round(fs * 0.25);
     L->vy = L->gy + L->gh + round(fs * 0.5);
-    L->xl_y = L->vy + L->vh + fs * 0.5 + fs * 0.7;
+    L->wy = L->vy + L->vh + fs * 0.65;
+    L->xl_y = L->vy + L->vh + fs * 1.3 + fs * 0.5 + fs * 0.7;
     L->xt_y = L->xl_y + fs * 1.45;
     L->key_y = L->xt_y + fs * 0.75 + fs * 0.6 + L->key_line / 2;
 }
 
 /* ---- drawing ---- */
 
+/* The best departure in words, from the plan's own figures: "Best
+ * departure: Fri 27 Nov 2026 12Z, go: wind up to 18 kn, waves up to 1.5 m";
+ * or that none is go or marginal. */
+static void draw_best_line(cairo_t *cr, const layout *L, const swx_plan *p, double w)
+{
+    char line[512], when[48], wind[32] = "", wave[32] = "";
+    if (!p->best || p->best > p->n) {
+        snprintf(line, sizeof line,
+                 "No departure is go or marginal: every one is no-go (why: the letter under "
+                 "each verdict)");
+    } else {
+        const swx_plan_departure *d = &p->rows[p->best - 1];
+        depart_label(when, sizeof when, d->depart, 1);
+        /* the figures the reason does not give already */
+        if (!isnan(d->max_wind_kn) && d->rule != SWX_PLAN_RULE_WIND)
+            snprintf(wind, sizeof wind, ", wind up to %.0f kn", d->max_wind_kn);
+        if (!isnan(d->max_wave_m) && d->rule != SWX_PLAN_RULE_WAVE)
+            snprintf(wave, sizeof wave, ", waves up to %.1f m", d->max_wave_m);
+        snprintf(line, sizeof line, "Best departure (\xe2\x96\xbc): %s, %s%s%s%s%s%s", when,
+                 verdict_label[d->verdict >= 0 && d->verdict < 3 ? d->verdict : 0],
+                 d->reason ? " (" : "", d->reason ? d->reason : "", d->reason ? ")" : "", wind,
+                 wave);
+    }
+    double fs = fit_size(cr, line, L->fs, 6, w, 1);
+    font(cr, fs, 1);
+    rgb(cr, INK_RGB);
+    text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 1.6 + L->fs * 0.8, 0, line);
+}
+
 static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what)
 {
-    char title[256], sub[256], a[32], b[32], len[32], band[96];
+    char title[400], sub[400], a[48], b[48], len[32], band[128];
     const swx_plan_opts *o = &p->opts;
     double length = p->length_nm > 0 ? p->length_nm : p->sample_nm[p->ns - 1];
     snprintf(len, sizeof len, "%.0f nm", length);
@@ -280,8 +335,8 @@ static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what
         snprintf(band, sizeof band, "%s\xe2\x80\x93%s kn", a, b);
     snprintf(title, sizeof title, "Departure plan: %s%s%s \xc2\xb7 %s", len, *band ? " at " : "",
              band, what == 'w' ? "true wind" : "significant wave height");
-    depart_label(a, sizeof a, p->rows[0].depart);
-    depart_label(b, sizeof b, p->rows[p->n - 1].depart);
+    depart_label(a, sizeof a, p->rows[0].depart, 1);
+    depart_label(b, sizeof b, p->rows[p->n - 1].depart, 1);
     if (p->n == 1) {
         snprintf(sub, sizeof sub,
                  "1 departure, %s (UTC); each cell: the worst %s the ship meets there", a,
@@ -308,6 +363,7 @@ static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what
     font(cr, fs, 0);
     rgb(cr, SOFT_RGB);
     text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 0.8, 0, sub);
+    draw_best_line(cr, L, p, w);
 }
 
 static int storm_at(const swx_plan *p, size_t i, size_t j)
@@ -451,6 +507,55 @@ static void draw_verdicts(cairo_t *cr, const layout *L, const swx_plan *p)
     font(cr, L->fs, 0);
     rgb(cr, INK_RGB);
     text_at(cr, L->gx - L->fs * 0.55, L->vy + L->vh / 2, 1, "Verdict");
+    /* under each marginal and no-go, the letter of the rule that decided it */
+    double lfs = fmin(L->fs, cw * 0.8);
+    if (lfs >= 6) {
+        font(cr, lfs, 1);
+        for (size_t i = 0; i < p->n; i++) {
+            int r = rule_of(&p->rows[i]);
+            if (!r)
+                continue;
+            char s[2] = {rules[r].letter, 0};
+            double xc = (edge(L->gx, L->gw, i, p->n) + edge(L->gx, L->gw, i + 1, p->n)) / 2;
+            text_at(cr, xc, L->wy, 0.5, s);
+        }
+    }
+    /* the best departure: outlined, and a mark over its column */
+    if (p->best && p->best <= p->n) {
+        size_t i = p->best - 1;
+        double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
+        double xc = (x0 + x1) / 2, s = fmax(L->fs * 0.6, 4);
+        rgb(cr, INK_RGB);
+        cairo_set_line_width(cr, 2);
+        cairo_rectangle(cr, x0 + gap + 1, L->vy + 1, x1 - x0 - 2 * gap - 2, L->vh - 2);
+        cairo_stroke(cr);
+        cairo_move_to(cr, xc, L->mark_y);
+        cairo_line_to(cr, xc - s, L->mark_y - s * 1.3);
+        cairo_line_to(cr, xc + s, L->mark_y - s * 1.3);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+}
+
+/* The letters' key, a line under the swatches: only the rules met. */
+static void draw_why_key(cairo_t *cr, const layout *L, const swx_plan *p, int lines)
+{
+    char line[512] = "";
+    size_t n = 0;
+    int seen[NRULES] = {0};
+    for (size_t i = 0; i < p->n; i++)
+        seen[rule_of(&p->rows[i])] = 1;
+    for (int r = 1; r < NRULES; r++)
+        if (seen[r] && rules[r].words)
+            n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0, "%s%c %s",
+                                  n ? " \xc2\xb7 " : "Under a verdict, what decided it: ",
+                                  rules[r].letter, rules[r].words);
+    if (!n || n >= sizeof line)
+        return;
+    double fs = fit_size(cr, line, L->fs, 6, L->W - L->m - L->gx, 0);
+    font(cr, fs, 0);
+    rgb(cr, INK_RGB);
+    text_at(cr, L->gx, L->key_y + lines * L->key_line, 0, line);
 }
 
 /* Departure labels, every k-th column so that they never touch. */
@@ -460,7 +565,7 @@ static void draw_x_axis(cairo_t *cr, const layout *L, const swx_plan *p)
     font(cr, L->fs, 0);
     double lw = 0;
     for (size_t i = 0; i < p->n; i++) {
-        depart_label(b, sizeof b, p->rows[i].depart);
+        depart_label(b, sizeof b, p->rows[i].depart, 0);
         lw = fmax(lw, text_w(cr, b));
     }
     double cw = L->gw / (double)p->n;
@@ -487,7 +592,7 @@ static void draw_x_axis(cairo_t *cr, const layout *L, const swx_plan *p)
         cairo_move_to(cr, xc + 0.5, L->vy + L->vh);
         cairo_line_to(cr, xc + 0.5, L->vy + L->vh + L->fs * 0.4);
         cairo_stroke(cr);
-        depart_label(b, sizeof b, p->rows[i].depart);
+        depart_label(b, sizeof b, p->rows[i].depart, 0);
         rgb(cr, INK_RGB);
         text_at(cr, fmin(fmax(xc, lo), hi), L->xl_y, 0.5, b);
     }
@@ -574,7 +679,7 @@ int swx_chart_plan_draw(const swx_plan *p, const char *version, int what, int wi
     draw_verdicts(cr, &L, p);
     draw_x_axis(cr, &L, p);
     draw_legend(cr, &L, r);
-    key(cr, &L, 1);
+    draw_why_key(cr, &L, p, key(cr, &L, 1));
     cairo_surface_flush(sf);
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
         rc = cairo_status(cr) == CAIRO_STATUS_NO_MEMORY ? SWX_ENOMEM : SWX_EIO;

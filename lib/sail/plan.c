@@ -45,6 +45,35 @@ void swx_plan_free(swx_plan *p)
     free(p);
 }
 
+/* A departure the forecast covers only in part has a verdict on that part:
+ * a go or a marginal there may still meet worse beyond, so it comes after
+ * every go and marginal judged over the whole voyage; a no-go is one
+ * however much is known, so every no-go comes last (those judged whole
+ * first). */
+static int best_rank(const swx_plan_departure *d)
+{
+    if (d->verdict == SWX_PLAN_NOGO)
+        return 4 + (d->partial != 0);
+    return (d->partial ? 2 : 0) + (d->verdict == SWX_PLAN_MARGINAL);
+}
+
+int swx_plan_better(const swx_plan_departure *x, const swx_plan_departure *y)
+{
+    int rx = best_rank(x), ry = best_rank(y);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    double wx = isnan(x->max_wind_kn) ? INFINITY : x->max_wind_kn;
+    double wy = isnan(y->max_wind_kn) ? INFINITY : y->max_wind_kn;
+    if (wx != wy)
+        return wx < wy ? -1 : 1;
+    return x->depart < y->depart ? -1 : x->depart > y->depart;
+}
+
+size_t swx_plan_best(const swx_plan *p)
+{
+    return p->best;
+}
+
 size_t swx_plan_count(const swx_plan *p)
 {
     return p ? p->n : 0;
@@ -345,61 +374,75 @@ static int apart(double v, double lim, int d)
 static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const swx_plan_opts *o)
 {
     const char *why = NULL;
-    int v = SWX_PLAN_GO;
+    int v = SWX_PLAN_GO, rule = SWX_PLAN_RULE_NONE;
     const double m = PLAN_MARGIN;
     if (storm_worst >= SWX_RISK_R34) {
         v = SWX_PLAN_NOGO;
+        rule = SWX_PLAN_RULE_STORM;
         why = keep(p, "inside the 34 kt winds of %s", r->storm_title);
     } else if (storm_worst == SWX_RISK_DANGER) {
         v = SWX_PLAN_NOGO;
+        rule = SWX_PLAN_RULE_STORM;
         why = keep(p, "inside the danger area of %s", r->storm_title);
     } else if (o->max_wind_kn > 0 && r->max_wind_kn > o->max_wind_kn) {
         v = SWX_PLAN_NOGO;
+        rule = SWX_PLAN_RULE_WIND;
         why = keep(p, "wind %.*f kn above %.0f kn", apart(r->max_wind_kn, o->max_wind_kn, 0),
                    r->max_wind_kn, o->max_wind_kn);
     } else if (o->max_gust_kn > 0 && r->max_gust_kn > o->max_gust_kn) {
         v = SWX_PLAN_NOGO;
+        rule = SWX_PLAN_RULE_GUST;
         why = keep(p, "gusts %.*f kn above %.0f kn", apart(r->max_gust_kn, o->max_gust_kn, 0),
                    r->max_gust_kn, o->max_gust_kn);
     } else if (o->max_wave_m > 0 && r->max_wave_m > o->max_wave_m) {
         v = SWX_PLAN_NOGO;
+        rule = SWX_PLAN_RULE_WAVE;
         why = keep(p, "waves %.*f m above %.1f m", apart(r->max_wave_m, o->max_wave_m, 1),
                    r->max_wave_m, o->max_wave_m);
     } else if (o->max_upwind_h > 0 && r->hours_upwind > o->max_upwind_h) {
         v = SWX_PLAN_NOGO;
+        rule = SWX_PLAN_RULE_UPWIND;
         why = keep(p, "%.*f h upwind, above %.0f h", apart(r->hours_upwind, o->max_upwind_h, 0),
                    r->hours_upwind, o->max_upwind_h);
     } else if (r->storm_title && r->storm_cpa_nm < PLAN_STORM_NEAR_NM) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_STORM;
         why = keep(p, "%s passes within %.0f nm", r->storm_title, r->storm_cpa_nm);
     } else if (o->max_wind_kn > 0 && r->max_wind_kn >= m * o->max_wind_kn) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_WIND;
         why = keep(p, "wind %.*f kn, near %.0f kn", apart(r->max_wind_kn, o->max_wind_kn, 0),
                    r->max_wind_kn, o->max_wind_kn);
     } else if (o->max_gust_kn > 0 && r->max_gust_kn >= m * o->max_gust_kn) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_GUST;
         why = keep(p, "gusts %.*f kn, near %.0f kn", apart(r->max_gust_kn, o->max_gust_kn, 0),
                    r->max_gust_kn, o->max_gust_kn);
     } else if (o->max_wave_m > 0 && r->max_wave_m >= m * o->max_wave_m) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_WAVE;
         why = keep(p, "waves %.*f m, near %.1f m", apart(r->max_wave_m, o->max_wave_m, 1),
                    r->max_wave_m, o->max_wave_m);
     } else if (o->max_upwind_h > 0 && r->hours_upwind >= m * o->max_upwind_h) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_UPWIND;
         why = keep(p, "%.*f h upwind, near %.0f h", apart(r->hours_upwind, o->max_upwind_h, 0),
                    r->hours_upwind, o->max_upwind_h);
     } else if (r->partial && !isnan(r->becalmed_nm)) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_BECALMED;
         why = keep(p,
                    "becalmed from %.0f nm of %.0f to the forecast's end: the polar makes no "
                    "way in the wind there and no motoring speed was given",
                    r->becalmed_nm, p->length_nm);
     } else if (r->partial) {
         v = SWX_PLAN_MARGINAL;
+        rule = SWX_PLAN_RULE_PARTIAL;
         why = keep(p, "%s", SWX_PLAN_REASON_PARTIAL);
     }
     r->verdict = v;
     r->reason = why;
+    r->rule = rule;
     if (v != SWX_PLAN_GO && !why)
         return swx_error_set(SWX_ENOMEM, "out of memory");
     return 0;
@@ -688,6 +731,9 @@ int swx_plan_compute(swx_plan **out, swx_voyage *v, const swx_plan_forecast *f,
         }
         if ((rc = verdict(p, r, worst, o)))
             goto done;
+        if (r->verdict != SWX_PLAN_NOGO &&
+            (!p->best || swx_plan_better(r, &p->rows[p->best - 1]) < 0))
+            p->best = i + 1;
     }
 done:
     free(pass);

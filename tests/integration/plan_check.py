@@ -45,6 +45,7 @@ import math
 import os
 import sys
 import urllib.request
+import subprocess
 from datetime import datetime, timezone
 
 R_NM = 6371008.8 / 1852.0
@@ -707,9 +708,82 @@ def cmd_chart(plan_path, png_path, width, height):
             break
     if bar is None:
         raise SystemExit("no colour bar right of the grid")
+    best = chart_best(plan, px, boxes, vy, png_path)
     print(f"chart {w}x{h}: {len(boxes)} verdict boxes at y={vy} match the JSON "
           f"({got.count('go')} go, {got.count('marginal')} marginal, {got.count('no-go')} no-go); "
-          f"colour bar at x={bar[0]} ({bar[1]} coloured pixels tall); key swatches present")
+          f"colour bar at x={bar[0]} ({bar[1]} coloured pixels tall); key swatches present; {best}")
+
+
+def best_of(deps):
+    """The best departure by the rule docs/plan.md gives for --best, apart
+    from seawx: go, then marginal, judged over the whole voyage; then go and
+    marginal judged on the part the forecast covers; the lighter strongest
+    wind, then the earlier. None when every departure is no-go."""
+    ok = [d for d in deps if d["verdict"] != "no-go"]
+    if not ok:
+        return None
+    wind = lambda d: d["max_wind_kn"] if d["max_wind_kn"] is not None else float("inf")
+    return min(ok, key=lambda d: (2 * bool(d["partial"]) + (d["verdict"] == "marginal"), wind(d),
+                                  d["depart"]))
+
+
+def chart_best(plan, px, boxes, vy, png_path):
+    """The best departure marked (its box outlined in ink, a mark over its
+    column above the grid, nowhere else), a letter under each marginal and
+    no-go and none under a go, and the title's words read by tesseract: the
+    best departure's date with its month and year, or that none is go."""
+    deps = plan["departures"]
+    best = best_of(deps)
+    ink = lambda p: max(p) < 90
+    # above the grid: the grid's top edge is the first frame row above vy in
+    # the middle of the first box; the mark is within 14 pixels above it
+    xc0 = (boxes[0][1] + boxes[0][2]) // 2
+    y = vy
+    while y > 0 and px[y][xc0] != (0x61, 0x61, 0x61):
+        y -= 1
+    y -= 1
+    while y > 0 and px[y][xc0] != (0x61, 0x61, 0x61):
+        y -= 1
+    top = y
+    marked = [i for i, (_, x0, x1) in enumerate(boxes)
+              if any(ink(px[yy][x]) for yy in range(max(0, top - 14), top - 1)
+                     for x in range((x0 + x1) // 2 - 1, (x0 + x1) // 2 + 2))]
+    want = [deps.index(best)] if best else []
+    if marked != want:
+        raise SystemExit(f"the best departure's mark is over columns {marked}, not {want}")
+    # the outline: ink on the box's own row just inside its left edge
+    outlined = [i for i, (_, x0, x1) in enumerate(boxes)
+                if any(ink(px[yy][x0 + 2]) for yy in range(vy - 3, vy + 4))]
+    if outlined != want:
+        raise SystemExit(f"outlined verdict boxes {outlined}, not the best {want}")
+    # the letters: ink below a box (its bottom found by its colour ending)
+    for i, (v, x0, x1) in enumerate(boxes):
+        yb = vy
+        while px[yb + 1][(x0 + x1) // 2] == px[vy][(x0 + x1) // 2]:
+            yb += 1
+        while ink(px[yb + 1][(x0 + x1) // 2]):  # the best one's outline
+            yb += 1
+        lettered = any(ink(px[yy][x]) for yy in range(yb + 2, yb + 22) for x in range(x0, x1))
+        if lettered != (v != "go"):
+            raise SystemExit(f"departure {i} ({v}): a letter under it {lettered}")
+    # the title's lines, above the grid, enlarged smoothly: a small chart's
+    # text is a few pixels high
+    big = png_path + ".ocr.png"
+    subprocess.run(["convert", png_path, "-crop", f"{len(px[0])}x{top - 16}+0+0", "+repage",
+                    "-filter", "Lanczos", "-resize", "300%", "-colorspace", "Gray", big],
+                   check=True)
+    text = subprocess.run(["tesseract", big, "-", "--psm", "6"], capture_output=True,
+                          text=True).stdout
+    flat = " ".join(text.split())
+    if best:
+        t = datetime.strptime(best["depart"], "%Y-%m-%dT%H:%M:%SZ")
+        when = t.strftime("%d %b %Y")
+        if "Best departure" not in flat or when not in flat:
+            raise SystemExit(f"tesseract does not read 'Best departure' and '{when}' in: {flat[:300]}")
+        return f"best departure {best['depart']} marked, read as '{when}'"
+    if "No departure is go" not in flat:
+        raise SystemExit(f"tesseract does not read 'No departure is go' in: {flat[:300]}")
+    return "no departure is go or marginal, and the chart says so"
 
 
 if __name__ == "__main__":

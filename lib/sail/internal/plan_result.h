@@ -21,6 +21,7 @@ struct swx_plan {
     size_t left_out;      /* departures asked at or after forecast_end: not planned */
     char **strings;       /* nstrings: the rows' reasons and storm names, owned */
     size_t nstrings;
+    size_t best; /* 1 + the best departure (swx_plan_better); 0: every one is no-go */
 };
 
 /* A plan option as the plan's JSON and a package's manifest write it: key

@@ -206,6 +206,18 @@ enum { SWX_PLAN_GO = 0, SWX_PLAN_MARGINAL, SWX_PLAN_NOGO };
 /* "go", "marginal", "no-go". */
 SWX_API const char *swx_plan_verdict_name(int verdict);
 
+/* The rules a verdict is decided by, in the order they are tried. */
+enum {
+    SWX_PLAN_RULE_NONE = 0,
+    SWX_PLAN_RULE_STORM,    /* inside a storm's 34 kt winds or danger area; passing near */
+    SWX_PLAN_RULE_WIND,     /* wind above, or near, --max-wind */
+    SWX_PLAN_RULE_GUST,     /* gusts above, or near, --max-gust */
+    SWX_PLAN_RULE_WAVE,     /* waves above, or near, --max-wave */
+    SWX_PLAN_RULE_UPWIND,   /* hours upwind above, or near, --max-upwind */
+    SWX_PLAN_RULE_BECALMED, /* a polar track that makes no way to the forecast's end */
+    SWX_PLAN_RULE_PARTIAL,  /* the forecast ends before the voyage does */
+};
+
 typedef struct swx_plan_departure {
     int64_t depart;
     double arrive_early, arrive_late; /* seconds since 1970 */
@@ -222,6 +234,7 @@ typedef struct swx_plan_departure {
     double storm_danger_h, storm_r34_h;
     int verdict;
     const char *reason; /* the first rule that decided the verdict, or NULL for go */
+    int rule;           /* that rule: SWX_PLAN_RULE_*; SWX_PLAN_RULE_NONE for go */
 } swx_plan_departure;
 
 typedef struct swx_plan swx_plan;
@@ -244,6 +257,14 @@ SWX_API void swx_plan_free(swx_plan *p);
 SWX_API size_t swx_plan_count(const swx_plan *p);
 SWX_API size_t swx_plan_left_out(const swx_plan *p);
 SWX_API const swx_plan_departure *swx_plan_row(const swx_plan *p, size_t i);
+/* The order of the best departures (`seawx plan --best`, the chart's mark):
+ * go, then marginal, judged over the whole voyage; then go and marginal
+ * judged on the part the forecast covers; no-go last; within each, the
+ * lighter strongest wind, then the earlier. Negative when x comes first. */
+SWX_API int swx_plan_better(const swx_plan_departure *x, const swx_plan_departure *y);
+/* 1 + the index of the best departure (the first in that order), or 0 when
+ * every departure is no-go. */
+SWX_API size_t swx_plan_best(const swx_plan *p);
 /* The chart's grid: departure i by sample point j (distance along the route in
  * nm: swx_plan_sample_nm), the true wind (knots) and the significant wave
  * height (m) the ship meets there (for a band: the worst over the times it
