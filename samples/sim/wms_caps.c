@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "legend.h"
 #include "gzip.h"
 #include "runs.h"
 #include "timestamp.h"
@@ -106,8 +107,9 @@ static void legend_url(struct sim_buf *x, const struct sim_app *app, const struc
     sim_buf_puts(&u, "&style=");
     sim_buf_url(&u, style);
     sim_buf_puts(&u, "&format=image%2Fpng");
-    sim_buf_puts(x, "<LegendURL width=\"256\" height=\"16\"><Format>image/png</Format>"
-                    "<OnlineResource xlink:type=\"simple\" xlink:href=\"");
+    sim_buf_printf(x, "<LegendURL width=\"%d\" height=\"%d\"><Format>image/png</Format>",
+                   SIM_LEGEND_WIDTH, SIM_LEGEND_HEIGHT);
+    sim_buf_puts(x, "<OnlineResource xlink:type=\"simple\" xlink:href=\"");
     sim_buf_xml(x, u.failed ? "" : u.data);
     sim_buf_puts(x, "\"/></LegendURL>");
     sim_buf_free(&u);

@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "cache.h"
+#include "legend.h"
 #include "png.h"
 #include "render.h"
 #include "runs.h"
@@ -439,11 +440,9 @@ int sim_wms_getlegendgraphic(struct sim_wms_req *w)
     const char *ws = sim_http_arg(rq, "width"), *hs = sim_http_arg(rq, "height");
     const struct sim_variable *var = NULL;
     const char *style = NULL;
-    struct sim_png *png = NULL;
-    uint8_t *row = NULL;
     char *data = NULL;
     size_t len = 0;
-    unsigned W = 256, H = 16;
+    unsigned W = SIM_LEGEND_WIDTH, H = SIM_LEGEND_HEIGHT;
     int64_t run;
     int max_lead, answered = 0, rc = -1;
 
@@ -464,19 +463,7 @@ int sim_wms_getlegendgraphic(struct sim_wms_req *w)
     rc = find_style(w, var, layer, sim_http_arg(rq, "style"), &style, &answered);
     if (answered)
         return rc;
-    rc = -1;
-    row = malloc((size_t)W * 4);
-    if (row == NULL || sim_png_begin(&png, W, H, (size_t)W * H * 4 + H + 65536) != 0)
-        goto done;
-    sim_render_legend_row(var, W, row);
-    for (unsigned j = 0; j < H; j++)
-        if (sim_png_rows(png, row, 1) != 0)
-            goto done;
-    if (sim_png_end(png, &data, &len) != 0)
-        goto done;
-    rc = sim_http_reply_take(rq, 200, "image/png", data, len, NULL, 0);
-done:
-    sim_png_free(png);
-    free(row);
-    return rc;
+    if (sim_legend_png(var, W, H, &data, &len) != 0)
+        return -1;
+    return sim_http_reply_take(rq, 200, "image/png", data, len, NULL, 0);
 }
