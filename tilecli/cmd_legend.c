@@ -17,8 +17,8 @@ const cli_opt cmd_legend_opts[] = {
     {"variable", 'v', "VAR", "instead of --layer: t2m or t2m:K, of the run given by --run", 0},
     {"run", 0, "RUN", "with --variable: latest (default) or YYYYMMDDHH", 0},
     {"style", 's', "NAME", "one of the layer's styles (default: its first, as the plugin)", 0},
-    {"width", 0, "PX", "legend width in pixels, 1-1024 (default: the service's, 256)", 0},
-    {"height", 0, "PX", "legend height in pixels, 1-1024 (default: the service's, 16)", 0},
+    {"width", 0, "PX", "legend width in pixels, 1-1024 (default: the service's)", 0},
+    {"height", 0, "PX", "legend height in pixels, 1-1024 (default: the service's)", 0},
     {"output", 'o', "FILE", "the PNG to write (required; '-' for stdout)", 0},
     {0},
 };

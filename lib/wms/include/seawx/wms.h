@@ -57,9 +57,10 @@ SWX_API int swx_wms_get_caps_many(swx_caps **out, int *rc, char **errors, swx_cl
  * WMS endpoint with the client's key; a LegendURL in the capabilities names
  * the same request without the key). layer is a leaf's full name; style NULL
  * or "" is the layer's default; width and height 0 are the service's size
- * (256 x 16), else 1 to SWX_LEGEND_MAX_SIDE. *out (malloc, caller frees) holds
- * *len bytes of a PNG checked to decode whole; its size in *w, *h (may be
- * NULL). On failure *out is NULL. */
+ * (the stand-in's: 256 x 40, the ramp with its values and unit), else 1 to
+ * SWX_LEGEND_MAX_SIDE. *out (malloc, caller frees) holds *len bytes of a PNG
+ * checked to decode whole; its size in *w, *h (may be NULL). On failure *out
+ * is NULL. */
 SWX_API int swx_wms_get_legend(void **out, size_t *len, int *w, int *h, swx_client *c,
                                const char *bundle, const char *layer, const char *style, int width,
                                int height);
