@@ -112,6 +112,10 @@ class SEAWXRasterDataset final : public GDALPamDataset
     /* The "LEGEND" domain: FILE, the path of the layer style's legend PNG,
      * fetched from the service on the first ask and kept in the cache folder
      * (SEAWXCacheFolder("legends")), for QGIS's legend image and layouts. */
+    /* The "QGIS" domain: QLR, the layer definition of the layer's run
+     * (seawx/wms_qlr.h, as `seawx qlr` writes it) with the connection's
+     * style, CRS and address and the legend file: the QGIS plugin makes its
+     * time groups of it. */
     const char *GetMetadataItem(const char *pszName, const char *pszDomain = "") override;
     char **GetMetadata(const char *pszDomain = "") override;
     char **GetMetadataDomainList() override;
@@ -126,6 +130,8 @@ class SEAWXRasterDataset final : public GDALPamDataset
     SEAWXRasterDataset(SEAWXRasterDataset *poBase, int nLevel);
     /* Fetches the legend into the cache folder once; "" after a reported error. */
     const CPLString &LegendFile();
+    /* Writes the layer definition once; "" after a reported error. */
+    const CPLString &LayerDefinition();
     /* Fetches the blocks of this level that cover the window and are not yet
      * in GDAL's block cache, in parallel, into the cache of all four bands. */
     CPLErr Prefetch(int nXOff, int nYOff, int nXSize, int nYSize, int nBufXSize, int nBufYSize);
@@ -191,6 +197,11 @@ class SEAWXRasterDataset final : public GDALPamDataset
     bool m_bLegendTried = false;
     CPLString m_osLegendFile{};
     CPLStringList m_aosLegendMD{};
+    /* The connection's style, CRS and address as given (empty: not), named in
+     * the layer definition's strings; the definition once written. */
+    CPLString m_osGivenStyle{}, m_osGivenCRS{}, m_osGivenURL{};
+    CPLString m_osQLR{};
+    CPLStringList m_aosQGISMD{};
 };
 
 class SEAWXRasterBand final : public GDALPamRasterBand

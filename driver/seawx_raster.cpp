@@ -16,6 +16,7 @@ extern "C" {
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/wms.h"
+#include "seawx/wms_qlr.h"
 }
 
 #include "cpl_hash_set.h"
@@ -143,6 +144,11 @@ GDALDataset *SEAWXRasterDataset::Open(GDALOpenInfo *poOpenInfo, SEAWXOptions &oO
     poDS->m_nMaxConnections = mo.max_connections;
     poDS->m_osServiceURL =
         oOpts.Service().url ? oOpts.Service().url : CPLGetConfigOption("SEAWX_BASE_URL", "");
+    for (auto [pszKey, posOut] :
+         {std::pair{"style", &poDS->m_osGivenStyle}, std::pair{"crs", &poDS->m_osGivenCRS},
+          std::pair{"url", &poDS->m_osGivenURL}})
+        if (const char *pszValue = oOpts.Get(pszKey))
+            *posOut = pszValue;
     poDS->nRasterXSize = swx_map_width(psMap);
     poDS->nRasterYSize = swx_map_height(psMap);
     poDS->m_oSRS.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
@@ -297,8 +303,39 @@ const CPLString &SEAWXRasterDataset::LegendFile()
     return m_osLegendFile;
 }
 
+const CPLString &SEAWXRasterDataset::LayerDefinition()
+{
+    if (!m_osQLR.empty())
+        return m_osQLR;
+    swx_qlr_opts o = SWX_QLR_OPTS_INIT;
+    o.bundle = swx_map_bundle(m_psMap);
+    o.layer = swx_map_layer(m_psMap);
+    o.style = m_osGivenStyle.empty() ? nullptr : m_osGivenStyle.c_str();
+    o.crs = m_osGivenCRS.empty() ? nullptr : m_osGivenCRS.c_str();
+    o.url = m_osGivenURL.empty() ? nullptr : m_osGivenURL.c_str();
+    o.legend = LegendFile().empty() ? nullptr : LegendFile().c_str();
+    char *pszDoc = nullptr;
+    size_t nLen = 0;
+    FILE *f = open_memstream(&pszDoc, &nLen);
+    int rc = f ? swx_qlr_write(f, &o) : swx_error_set(SWX_ENOMEM, "out of memory");
+    if (f && fclose(f) != 0 && rc == 0)
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+    if (rc == 0)
+        m_osQLR.assign(pszDoc, nLen);
+    else
+        SEAWXReportError(CE_Failure, "cannot write the layer definition");
+    free(pszDoc);
+    return m_osQLR;
+}
+
 const char *SEAWXRasterDataset::GetMetadataItem(const char *pszName, const char *pszDomain)
 {
+    if (m_nLevel == 0 && pszName && pszDomain && EQUAL(pszDomain, "QGIS")) {
+        if (!EQUAL(pszName, "QLR"))
+            return nullptr;
+        const CPLString &osDoc = LayerDefinition();
+        return osDoc.empty() ? nullptr : osDoc.c_str();
+    }
     if (m_nLevel == 0 && pszName && pszDomain && EQUAL(pszDomain, "LEGEND")) {
         if (!EQUAL(pszName, "FILE"))
             return nullptr;
@@ -310,6 +347,11 @@ const char *SEAWXRasterDataset::GetMetadataItem(const char *pszName, const char 
 
 char **SEAWXRasterDataset::GetMetadata(const char *pszDomain)
 {
+    if (m_nLevel == 0 && pszDomain && EQUAL(pszDomain, "QGIS")) {
+        if (m_aosQGISMD.empty() && !LayerDefinition().empty())
+            m_aosQGISMD.SetNameValue("QLR", LayerDefinition());
+        return m_aosQGISMD.List();
+    }
     if (m_nLevel == 0 && pszDomain && EQUAL(pszDomain, "LEGEND")) {
         if (m_aosLegendMD.empty() && !LegendFile().empty())
             m_aosLegendMD.SetNameValue("FILE", LegendFile());
@@ -321,8 +363,10 @@ char **SEAWXRasterDataset::GetMetadata(const char *pszDomain)
 char **SEAWXRasterDataset::GetMetadataDomainList()
 {
     char **papszList = GDALPamDataset::GetMetadataDomainList();
-    if (m_nLevel == 0)
+    if (m_nLevel == 0) {
         papszList = CSLAddString(papszList, "LEGEND");
+        papszList = CSLAddString(papszList, "QGIS");
+    }
     return papszList;
 }
 

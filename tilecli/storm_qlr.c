@@ -11,84 +11,35 @@
 #include "seawx/qgs.h"
 #include "seawx/storm_geojson.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
-/* The i-th kind in drawing order (its number in *k when k is not NULL), or
- * NULL when mask leaves it out. */
-static const swx_storm_kind_info *drawn(unsigned mask, int i, int *k)
-{
-    int kind = swx_storm_kind_drawn(i);
-    if (k)
-        *k = kind;
-    return mask & (1u << kind) ? swx_storm_kind_get(kind) : NULL;
-}
-
-/* The group "seawx storms" with a layer per kind in mask, in drawing order. */
+/* The group "seawx storms" with a layer per kind in mask, in drawing order,
+ * their legends open. */
 static void put_tree(FILE *f, unsigned mask)
 {
-    fputs("    <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"seawx storms\">\n",
-          f);
-    for (int i = 0; i < SWX_SK_COUNT; i++) {
-        const swx_storm_kind_info *r = drawn(mask, i, NULL);
-        if (!r)
-            continue;
-        fprintf(f,
-                "      <layer-tree-layer expanded=\"1\" checked=\"Qt::Checked\" "
-                "id=\"seawx_%s\" name=\"%s\" source=\"./%s\" providerKey=\"ogr\"/>\n",
-                r->layer, r->layer, r->file);
-    }
-    fputs("    </layer-tree-group>\n", f);
-}
-
-/* The map layers of the kinds in mask: the kind's file, geometry, time
- * settings and the renderer of its .qml. */
-static void put_layers(FILE *f, unsigned mask)
-{
-    for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k;
-        const swx_storm_kind_info *r = drawn(mask, i, &k);
-        if (!r)
-            continue;
-        fprintf(f,
-                "    <maplayer type=\"vector\" geometry=\"%s\" wkbType=\"%s\" "
-                "styleCategories=\"AllStyleCategories\">\n"
-                "      <id>seawx_%s</id>\n"
-                "      <datasource>./%s</datasource>\n"
-                "      <layername>%s</layername>\n"
-                "      <srs>" SWX_QGS_SRS_WGS84 "</srs>\n"
-                "      <provider encoding=\"UTF-8\">ogr</provider>\n"
-                "      %s\n",
-                r->qgis_geometry, r->qgis_wkb, r->layer, r->file, r->layer, r->qgis_temporal);
-        /* The renderer of the layer's .qml, as it is. */
-        const char *qml = cli_storm_qml(k);
-        const char *a = qml ? strstr(qml, "<renderer-v2") : NULL;
-        const char *b = qml ? strstr(qml, "</renderer-v2>") : NULL;
-        if (a && b && b > a) {
-            fputs("      ", f);
-            fwrite(a, 1, (size_t)(b - a) + strlen("</renderer-v2>"), f);
-            fputc('\n', f);
-        }
-        fputs("    </maplayer>\n", f);
-    }
+    swx_qgs_group_begin(f, 1, "seawx storms", 1);
+    swx_storm_qgs_tree(f, 2, mask, 1);
+    swx_qgs_group_end(f, 1);
 }
 
 int cli_storm_qlr_write(FILE *f, unsigned mask)
 {
-    fputs("<!DOCTYPE qgis-layer-definition>\n"
-          "<!-- seawx: the storm layers of this folder with their styles. Open in QGIS: Layer > "
-          "Add from Layer Definition File, or drag this file onto the map. The layers follow the "
-          "Temporal Controller, whose range becomes the span of every storm written (months for "
-          "storms of a whole season) and whose step stays the project's (1 hour unless set): "
-          "choose animated navigation and a step of 6 hours, the spacing of the fixes, and "
-          "narrow the range to the days wanted. A layer definition cannot set them. -->\n"
-          "<qlr>\n"
-          "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n",
-          f);
+    swx_qgs_frame q = {
+        .qlr = 1,
+        .comment =
+            "seawx: the storm layers of this folder with their styles. Open in QGIS: Layer > "
+            "Add from Layer Definition File, or drag this file onto the map. The layers follow "
+            "the Temporal Controller, whose range becomes the span of every storm written "
+            "(months for storms of a whole season) and whose step stays the project's (1 hour "
+            "unless set): choose animated navigation and a step of 6 hours, the spacing of the "
+            "fixes, and narrow the range to the days wanted. A layer definition cannot set them."};
+    swx_qgs_begin(f, &q);
     put_tree(f, mask);
-    fputs("  </layer-tree-group>\n  <maplayers>\n", f);
-    put_layers(f, mask);
-    fputs("  </maplayers>\n</qlr>\n", f);
+    swx_qgs_layers(f, &q);
+    swx_storm_qgs_layers(f, mask, cli_storm_qml_by_kind(), NULL);
+    swx_qgs_end(f, &q);
     return ferror(f) ? -1 : 0;
 }
 
@@ -151,9 +102,8 @@ int cli_storm_qgs_write(FILE *f, unsigned mask, const cli_storm_span *sp)
     }
     swx_qgs_begin(f, &q);
     put_tree(f, mask);
-    fputs("  </layer-tree-group>\n  <projectlayers>\n", f);
-    put_layers(f, mask);
-    fputs("  </projectlayers>\n", f);
+    swx_qgs_layers(f, &q);
+    swx_storm_qgs_layers(f, mask, cli_storm_qml_by_kind(), NULL);
     swx_qgs_end(f, &q);
     return ferror(f) ? -1 : 0;
 }

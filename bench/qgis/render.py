@@ -12,9 +12,11 @@ cold render to PNG.
 
 "seawx" is the layer a user adds through Layer > Add Raster Layer
 (QgsRasterLayer: QGIS reads the band statistics at once and stretches through
-its contrast enhancement); "plugin" is the same connection read as the QGIS
-plugin and `seawx qlr` give it (a <maplayer> with no renderer: QGIS's
-multiband renderer on the RGBA bands with no contrast enhancement).
+its contrast enhancement); "plugin" is the layer of the same time as the QGIS
+plugin adds it, from the GDAL plugin's layer definition of the run, which
+`seawx qlr` writes too (a <maplayer> with no renderer: QGIS's multiband
+renderer on the RGBA bands with no contrast enhancement), without its time
+range; its opening time holds reading that definition.
 """
 import os
 import sys
@@ -22,12 +24,14 @@ import time
 
 from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsDataSourceUri,
                        QgsMapRendererSequentialJob, QgsMapSettings, QgsRasterLayer,
-                       QgsReadWriteContext, QgsRectangle)
+                       QgsRectangle)
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor
 
+from osgeo import gdal
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "qgis"))
-from seawx.timegroup import maplayer_xml  # noqa: E402 (the plugin's own layer)
+from seawx import service, timegroup  # noqa: E402 (the plugin's own layers)
 
 
 def render(layer, view):
@@ -49,12 +53,15 @@ def render(layer, view):
 
 
 def plugin_layer(conn):
-    """The layer as the QGIS plugin makes it (qgis/seawx/timegroup.py's
-    <maplayer>, with no time range)."""
-    layer = QgsRasterLayer()
-    doc = maplayer_xml("seawx_bench", conn, "seawx", "EPSG:4326")
-    layer.readLayerXml(doc.documentElement(), QgsReadWriteContext())
-    return layer
+    """The layer of the connection's time as the QGIS plugin adds it
+    (qgis/seawx/timegroup.py), with no time range."""
+    when = gdal.Open(conn).GetMetadataItem("TIME")
+    _, layers = timegroup.read_definition(service.run_definition(conn).qlr)
+    for layer, _ in layers:
+        if f"time={when}" in layer.source():
+            layer.temporalProperties().setIsActive(False)
+            return layer
+    sys.exit(f"render.py: no layer of {when} in the plugin's group of {conn}")
 
 
 def main():

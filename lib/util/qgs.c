@@ -1,11 +1,21 @@
-/* qgs.c: the frame of seawx's QGIS projects (see seawx/qgs.h). */
+/* qgs.c: seawx's QGIS projects and layer definitions, and their layers
+ * (see seawx/qgs.h). */
 #include "seawx/qgs.h"
 
 #include "seawx/iso8601.h"
 #include "xml.h"
 
+#include <string.h>
+
 void swx_qgs_begin(FILE *f, const swx_qgs_frame *q)
 {
+    if (q->qlr) {
+        fputs("<!DOCTYPE qgis-layer-definition>\n", f);
+        if (q->comment)
+            fprintf(f, "<!-- %s -->\n", q->comment);
+        fputs("<qlr>\n  <layer-tree-group checked=\"Qt::Checked\" name=\"\" expanded=\"1\">\n", f);
+        return;
+    }
     fputs("<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n", f);
     if (q->comment)
         fprintf(f, "<!-- %s -->\n", q->comment);
@@ -16,8 +26,18 @@ void swx_qgs_begin(FILE *f, const swx_qgs_frame *q)
     fprintf(f, "</title>\n  <projectCrs>%s</projectCrs>\n  <layer-tree-group>\n", q->srs);
 }
 
+void swx_qgs_layers(FILE *f, const swx_qgs_frame *q)
+{
+    fprintf(f, "  </layer-tree-group>\n  <%s>\n", q->qlr ? "maplayers" : "projectlayers");
+}
+
 void swx_qgs_end(FILE *f, const swx_qgs_frame *q)
 {
+    if (q->qlr) {
+        fputs("  </maplayers>\n</qlr>\n", f);
+        return;
+    }
+    fputs("  </projectlayers>\n", f);
     const int d = q->decimals;
     const double *v = q->view;
     fprintf(f,
@@ -51,4 +71,100 @@ void swx_qgs_end(FILE *f, const swx_qgs_frame *q)
                 n, unit, a, b);
     }
     fputs("</qgis>\n", f);
+}
+
+static void indent(FILE *f, int depth)
+{
+    fprintf(f, "%*s", 2 * (depth + 1), "");
+}
+
+void swx_qgs_group_begin(FILE *f, int depth, const char *name, int checked)
+{
+    indent(f, depth);
+    fprintf(f, "<layer-tree-group checked=\"Qt::%s\" name=\"", checked ? "Checked" : "Unchecked");
+    swx_xml_put(f, name);
+    fputs("\" expanded=\"1\">\n", f);
+}
+
+void swx_qgs_group_end(FILE *f, int depth)
+{
+    indent(f, depth);
+    fputs("</layer-tree-group>\n", f);
+}
+
+void swx_qgs_tree_layer(FILE *f, int depth, const swx_qgs_layer *l)
+{
+    indent(f, depth);
+    fputs("<layer-tree-layer checked=\"Qt::Checked\" name=\"", f);
+    swx_xml_put(f, l->name);
+    fprintf(f, "\" expanded=\"%d\" providerKey=\"", l->expanded != 0);
+    swx_xml_put(f, l->provider);
+    fputs("\" id=\"", f);
+    swx_xml_put(f, l->id);
+    fputs("\" source=\"", f);
+    swx_xml_put(f, l->source);
+    fputs("\"/>\n", f);
+}
+
+/* "<tag>text</tag>" on a line of its own, the text escaped. */
+static void element(FILE *f, const char *tag, const char *text)
+{
+    fprintf(f, "      <%s>", tag);
+    swx_xml_put(f, text);
+    fprintf(f, "</%s>\n", tag);
+}
+
+void swx_qgs_maplayer_begin(FILE *f, const swx_qgs_layer *l)
+{
+    fprintf(f, "    <maplayer type=\"%s\"", l->type);
+    if (l->geometry)
+        fprintf(f, " geometry=\"%s\" wkbType=\"%s\"", l->geometry, l->wkb);
+    if (l->legend && *l->legend) {
+        fputs(" legendPlaceholderImage=\"", f);
+        swx_xml_put(f, l->legend);
+        fputc('"', f);
+    }
+    fputs(">\n", f);
+    element(f, "id", l->id);
+    element(f, "datasource", l->source);
+    element(f, "layername", l->name);
+    fprintf(f, "      <srs>%s</srs>\n", l->srs);
+    /* What each provider reads beside its name: OGR the files' encoding,
+     * MDAL the unit of its times (3: hours). */
+    const char *p = l->provider;
+    fprintf(f, "      <provider%s>%s</provider>\n",
+            strcmp(p, "ogr") == 0    ? " encoding=\"UTF-8\""
+            : strcmp(p, "mdal") == 0 ? " time-unit=\"3\""
+                                     : "",
+            p);
+    if (l->ranged) {
+        char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
+        swx_iso8601_format(a, l->start);
+        swx_iso8601_format(b, l->end);
+        fprintf(f,
+                "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"
+                "        <fixedRange><start>%s</start><end>%s</end></fixedRange>\n"
+                "      </temporal>\n",
+                a, b);
+    } else if (l->temporal) {
+        fprintf(f, "      %s\n", l->temporal);
+    }
+}
+
+void swx_qgs_maplayer_end(FILE *f)
+{
+    fputs("    </maplayer>\n", f);
+}
+
+void swx_qgs_maplayer(FILE *f, const swx_qgs_layer *l, const char *style)
+{
+    swx_qgs_maplayer_begin(f, l);
+    const char *a = style ? strstr(style, "<renderer-v2") : NULL;
+    const char *b = a ? strstr(a, "</renderer-v2>") : NULL;
+    if (b) {
+        fputs("      ", f);
+        fwrite(a, 1, (size_t)(b - a) + strlen("</renderer-v2>"), f);
+        fputc('\n', f);
+    }
+    swx_qgs_maplayer_end(f);
 }

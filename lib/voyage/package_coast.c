@@ -13,6 +13,7 @@
 #include "seawx/error.h"
 #include "seawx/jsonw.h"
 #include "seawx/land.h"
+#include "seawx/qgs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -200,30 +201,39 @@ void swx_pkg_coast_manifest(swx_jsonw *w, const swx_package *p)
     swx_jsonw_object_end(w);
 }
 
+/* The land: sand coloured, no outline, under everything. */
+static swx_qgs_layer coast_layer(const char *srs)
+{
+    return (swx_qgs_layer){.id = "voyage_coast",
+                           .type = "vector",
+                           .provider = "ogr",
+                           .source = "./" COAST_FILE,
+                           .name = "land",
+                           .srs = srs,
+                           .geometry = "Polygon",
+                           .wkb = "MultiPolygon"};
+}
+static const char coast_renderer[] =
+    "<renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"
+    "<symbols><symbol type=\"fill\" name=\"0\" alpha=\"1\" clip_to_extent=\"1\">"
+    "<layer class=\"SimpleFill\" enabled=\"1\" locked=\"0\" pass=\"0\">"
+    "<Option type=\"Map\"><Option type=\"QString\" name=\"color\" "
+    "value=\"226,220,200,255\"/><Option type=\"QString\" name=\"outline_style\" "
+    "value=\"no\"/><Option type=\"QString\" name=\"style\" value=\"solid\"/></Option>"
+    "</layer></symbol></symbols></renderer-v2>";
+
 void swx_pkg_coast_tree(FILE *f, const swx_package *p)
 {
     if (!swx_pkg_coast_bytes(p))
         return;
-    fprintf(f, "    <layer-tree-layer checked=\"Qt::Checked\" name=\"land\" expanded=\"0\" "
-               "providerKey=\"ogr\" id=\"voyage_coast\" source=\"./" COAST_FILE "\"/>\n");
+    swx_qgs_layer l = coast_layer(NULL);
+    swx_qgs_tree_layer(f, 1, &l);
 }
 
 void swx_pkg_coast_layers(FILE *f, const swx_package *p, const char *srs)
 {
     if (!swx_pkg_coast_bytes(p))
         return;
-    fprintf(f,
-            "    <maplayer type=\"vector\" geometry=\"Polygon\" wkbType=\"MultiPolygon\">\n"
-            "      <id>voyage_coast</id>\n      <datasource>./" COAST_FILE "</datasource>\n"
-            "      <layername>land</layername>\n      <srs>%s</srs>\n"
-            "      <provider encoding=\"UTF-8\">ogr</provider>\n"
-            "      <renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"
-            "<symbols><symbol type=\"fill\" name=\"0\" alpha=\"1\" clip_to_extent=\"1\">"
-            "<layer class=\"SimpleFill\" enabled=\"1\" locked=\"0\" pass=\"0\">"
-            "<Option type=\"Map\"><Option type=\"QString\" name=\"color\" "
-            "value=\"226,220,200,255\"/><Option type=\"QString\" name=\"outline_style\" "
-            "value=\"no\"/><Option type=\"QString\" name=\"style\" value=\"solid\"/></Option>"
-            "</layer></symbol></symbols></renderer-v2>\n"
-            "    </maplayer>\n",
-            srs);
+    swx_qgs_layer l = coast_layer(srs);
+    swx_qgs_maplayer(f, &l, coast_renderer);
 }

@@ -8,6 +8,7 @@
 #include "seawx/grib.h"
 #include "seawx/iso8601.h"
 #include "seawx/jsonw.h"
+#include "seawx/qgs.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -164,14 +165,29 @@ static int shown(const swx_package *p)
     return p->grib && p->grib->written && p->grib->o.cut == SWX_GRIB_CUT_ROUTE;
 }
 
+/* The forecast as QGIS's mesh layer (MDAL) with its own times; name holds
+ * its name "forecast (wind,prmsl)". */
+static swx_qgs_layer grib_layer(char *name, size_t n, const char *temporal, const swx_package *p,
+                                const char *srs)
+{
+    snprintf(name, n, "forecast (%s)", p->grib->vars);
+    return (swx_qgs_layer){.id = "voyage_grib",
+                           .type = "mesh",
+                           .provider = "mdal",
+                           .source = "./" GRIB_FILE,
+                           .name = name,
+                           .srs = srs,
+                           .expanded = 1,
+                           .temporal = temporal};
+}
+
 void swx_pkg_grib_tree(FILE *f, const swx_package *p)
 {
     if (!shown(p))
         return;
-    fprintf(f,
-            "    <layer-tree-layer checked=\"Qt::Checked\" name=\"forecast (%s)\" "
-            "expanded=\"1\" providerKey=\"mdal\" id=\"voyage_grib\" source=\"./" GRIB_FILE "\"/>\n",
-            p->grib->vars);
+    char name[256];
+    swx_qgs_layer l = grib_layer(name, sizeof name, NULL, p, NULL);
+    swx_qgs_tree_layer(f, 1, &l);
 }
 
 /* MDAL (QGIS's reader of GRIB) names a file's dataset groups by their
@@ -279,18 +295,16 @@ void swx_pkg_grib_layers(FILE *f, const swx_package *p, const char *srs)
         return;
     const mesh_group *g;
     int vector, scalar = shown_group(p->grib->vars, &g, &vector);
-    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN], r[SWX_ISO8601_LEN];
+    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN], r[SWX_ISO8601_LEN], temporal[256], name[256];
     swx_iso8601_format(a, p->grib->res.first);
     swx_iso8601_format(b, p->grib->res.last);
     swx_iso8601_format(r, p->grib->res.run);
-    fprintf(f,
-            "    <maplayer type=\"mesh\">\n      <id>voyage_grib</id>\n"
-            "      <datasource>./" GRIB_FILE "</datasource>\n"
-            "      <layername>forecast (%s)</layername>\n      <srs>%s</srs>\n"
-            "      <provider time-unit=\"3\">mdal</provider>\n"
-            "      <temporal temporal-active=\"1\" matching-method=\"0\" reference-time=\"%s\" "
-            "start-time-extent=\"%s\" end-time-extent=\"%s\"/>\n",
-            p->grib->vars, srs, r, a, b);
+    snprintf(temporal, sizeof temporal,
+             "<temporal temporal-active=\"1\" matching-method=\"0\" reference-time=\"%s\" "
+             "start-time-extent=\"%s\" end-time-extent=\"%s\"/>",
+             r, a, b);
+    swx_qgs_layer l = grib_layer(name, sizeof name, temporal, p, srs);
+    swx_qgs_maplayer_begin(f, &l);
     if (scalar >= 0) {
         fprintf(f,
                 "      <mesh-renderer-settings>\n        <active-dataset-group scalar=\"%d\" "
@@ -299,5 +313,5 @@ void swx_pkg_grib_layers(FILE *f, const swx_package *p, const char *srs)
         ramp(f, scalar, g);
         fputs("      </mesh-renderer-settings>\n", f);
     }
-    fputs("    </maplayer>\n", f);
+    swx_qgs_maplayer_end(f);
 }

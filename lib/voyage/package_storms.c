@@ -323,26 +323,21 @@ int swx_pkg_storms_manifest(swx_jsonw *w, const swx_pkg_storms *s, const char *d
     return rc;
 }
 
-void swx_pkg_storms_tree(FILE *f, const swx_pkg_storms *s)
+/* The route at risk: a wide orange line under the route's red one, shown at
+ * every time as the route is (they are where the ship will be, and their
+ * times are labels), where the storm layers follow the Temporal Controller
+ * with the rasters. */
+static swx_qgs_layer segments_layer(const char *srs)
 {
-    if (!s->written)
-        return;
-    fputs("    <layer-tree-group checked=\"Qt::Checked\" name=\"Storms\" expanded=\"1\">\n", f);
-    fputs("      <layer-tree-layer checked=\"Qt::Checked\" name=\"route at risk\" expanded=\"0\" "
-          "providerKey=\"ogr\" id=\"storm_risk_segments\" source=\"./" RISK_SEGMENTS "\"/>\n",
-          f);
-    /* In drawing order, top first (as the storm folder's .qlr). */
-    for (int i = 0; i < SWX_SK_COUNT; i++) {
-        const swx_storm_kind_info *k = swx_storm_kind_get(swx_storm_kind_drawn(i));
-        fprintf(f,
-                "      <layer-tree-layer checked=\"Qt::Checked\" name=\"%s\" expanded=\"0\" "
-                "providerKey=\"ogr\" id=\"storm_%s\" source=\"./%s\"/>\n",
-                k->layer, k->layer, k->file);
-    }
-    fputs("    </layer-tree-group>\n", f);
+    return (swx_qgs_layer){.id = "storm_risk_segments",
+                           .type = "vector",
+                           .provider = "ogr",
+                           .source = "./" RISK_SEGMENTS,
+                           .name = "route at risk",
+                           .srs = srs,
+                           .geometry = "Line",
+                           .wkb = "MultiLineString"};
 }
-
-/* The route at risk: a wide orange line under the route's red one. */
 static const char segments_renderer[] =
     "<renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"
     "<symbols><symbol type=\"line\" name=\"0\" alpha=\"0.8\" clip_to_extent=\"1\">"
@@ -351,53 +346,24 @@ static const char segments_renderer[] =
     "value=\"255,140,0,255\"/><Option type=\"QString\" name=\"line_width\" "
     "value=\"2.4\"/></Option></layer></symbol></symbols></renderer-v2>";
 
-static void one_layer(FILE *f, const char *id, const char *file, const char *name, int kind,
-                      const char *renderer, size_t rlen, const char *srs)
+void swx_pkg_storms_tree(FILE *f, const swx_pkg_storms *s)
 {
-    const swx_storm_kind_info *k = swx_storm_kind_get(kind); /* NULL: the segments */
-    const char *geom = k ? k->qgis_geometry : "Line", *wkb = k ? k->qgis_wkb : "MultiLineString";
-    fprintf(f,
-            "    <maplayer type=\"vector\" geometry=\"%s\" wkbType=\"%s\">\n"
-            "      <id>%s</id>\n      <datasource>./%s</datasource>\n"
-            "      <layername>%s</layername>\n      <srs>%s</srs>\n"
-            "      <provider encoding=\"UTF-8\">ogr</provider>\n",
-            geom, wkb, id, file, name, srs);
-    /* The storm layers follow the Temporal Controller with the rasters; the
-     * stretches of route at risk show at every time, as the route does:
-     * they are where the ship will be, and their times are labels. */
-    if (k)
-        fprintf(f, "      %s\n", k->qgis_temporal);
-    if (renderer) {
-        fputs("      ", f);
-        fwrite(renderer, 1, rlen, f);
-        fputc('\n', f);
-    }
-    fputs("    </maplayer>\n", f);
+    if (!s->written)
+        return;
+    swx_qgs_group_begin(f, 1, "Storms", 1);
+    swx_qgs_layer l = segments_layer(NULL);
+    swx_qgs_tree_layer(f, 2, &l);
+    swx_storm_qgs_tree(f, 2, SWX_SK_ALL, 0); /* in drawing order, as the storm folder's */
+    swx_qgs_group_end(f, 1);
 }
 
 void swx_pkg_storms_layers(FILE *f, const swx_pkg_storms *s, const char *srs)
 {
     if (!s->written)
         return;
-    one_layer(f, "storm_risk_segments", RISK_SEGMENTS, "route at risk", F_SEGMENTS,
-              segments_renderer, sizeof segments_renderer - 1, srs);
-    for (int i = 0; i < SWX_SK_COUNT; i++) {
-        int k = swx_storm_kind_drawn(i);
-        const char *layer = swx_storm_kind_layer(k), *file = swx_storm_kind_get(k)->file;
-        const char *a = NULL, *b = NULL;
-        char id[64];
-        snprintf(id, sizeof id, "storm_%s", layer);
-        /* The renderer of the kind's style, as it is. */
-        const char *qml = s->o.qml ? s->o.qml[k] : NULL;
-        if (qml) {
-            a = strstr(qml, "<renderer-v2");
-            b = strstr(qml, "</renderer-v2>");
-        }
-        if (a && b && b > a)
-            one_layer(f, id, file, layer, k, a, (size_t)(b - a) + strlen("</renderer-v2>"), srs);
-        else
-            one_layer(f, id, file, layer, k, NULL, 0, srs);
-    }
+    swx_qgs_layer l = segments_layer(srs);
+    swx_qgs_maplayer(f, &l, segments_renderer);
+    swx_storm_qgs_layers(f, SWX_SK_ALL, s->o.qml, srs); /* each with its style's renderer */
 }
 
 void swx_pkg_storms_remove(const char *dir)

@@ -9,6 +9,7 @@
 #include "xml.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,23 +120,48 @@ size_t swx_pkg_last_present(const pkg_layer *L)
 static const char merc_srs[] = SWX_QGS_SRS_MERC;
 static const char wgs_srs[] = SWX_QGS_SRS_WGS84;
 
-static void layer_id(char *out, size_t n, const pkg_layer *L, size_t f)
+/* File k of layer L as a layer of the project: its id, and its name "swh
+ * 2024-10-01 06Z" ("06:30Z" off the hour): the variable and the valid time,
+ * short enough for a narrow Layers panel. */
+static swx_qgs_layer file_layer(char *id, size_t nid, char *name, size_t nname, char *src,
+                                size_t nsrc, const pkg_layer *L, size_t k)
 {
-    char tc[32];
-    swx_pkg_compact_time(tc, sizeof tc, swx_seed_plan_time(L->plan, f));
-    snprintf(out, n, "%s_%s", L->safe, tc);
+    char tc[32], iso[SWX_ISO8601_LEN];
+    int64_t t = swx_seed_plan_time(L->plan, k);
+    swx_pkg_compact_time(tc, sizeof tc, t);
+    snprintf(id, nid, "%s_%s", L->safe, tc);
+    swx_iso8601_format(iso, t);
+    snprintf(name, nname, t % 3600 == 0 ? "%s %.10s %.2sZ" : "%s %.10s %.5sZ", L->spec.variable,
+             iso, iso + 11);
+    snprintf(src, nsrc, "./%s", L->files[k].name);
+    return (swx_qgs_layer){.id = id,
+                           .type = "raster",
+                           .provider = "gdal",
+                           .source = src,
+                           .name = name,
+                           .srs = merc_srs,
+                           .ranged = 1,
+                           .start = swx_pkg_range_start(L, k),
+                           .end = swx_pkg_range_end(L, k)};
 }
 
-/* A file's layer name, "swh 2024-10-01 06Z" ("06:30Z" off the hour): the
- * variable and the valid time, short enough for a narrow Layers panel. */
-static void put_name(FILE *f, const pkg_layer *L, size_t k)
-{
-    char iso[SWX_ISO8601_LEN];
-    int64_t t = swx_seed_plan_time(L->plan, k);
-    swx_iso8601_format(iso, t);
-    swx_xml_put(f, L->spec.variable);
-    fprintf(f, t % 3600 == 0 ? " %.10s %.2sZ" : " %.10s %.5sZ", iso, iso + 11);
-}
+/* The route: a red line over everything but the storms' points. */
+static const swx_qgs_layer route_layer = {.id = "voyage_route",
+                                          .type = "vector",
+                                          .provider = "ogr",
+                                          .source = "./route.geojson",
+                                          .name = "route",
+                                          .srs = wgs_srs,
+                                          .geometry = "Line",
+                                          .wkb = "LineString",
+                                          .expanded = 1};
+static const char route_renderer[] =
+    "<renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"
+    "<symbols><symbol type=\"line\" name=\"0\" alpha=\"1\" clip_to_extent=\"1\">"
+    "<layer class=\"SimpleLine\" enabled=\"1\" locked=\"0\" pass=\"0\">"
+    "<Option type=\"Map\"><Option type=\"QString\" name=\"line_color\" "
+    "value=\"220,20,60,255\"/><Option type=\"QString\" name=\"line_width\" "
+    "value=\"0.8\"/></Option></layer></symbol></symbols></renderer-v2>";
 
 /* The route's extent in Web Mercator metres with a margin of a fifth; a
  * route across 180 runs on east of it (x beyond the world's edge, as QGIS
@@ -231,7 +257,6 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
     int64_t t0, step;
     long frames;
     frame_grid(&t0, &step, &frames, p);
-    char a[SWX_ISO8601_LEN], b[SWX_ISO8601_LEN];
     swx_qgs_frame q = {.name = "voyage package",
                        .srs = merc_srs,
                        .units = "meters",
@@ -241,70 +266,38 @@ int swx_pkg_write_project(const char *path, const swx_package *p)
                        .step = step};
     view_extent(&q.view[0], &q.view[1], &q.view[2], &q.view[3], p->o.voyage);
     swx_qgs_begin(f, &q);
-    fprintf(f, "    <layer-tree-layer checked=\"Qt::Checked\" name=\"route\" expanded=\"1\" "
-               "providerKey=\"ogr\" id=\"voyage_route\" source=\"./route.geojson\"/>\n");
+    swx_qgs_tree_layer(f, 1, &route_layer);
     if (p->storms)
         swx_pkg_storms_tree(f, p->storms);
     swx_pkg_grib_tree(f, p);
+    char id[160], name[256], src[PATH_MAX];
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
-        fprintf(f, "    <layer-tree-group checked=\"Qt::Checked\" name=\"");
-        swx_xml_put(f, L->spec.variable);
-        fprintf(f, "\" expanded=\"1\">\n");
-        for (size_t k = L->first; k < L->nfiles; k++) {
-            if (!L->files[k].present)
-                continue;
-            char id[160];
-            layer_id(id, sizeof id, L, k);
-            fprintf(f, "      <layer-tree-layer checked=\"Qt::Checked\" name=\"");
-            put_name(f, L, k);
-            fprintf(f, "\" expanded=\"0\" providerKey=\"gdal\" id=\"%s\" source=\"./%s\"/>\n", id,
-                    L->files[k].name);
-        }
-        fprintf(f, "    </layer-tree-group>\n");
+        swx_qgs_group_begin(f, 1, L->spec.variable, 1);
+        for (size_t k = L->first; k < L->nfiles; k++)
+            if (L->files[k].present) {
+                swx_qgs_layer l =
+                    file_layer(id, sizeof id, name, sizeof name, src, sizeof src, L, k);
+                swx_qgs_tree_layer(f, 2, &l);
+            }
+        swx_qgs_group_end(f, 1);
     }
     swx_pkg_coast_tree(f, p); /* last: drawn under everything */
-    fprintf(f, "  </layer-tree-group>\n  <projectlayers>\n");
-    fprintf(f,
-            "    <maplayer type=\"vector\" geometry=\"Line\" wkbType=\"LineString\">\n"
-            "      <id>voyage_route</id>\n      <datasource>./route.geojson</datasource>\n"
-            "      <layername>route</layername>\n      <srs>%s</srs>\n"
-            "      <provider encoding=\"UTF-8\">ogr</provider>\n"
-            "      <renderer-v2 type=\"singleSymbol\" symbollevels=\"0\" enableorderby=\"0\">"
-            "<symbols><symbol type=\"line\" name=\"0\" alpha=\"1\" clip_to_extent=\"1\">"
-            "<layer class=\"SimpleLine\" enabled=\"1\" locked=\"0\" pass=\"0\">"
-            "<Option type=\"Map\"><Option type=\"QString\" name=\"line_color\" "
-            "value=\"220,20,60,255\"/><Option type=\"QString\" name=\"line_width\" "
-            "value=\"0.8\"/></Option></layer></symbol></symbols></renderer-v2>\n"
-            "    </maplayer>\n",
-            wgs_srs);
+    swx_qgs_layers(f, &q);
+    swx_qgs_maplayer(f, &route_layer, route_renderer);
     if (p->storms)
         swx_pkg_storms_layers(f, p->storms, wgs_srs);
     swx_pkg_grib_layers(f, p, wgs_srs);
     swx_pkg_coast_layers(f, p, wgs_srs);
     for (size_t i = 0; i < p->n; i++) {
         const pkg_layer *L = &p->layers[i];
-        for (size_t k = L->first; k < L->nfiles; k++) {
-            if (!L->files[k].present)
-                continue;
-            char id[160];
-            layer_id(id, sizeof id, L, k);
-            swx_iso8601_format(a, swx_pkg_range_start(L, k));
-            swx_iso8601_format(b, swx_pkg_range_end(L, k));
-            fprintf(f,
-                    "    <maplayer type=\"raster\">\n      <id>%s</id>\n"
-                    "      <datasource>./%s</datasource>\n      <layername>",
-                    id, L->files[k].name);
-            put_name(f, L, k);
-            fprintf(f,
-                    "</layername>\n      <srs>%s</srs>\n      <provider>gdal</provider>\n"
-                    "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"
-                    "        <fixedRange><start>%s</start><end>%s</end></fixedRange>\n"
-                    "      </temporal>\n    </maplayer>\n",
-                    merc_srs, a, b);
-        }
+        for (size_t k = L->first; k < L->nfiles; k++)
+            if (L->files[k].present) {
+                swx_qgs_layer l =
+                    file_layer(id, sizeof id, name, sizeof name, src, sizeof src, L, k);
+                swx_qgs_maplayer(f, &l, NULL);
+            }
     }
-    fputs("  </projectlayers>\n", f);
     swx_qgs_end(f, &q);
     errno = 0;
     if (ferror(f) | (fclose(f) != 0))

@@ -1,11 +1,12 @@
 /* wms_qlr.c: the QGIS layer definition of one run of a variable (see
- * seawx/wms_qlr.h).
+ * seawx/wms_qlr.h), written through seawx/qgs.h as every QGIS document of
+ * seawx is.
  *
  * The document, as QgsLayerDefinition reads it:
  *   <qlr>
  *     <layer-tree-group name="">                 the tree, added where the user drops it
- *       <layer-tree-group name="GROUP">          one per file
- *         <layer-tree-layer id=ID name=NAME source=STRING providerKey="gdal"/>  one per time
+ *       <layer-tree-group name="GROUP">          one per file, unticked
+ *         <layer-tree-layer name=NAME providerKey="gdal" id=ID source=STRING/>  one per time
  *     <maplayers>
  *       <maplayer type="raster" legendPlaceholderImage=PNG>  one per time, same order
  *         <id>ID</id> <datasource>STRING</datasource> <layername>NAME</layername>
@@ -21,7 +22,6 @@
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/qgs.h"
-#include "xml.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -71,16 +71,13 @@ static void label(char *out, size_t n, const swx_layer *l)
 /* A layer's name, "swh 2024-10-01 06Z (Significant wave height)": the
  * variable and the time first, what tells the layers apart in a narrow
  * Layers panel, the title after. */
-static void put_name(FILE *f, const swx_layer *l, const char *when)
+static void layer_name(char *out, size_t n, const swx_layer *l, const char *when)
 {
     const char *title = swx_layer_title(l);
-    swx_xml_put(f, swx_layer_variable(l));
-    fprintf(f, " %s", when);
-    if (title && *title && strcmp(title, swx_layer_variable(l)) != 0) {
-        fputs(" (", f);
-        swx_xml_put(f, title);
-        fputc(')', f);
-    }
+    if (title && *title && strcmp(title, swx_layer_variable(l)) != 0)
+        snprintf(out, n, "%s %s (%s)", swx_layer_variable(l), when, title);
+    else
+        snprintf(out, n, "%s %s", swx_layer_variable(l), when);
 }
 
 static void layer_id(char *out, size_t n, const swx_layer *l, int64_t t)
@@ -125,6 +122,31 @@ done:
     return s;
 }
 
+/* The layer of valid time i, showing it through src from the moment after
+ * the time before to its own (swx_qlr_range), into id and name. */
+static swx_qgs_layer time_layer(char *id, size_t nid, char *name, size_t nname,
+                                const swx_qlr_opts *o, const char *src, const char *srs, size_t i)
+{
+    char when[32];
+    int64_t t = swx_timedim_get(swx_layer_time(o->layer), i);
+    short_time(when, sizeof when, t);
+    layer_id(id, nid, o->layer, t);
+    layer_name(name, nname, o->layer, when);
+    swx_qgs_layer l = {.id = id,
+                       .type = "raster",
+                       .provider = "gdal",
+                       .source = src,
+                       .name = name,
+                       .srs = srs,
+                       .legend = o->legend,
+                       /* the first layer's legend open, the others closed:
+                        * one ramp in the panel, not one per time */
+                       .expanded = i == 0,
+                       .ranged = 1};
+    swx_qlr_range(&l.start, &l.end, o->layer, i);
+    return l;
+}
+
 int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
 {
     const swx_layer *l = o ? o->layer : NULL;
@@ -149,7 +171,7 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
             goto done;
         }
 
-    char lab[600], group[700], when[32], id[600];
+    char lab[600], group[700], when[32];
     label(lab, sizeof lab, l);
     if (run != INT64_MIN) {
         short_time(when, sizeof when, run);
@@ -158,67 +180,32 @@ int swx_qlr_write(FILE *f, const swx_qlr_opts *o)
         snprintf(group, sizeof group, "%s", lab);
     }
     /* The layers' CRS as QGIS names it (the plugin serves EPSG:4326 or Web
-     * Mercator, which a service may advertise as EPSG:900913). */
-    /* a whole <spatialrefsys>: QGIS 3.22 takes an authid alone for no CRS */
+     * Mercator, which a service may advertise as EPSG:900913), a whole
+     * <spatialrefsys>: QGIS 3.22 takes an authid alone for no CRS. */
     const char *srs = o->crs && (strstr(o->crs, "3857") || strstr(o->crs, "900913"))
                           ? SWX_QGS_SRS_MERC
                           : SWX_QGS_SRS_WGS84;
+    swx_qgs_frame q = {
+        .qlr = 1,
+        .comment = "seawx: one layer per valid time, each shown by QGIS's Temporal Controller at "
+                   "its time. Open in QGIS: Layer > Add from Layer Definition File, or drag this "
+                   "file onto the map; turn on animated temporal navigation, then tick the group."};
+    swx_qgs_begin(f, &q);
     /* The group comes unticked: with temporal navigation off QGIS draws
      * every layer of a ticked group at once, fetching every valid time. */
-    fputs("<!DOCTYPE qgis-layer-definition>\n"
-          "<!-- seawx: one layer per valid time, each shown by QGIS's Temporal Controller at its "
-          "time. Open in QGIS: Layer > Add from Layer Definition File, or drag this file onto the "
-          "map; turn on animated temporal navigation, then tick the group. -->\n"
-          "<qlr>\n"
-          "  <layer-tree-group expanded=\"1\" checked=\"Qt::Checked\" name=\"\">\n"
-          "    <layer-tree-group expanded=\"1\" checked=\"Qt::Unchecked\" name=\"",
-          f);
-    swx_xml_put(f, group);
-    fputs("\">\n", f);
+    swx_qgs_group_begin(f, 1, group, 0);
+    char id[600], name[700];
     for (size_t i = 0; i < n; i++) {
-        int64_t t = swx_timedim_get(td, i);
-        short_time(when, sizeof when, t);
-        layer_id(id, sizeof id, l, t);
-        /* The first layer's legend open, the others closed: one ramp in the
-         * panel, not one per time. */
-        fprintf(f,
-                "      <layer-tree-layer expanded=\"%d\" checked=\"Qt::Checked\" id=\"%s\" name=\"",
-                i == 0, id);
-        put_name(f, l, when);
-        fputs("\" source=\"", f);
-        swx_xml_put(f, src[i]);
-        fputs("\" providerKey=\"gdal\"/>\n", f);
+        swx_qgs_layer ql = time_layer(id, sizeof id, name, sizeof name, o, src[i], srs, i);
+        swx_qgs_tree_layer(f, 2, &ql);
     }
-    fputs("    </layer-tree-group>\n  </layer-tree-group>\n  <maplayers>\n", f);
+    swx_qgs_group_end(f, 1);
+    swx_qgs_layers(f, &q);
     for (size_t i = 0; i < n; i++) {
-        int64_t t = swx_timedim_get(td, i), a, b;
-        char sa[SWX_ISO8601_LEN], sb[SWX_ISO8601_LEN];
-        swx_qlr_range(&a, &b, l, i);
-        swx_iso8601_format(sa, a);
-        swx_iso8601_format(sb, b);
-        short_time(when, sizeof when, t);
-        layer_id(id, sizeof id, l, t);
-        fputs("    <maplayer type=\"raster\"", f);
-        if (o->legend && *o->legend) {
-            fputs(" legendPlaceholderImage=\"", f);
-            swx_xml_put(f, o->legend);
-            fputc('"', f);
-        }
-        fprintf(f, ">\n      <id>%s</id>\n      <datasource>", id);
-        swx_xml_put(f, src[i]);
-        fputs("</datasource>\n      <layername>", f);
-        put_name(f, l, when);
-        fprintf(f,
-                "</layername>\n"
-                "      <srs>%s</srs>\n"
-                "      <provider>gdal</provider>\n"
-                "      <temporal enabled=\"1\" mode=\"0\" fetchMode=\"0\">\n"
-                "        <fixedRange><start>%s</start><end>%s</end></fixedRange>\n"
-                "      </temporal>\n"
-                "    </maplayer>\n",
-                srs, sa, sb);
+        swx_qgs_layer ql = time_layer(id, sizeof id, name, sizeof name, o, src[i], srs, i);
+        swx_qgs_maplayer(f, &ql, NULL);
     }
-    fputs("  </maplayers>\n</qlr>\n", f);
+    swx_qgs_end(f, &q);
     if (ferror(f))
         rc = swx_error_set(SWX_EIO, "cannot write the layer definition");
 done:

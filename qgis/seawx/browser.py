@@ -167,8 +167,8 @@ def item_target(item):
 
 def add_run(uri, project=None, navigation=None, crs=None):
     """Adds the time group of the run a connection string names."""
-    return timegroup.add_time_group(service.run_info(uri), project=project,
-                                    navigation=navigation, crs=crs)
+    return timegroup.add_time_group(service.run_definition(uri, crs=crs), project=project,
+                                    navigation=navigation)
 
 
 class SeawxGuiProvider(QgsDataItemGuiProvider):

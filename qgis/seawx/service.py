@@ -132,40 +132,39 @@ def runs(bundle, variable):
     return [(label, name) for _, label, name in out]
 
 
-class RunInfo:
-    """One run of a variable as the GDAL plugin describes it."""
+class RunDefinition:
+    """One run of a variable as the GDAL plugin describes it: its valid
+    times, and its layer definition (a .qlr document, as `seawx qlr` writes
+    it: one layer per valid time, each with its connection string, name,
+    fixed range and legend image)."""
 
-    def __init__(self, md, legend):
-        self.bundle = md.get("BUNDLE", "")
-        self.layer = md.get("LAYER", "")
-        self.product = md.get("PRODUCT", "")
-        self.variable = md.get("VARIABLE", "")
-        self.unit = md.get("UNIT", "")
-        self.title = md.get("TITLE", "")
-        self.run = md.get("RUN", "")
-        self.style = md.get("STYLE", "")
-        self.times = [t for t in md.get("TIMES", "").split(",") if t]
-        self.legend = legend or ""
+    def __init__(self, times, qlr):
+        self.times = times
+        self.qlr = qlr
 
 
-def run_info(uri):
-    """The bundle, variable, run, valid times and legend image of the layer
-    a connection string names (a run's, or a variable's latest)."""
+def run_definition(uri, crs=None):
+    """The run a connection string names (a run's, or a variable's latest),
+    its layers in crs when given (the service renders in EPSG:3857 itself)."""
+    if crs and "crs=" not in uri:
+        uri = f"{uri},crs={escape(crs)}"
     ds = _open(uri, gdal.OF_RASTER)
     if ds.RasterCount == 0:
         raise ServiceError(f"{uri} is a listing, not a layer")
     md = ds.GetMetadata() or {}
+    times = [t for t in md.get("TIMES", "").split(",") if t]
+    if not times:
+        raise ServiceError(f"layer {md.get('LAYER', uri)} has no valid times to step through")
     gdal.PushErrorHandler("CPLQuietErrorHandler")
     try:
-        # The service's legend graphic, fetched by the plugin into its cache
-        # folder; none (QGIS's band legend) when it cannot be had.
-        legend = ds.GetMetadataItem("FILE", "LEGEND")
+        gdal.ErrorReset()
+        qlr = ds.GetMetadataItem("QLR", "QGIS")
+        msg = gdal.GetLastErrorMsg()
     finally:
         gdal.PopErrorHandler()
-    info = RunInfo(md, legend)
-    if not info.times:
-        raise ServiceError(f"layer {info.layer} has no valid times to step through")
-    return info
+    if not qlr:
+        raise ServiceError(msg or f"the GDAL plugin gives no layer definition of {uri}")
+    return RunDefinition(times, qlr)
 
 
 def storm_layers(uri=PREFIX + "storms"):

@@ -1,99 +1,28 @@
 """A run of a variable as a layer-tree group on QGIS's time slider.
 
-The group is the one `seawx qlr` writes (lib/wms/wms_qlr.c), built in the
-project instead of a file: named after the variable and the run
-("swh (Significant wave height), run 2024-10-01 00Z"), one SEAWX raster layer
-per valid time, earliest on top, each named after its variable and time
-first ("swh 2024-10-01 06Z (Significant wave height)") and showing that time
-through its connection string
-(SEAWX:bundle=maritime,variable=swh:m,run=2024-10-01T00:00:00Z,time=...),
-with a fixed temporal range from its time to the next (ranges()), and the
-service's value legend as its legend image.
+The group is the GDAL plugin's layer definition of the run (its metadata
+item QLR of domain QGIS, written by the library as `seawx qlr` writes its
+file, lib/wms/wms_qlr.c): named after the variable and the run ("swh
+(Significant wave height), run 2024-10-01 00Z"), one SEAWX raster layer per
+valid time, earliest on top, each named after its variable and time first
+("swh 2024-10-01 06Z (Significant wave height)"), showing that time through
+its connection string with a fixed temporal range from its time to the next
+and the service's value legend as its legend image. Here the group is only
+added to the project, and the project's and the Temporal Controller's range
+and step set to it, which a layer definition cannot hold.
 """
 import uuid
 from datetime import datetime, timedelta, timezone
 
-from qgis.core import (QgsCoordinateReferenceSystem, QgsDateTimeRange, QgsInterval, QgsProject,
-                       QgsRasterLayer, QgsReadWriteContext, QgsTemporalNavigationObject,
-                       QgsUnitTypes)
-from qgis.PyQt.QtCore import QDateTime, Qt
+from qgis.core import (QgsDateTimeRange, QgsInterval, QgsProject, QgsRasterLayer,
+                       QgsReadWriteContext, QgsTemporalNavigationObject, QgsUnitTypes)
 from qgis.PyQt.QtXml import QDomDocument
 
-from .service import ServiceError, connstr
+from .service import ServiceError
 
 
 def parse(s):
     return datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def qdatetime(t):
-    return QDateTime.fromString(iso(t), Qt.ISODate)
-
-
-def ranges(times):
-    """[start, end] of each valid time, both ends included: from one second
-    after the time (the first from the time itself) to one second before the
-    next; the last lasts the step before it (an hour when there is one time).
-    QGIS 3.22 counts a layer in a frame when the layer's range starts at the
-    frame's (excluded) end: ranges that started on the valid times would draw,
-    and fetch, two layers in every frame."""
-    ts = [parse(t) for t in times]
-    out = []
-    for i, t in enumerate(ts):
-        start = t if i == 0 else t + timedelta(seconds=1)
-        if i + 1 < len(ts):
-            end = ts[i + 1] - timedelta(seconds=1)
-        elif i > 0:
-            end = t + (t - ts[i - 1]) - timedelta(seconds=1)
-        else:
-            end = t + timedelta(seconds=3599)
-        out.append((start, max(start, end)))
-    return out
-
-
-def short_time(t):
-    """'2024-10-01 06Z', or '2024-10-01 06:30Z' off the hour."""
-    if t.minute == 0 and t.second == 0:
-        return t.strftime("%Y-%m-%d %HZ")
-    return t.strftime("%Y-%m-%d %H:%MZ")
-
-
-def label(info):
-    """'swh (Significant wave height)', or 'swh' with no other title."""
-    if info.title and info.title != info.variable:
-        return f"{info.variable} ({info.title})"
-    return info.variable
-
-
-def group_name(info):
-    if info.run:
-        return f"{label(info)}, run {short_time(parse(info.run))}"
-    return label(info)
-
-
-def layer_name(info, t):
-    """'swh 2024-10-01 06Z (Significant wave height)': what tells the layers
-    apart first, as the narrow Layers panel cuts names off at the right."""
-    name = f"{info.variable} {short_time(parse(t))}"
-    if info.title and info.title != info.variable:
-        name += f" ({info.title})"
-    return name
-
-
-def source(info, t, crs=None, url=None):
-    """The connection string of valid time t: the run named (the group keeps
-    showing that run when a newer one comes), or the layer's full name for a
-    layer outside the service's naming."""
-    var = f"{info.variable}:{info.unit}" if info.unit else info.variable
-    if info.product and info.run:
-        sel = {"variable": var, "run": info.run}
-    else:
-        sel = {"layer": info.layer}
-    return connstr(bundle=info.bundle, **sel, time=t, crs=crs, url=url)
 
 
 def step_of(times):
@@ -115,81 +44,62 @@ def frame_duration(step):
     return QgsInterval(secs, QgsUnitTypes.TemporalSeconds)
 
 
-def maplayer_xml(layer_id, datasource, name, authid, rg=None, legend=None):
-    """A GDAL raster layer as `seawx qlr` writes it: a <maplayer> with its
-    source, name, CRS, legend image and fixed range (rg: start and end, or
-    None for none), and no renderer. QGIS reads it as it reads the .qlr, then
-    draws the service's colours as they are, and opening the layer sends no
-    GetMap (a layer made by QgsRasterLayer(uri) reads pixels at once to
-    stretch its colours). bench/qgis times layers made from it."""
+def _children(parent, tag):
+    out, e = [], parent.firstChildElement(tag)
+    while not e.isNull():
+        out.append(e)
+        e = e.nextSiblingElement(tag)
+    return out
+
+
+def read_definition(qlr):
+    """(group name, [(layer, legend open)]) of a layer definition of one
+    group of rasters. Each layer gets an id of its own, so that the same run
+    can be added twice."""
     doc = QDomDocument()
-    ml = doc.createElement("maplayer")
-    doc.appendChild(ml)
-    ml.setAttribute("type", "raster")
-    if legend:
-        ml.setAttribute("legendPlaceholderImage", legend)
-
-    def child(parent, tag, text=None):
-        e = doc.createElement(tag)
-        parent.appendChild(e)
-        if text is not None:
-            e.appendChild(doc.createTextNode(text))
-        return e
-    child(ml, "id", layer_id)
-    child(ml, "datasource", datasource)
-    child(ml, "layername", name)
-    # QGIS's own <spatialrefsys>: 3.22 takes an authid alone for no CRS
-    QgsCoordinateReferenceSystem(authid).writeXml(child(ml, "srs"), doc)
-    child(ml, "provider", "gdal")
-    if rg is not None:
-        temporal = child(ml, "temporal")
-        temporal.setAttribute("enabled", "1")
-        temporal.setAttribute("mode", "0")
-        temporal.setAttribute("fetchMode", "0")
-        fixed = child(temporal, "fixedRange")
-        child(fixed, "start", iso(rg[0]))
-        child(fixed, "end", iso(rg[1]))
-    return doc
+    if not doc.setContent(qlr)[0]:
+        raise ServiceError("the GDAL plugin's layer definition is not XML")
+    root = doc.documentElement()
+    groups = _children(root.firstChildElement("layer-tree-group"), "layer-tree-group")
+    if len(groups) != 1:
+        raise ServiceError(f"the layer definition holds {len(groups)} groups, not one")
+    opened = {e.attribute("id"): e.attribute("expanded") == "1"
+              for e in _children(groups[0], "layer-tree-layer")}
+    out = []
+    for elem in _children(root.firstChildElement("maplayers"), "maplayer"):
+        id_text = elem.firstChildElement("id").firstChild().toText()
+        lid = id_text.data()
+        id_text.setData(f"{lid}_{uuid.uuid4().hex[:8]}")
+        lyr = QgsRasterLayer()
+        if not lyr.readLayerXml(elem, QgsReadWriteContext()):
+            raise ServiceError("QGIS cannot open "
+                               f"{elem.firstChildElement('datasource').text()}")
+        out.append((lyr, opened.get(lid, False)))
+    return groups[0].attribute("name"), out
 
 
-def _layer_xml(info, t, rg, crs):
-    """The layer of valid time t, shown from rg[0] to rg[1]."""
-    stamp = "".join(c for c in t if c.isdigit() or c in "TZ")
-    var = "".join(c if c.isalnum() else "_" for c in info.variable)
-    return maplayer_xml(f"seawx_{var}_{stamp}_{uuid.uuid4().hex[:8]}", source(info, t, crs=crs),
-                        layer_name(info, t),
-                        "EPSG:3857" if crs and ("3857" in crs or "900913" in crs)
-                        else "EPSG:4326",
-                        rg=rg, legend=info.legend)
-
-
-def add_time_group(info, project=None, parent=None, navigation=None, crs=None):
-    """Adds the group of a run (a service.RunInfo) at the top of parent (the
-    project's layer tree by default) and returns it. The project's temporal
-    range becomes the group's and its step the run's; with navigation (the
-    Temporal Controller's QgsTemporalNavigationObject, in QGIS's window) the
-    controller is set to step through it frame by frame and the group is
-    ticked; without, the group comes unticked, as `seawx qlr`'s does (with
-    temporal navigation off QGIS draws every layer of a ticked group)."""
+def add_time_group(run, project=None, parent=None, navigation=None):
+    """Adds the group of a run (a service.RunDefinition) at the top of parent
+    (the project's layer tree by default) and returns it. The project's
+    temporal range becomes the group's and its step the run's; with
+    navigation (the Temporal Controller's QgsTemporalNavigationObject, in
+    QGIS's window) the controller is set to step through it frame by frame
+    and the group is ticked; without, the group comes unticked, as the
+    definition's (with temporal navigation off QGIS draws every layer of a
+    ticked group)."""
     project = project or QgsProject.instance()
     parent = parent or project.layerTreeRoot()
-    rgs = ranges(info.times)
-    layers = []
-    for t, rg in zip(info.times, rgs):
-        lyr = QgsRasterLayer()
-        if not lyr.readLayerXml(_layer_xml(info, t, rg, crs).documentElement(),
-                                QgsReadWriteContext()):
-            raise ServiceError(f"QGIS cannot open {source(info, t, crs=crs)}")
-        layers.append(lyr)
-    group = parent.insertGroup(0, group_name(info))
-    for i, lyr in enumerate(layers):
+    name, layers = read_definition(run.qlr)
+    if not layers:
+        raise ServiceError(f"the layer definition of '{name}' holds no layer")
+    group = parent.insertGroup(0, name)
+    for lyr, opened in layers:
         project.addMapLayer(lyr, False)
-        node = group.addLayer(lyr)
-        # One ramp open in the Layers panel, not one per time.
-        node.setExpanded(i == 0)
+        group.addLayer(lyr).setExpanded(opened)
 
-    whole = QgsDateTimeRange(qdatetime(rgs[0][0]), qdatetime(rgs[-1][1]))
-    step = step_of(info.times)
+    ranges = [lyr.temporalProperties().fixedTemporalRange() for lyr, _ in layers]
+    whole = QgsDateTimeRange(ranges[0].begin(), ranges[-1].end())
+    step = step_of(run.times)
     ts = project.timeSettings()
     ts.setTemporalRange(whole)
     ts.setTimeStepUnit(QgsUnitTypes.TemporalHours)

@@ -213,6 +213,35 @@ assert 'read-only' in gdal.GetLastErrorMsg()
 # what it is given before sending anything, and names what is wrong.
 check "LEGEND_URL names GetLegendGraphic of the layer's style, without the key" sh -c \
   "grep -q 'LEGEND_URL=.*request=GetLegendGraphic.*&style=' '$T/3857.txt' && ! grep -q -F '$KEY' '$T/3857.txt'"
+# The layer definition of the run (domain QGIS, item QLR), which the QGIS
+# plugin adds: the document `seawx qlr` writes for the same run, style and
+# CRS, its legend image the plugin's file of the LEGEND domain.
+qlr_same() { # CONNECTION, then seawx qlr's options
+  local conn=$1
+  shift
+  "$SEAWX_CLI" qlr "$@" -o "$T/same.qlr" 2>"$T/same.err" || return 1
+  /usr/bin/python3 - "$conn" "$T/same.qlr" "$KEY" <<'PY'
+import os, re, sys
+from osgeo import gdal
+conn, path, key = sys.argv[1:]
+ds = gdal.Open(conn)
+assert "QGIS" in ds.GetMetadataDomainList()
+mine = ds.GetMetadataItem("QLR", "QGIS")
+legend = ds.GetMetadataItem("FILE", "LEGEND")
+assert mine == ds.GetMetadata("QGIS")["QLR"]
+assert key not in mine and os.path.isfile(legend), legend
+assert mine.count('legendPlaceholderImage="%s"' % legend) == int(ds.GetMetadataItem("TIME_COUNT"))
+cli = open(path).read()
+unify = lambda doc: re.sub(r'legendPlaceholderImage="[^"]*"', "L", doc)
+assert unify(mine) == unify(cli), "the plugin's definition differs from seawx qlr's"
+PY
+}
+check "the GDAL plugin's layer definition of a run is seawx qlr's" \
+  qlr_same "SEAWX:bundle=basic,variable=t2m:K" -b basic -v t2m:K
+style=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata']['']['STYLES'].split(',')[-1])" "$T/layer.json")
+check "... with the connection's style ($style) and CRS named in each layer" \
+  qlr_same "SEAWX:bundle=basic,variable=t2m:K,crs=EPSG:3857,style=$style" -b basic -v t2m:K \
+  --crs EPSG:3857 -s "$style"
 legend_rc() { "$SEAWX_CLI" legend "$@" >"$T/lg.out" 2>"$T/lg.err"; echo $?; }
 check "seawx legend: a 300 x 20 PNG when asked" sh -c \
   "[ $(legend_rc -b basic -l "$layer" --width 300 --height 20 -o "$T/lg.png") -eq 0 ] && python3 -c 'import struct,sys; d=open(sys.argv[1],\"rb\").read(24); assert d[:8]==b\"\\x89PNG\\r\\n\\x1a\\n\" and struct.unpack(\">II\",d[16:24])==(300,20)' '$T/lg.png'"

@@ -35,6 +35,7 @@
 #ifndef SEAWX_STORM_GEOJSON_H
 #define SEAWX_STORM_GEOJSON_H
 
+#include "seawx/qgs.h"
 #include "seawx/storm.h"
 #include "seawx/visibility.h"
 
@@ -93,6 +94,17 @@ SWX_API const swx_storm_kind_info *swx_storm_kind_get(int kind);
 SWX_API int swx_storm_kind_drawn(int i);
 /* The kinds written when none are asked for: all but the danger kinds. */
 SWX_API unsigned swx_storm_kinds_default(void);
+
+/* The storm kinds in mask as layers of a QGIS document (seawx/qgs.h), in
+ * drawing order (points on top): each the OGR layer of its kind's file beside
+ * the document ("./track_points.geojson"), id "storm_<layer>", following the
+ * Temporal Controller by its kind's time settings. Their nodes at depth in
+ * the tree, legends open when expanded; their <maplayer>s in srs (a whole
+ * <spatialrefsys>; NULL: SWX_QGS_SRS_WGS84) with the <renderer-v2> of
+ * qml[kind] (a .qml's text; NULL, or qml NULL: QGIS's default). */
+SWX_API void swx_storm_qgs_tree(FILE *f, int depth, unsigned mask, int expanded);
+SWX_API void swx_storm_qgs_layers(FILE *f, unsigned mask, const char *const *qml,
+                                  const char *srs);
 
 /* "storms", "track_points", ... (layer and file names); NULL for no kind. */
 SWX_API const char *swx_storm_kind_layer(int kind);

@@ -1,13 +1,21 @@
 /*
- * seawx/qgs.h: the frame of the QGIS projects (.qgs) seawx writes, around the
- * layer tree and the layers the caller writes between its two halves:
+ * seawx/qgs.h: the QGIS documents seawx writes, projects (.qgs) and layer
+ * definitions (.qlr), and their layers, written here once for every writer
+ * (the package's project, the storms' project and layer definition, seawx
+ * qlr, the GDAL plugin's layer definition of a run, which the QGIS plugin
+ * reads):
  *
- *   swx_qgs_begin   <!DOCTYPE>, a comment, <qgis>, homePath, title,
- *                   projectCrs, and the opening <layer-tree-group>
- *   (the caller)    the tree, "</layer-tree-group>", <projectlayers>...
- *   swx_qgs_end     the map canvas and default view on an extent, the
- *                   properties (relative paths, the project CRS on, the
- *                   Temporal Controller animated) and the time settings
+ *   swx_qgs_begin   a project: <!DOCTYPE>, a comment, <qgis>, homePath,
+ *                   title, projectCrs; a layer definition: <!DOCTYPE>, a
+ *                   comment, <qlr>; then the opening <layer-tree-group>
+ *   (the caller)    the tree: swx_qgs_group_begin/_end, swx_qgs_tree_layer
+ *   swx_qgs_layers  the tree's end and the map layers' start
+ *   (the caller)    the layers: swx_qgs_maplayer, or swx_qgs_maplayer_begin,
+ *                   its settings, swx_qgs_maplayer_end
+ *   swx_qgs_end     a project: the map canvas and default view on an extent,
+ *                   the properties (relative paths, the project CRS on, the
+ *                   Temporal Controller animated) and the time settings; a
+ *                   layer definition: its end
  *
  * QGIS 3.22 reads NavigationMode when it opens a project (1: animated; 0
  * would draw every time at once until the user pressed the film strip), and
@@ -40,6 +48,7 @@ extern "C" {
     "<geographicflag>false</geographicflag></spatialrefsys>"
 
 typedef struct swx_qgs_frame {
+    int qlr;             /* 1: a layer definition (.qlr), of a comment and layers only */
     const char *name;    /* the project's name and title (XML-escaped here) */
     const char *comment; /* an XML comment's text after the DOCTYPE, or NULL */
     const char *srs;     /* the project CRS: a whole <spatialrefsys> element */
@@ -52,7 +61,45 @@ typedef struct swx_qgs_frame {
 } swx_qgs_frame;
 
 SWX_API void swx_qgs_begin(FILE *f, const swx_qgs_frame *q);
+SWX_API void swx_qgs_layers(FILE *f, const swx_qgs_frame *q);
 SWX_API void swx_qgs_end(FILE *f, const swx_qgs_frame *q);
+
+/* A group of the layer tree at depth (1: under the document's root group),
+ * open; unticked when checked is 0 (QGIS draws every layer of a ticked group
+ * when temporal navigation is off). */
+SWX_API void swx_qgs_group_begin(FILE *f, int depth, const char *name, int checked);
+SWX_API void swx_qgs_group_end(FILE *f, int depth);
+
+/* One layer, written twice: its node in the tree and its <maplayer>. The
+ * strings are XML-escaped here but for srs and temporal, which are XML. */
+typedef struct swx_qgs_layer {
+    const char *id;       /* ties the tree's node to its map layer */
+    const char *type;     /* "raster", "vector" or "mesh" */
+    const char *provider; /* "gdal", "ogr" or "mdal" (the provider element follows it) */
+    const char *source;   /* a connection string, or a path beside the document ("./f") */
+    const char *name;     /* its name in the Layers panel */
+    const char *srs;      /* a whole <spatialrefsys> element */
+    const char *geometry; /* a vector layer's, as QGIS names it ("Line"), else NULL */
+    const char *wkb;      /* a vector layer's WKB type ("MultiLineString"), else NULL */
+    const char *legend;   /* the legend image's path, or NULL for QGIS's own legend */
+    int expanded;         /* its legend open in the Layers panel */
+    /* When it is shown: from start to end, both included (QGIS 3.22 takes
+     * both ends of a fixed range, and of a frame, as inclusive) when ranged;
+     * else the whole <temporal> element given, or always when NULL. */
+    int ranged;
+    int64_t start, end;
+    const char *temporal;
+} swx_qgs_layer;
+
+SWX_API void swx_qgs_tree_layer(FILE *f, int depth, const swx_qgs_layer *l);
+/* The <maplayer> open, through its time settings; the caller may write its
+ * renderer or settings before swx_qgs_maplayer_end. */
+SWX_API void swx_qgs_maplayer_begin(FILE *f, const swx_qgs_layer *l);
+SWX_API void swx_qgs_maplayer_end(FILE *f);
+/* The <maplayer> whole, with the <renderer-v2> element found in style (a
+ * .qml's text, or the element alone), or none when style is NULL or has
+ * none: QGIS then makes its default. */
+SWX_API void swx_qgs_maplayer(FILE *f, const swx_qgs_layer *l, const char *style);
 
 #ifdef __cplusplus
 }
