@@ -103,8 +103,7 @@ SWX_API unsigned swx_storm_kinds_default(void);
  * <spatialrefsys>; NULL: SWX_QGS_SRS_WGS84) with the <renderer-v2> of
  * qml[kind] (a .qml's text; NULL, or qml NULL: QGIS's default). */
 SWX_API void swx_storm_qgs_tree(FILE *f, int depth, unsigned mask, int expanded);
-SWX_API void swx_storm_qgs_layers(FILE *f, unsigned mask, const char *const *qml,
-                                  const char *srs);
+SWX_API void swx_storm_qgs_layers(FILE *f, unsigned mask, const char *const *qml, const char *srs);
 
 /* "storms", "track_points", ... (layer and file names); NULL for no kind. */
 SWX_API const char *swx_storm_kind_layer(int kind);
