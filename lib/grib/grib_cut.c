@@ -42,19 +42,25 @@ uint64_t swx__grib_kept(const ggrid *g, const swx_area *area)
     return k;
 }
 
-/* The source point under a node of g (lon, lat), as resample() finds it:
- * 0 with *si, *sj, or -1 when no source point is there. */
-static int source_point(long *si, long *sj, double lon, double lat, long ni, long nj, double lat1,
-                        double lon1, double di, double dj, int jpos)
+/* The grid of a source message: regular latitude and longitude, by rows. */
+typedef struct src_grid {
+    long ni, nj, jpos;
+    double lat1, lon1, di, dj;
+} src_grid;
+
+/* The source point under a node (lon, lat) of a cut: 0 with *si, *sj, or -1
+ * when no source point is there. What the cut takes (resample) and what is
+ * fetched of a field (swx__grib_needed) are found by it alike. */
+static int source_point(long *si, long *sj, double lon, double lat, const src_grid *sg)
 {
-    int global = ni * di >= 360 - di / 2;
-    double fj = jpos ? (lat - lat1) / dj : (lat1 - lat) / dj;
-    double fi = fmod(lon - lon1 + 720.0, 360.0) / di;
+    int global = sg->ni * sg->di >= 360 - sg->di / 2;
+    double fj = sg->jpos ? (lat - sg->lat1) / sg->dj : (sg->lat1 - lat) / sg->dj;
+    double fi = fmod(lon - sg->lon1 + 720.0, 360.0) / sg->di;
     *sj = lround(fj);
     *si = lround(fi);
-    if (global && *si >= ni)
-        *si -= ni;
-    return *sj >= 0 && *sj < nj && *si >= 0 && *si < ni && fabs(fi - *si) < 1e-6 &&
+    if (global && *si >= sg->ni)
+        *si -= sg->ni;
+    return *sj >= 0 && *sj < sg->nj && *si >= 0 && *si < sg->ni && fabs(fi - *si) < 1e-6 &&
                    fabs(fj - *sj) < 1e-6
                ? 0
                : -1;
@@ -78,12 +84,12 @@ long swx__grib_needed(uint64_t **runs, const swx_grib_head *h, const ggrid *g, c
     uint64_t *idx = malloc(((size_t)g->ni * g->nj + 1) * sizeof *idx);
     if (!idx)
         return -1;
+    const src_grid sg = {h->ni, h->nj, (h->scan & 0x40) != 0, h->lat1, h->lon1, h->di, h->dj};
     size_t n = 0;
     for (uint32_t j = 0; j < g->nj; j++)
         for (uint32_t i = 0; i < g->ni; i++) {
             long si, sj;
-            if (source_point(&si, &sj, g->lon0 + i * g->step, g->lat0 - j * g->step, h->ni, h->nj,
-                             h->lat1, h->lon1, h->di, h->dj, (h->scan & 0x40) != 0) == 0 &&
+            if (source_point(&si, &sj, g->lon0 + i * g->step, g->lat0 - j * g->step, &sg) == 0 &&
                 keeps(g, area, i, j))
                 idx[n++] = (uint64_t)sj * h->ni + (uint64_t)si;
         }
@@ -309,12 +315,6 @@ static int grib1(uint8_t **out, size_t *out_len, size_t *out_cap, codes_handle *
     return rc;
 }
 
-/* The grid of a source message: regular latitude and longitude, by rows. */
-typedef struct src_grid {
-    long ni, nj, jpos;
-    double lat1, lon1, di, dj;
-} src_grid;
-
 static int read_grid(src_grid *sg, codes_handle *h, const char *what)
 {
     char grid_type[64] = "";
@@ -404,31 +404,20 @@ static int pack_simple(uint8_t **simple, size_t *simple_len, codes_handle *h, co
 static size_t resample(double *dst, const ggrid *g, const swx_area *area, const src_grid *sg,
                        const double *src)
 {
-    const long ni = sg->ni, nj = sg->nj;
-    const double lat1 = sg->lat1, lon1 = sg->lon1, di = sg->di, dj = sg->dj;
-    int global = ni * di >= 360 - di / 2;
     size_t missing = 0;
-    for (uint32_t j = 0; j < g->nj; j++) {
-        double lat = g->lat0 - j * g->step;
-        double fj = sg->jpos ? (lat - lat1) / dj : (lat1 - lat) / dj;
-        long sj = lround(fj);
+    for (uint32_t j = 0; j < g->nj; j++)
         for (uint32_t i = 0; i < g->ni; i++) {
-            double lon = g->lon0 + i * g->step;
-            double fi = fmod(lon - lon1 + 720.0, 360.0) / di;
-            long si = lround(fi);
-            if (global && si >= ni)
-                si -= ni;
+            long si, sj;
             double v = SENTINEL;
-            if (sj >= 0 && sj < nj && si >= 0 && si < ni && fabs(fi - si) < 1e-6 &&
-                fabs(fj - sj) < 1e-6 && keeps(g, area, i, j))
-                v = src[(size_t)sj * (size_t)ni + (size_t)si];
+            if (source_point(&si, &sj, g->lon0 + i * g->step, g->lat0 - j * g->step, sg) == 0 &&
+                keeps(g, area, i, j))
+                v = src[(size_t)sj * (size_t)sg->ni + (size_t)si];
             if (v >= SENTINEL / 2) {
                 v = MISSING;
                 missing++;
             }
             dst[(size_t)j * g->ni + i] = v;
         }
-    }
     return missing;
 }
 

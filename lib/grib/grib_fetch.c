@@ -92,31 +92,35 @@ static int walk_step(gjob *j, gfile *f, const swx_response *r)
     return 0;
 }
 
+/* The storage host ignored the Range and sent the file: every message
+ * wanted whole and every part still wanted of it come from here. */
+static int from_whole_file(gjob *j, gfile *f, const swx_response *r)
+{
+    const uint8_t *body = (const uint8_t *)r->body;
+    if (r->len != (uint64_t)f->size && f->size >= 0)
+        return swx_error_set(SWX_ESERVICE, "%s: storage answered %zu bytes for a file of %lld",
+                             f->id, r->len, (long long)f->size);
+    j->res.range_ignored = 1;
+    for (size_t i = 0; i < f->n; i++) {
+        gmsg *o = &f->msgs[i];
+        if (!o->wanted || o->data || o->is_cut)
+            continue;
+        if (o->off + o->h.length > r->len ||
+            !swx_grib_message_whole(body + o->off, (size_t)o->h.length))
+            return swx_error_set(SWX_ESERVICE, "%s: the file changed on storage", f->id);
+        if (!(o->data = malloc((size_t)o->h.length)))
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        memcpy(o->data, body + o->off, (size_t)o->h.length);
+        int rc = j->building ? swx__grib_cut_msg(j, f, o) : 0;
+        if (rc)
+            return rc;
+    }
+    return swx__grib_parts_from_file(j, f, body, r->len);
+}
+
 static int fetch_done_msg(gjob *j, gfile *f, gmsg *m, const swx_response *r)
 {
     const uint8_t *body = (const uint8_t *)r->body;
-    if (r->range_start < 0) {
-        if (r->len != (uint64_t)f->size && f->size >= 0)
-            return swx_error_set(SWX_ESERVICE, "%s: storage answered %zu bytes for a file of %lld",
-                                 f->id, r->len, (long long)f->size);
-        /* Whole file: every wanted message of it comes from here. */
-        j->res.range_ignored = 1;
-        for (size_t i = 0; i < f->n; i++) {
-            gmsg *o = &f->msgs[i];
-            if (!o->wanted || o->data || o->is_cut)
-                continue;
-            if (o->off + o->h.length > r->len ||
-                !swx_grib_message_whole(body + o->off, (size_t)o->h.length))
-                return swx_error_set(SWX_ESERVICE, "%s: the file changed on storage", f->id);
-            if (!(o->data = malloc((size_t)o->h.length)))
-                return swx_error_set(SWX_ENOMEM, "out of memory");
-            memcpy(o->data, body + o->off, (size_t)o->h.length);
-            int rc = j->building ? swx__grib_cut_msg(j, f, o) : 0;
-            if (rc)
-                return rc;
-        }
-        return 0;
-    }
     if ((uint64_t)r->range_start != m->off || r->len != m->h.length)
         return swx_error_set(SWX_ESERVICE,
                              "%s: storage answered %zu bytes from %lld for the message of %llu "
@@ -230,8 +234,9 @@ static int round_done(void *ud, void *user, int rc, const swx_response *resp)
         if ((rc = walk_step(j, u->f, resp)))
             return rc;
     } else {
-        if ((rc = u->part != NO_PART ? swx__grib_part_done(j, u->f, u->m, u->part, resp)
-                                     : fetch_done_msg(j, u->f, u->m, resp)))
+        if ((rc = resp->range_start < 0 ? from_whole_file(j, u->f, resp)
+                  : u->part != NO_PART  ? swx__grib_part_done(j, u->f, u->m, u->part, resp)
+                                        : fetch_done_msg(j, u->f, u->m, resp)))
             return rc;
         j->progress_done++;
     }

@@ -125,10 +125,12 @@ struct swx_response;
  * whole); then takes the parts the cache holds (into data, a build; counted
  * only, a quote): *cached and *to_fetch say how many bytes. */
 int swx__grib_parts_begin(gjob *j, gfile *f, gmsg *m, int64_t *cached, int64_t *to_fetch);
-/* A part fetched (r answers part k of m); when the last is in, a build cuts
- * m. A storage host that ignored the Range sent the whole file: every part
- * of f's messages is taken from it. */
+/* A part fetched (r answers part k of m with its bytes); when the last is
+ * in, a build cuts m. */
 int swx__grib_part_done(gjob *j, gfile *f, gmsg *m, size_t k, const struct swx_response *r);
+/* Every part still wanted of every message of f, from the whole file (len
+ * bytes), which the storage host sent for a Range it ignored. */
+int swx__grib_parts_from_file(gjob *j, gfile *f, const uint8_t *body, size_t len);
 /* The requests still to make for m: its parts left, or 1 for a whole
  * message not held. */
 size_t swx__grib_requests_left(const gmsg *m);

@@ -129,27 +129,24 @@ static int take(gjob *j, gfile *f, gmsg *m, size_t k, const uint8_t *bytes)
     return m->parts_left ? 0 : swx__grib_cut_msg(j, f, m);
 }
 
+int swx__grib_parts_from_file(gjob *j, gfile *f, const uint8_t *body, size_t len)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        gmsg *o = &f->msgs[i];
+        for (size_t q = 0; o->nparts && !o->is_cut && q < o->nparts; q++) {
+            if (o->off + o->parts[q].off + o->parts[q].len > len)
+                return swx_error_set(SWX_ESERVICE, "%s: the file changed on storage", f->id);
+            int rc = take(j, f, o, q, body + o->off + o->parts[q].off);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 int swx__grib_part_done(gjob *j, gfile *f, gmsg *m, size_t k, const swx_response *r)
 {
     const uint8_t *body = (const uint8_t *)r->body;
-    if (r->range_start < 0) {
-        /* the whole file: every part of every message of it from here */
-        if (f->size >= 0 && r->len != (uint64_t)f->size)
-            return swx_error_set(SWX_ESERVICE, "%s: storage answered %zu bytes for a file of %lld",
-                                 f->id, r->len, (long long)f->size);
-        j->res.range_ignored = 1;
-        for (size_t i = 0; i < f->n; i++) {
-            gmsg *o = &f->msgs[i];
-            for (size_t q = 0; o->nparts && !o->is_cut && q < o->nparts; q++) {
-                if (o->off + o->parts[q].off + o->parts[q].len > r->len)
-                    return swx_error_set(SWX_ESERVICE, "%s: the file changed on storage", f->id);
-                int rc = take(j, f, o, q, body + o->off + o->parts[q].off);
-                if (rc)
-                    return rc;
-            }
-        }
-        return 0;
-    }
     const gpart *p = &m->parts[k];
     if ((uint64_t)r->range_start != m->off + p->off || r->len != p->len)
         return swx_error_set(SWX_ESERVICE,

@@ -43,23 +43,9 @@ static const char *res_name(char r)
  * 180 running on east of it. */
 static void area_of(swx_land_opts *lo, const swx_package *p)
 {
-    const swx_voyage *v = p->o.voyage;
-    double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
-    for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
-        double lon, lat;
-        int64_t t;
-        swx_voyage_waypoint(&lon, &lat, &t, v, i);
-        if (i && lon + shift - prev < -180)
-            shift += 360;
-        else if (i && lon + shift - prev > 180)
-            shift -= 360;
-        lon += shift;
-        prev = lon;
-        w = fmin(w, lon);
-        e = fmax(e, lon);
-        s = fmin(s, lat);
-        n = fmax(n, lat);
-    }
+    double box[4];
+    swx_pkg_route_box(box, p->o.voyage);
+    double w = box[0], s = box[1], e = box[2], n = box[3];
     double buf = p->o.buffer_m / 111120.0;
     double dx = fmax((e - w) / 5, buf + 0.5), dy = fmax((n - s) / 5, buf + 0.5);
     lo->west = w - dx;

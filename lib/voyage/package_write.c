@@ -163,12 +163,8 @@ static const char route_renderer[] =
     "value=\"220,20,60,255\"/><Option type=\"QString\" name=\"line_width\" "
     "value=\"0.8\"/></Option></layer></symbol></symbols></renderer-v2>";
 
-/* The route's extent in Web Mercator metres with a margin of a fifth; a
- * route across 180 runs on east of it (x beyond the world's edge, as QGIS
- * draws it). */
-static void view_extent(double *x0, double *y0, double *x1, double *y1, const swx_voyage *v)
+void swx_pkg_route_box(double box[4], const swx_voyage *v)
 {
-    const double R = SWX_MERC_RADIUS_M, D = M_PI / 180.0;
     double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
     for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
         double lon, lat;
@@ -185,10 +181,18 @@ static void view_extent(double *x0, double *y0, double *x1, double *y1, const sw
         s = lat < s ? lat : s;
         n = lat > n ? lat : n;
     }
-    s = s < -85 ? -85 : s;
-    n = n > 85 ? 85 : n;
-    *x0 = R * w * D;
-    *x1 = R * e * D;
+    box[0] = w, box[1] = s, box[2] = e, box[3] = n;
+}
+
+/* The route's extent in Web Mercator metres with a margin of a fifth. */
+static void view_extent(double *x0, double *y0, double *x1, double *y1, const swx_voyage *v)
+{
+    const double R = SWX_MERC_RADIUS_M, D = M_PI / 180.0;
+    double box[4];
+    swx_pkg_route_box(box, v);
+    double s = box[1] < -85 ? -85 : box[1], n = box[3] > 85 ? 85 : box[3];
+    *x0 = R * box[0] * D;
+    *x1 = R * box[2] * D;
     *y0 = R * log(tan(M_PI / 4 + s * D / 2));
     *y1 = R * log(tan(M_PI / 4 + n * D / 2));
     double mx = (*x1 - *x0) / 5 + 50000, my = (*y1 - *y0) / 5 + 50000;

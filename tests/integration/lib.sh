@@ -48,6 +48,14 @@ sim_start() {
   unset SEAWX_API_KEY_FILE SEAWX_WMS_AUTH SEAWX_WMS_PASSWORD
 }
 
+# The stand-in stopped and started again with other options (its faults,
+# its storage's answers), on a port of its own.
+sim_restart() {
+  kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+  rm -f "$T/port"
+  sim_start "$@"
+}
+
 # A test that interrupts, kills or cancels waits for observed progress (rows
 # in the access log, the size of a .part, tiles in a file), never a fixed
 # time, so that it holds on a busy machine. SECONDS only bounds a run that is

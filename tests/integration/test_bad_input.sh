@@ -106,10 +106,8 @@ srv_start() { # NAME capture_server options...
   eval "URL_$name=http://127.0.0.1:$(cat "$T/srv-$name.port")"
 }
 srv_stop_all() { for p in ${SRV_PIDS:-}; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done; SRV_PIDS=; }
-sim_restart() {
-  kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-  rm -f "$T/port"
-  sim_start "$@"
+sim_restart_vessels() {
+  sim_restart "$@"
   export SEAWX_VESSELS_URL=$SIM_URL
 }
 
@@ -418,12 +416,12 @@ row "kmz: missing"                   gdal no 'cannot open .*No such file' -- ogr
 row "kmz: no path"                   gdal no 'kmz needs the file: SEAWX:kmz,path=' -- ogrinfo -ro "SEAWX:kmz"
 
 echo "# a service answering garbage"
-sim_restart --pexception 1
+sim_restart_vessels --pexception 1
 row "exception: layers"              7 any 'with an exception: temporarily unable to render \(2 attempts\)' -- "$S" layers -b basic --retries 1
 row "exception: seed"                7 any 'with an exception' -- "${seed[@]}" "${bbox[@]}" --retries 1 -o s.mbtiles
 row "exception: storms"              7 any 'with an exception' -- "$S" storms --retries 1 -o split/
 row "exception: gdal_translate"      gdal any 'with an exception' -- gdal_translate "$G,retries=1" x.tif
-sim_restart --ptrunc 1
+sim_restart_vessels --ptrunc 1
 row "truncated: layers"              6 any 'broke off: transfer closed with [0-9]+ bytes remaining' -- "$S" layers -b basic --retries 1
 row "truncated: storms"              6 any 'broke off' -- "$S" storms --retries 1 -o s.geojson
 row "truncated: storms --kmz"        6 any 'broke off' -- "$S" storms --kmz s.kmz --retries 1
@@ -435,7 +433,7 @@ row "truncated: gdal_translate"      gdal any 'broke off' -- gdal_translate "$G,
 row "truncated: ogr2ogr tides"       gdal any 'broke off' -- ogr2ogr -f GPKG x.gpkg "SEAWX:tides,lat=1,lon=2,start=2024-01-01,retries=1"
 row "truncated: ogr2ogr storms"      gdal any 'broke off' -- ogr2ogr -f GeoJSON x.geojson "SEAWX:storms,retries=1"
 row "truncated: files listing"       gdal any 'broke off' -- gdalinfo "SEAWX:soil-moisture,retries=1"
-sim_restart
+sim_restart_vessels
 
 srv_start html --ctype 'text/html; charset=utf-8' --body "$F/errors/html_page.html"
 srv_start html500 --status 500 --ctype text/html --body "$F/errors/html_page.html"

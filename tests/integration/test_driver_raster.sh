@@ -264,24 +264,20 @@ check "no .aux.xml is written into the working folder" test -z "$(ls -A "$T/pam"
 # Blocks the service refuses or fails: the read fails with the service's own
 # message and leaves no file; transient faults are retried and change nothing.
 # seawx-sim's faults hit GetMap only (--faults-on getmap), so opening works.
-sim_restart() {
-  kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-  rm -f "$T/port"
-  sim_start --faults-on getmap "$@"
-}
-sim_restart --pexception 1
+sim_faulty() { sim_restart --faults-on getmap "$@"; }
+sim_faulty --pexception 1
 check "a WMS exception on every GetMap fails the read with its message" bad exception \
   "SEAWX: .*temporarily unable to render" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=1"
 check "one refused block is enough (a 256x256 window)" bad exception1 \
   "SEAWX: .*temporarily unable to render" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=1" \
   -srcwin 256 256 256 256
-sim_restart --p5xx 1
+sim_faulty --p5xx 1
 check "HTTP 503 on every GetMap fails the read with its message" bad 503 \
   "SEAWX: .*503.*Service temporarily unavailable" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=1"
-sim_restart --p429 1 --retry-after 1
+sim_faulty --p429 1 --retry-after 1
 check "HTTP 429 on every GetMap fails the read with its message" bad 429 \
   "SEAWX: .*429.*Rate limit quota violation" "SEAWX:bundle=basic,layer=$layer,time=$time,cache=no,retries=0"
-sim_restart --p5xx 0.05 --p429 0.02 --retry-after 1 --fault-seed 7
+sim_faulty --p5xx 0.05 --p429 0.02 --retry-after 1 --fault-seed 7
 seen=$(wc -l <"$T/access.log")
 gdal_translate -q "SEAWX:bundle=basic,layer=$layer,time=$time,width=4096,cache=no" "$T/faulty.tif" \
   >"$T/faulty.txt" 2>&1

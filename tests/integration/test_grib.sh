@@ -148,11 +148,6 @@ check "a route across 180: global files, grids continuous across it, values and 
 cat paccheck.out
 
 # ---- storage that ignores Range, faults ----
-sim_restart() {
-  kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-  rm -f "$T/port"
-  sim_start "$@"
-}
 SEAWX_SIM_STORAGE_RANGE=0 sim_restart
 "$S" grib "${voyage[@]}" --no-cache -o norange.grb2 2>norange.err
 check "storage answering 200 to a Range: the same file, and a warning" \

@@ -66,11 +66,6 @@ check "another voyage from the same cache: its own parts fetched, values and win
     /usr/bin/python3 '$here/grib_check.py' south.grb2 src south.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >south.out 2>&1"
 cat south.out
 
-sim_restart() {
-  kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-  rm -f "$T/port"
-  sim_start "$@"
-}
 SEAWX_SIM_STORAGE_RANGE=0 sim_restart
 "$S" grib "${voyage[@]}" --no-cache -o norange.grb2 2>norange.err
 check "storage answering 200 to a Range: the same file, and a warning" \

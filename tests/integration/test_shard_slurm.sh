@@ -52,12 +52,8 @@ check "no shard's file is left on the node" test -z "$(find "$T/node" -name '*.m
 # after 300 ms, so that a shard (157 tiles, 2 in flight) runs for about 24 s:
 # the cancel, sent once 20 of shard 2's tiles are in its file (observed, not
 # timed), lands mid-shard however busy the machine is.
-sim_restart() {
-  kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
-  rm -f "$T/port"
-  sim_start --latency "$1" --now 2026-03-01T06:00:00Z
-}
-sim_restart 300
+sim_slow() { sim_restart --latency "$1" --now 2026-03-01T06:00:00Z; }
+sim_slow 300
 : >"$T/access.log"
 read -r jid mid < <(bash "$deploy/submit.sh" 4 "$T/pub2" "$T/out2" "${args[@]}" -j 2)
 part=
@@ -76,7 +72,7 @@ check "shard 2's partial file stays on the node" test -s "$part"
 cp "$part" "$T/partial.mbtiles"
 n_partial=$($chk count "$T/partial.mbtiles")
 check "the partial file holds some of the shard's tiles, not all ($n_partial)" test "$n_partial" -ge 20 -a "$n_partial" -lt 157
-sim_restart 60
+sim_slow 60
 : >"$T/access.log"
 read -r jid mid < <(bash "$deploy/submit.sh" --only 2 4 "$T/pub2" "$T/out2" "${args[@]}" -j 2)
 st=$(slurm_wait "$mid" 300)
