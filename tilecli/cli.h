@@ -37,14 +37,23 @@ enum cli_exit {
 };
 
 /* One option of a subcommand. arg is the placeholder of its value ("NAME"), or
- * NULL for a flag. A repeatable option collects every value. */
+ * NULL for a flag. A repeatable option collects every value. def is the
+ * option's default, written once: the help ends with it ("(default 32)", in
+ * --help, the manual page and the docs generated from them) and
+ * cli_get_int and cli_get_double read it when the option is not given. */
 typedef struct cli_opt {
     const char *name; /* long name without "--" */
     char short_name;  /* 0 for none */
     const char *arg;
     const char *help;
     int repeat;
+    const char *def; /* NULL: none, or one the help words itself */
 } cli_opt;
+
+/* A number's text for a def ("0.5" of SWX_GRIB_DEFAULT_GRID): the library's
+ * default and the row's are then one. */
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_STR_(x) #x
 
 #define CLI_MAX_OPTS 48
 #define CLI_MAX_VALUES 64
@@ -76,17 +85,23 @@ typedef struct cli_cmd {
 int cli_parse(cli_args *a, const cli_cmd *cmd, int argc, char **argv);
 int cli_has(const cli_args *a, const char *name);
 const char *cli_get(const cli_args *a, const char *name);
+/* The value given, else the row's default, else NULL. */
+const char *cli_value(const cli_args *a, const char *name);
 size_t cli_count(const cli_args *a, const char *name);
 const char *cli_get_at(const cli_args *a, const char *name, size_t i);
-/* Parses an integer option within [min, max]; prints a usage error on failure. */
-int cli_get_int(long *out, const cli_args *a, const char *name, long def, long min, long max);
+/* Parses an integer option within [min, max]: the value given, else the
+ * row's default, else *out is left as it is (a caller's "none"); prints a
+ * usage error on failure. cli_get_double likewise for a number. */
+int cli_get_int(long *out, const cli_args *a, const char *name, long min, long max);
 /* Parses a number option within [min, max]; prints a usage error on failure. */
 /* EXIT_USAGE after one line when v (the value of --name) starts as a number
  * that is not decimal, or holds digits past its number ("0x20kn", "6h5"):
  * a number with its unit is a decimal number and letters; else 0. */
 int cli_decimal_unit(const char *name, const char *v);
-int cli_get_double(double *out, const cli_args *a, const char *name, double def, double min,
-                   double max);
+int cli_get_double(double *out, const cli_args *a, const char *name, double min, double max);
+/* The help of an option as --help and the manual print it: its text and,
+ * with a default, " (default DEF)". */
+void cli_opt_help(char *out, size_t n, const cli_opt *t);
 
 /* Messages: one line each, to stderr, prefixed "seawx: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -126,12 +141,12 @@ int cli_client(swx_client **out, const cli_args *a);
         "cone-radii", 0, "TABLE",                                                                  \
             "cone radii in nm at 12,24,36,48,60,72,96,120 h: BASIN[/SEASON]:R12,...,R120 entries " \
             "separated by ';', BASIN one of NA SA EP WP NI SI SP or * (default: NHC 2023)",        \
-            0                                                                                      \
+            0, NULL                                                                                \
     }
 #define CLI_OPT_DANGER_ERRORS                                                                      \
     {                                                                                              \
         "danger-errors", 0, "E24,E48,E72",                                                         \
-            "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0           \
+            "1-2-3 rule track errors in nm at 24, 48 and 72 h (default: 100,200,300)", 0, NULL     \
     }
 /* --depart and --speed: both or neither (voyage_opts.c), as the sailing of
  * a route without waypoint times (swx_voyage_open). */
@@ -143,23 +158,36 @@ int cli_voyage_read(cli_voyage_opts *v, const cli_args *a);
 /* The voyage GRIB of a package (seawx voyage, seawx fleet): its options for
  * the option tables, and reading them. */
 #define CLI_OPTS_GRIB                                                                              \
-    {"grib", 0, "VARS",                                                                            \
+    {"grib",                                                                                       \
+     0,                                                                                            \
+     "VARS",                                                                                       \
      "also a voyage GRIB for routing software (voyage.grb2, as seawx grib cuts it to the "         \
      "package's voyage and buffer): variables wind, gust, prmsl, temp, rain, waves, wind100, "     \
      "comma-separated",                                                                            \
-     0},                                                                                           \
-        {"grib-grid", 0, "DEG", "the voyage GRIB's grid spacing in degrees (default 0.5)", 0},     \
-        {"grib-step", 0, "H", "hours between the voyage GRIB's forecast times (default 6)", 0},    \
-        {"grib-cut", 0, "HOW",                                                                     \
+     0,                                                                                            \
+     NULL},                                                                                        \
+        {"grib-grid", 0,                                                                           \
+         "DEG",       "the voyage GRIB's grid spacing in degrees",                                 \
+         0,           CLI_STR(SWX_GRIB_DEFAULT_GRID)},                                             \
+        {"grib-step", 0,                                                                           \
+         "H",         "hours between the voyage GRIB's forecast times",                            \
+         0,           CLI_STR(SWX_GRIB_DEFAULT_STEP)},                                             \
+        {"grib-cut",                                                                               \
+         0,                                                                                        \
+         "HOW",                                                                                    \
          "route (default: one grid, which the QGIS project shows) or window (smaller; left out "   \
          "of the project), as seawx grib --cut",                                                   \
-         0},                                                                                       \
-        {"cache", 0, "DIR",                                                                        \
+         0,                                                                                        \
+         NULL},                                                                                    \
+        {"cache",                                                                                  \
+         0,                                                                                        \
+         "DIR",                                                                                    \
          "where the voyage GRIB's messages are kept (default $SEAWX_CACHE_DIR/grib, else "         \
          "~/.cache/seawx/grib)",                                                                   \
-         0},                                                                                       \
+         0,                                                                                        \
+         NULL},                                                                                    \
     {                                                                                              \
-        "no-cache", 0, NULL, "keep no voyage GRIB message on disk", 0                              \
+        "no-cache", 0, NULL, "keep no voyage GRIB message on disk", 0, NULL                        \
     }
 struct swx_package_grib;
 struct swx_diskcache;

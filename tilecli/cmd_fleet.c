@@ -32,25 +32,26 @@
 
 const cli_opt cmd_fleet_opts[] = {
     {"output", 'o', "DIR",
-     "the fleet's folder: each ship's package is DIR/NAME, as seawx voyage makes it (required)", 0},
+     "the fleet's folder: each ship's package is DIR/NAME, as seawx voyage makes it (required)", 0,
+     NULL},
     {"shard", 0, "K/N",
      "build only the ships of shard K of N: ships are dealt heaviest first, each to the shard "
      "whose ships share most of its maps, within a tenth of the mean (every shard computes the "
      "same deal alone)",
-     0},
+     0, NULL},
     {"share-max", 0, "MB",
      "the most the shared answers (DIR/.fleet-share) may hold on disk, in megabytes (default "
      "4096; 0: no limit); past it the least recently used are dropped and asked again if needed",
-     0},
+     0, NULL},
     CLI_OPTS_GRIB,
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
-     0},
-    {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
+     0, NULL},
+    {"in-flight", 'j', "N", "requests under way at once", 0, "32"},
     {"dry-run", 'n', NULL,
      "count tiles and GetMaps per ship and for the fleet (each ship alone against shared); "
      "fetch no map",
-     0},
-    {"quiet", 'q', NULL, "no progress, only errors and the summary", 0},
+     0, NULL},
+    {"quiet", 'q', NULL, "no progress, only errors and the summary", 0, NULL},
     {0},
 };
 
@@ -226,7 +227,7 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         dir[n] = '\0';
     }
     long in_flight;
-    if (cli_get_int(&in_flight, &a, "in-flight", 32, 1, 256))
+    if (cli_get_int(&in_flight, &a, "in-flight", 1, 256))
         return EXIT_USAGE;
     int shard = 0, nshards = 0;
     if (cli_get(&a, "shard") && swx_shard_parse(&shard, &nshards, cli_get(&a, "shard"))) {

@@ -5,15 +5,15 @@
 #include <string.h>
 
 const cli_opt cmd_forecast_opts[] = {
-    {"lat", 0, "DEG", "latitude, -90 to 90 (point, latest)", 0},
-    {"lon", 0, "DEG", "longitude, -180 to 180 (point, latest)", 0},
+    {"lat", 0, "DEG", "latitude, -90 to 90 (point, latest)", 0, NULL},
+    {"lon", 0, "DEG", "longitude, -180 to 180 (point, latest)", 0, NULL},
     {"bundles", 'b', "LIST",
      "comma list of basic, maritime, agricultural, aviation, solar, wind (required for "
      "point and latest)",
-     0},
-    {"units", 'u', "SYSTEM", "si (default) or us (point)", 0},
-    {"regions", 0, "LIST", "comma list of regions, e.g. global (files)", 0},
-    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0},
+     0, NULL},
+    {"units", 'u', "SYSTEM", "si (default) or us (point)", 0, NULL},
+    {"regions", 0, "LIST", "comma list of regions, e.g. global (files)", 0, NULL},
+    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0, NULL},
     DATA_OUTPUT_OPTS,
     {0},
 };

@@ -20,65 +20,66 @@
 #include <string.h>
 
 #define GRIB_MAX_ROUTE (16u * 1024u * 1024u)
-#define GRIB_DEFAULT_BUFFER_NM 50
 
 const cli_opt cmd_grib_opts[] = {
     {"output", 'o', "FILE",
      "the GRIB2 file to write (.grb2; a name ending in .bz2 is compressed with bzip2, which "
      "OpenCPN and XyGrib open as it is); - or /dev/stdout for standard output",
-     0},
-    {"compress", 0, "HOW", "bzip2 or none (default: bzip2 when the name ends in .bz2)", 0},
+     0, NULL},
+    {"compress", 0, "HOW", "bzip2 or none (default: bzip2 when the name ends in .bz2)", 0, NULL},
     {"edition", 0, "N",
      "2 or 1: GRIB1 as Saildocs sends it, about 90 bytes of heads a field instead of 180 (no "
      "gust); default: 1 for a name ending in .grb or .grib (before any .bz2), else 2",
-     0},
+     0, NULL},
     {"route", 0, "FILE",
      "the route: GeoJSON LineString or CSV waypoints (lat,lon), with waypoint times or with "
      "--depart and --speed",
-     0},
-    {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0},
-    {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0},
-    {"buffer", 0, "NM", "nautical miles around the route (default 50)", 0},
+     0, NULL},
+    {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0, NULL},
+    {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0, NULL},
+    {"buffer", 0, "NM", "nautical miles around the route", 0, "50"},
     {"days", 0, "D",
      "a voyage: forecast times up to D days after departure (default: while the ship can be "
      "at sea)",
-     0},
+     0, NULL},
     {"bbox", 0, "W,S,E,N",
-     "a fixed box instead of a route, as Saildocs sends (degrees; W > E crosses 180)", 0},
+     "a fixed box instead of a route, as Saildocs sends (degrees; W > E crosses 180)", 0, NULL},
     {"hours", 0, "LIST",
-     "with --bbox: forecast hours, A-B (every --step hours) or H,H,H (default: the whole run)", 0},
+     "with --bbox: forecast hours, A-B (every --step hours) or H,H,H (default: the whole run)", 0,
+     NULL},
     {"vars", 0, "LIST",
      "variables, comma-separated: wind, gust, prmsl, temp, rain, waves, wind100 (default "
      "wind,prmsl)",
-     0},
-    {"grid", 0, "DEG",
-     "grid spacing in degrees, a multiple of the forecast files' 0.25 (default 0.5)", 0},
-    {"step", 0, "H", "hours between forecast times (default 6)", 0},
+     0, NULL},
+    {"grid", 0, "DEG", "grid spacing in degrees, a multiple of the forecast files' 0.25", 0,
+     CLI_STR(SWX_GRIB_DEFAULT_GRID)},
+    {"step", 0, "H", "hours between forecast times", 0, CLI_STR(SWX_GRIB_DEFAULT_STEP)},
     {"cut", 0, "HOW",
      "window (per time the area where the ship can be then; the default for --viewer opencpn or "
      "xygrib and for a .bz2), route (one grid for the voyage, each time's points outside its "
      "area missing; the default where QGIS or GDAL may open the file) or box (with --bbox)",
-     0},
+     0, NULL},
     {"viewer", 0, "NAME",
      "the program the file is for: opencpn, xygrib, qgis, gdal or any (default: any that opens "
      "the file; a .bz2 opens in OpenCPN and XyGrib only); a cut it would draw in the wrong place "
      "is refused",
-     0},
-    {"run", 0, "TIME", "the forecast run (its reference time, ISO 8601; default: the newest)", 0},
+     0, NULL},
+    {"run", 0, "TIME", "the forecast run (its reference time, ISO 8601; default: the newest)", 0,
+     NULL},
     {"region", 0, "NAME",
-     "the forecast files' region (default: the smallest listed that holds the area)", 0},
+     "the forecast files' region (default: the smallest listed that holds the area)", 0, NULL},
     {"cache", 0, "DIR",
      "keep fetched messages here (default $SEAWX_CACHE_DIR/grib, else ~/.cache/seawx/grib); a "
      "second "
      "build on the same run fetches nothing",
-     0},
-    {"no-cache", 0, NULL, "keep nothing on disk", 0},
-    {"in-flight", 0, "N", "requests at once (default 8)", 0},
+     0, NULL},
+    {"no-cache", 0, NULL, "keep nothing on disk", 0, NULL},
+    {"in-flight", 0, "N", "requests at once", 0, "8"},
     {"dry-run", 'n', NULL,
      "walk the files (small requests) and say how many bytes a build fetches and about how "
      "big the file is; write nothing",
-     0},
-    {"quiet", 'q', NULL, "only errors and the summary", 0},
+     0, NULL},
+    {"quiet", 'q', NULL, "only errors and the summary", 0, NULL},
     {0},
 };
 
@@ -165,13 +166,12 @@ static int read_spec(swx_grib_spec *spec, long *in_flight, const char **outp, co
     }
     long step;
     double buffer_nm;
-    if (cli_get_double(&spec->grid_deg, a, "grid", SWX_GRIB_DEFAULT_GRID, 0.01, 10) ||
-        cli_get_int(&step, a, "step", SWX_GRIB_DEFAULT_STEP, 1, 240) ||
-        cli_get_double(&buffer_nm, a, "buffer", GRIB_DEFAULT_BUFFER_NM, 0, 2000))
+    if (cli_get_double(&spec->grid_deg, a, "grid", 0.01, 10) ||
+        cli_get_int(&step, a, "step", 1, 240) || cli_get_double(&buffer_nm, a, "buffer", 0, 2000))
         return EXIT_USAGE;
     spec->step_h = (int)step;
-    double days;
-    if (cli_get_double(&days, a, "days", 0, 0, 16))
+    double days = 0;
+    if (cli_get_double(&days, a, "days", 0, 16))
         return EXIT_USAGE;
     if (cli_has(a, "days") && bbox) {
         cli_error("--days goes with --route; a box takes --hours");
@@ -179,7 +179,7 @@ static int read_spec(swx_grib_spec *spec, long *in_flight, const char **outp, co
     }
     spec->max_hours = (int)lround(days * 24);
     spec->buffer_m = buffer_nm * SWX_NM_M;
-    if (cli_get_int(in_flight, a, "in-flight", 8, 1, 64))
+    if (cli_get_int(in_flight, a, "in-flight", 1, 64))
         return EXIT_USAGE;
     spec->cut = bbox ? SWX_GRIB_CUT_BOX : SWX_GRIB_CUT_WINDOW;
     if (cli_get(a, "cut") && (rc = swx_grib_cut_parse(&spec->cut, cli_get(a, "cut")))) {
@@ -196,8 +196,8 @@ static int read_spec(swx_grib_spec *spec, long *in_flight, const char **outp, co
         return EXIT_USAGE;
     }
     spec->hours = cli_get(a, "hours");
-    long edition;
-    if (cli_get_int(&edition, a, "edition", 2, 1, 2))
+    long edition = 2;
+    if (cli_get_int(&edition, a, "edition", 1, 2))
         return EXIT_USAGE;
     spec->edition = cli_has(a, "edition") ? (int)edition : edition_of(cli_get(a, "output"));
     if (cli_get(a, "run") && swx_iso8601_parse(&spec->run, cli_get(a, "run"))) {

@@ -11,10 +11,10 @@
 #include <string.h>
 
 const cli_opt cmd_layers_opts[] = {
-    {"bundle", 'b', "NAME", "list this bundle (default: all twelve)", 1},
-    {"variable", 'v', "VAR", "only this variable (t2m) or variable and unit (t2m:K)", 0},
-    {"latest", 0, NULL, "only the newest complete run of each variable", 0},
-    {"json", 0, NULL, "print a JSON array of layer objects instead of a table", 0},
+    {"bundle", 'b', "NAME", "list this bundle (default: all twelve)", 1, NULL},
+    {"variable", 'v', "VAR", "only this variable (t2m) or variable and unit (t2m:K)", 0, NULL},
+    {"latest", 0, NULL, "only the newest complete run of each variable", 0, NULL},
+    {"json", 0, NULL, "print a JSON array of layer objects instead of a table", 0, NULL},
     {0},
 };
 

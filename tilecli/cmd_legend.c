@@ -12,14 +12,16 @@
 #include <string.h>
 
 const cli_opt cmd_legend_opts[] = {
-    {"bundle", 'b', "NAME", "the layer's bundle (required)", 0},
-    {"layer", 'l', "NAME", "a leaf layer's full name, e.g. sof-d/20241001/00/t2m:K", 0},
-    {"variable", 'v', "VAR", "instead of --layer: t2m or t2m:K, of the run given by --run", 0},
-    {"run", 0, "RUN", "with --variable: latest (default) or YYYYMMDDHH", 0},
-    {"style", 's', "NAME", "one of the layer's styles (default: its first, as the plugin)", 0},
-    {"width", 0, "PX", "legend width in pixels, 1-1024 (default: the service's)", 0},
-    {"height", 0, "PX", "legend height in pixels, 1-1024 (default: the service's)", 0},
-    {"output", 'o', "FILE", "the PNG to write (required; '-' for stdout)", 0},
+    {"bundle", 'b', "NAME", "the layer's bundle (required)", 0, NULL},
+    {"layer", 'l', "NAME", "a leaf layer's full name, e.g. sof-d/20241001/00/t2m:K", 0, NULL},
+    {"variable", 'v', "VAR", "instead of --layer: t2m or t2m:K, of the run given by --run", 0,
+     NULL},
+    {"run", 0, "RUN", "with --variable: latest (default) or YYYYMMDDHH", 0, NULL},
+    {"style", 's', "NAME", "one of the layer's styles (default: its first, as the plugin)", 0,
+     NULL},
+    {"width", 0, "PX", "legend width in pixels, 1-1024 (default: the service's)", 0, NULL},
+    {"height", 0, "PX", "legend height in pixels, 1-1024 (default: the service's)", 0, NULL},
+    {"output", 'o', "FILE", "the PNG to write (required; '-' for stdout)", 0, NULL},
     {0},
 };
 
@@ -72,8 +74,8 @@ int cmd_legend(const cli_cmd *cmd, int argc, char **argv)
         return cli_fail(SWX_EINVAL);
     if (run && swx_select_run_parse(NULL, run))
         return cli_fail(SWX_EINVAL);
-    if (cli_get_int(&width, &a, "width", 0, 1, SWX_LEGEND_MAX_SIDE) ||
-        cli_get_int(&height, &a, "height", 0, 1, SWX_LEGEND_MAX_SIDE))
+    if (cli_get_int(&width, &a, "width", 1, SWX_LEGEND_MAX_SIDE) ||
+        cli_get_int(&height, &a, "height", 1, SWX_LEGEND_MAX_SIDE))
         return EXIT_USAGE;
     if (strcmp(out, "-") != 0 &&
         (rc = swx_atomicfile_target(NULL, NULL, out, SWX_ATOMICFILE_STREAM, NULL, 0)))

@@ -25,11 +25,11 @@
 #include <string.h>
 
 const cli_opt cmd_merge_opts[] = {
-    {"output", 'o', "FILE", "the merged MBTiles file (required); replaced atomically", 0},
+    {"output", 'o', "FILE", "the merged MBTiles file (required); replaced atomically", 0, NULL},
     {"shards", 'N', "N",
-     "the number of shards (default: as the files say); needed with a {shard} name", 0},
-    {"json", 0, NULL, "print the shards' states and the result as JSON on stdout", 0},
-    {"quiet", 'q', NULL, "only errors", 0},
+     "the number of shards (default: as the files say); needed with a {shard} name", 0, NULL},
+    {"json", 0, NULL, "print the shards' states and the result as JSON on stdout", 0, NULL},
+    {"quiet", 'q', NULL, "only errors", 0, NULL},
     {0},
 };
 
@@ -160,7 +160,7 @@ int cmd_merge(const cli_cmd *cmd, int argc, char **argv)
         cli_error("give the shards' files, or one name with {shard} and --shards N");
         return EXIT_USAGE;
     }
-    if (cli_get_int(&shards, &a, "shards", 0, 1, SWX_SHARD_MAX))
+    if (cli_get_int(&shards, &a, "shards", 1, SWX_SHARD_MAX))
         return EXIT_USAGE;
     /* Checked again by the merge; here before any shard is even opened. */
     if (!strstr(a.positional[0], "{shard}") &&

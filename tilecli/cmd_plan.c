@@ -29,50 +29,53 @@
 
 const cli_opt cmd_plan_opts[] = {
     {"route", 0, "FILE",
-     "the route: GeoJSON LineString or CSV waypoints (lat,lon), without waypoint times", 0},
+     "the route: GeoJSON LineString or CSV waypoints (lat,lon), without waypoint times", 0, NULL},
     {"departures", 'd', "FROM/TO/STEP",
-     "the departures: two ISO 8601 times and a step (6h, 90m, 1d), at most 500", 0},
+     "the departures: two ISO 8601 times and a step (6h, 90m, 1d), at most 500", 0, NULL},
     {"speed", 0, "KN|MIN-MAX",
      "the speed or speed band in knots (a band: the slow and the fast ship, the worse of "
      "the two); with --polar: the motoring speed, the least the boat makes",
-     0},
+     0, NULL},
     {"polar", 0, "FILE",
      "sail by this polar (TWA\\TWS table, as OpenCPN, Expedition and qtVlm read it): the boat "
      "speed from the wind met, one track per departure",
-     0},
-    {"spacing", 0, "NM", "nautical miles between sample points of the route (default 15)", 0},
+     0, NULL},
+    {"spacing", 0, "NM", "nautical miles between sample points of the route", 0,
+     CLI_STR(SWX_PLAN_DEFAULT_SPACING_NM)},
     {"from", 0, "FILE",
      "the forecast from this voyage GRIB (seawx grib: GRIB2 or GRIB1, .bz2 or not) instead of "
      "point forecasts: the nearest grid node to each sample point, nothing asked for it",
-     0},
-    {"max-wind", 0, "SPEED", "wind above this is a no-go: 25kn, 12.5m/s, 45km/h, 30mph", 0},
-    {"max-gust", 0, "SPEED", "gusts above this are a no-go (units as --max-wind)", 0},
-    {"max-wave", 0, "HEIGHT", "significant wave height above this is a no-go: 3m, 10ft", 0},
-    {"max-upwind", 0, "HOURS", "more hours upwind than this are a no-go", 0},
-    {"upwind-angle", 0, "DEG", "upwind: the true wind within this angle of the course (default 50)",
-     0},
+     0, NULL},
+    {"max-wind", 0, "SPEED", "wind above this is a no-go: 25kn, 12.5m/s, 45km/h, 30mph", 0, NULL},
+    {"max-gust", 0, "SPEED", "gusts above this are a no-go (units as --max-wind)", 0, NULL},
+    {"max-wave", 0, "HEIGHT", "significant wave height above this is a no-go: 3m, 10ft", 0, NULL},
+    {"max-upwind", 0, "HOURS", "more hours upwind than this are a no-go", 0, NULL},
+    {"upwind-angle", 0, "DEG", "upwind: the true wind within this angle of the course", 0, "50"},
     {"best", 0, NULL,
      "best departures first: go, then marginal, judged over the whole voyage; then go and "
      "marginal judged on the part the forecast covers; no-go last (within each, the least wind)",
-     0},
-    {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0},
-    {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0},
+     0, NULL},
+    {"json", 0, "FILE", "the plan as JSON (- for stdout): every figure and the sample points", 0,
+     NULL},
+    {"csv", 0, "FILE", "the plan as CSV, one departure a row (- for stdout)", 0, NULL},
     {"table", 0, NULL,
      "also the table on stdout when --json or --csv writes a file (without them it is the "
      "output)",
-     0},
+     0, NULL},
     {"chart", 0, "FILE.png",
      "a PNG chart of the plan: departures across, distance along the route down, each cell "
      "coloured by what the ship meets there, storms hatched, a row of verdicts under it",
-     0},
-    {"chart-by", 0, "wind|waves", "what colours the chart's cells (default wind)", 0},
-    {"chart-size", 0, "WxH", "the chart's size in pixels, 320 to 8000 each (default 1200x800)", 0},
-    {"no-storms", 0, NULL, "leave the storms out (by default the active storms are fetched)", 0},
+     0, NULL},
+    {"chart-by", 0, "wind|waves", "what colours the chart's cells (default wind)", 0, NULL},
+    {"chart-size", 0, "WxH", "the chart's size in pixels, 320 to 8000 each (default 1200x800)", 0,
+     NULL},
+    {"no-storms", 0, NULL, "leave the storms out (by default the active storms are fetched)", 0,
+     NULL},
     CLI_OPT_CONE_RADII,
     CLI_OPT_DANGER_ERRORS,
-    {"in-flight", 0, "N", "point forecasts asked at once (default 4)", 0},
-    {"timing", 0, NULL, "say on stderr how long the plan took to compute, in CPU time", 0},
-    {"quiet", 'q', NULL, "no progress lines", 0},
+    {"in-flight", 0, "N", "point forecasts asked at once", 0, "4"},
+    {"timing", 0, NULL, "say on stderr how long the plan took to compute, in CPU time", 0, NULL},
+    {"quiet", 'q', NULL, "no progress lines", 0, NULL},
     {0},
 };
 
@@ -295,10 +298,11 @@ static int read_voyage_args(plan_args *p, const cli_args *a)
         (exit_code = read_threshold(&p->o.max_gust_kn, a, "max-gust", 's')) ||
         (exit_code = read_threshold(&p->o.max_wave_m, a, "max-wave", 'h')))
         return exit_code;
-    if (cli_get_double(&p->o.max_upwind_h, a, "max-upwind", 0, 0.1, 10000) ||
-        cli_get_double(&p->o.upwind_angle_deg, a, "upwind-angle", 50, 1, 180) ||
-        cli_get_double(&p->o.spacing_nm, a, "spacing", SWX_PLAN_DEFAULT_SPACING_NM, 0.5, 1000) ||
-        cli_get_int(&p->in_flight, a, "in-flight", 4, 1, 64))
+    p->o.max_upwind_h = 0;
+    if (cli_get_double(&p->o.max_upwind_h, a, "max-upwind", 0.1, 10000) ||
+        cli_get_double(&p->o.upwind_angle_deg, a, "upwind-angle", 1, 180) ||
+        cli_get_double(&p->o.spacing_nm, a, "spacing", 0.5, 1000) ||
+        cli_get_int(&p->in_flight, a, "in-flight", 1, 64))
         return EXIT_USAGE;
     return 0;
 }

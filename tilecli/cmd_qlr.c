@@ -24,21 +24,22 @@
 #include <unistd.h>
 
 const cli_opt cmd_qlr_opts[] = {
-    {"bundle", 'b', "NAME", "the variable's bundle (required)", 0},
+    {"bundle", 'b', "NAME", "the variable's bundle (required)", 0, NULL},
     {"variable", 'v', "VAR", "t2m or t2m:K: the variable whose valid times the group steps through",
-     0},
+     0, NULL},
     {"layer", 'l', "NAME",
-     "instead of --variable: a leaf layer's full name (sof-d/20241001/00/t2m:K)", 0},
-    {"run", 0, "RUN", "with --variable: latest (default: the newest complete run) or YYYYMMDDHH",
-     0},
-    {"style", 's', "NAME", "one of the layer's styles (default: its first, as the plugin)", 0},
-    {"crs", 0, "CRS", "EPSG:4326 (default) or EPSG:3857, if the layer advertises it", 0},
+     "instead of --variable: a leaf layer's full name (sof-d/20241001/00/t2m:K)", 0, NULL},
+    {"run", 0, "RUN", "with --variable: latest (default: the newest complete run) or YYYYMMDDHH", 0,
+     NULL},
+    {"style", 's', "NAME", "one of the layer's styles (default: its first, as the plugin)", 0,
+     NULL},
+    {"crs", 0, "CRS", "EPSG:4326 (default) or EPSG:3857, if the layer advertises it", 0, NULL},
     {"legend", 0, "FILE",
      "where to write the value legend (PNG) every layer shows (default: beside the output, "
      "NAME.legend.png; none with -o - or a pipe unless given)",
-     0},
-    {"no-legend", 0, NULL, "no legend image: the layers keep QGIS's default legend", 0},
-    {"output", 'o', "FILE", "the .qlr to write (required; '-' for stdout)", 0},
+     0, NULL},
+    {"no-legend", 0, NULL, "no legend image: the layers keep QGIS's default legend", 0, NULL},
+    {"output", 'o', "FILE", "the .qlr to write (required; '-' for stdout)", 0, NULL},
     {0},
 };
 

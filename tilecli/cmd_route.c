@@ -44,82 +44,88 @@
 #define ROUTE_MAX_WAYPOINTS 100
 
 const cli_opt cmd_route_opts[] = {
-    {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0},
-    {"to", 0, "LAT,LON", "the end", 0},
+    {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0, NULL},
+    {"to", 0, "LAT,LON", "the end", 0, NULL},
     {"route", 0, "FILE",
      "instead of --from and --to: waypoints to pass in order, a CSV of lat,lon lines or a "
      "GeoJSON LineString (as seawx plan reads); the fastest route from each to the next",
-     0},
+     0, NULL},
     {"depart", 0, "TIME",
      "the departure, ISO 8601 (default: the next whole hour, or the forecast's first time if "
      "later)",
-     0},
+     0, NULL},
     {"polar", 0, "FILE",
      "sail by this polar (TWA\\TWS table, as OpenCPN, Expedition and qtVlm read it); upwind and "
      "downwind of what it sails well the boat tacks or gybes",
-     0},
+     0, NULL},
     {"speed", 0, "KN",
      "motor at this speed through the water; with --polar: the motoring speed below "
      "--motor-below",
-     0},
-    {"motor-below", 0, "SPEED", "with --polar and --speed: motor when the wind is lighter", 0},
-    {"max-wind", 0, "SPEED", "never sail in more true wind than this: 25kn, 12.5m/s, 45km/h", 0},
-    {"max-gust", 0, "SPEED", "never sail in stronger gusts than this", 0},
-    {"max-wave", 0, "HEIGHT", "never sail in higher significant waves than this: 3m, 10ft", 0},
-    {"min-twa", 0, "DEG", "never sail closer to the true wind than this (tacks included)", 0},
+     0, NULL},
+    {"motor-below", 0, "SPEED", "with --polar and --speed: motor when the wind is lighter", 0,
+     NULL},
+    {"max-wind", 0, "SPEED", "never sail in more true wind than this: 25kn, 12.5m/s, 45km/h", 0,
+     NULL},
+    {"max-gust", 0, "SPEED", "never sail in stronger gusts than this", 0, NULL},
+    {"max-wave", 0, "HEIGHT", "never sail in higher significant waves than this: 3m, 10ft", 0,
+     NULL},
+    {"min-twa", 0, "DEG", "never sail closer to the true wind than this (tacks included)", 0, NULL},
     {"grib", 0, "FILE",
      "the forecast from this GRIB file (GRIB1 or GRIB2: 10 m wind, and gust, waves and ocean "
      "currents when it holds them) instead of the service",
-     0},
-    {"save-grib", 0, "FILE", "keep the forecast fetched from the service in this GRIB2 file", 0},
+     0, NULL},
+    {"save-grib", 0, "FILE", "keep the forecast fetched from the service in this GRIB2 file", 0,
+     NULL},
     {"cache", 0, "DIR",
      "where the forecast's messages are kept (default $SEAWX_CACHE_DIR/grib, else "
      "~/.cache/seawx/grib), as seawx grib keeps them",
-     0},
-    {"no-cache", 0, NULL, "keep no forecast message on disk", 0},
-    {"land-margin", 0, "NM", "keep this far off land, nautical miles (default 1)", 0},
+     0, NULL},
+    {"no-cache", 0, NULL, "keep no forecast message on disk", 0, NULL},
+    {"land-margin", 0, "NM", "keep this far off land, nautical miles", 0, "1"},
     {"storms", 0, "FILE",
      "the storms from this saved /storm/json answer (seawx storms --input reads the same) "
      "instead of the service's active storms",
-     0},
+     0, NULL},
     {"no-storms", 0, NULL,
      "leave the storms out (by default the route keeps out of every active storm's 34 kt "
      "winds and 1-2-3 danger area at every moment)",
-     0},
-    {"storm-margin", 0, "NM", "keep this much farther off every storm's area (default 0)", 0},
+     0, NULL},
+    {"storm-margin", 0, "NM", "keep this much farther off every storm's area", 0, "0"},
     {"danger-errors", 0, "E24,E48,E72",
-     "the 1-2-3 danger area's track errors, nm (default 100,200,300)", 0},
+     "the 1-2-3 danger area's track errors, nm (default 100,200,300)", 0, NULL},
     {"wait", 0, "HOURS",
      "the boat may wait up to this long before leaving (every 3 h is tried): the route that "
      "arrives first, and the one way past a storm that blocks every route now",
-     0},
+     0, NULL},
     {"coastline", 0, "RES",
-     "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0},
+     "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0, NULL},
     {"heading-step", 0, "DEG",
-     "degrees between the headings tried (default 3: at most 0.034 % slower than exact)", 0},
+     "degrees between the headings tried (default 3: at most 0.034 % slower than exact)", 0, NULL},
     {"time-step", 0, "MIN",
      "minutes between isochrones everywhere (default: 6 h offshore with narrow sectors, finer "
      "near the end and where land blocks legs: the fastest and, measured, the closest to exact)",
-     0},
-    {"max-days", 0, "D", "give up after this many days at sea (default 30)", 0},
-    {"threads", 0, "N", "threads for the search (default: the machine's cores, at most 8)", 0},
-    {"gpx", 0, "FILE", "the route as GPX: OpenCPN imports it as a route, with times", 0},
+     0, NULL},
+    {"max-days", 0, "D", "give up after this many days at sea", 0, "30"},
+    {"threads", 0, "N", "threads for the search (default: the machine's cores, at most 8)", 0,
+     NULL},
+    {"gpx", 0, "FILE", "the route as GPX: OpenCPN imports it as a route, with times", 0, NULL},
     {"geojson", 0, "FILE",
      "the route's points as GeoJSON, each with its time, course, speeds, wind, waves and "
      "current",
-     0},
-    {"isochrones", 0, "FILE", "the isochrones as GeoJSON lines with their times (for QGIS)", 0},
+     0, NULL},
+    {"isochrones", 0, "FILE", "the isochrones as GeoJSON lines with their times (for QGIS)", 0,
+     NULL},
     {"track", 0, "FILE",
      "the route as a timed track (a GeoJSON LineString with each point's time): the route file "
      "seawx grib --route, seawx voyage --route and seawx storms --route read, so that the "
      "forecast and the package follow the route found",
-     0},
-    {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0},
+     0, NULL},
+    {"json", 0, "FILE", "the summary as JSON (- for stdout), or why there is no route", 0, NULL},
     {"chart", 0, "FILE.png",
      "a PNG chart of the route: land, isochrones, the route coloured by the wind, the storm that "
      "came nearest at that moment, the start and end with their times, a scale in nm",
-     0},
-    {"quiet", 'q', NULL, "no progress lines", 0},
+     0, NULL},
+    {"quiet", 'q', NULL, "no progress lines", 0, NULL},
     {0},
 };
 
@@ -316,8 +322,9 @@ static int read_boat_args(route_args *p, const cli_args *a)
         cli_error("a route needs --polar FILE, or --speed KN to motor");
         return EXIT_USAGE;
     }
-    if (cli_get_double(&o->motor_kn, a, "speed", 0, 0.1, 60) ||
-        cli_get_double(&o->min_twa_deg, a, "min-twa", 0, 1, 179))
+    o->motor_kn = o->min_twa_deg = 0;
+    if (cli_get_double(&o->motor_kn, a, "speed", 0.1, 60) ||
+        cli_get_double(&o->min_twa_deg, a, "min-twa", 1, 179))
         return EXIT_USAGE;
     if ((exit_code = read_threshold(&o->max_tws_kn, a, "max-wind", 's')) ||
         (exit_code = read_threshold(&o->max_gust_kn, a, "max-gust", 's')) ||
@@ -335,18 +342,15 @@ static int read_boat_args(route_args *p, const cli_args *a)
 static int read_search_args(route_args *p, const cli_args *a)
 {
     swx_routing_opts *o = &p->o;
-    long step_min, threads, days;
+    long step_min = 0, days;
     const char *res = cli_get(a, "coastline");
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cli_get_double(&o->heading_step_deg, a, "heading-step", 3, 0.5, 15) ||
-        cli_get_int(&step_min, a, "time-step", 0, 5, 360) ||
-        cli_get_int(&days, a, "max-days", 30, 1, 60) ||
-        cli_get_int(&threads, a, "threads",
-                    cores < 1   ? 1
-                    : cores > 8 ? 8
-                                : cores,
-                    1, 64) ||
-        cli_get_double(&p->land_margin_nm, a, "land-margin", 1, 0, 50))
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = threads < 1 ? 1 : threads > 8 ? 8 : threads;
+    o->heading_step_deg = 3; /* the help says why */
+    if (cli_get_double(&o->heading_step_deg, a, "heading-step", 0.5, 15) ||
+        cli_get_int(&step_min, a, "time-step", 5, 360) ||
+        cli_get_int(&days, a, "max-days", 1, 60) || cli_get_int(&threads, a, "threads", 1, 64) ||
+        cli_get_double(&p->land_margin_nm, a, "land-margin", 0, 50))
         return EXIT_USAGE;
     o->time_step_s = (int)step_min * 60;
     o->max_hours = (double)days * 24;
@@ -370,8 +374,9 @@ static int read_search_args(route_args *p, const cli_args *a)
                   "with --no-storms");
         return EXIT_USAGE;
     }
-    if (cli_get_double(&p->storm_margin_nm, a, "storm-margin", 0, 0, 500) ||
-        cli_get_int(&p->wait_h, a, "wait", 0, 0, ROUTE_WAIT_MAX_H))
+    p->wait_h = 0;
+    if (cli_get_double(&p->storm_margin_nm, a, "storm-margin", 0, 500) ||
+        cli_get_int(&p->wait_h, a, "wait", 0, ROUTE_WAIT_MAX_H))
         return EXIT_USAGE;
     return 0;
 }

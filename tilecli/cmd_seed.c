@@ -32,58 +32,58 @@
 
 /* The defaults of one tile per GetMap and 32 GetMaps in flight were chosen by
  * measurement: lib/tiles/seed_run_int.h says why. */
-#define SEED_DEFAULT_IN_FLIGHT 32
-#define SEED_DEFAULT_METATILE 1
-#define SEED_DEFAULT_BUFFER_NM 10.0
 #define SEED_FAILURES_SHOWN 10
 #define SEED_MAX_FILE (64u * 1024u * 1024u)
 
 const cli_opt cmd_seed_opts[] = {
-    {"bundle", 'b', "NAME", "the bundle of the layer (required)", 0},
-    {"layer", 'l', "NAME", "the layer's full name (sof-d/20241001/00/t2m:K)", 0},
-    {"variable", 'v', "VAR", "or a variable (t2m, t2m:K), with --run", 0},
+    {"bundle", 'b', "NAME", "the bundle of the layer (required)", 0, NULL},
+    {"layer", 'l', "NAME", "the layer's full name (sof-d/20241001/00/t2m:K)", 0, NULL},
+    {"variable", 'v', "VAR", "or a variable (t2m, t2m:K), with --run", 0, NULL},
     {"run", 0, "RUN",
-     "latest (default: the newest complete run), YYYYMMDDHH or an ISO 8601 instant", 0},
+     "latest (default: the newest complete run), YYYYMMDDHH or an ISO 8601 instant", 0, NULL},
     {"time", 't', "TIME",
-     "a valid time, a comma list, start/end/period, or all (default: the layer's default)", 0},
-    {"style", 's', "NAME", "a style of the layer (default: the service's)", 0},
-    {"bbox", 0, "W,S,E,N", "the area in degrees; W > E crosses the antimeridian", 0},
-    {"area", 0, "FILE", "the area as a GeoJSON Polygon or MultiPolygon", 0},
+     "a valid time, a comma list, start/end/period, or all (default: the layer's default)", 0,
+     NULL},
+    {"style", 's', "NAME", "a style of the layer (default: the service's)", 0, NULL},
+    {"bbox", 0, "W,S,E,N", "the area in degrees; W > E crosses the antimeridian", 0, NULL},
+    {"area", 0, "FILE", "the area as a GeoJSON Polygon or MultiPolygon", 0, NULL},
     {"route", 0, "FILE",
      "a route: GeoJSON LineString or CSV waypoints (lat,lon); with waypoint times (a time or eta "
      "column, a \"times\" property), a voyage",
-     0},
-    {"buffer", 0, "NM", "nautical miles around the route, geodesic (default 10)", 0},
-    {"depart", 0, "TIME", "a voyage along --route: the departure, ISO 8601 (with --speed)", 0},
+     0, NULL},
+    {"buffer", 0, "NM", "nautical miles around the route, geodesic", 0, "10"},
+    {"depart", 0, "TIME", "a voyage along --route: the departure, ISO 8601 (with --speed)", 0,
+     NULL},
     {"speed", 0, "KN|MIN-MAX",
      "a voyage's speed or speed band in knots (with --depart): each valid time gets the stretch "
      "of route the ship can be on then",
-     0},
-    {"zoom", 'z', "LEVELS", "zoom levels: 5, 3-9 or 3,5,7 (required)", 0},
+     0, NULL},
+    {"zoom", 'z', "LEVELS", "zoom levels: 5, 3-9 or 3,5,7 (required)", 0, NULL},
     {"output", 'o', "FILE",
      "output MBTiles; {time}, {run}, {variable}, {layer}, {bundle} are replaced; "
      "{time} is needed for several times (default: {variable}-{time}.mbtiles)",
-     0},
-    {"tile-size", 0, "PX", "256 (default) or 512", 0},
-    {"metatile", 'm', "N", "tiles per GetMap side: 1, 2, 4 or 8 (default 1)", 0},
-    {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
-    {"rate", 0, "PER_S", "at most this many requests started per second", 0},
-    {"skip-empty", 0, NULL, "leave fully transparent tiles out (default: stored once)", 0},
-    {"clip", 0, NULL, "pixels outside the area transparent: the same area in every viewer", 0},
+     0, NULL},
+    {"tile-size", 0, "PX", "256 (default) or 512", 0, NULL},
+    {"metatile", 'm', "N", "tiles per GetMap side: 1, 2, 4 or 8", 0, "1"},
+    {"in-flight", 'j', "N", "requests under way at once", 0, "32"},
+    {"rate", 0, "PER_S", "at most this many requests started per second", 0, NULL},
+    {"skip-empty", 0, NULL, "leave fully transparent tiles out (default: stored once)", 0, NULL},
+    {"clip", 0, NULL, "pixels outside the area transparent: the same area in every viewer", 0,
+     NULL},
     {"format", 'f', "FMT",
      "png (the service's tiles, default), png8 (256 colours), webp, or jpeg (layers without "
      "transparency): docs/seeding.md, \"Encodings\"",
-     0},
-    {"quality", 0, "N", "1-100: lossy webp (default: lossless), jpeg (default 85)", 0},
+     0, NULL},
+    {"quality", 0, "N", "1-100: lossy webp (default: lossless), jpeg (default 85)", 0, NULL},
     {"viewer", 0, "NAME",
-     "opencpn, qgis, maplibre or any: refuse what it cannot show; default format png8", 0},
+     "opencpn, qgis, maplibre or any: refuse what it cannot show; default format png8", 0, NULL},
     {"shard", 0, "K/N",
      "seed only shard K of N (each shard computes the same partition alone; {shard} in "
      "--output becomes K-of-N); then 'seawx merge': docs/scale-out.md",
-     0},
-    {"dry-run", 'n', NULL, "print tiles per zoom and an estimated size; fetch no map", 0},
-    {"summary-json", 0, "FILE", "write a JSON summary of the run to FILE", 0},
-    {"quiet", 'q', NULL, "no progress, only errors", 0},
+     0, NULL},
+    {"dry-run", 'n', NULL, "print tiles per zoom and an estimated size; fetch no map", 0, NULL},
+    {"summary-json", 0, "FILE", "write a JSON summary of the run to FILE", 0, NULL},
+    {"quiet", 'q', NULL, "no progress, only errors", 0, NULL},
     {0},
 };
 
@@ -472,8 +472,8 @@ static int read_encoding(seed_cmd *sc)
                   swx_tile_format_names(names, sizeof names, SWX_TF_REENCODED, vw->viewers, -1));
         return EXIT_USAGE;
     }
-    long quality;
-    if (cli_get_int(&quality, a, "quality", 0, 1, 100))
+    long quality = 0;
+    if (cli_get_int(&quality, a, "quality", 1, 100))
         return EXIT_USAGE;
     so->quality = (int)quality;
     so->clip = cli_has(a, "clip");
@@ -517,14 +517,16 @@ static int read_options(seed_cmd *sc)
     }
     if (swx_zoom_list_parse(&so->zooms, cli_get(a, "zoom")))
         return cli_fail(SWX_EINVAL);
-    if (cli_get_int(&sc->tile_size, a, "tile-size", 256, 256, 512) ||
-        cli_get_int(&sc->metatile, a, "metatile", SEED_DEFAULT_METATILE, 1, 8) ||
-        cli_get_int(&sc->in_flight, a, "in-flight", SEED_DEFAULT_IN_FLIGHT, 1, 256))
+    sc->tile_size = 256; /* the help says "256 (default) or 512" */
+    if (cli_get_int(&sc->tile_size, a, "tile-size", 256, 512) ||
+        cli_get_int(&sc->metatile, a, "metatile", 1, 8) ||
+        cli_get_int(&sc->in_flight, a, "in-flight", 1, 256))
         return EXIT_USAGE;
     if ((rc = read_encoding(sc)))
         return rc;
-    if (cli_get_double(&sc->rate, a, "rate", 0, 0.01, 100000) ||
-        cli_get_double(&sc->buffer_nm, a, "buffer", SEED_DEFAULT_BUFFER_NM, 0, 2000))
+    sc->rate = 0;
+    if (cli_get_double(&sc->rate, a, "rate", 0.01, 100000) ||
+        cli_get_double(&sc->buffer_nm, a, "buffer", 0, 2000))
         return EXIT_USAGE;
     /* A shard: K/N, also as "K-of-N" for file names. */
     if (cli_has(a, "shard")) {

@@ -11,20 +11,19 @@
 #include <string.h>
 
 const cli_opt cmd_soil_opts[] = {
-    {"lat", 0, "DEG", "latitude, -90 to 90 (point, history)", 0},
-    {"lon", 0, "DEG", "longitude, -180 to 180 (point, history)", 0},
-    {"time", 't', "TIME", "ISO 8601 time of the values (point; default now)", 0},
-    {"start", 0, "TIME", "start of the period, ISO 8601 (history, job start)", 0},
-    {"end", 0, "TIME", "end of the period, ISO 8601, after --start (history, job start)", 0},
-    {"region", 'r', "ID", "region identifier of a job (job start)", 0},
-    {"no-wait", 0, NULL, "job start: print the job's uuid and return without waiting", 0},
-    {"poll", 0, "SECONDS",
-     "first wait between job status checks, growing by half each time "
-     "(default 1)",
-     0},
-    {"max-poll", 0, "SECONDS", "longest wait between job status checks (default 30)", 0},
-    {"wait-timeout", 0, "SECONDS", "give up watching a job after this long (default: never)", 0},
-    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0},
+    {"lat", 0, "DEG", "latitude, -90 to 90 (point, history)", 0, NULL},
+    {"lon", 0, "DEG", "longitude, -180 to 180 (point, history)", 0, NULL},
+    {"time", 't', "TIME", "ISO 8601 time of the values (point; default now)", 0, NULL},
+    {"start", 0, "TIME", "start of the period, ISO 8601 (history, job start)", 0, NULL},
+    {"end", 0, "TIME", "end of the period, ISO 8601, after --start (history, job start)", 0, NULL},
+    {"region", 'r', "ID", "region identifier of a job (job start)", 0, NULL},
+    {"no-wait", 0, NULL, "job start: print the job's uuid and return without waiting", 0, NULL},
+    {"poll", 0, "SECONDS", "first wait between job status checks, growing by half each time", 0,
+     "1"},
+    {"max-poll", 0, "SECONDS", "longest wait between job status checks", 0, "30"},
+    {"wait-timeout", 0, "SECONDS", "give up watching a job after this long (default: never)", 0,
+     NULL},
+    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0, NULL},
     DATA_OUTPUT_OPTS,
     {0},
 };
@@ -43,7 +42,7 @@ static void on_status(void *ud, const char *status, int polls, double elapsed, d
 /* Watches a job until complete, then downloads its result. */
 static int watch_and_fetch(const cli_args *a, swx_client *c, const char *uuid, int download_only)
 {
-    long poll, max_poll, timeout;
+    long poll, max_poll, timeout = 0;
     swx_job_wait_opts w = {0};
     swx_download_opts o;
     swx_download_result r = {0};
@@ -51,9 +50,8 @@ static int watch_and_fetch(const cli_args *a, swx_client *c, const char *uuid, i
     char name[128];
     char *dest = NULL;
     int rc, exit_code = EXIT_OK;
-    if (cli_get_int(&poll, a, "poll", 1, 1, 3600) ||
-        cli_get_int(&max_poll, a, "max-poll", 30, 1, 3600) ||
-        cli_get_int(&timeout, a, "wait-timeout", 0, 0, 7 * 86400))
+    if (cli_get_int(&poll, a, "poll", 1, 3600) || cli_get_int(&max_poll, a, "max-poll", 1, 3600) ||
+        cli_get_int(&timeout, a, "wait-timeout", 0, 7 * 86400))
         return EXIT_USAGE;
     data_signals();
     if (!download_only) {

@@ -5,15 +5,15 @@
 #include <string.h>
 
 const cli_opt cmd_tides_opts[] = {
-    {"lat", 0, "DEG", "latitude, -90 to 90 (required)", 0},
-    {"lon", 0, "DEG", "longitude, -180 to 180 (required)", 0},
+    {"lat", 0, "DEG", "latitude, -90 to 90 (required)", 0, NULL},
+    {"lon", 0, "DEG", "longitude, -180 to 180 (required)", 0, NULL},
     {"start", 0, "TIME",
      "first hour (hourly; default now) or first day (extrema, required), ISO 8601, within "
      "1990-01-01..2025-12-31",
-     0},
-    {"end", 0, "TIME", "last day (extrema, required), ISO 8601", 0},
-    {"hours", 0, "N", "hours of heights from the start, 1 to 240 (hourly; default 240)", 0},
-    {"units", 'u', "SYSTEM", "si (meters, default) or us (feet)", 0},
+     0, NULL},
+    {"end", 0, "TIME", "last day (extrema, required), ISO 8601", 0, NULL},
+    {"hours", 0, "N", "hours of heights from the start, 1 to 240 (hourly; default 240)", 0, NULL},
+    {"units", 'u', "SYSTEM", "si (meters, default) or us (feet)", 0, NULL},
     DATA_OUTPUT_OPTS,
     {0},
 };

@@ -10,8 +10,8 @@
 
 const cli_opt cmd_tilejson_opts[] = {
     {"url", 'u', "TEMPLATE",
-     "where the tiles are served, with {z}, {x} and {y} (XYZ rows; required)", 0},
-    {"output", 'o', "FILE", "write the TileJSON to FILE (default: stdout)", 0},
+     "where the tiles are served, with {z}, {x} and {y} (XYZ rows; required)", 0, NULL},
+    {"output", 'o', "FILE", "write the TileJSON to FILE (default: stdout)", 0, NULL},
     {0},
 };
 

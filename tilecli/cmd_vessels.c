@@ -12,10 +12,10 @@ const cli_opt cmd_vessels_opts[] = {
     {"categories", 'c', "LIST",
      "comma list of EVD categories: capacity, design, dimensions, history, propulsions, "
      "registration, vessel_and_trading_type (default: all)",
-     0},
-    {"limit", 0, "N", "vessels per page, 1 to 1000 (default: the service's)", 0},
-    {"pages", 0, "N", "stop after N pages (default: all)", 0},
-    {"filter", 0, "NAME=VALUE", "a further query parameter of the Vessels API", 1},
+     0, NULL},
+    {"limit", 0, "N", "vessels per page, 1 to 1000 (default: the service's)", 0, NULL},
+    {"pages", 0, "N", "stop after N pages (default: all)", 0, NULL},
+    {"filter", 0, "NAME=VALUE", "a further query parameter of the Vessels API", 1, NULL},
     DATA_OUTPUT_OPTS,
     {0},
 };

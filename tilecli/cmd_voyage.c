@@ -33,45 +33,43 @@
 #include <time.h>
 #include <unistd.h>
 
-#define VOYAGE_DEFAULT_BUFFER_NM 10.0
-#define VOYAGE_DEFAULT_ZOOMS "3-6"
 #define VOYAGE_MAX_ROUTE (16u * 1024u * 1024u)
 #define VOYAGE_FAILURES_SHOWN 10
 
 const cli_opt cmd_voyage_opts[] = {
-    {"bundle", 'b', "NAME", "the bundle of the layers (required)", 0},
+    {"bundle", 'b', "NAME", "the bundle of the layers (required)", 0, NULL},
     {"layer", 'l', "SPEC",
      "a layer: VAR[:style=S][:zoom=Z][:format=F][:quality=Q], e.g. swh:zoom=3-7 or "
      "t2m:K:format=png; repeat for each (required)",
-     1},
+     1, NULL},
     {"route", 0, "FILE",
      "the route: GeoJSON LineString or CSV waypoints (lat,lon), with waypoint times (a time or "
      "eta column, a \"times\" property) or with --depart and --speed (required)",
-     0},
-    {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0},
-    {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0},
-    {"buffer", 0, "NM", "nautical miles around the route, geodesic (default 10)", 0},
-    {"zoom", 'z', "LEVELS", "zoom levels of layers that give none: 5, 3-9 or 3,5,7 (default 3-6)",
-     0},
+     0, NULL},
+    {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0, NULL},
+    {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0, NULL},
+    {"buffer", 0, "NM", "nautical miles around the route, geodesic", 0, "10"},
+    {"zoom", 'z', "LEVELS", "zoom levels of layers that give none: 5, 3-9 or 3,5,7", 0, "3-6"},
     {"format", 'f', "FMT",
      "encoding of layers that give none: png8 (default), png (the service's tiles) or jpeg; "
      "QGIS 3.22 and OpenCPN read all three",
-     0},
-    {"quality", 0, "N", "jpeg quality 1-100 of layers that give none (default 85)", 0},
+     0, NULL},
+    {"quality", 0, "N", "jpeg quality 1-100 of layers that give none (default 85)", 0, NULL},
     {"run", 0, "RUN",
-     "latest (default: the newest complete run), YYYYMMDDHH or an ISO 8601 instant", 0},
-    {"tile-size", 0, "PX", "256 (default) or 512", 0},
+     "latest (default: the newest complete run), YYYYMMDDHH or an ISO 8601 instant", 0, NULL},
+    {"tile-size", 0, "PX", "256 (default) or 512", 0, NULL},
     {"output", 'o', "PATH",
-     "the package: a link to a folder beside it, replaced whole when built again (required)", 0},
+     "the package: a link to a folder beside it, replaced whole when built again (required)", 0,
+     NULL},
     {"budget", 0, "SIZE",
      "the most the package may hold: 20MB, 1.5MiB, 800kB or bytes; the build stops before it "
      "would exceed it",
-     0},
+     0, NULL},
     {"storms", 0, "SEL",
      "also the storms, fetched anew by every build and written first: active, inactive, all, "
      "or filters of seawx storms as KEY=VALUE separated by ',' (status=all,region=NA,"
      "period=START/END); one file per kind, the voyage's risk report and its stretches at risk",
-     0},
+     0, NULL},
     CLI_OPT_CONE_RADII,
     CLI_OPT_DANGER_ERRORS,
     CLI_OPTS_GRIB,
@@ -80,18 +78,19 @@ const cli_opt cmd_voyage_opts[] = {
      "and a step: 6h, 90m, 1d; at most 500) sailed at --speed through point forecasts asked "
      "anew by every build, and the --storms; plan.json, plan.csv and plan.png (the chart, by "
      "wind) beside project.qgs",
-     0},
-    {"plan-max-wind", 0, "SPEED", "the plan's no-go wind: 25kn, 12.5m/s, 45km/h (default none)", 0},
-    {"plan-max-gust", 0, "SPEED", "the plan's no-go gust (units as --plan-max-wind)", 0},
-    {"plan-max-wave", 0, "HEIGHT", "the plan's no-go significant wave height: 3m, 10ft", 0},
+     0, NULL},
+    {"plan-max-wind", 0, "SPEED", "the plan's no-go wind: 25kn, 12.5m/s, 45km/h (default none)", 0,
+     NULL},
+    {"plan-max-gust", 0, "SPEED", "the plan's no-go gust (units as --plan-max-wind)", 0, NULL},
+    {"plan-max-wave", 0, "HEIGHT", "the plan's no-go significant wave height: 3m, 10ft", 0, NULL},
     {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
-     0},
-    {"in-flight", 'j', "N", "requests under way at once (default 32)", 0},
+     0, NULL},
+    {"in-flight", 'j', "N", "requests under way at once", 0, "32"},
     {"dry-run", 'n', NULL,
      "quote tiles, requests and size per layer (fetches a sample of tiles to measure the size); "
      "build nothing",
-     0},
-    {"quiet", 'q', NULL, "no progress, only errors and the summary", 0},
+     0, NULL},
+    {"quiet", 'q', NULL, "no progress, only errors and the summary", 0, NULL},
     {0},
 };
 
@@ -259,8 +258,7 @@ static int read_layers(voyage_cmd *vc)
     if (swx_package_layer_count_check(cli_count(a, "layer")))
         return cli_fail(SWX_EINVAL);
     uint32_t zooms = 0;
-    if (swx_zoom_list_parse(&zooms,
-                            cli_get(a, "zoom") ? cli_get(a, "zoom") : VOYAGE_DEFAULT_ZOOMS)) {
+    if (swx_zoom_list_parse(&zooms, cli_value(a, "zoom"))) {
         swx_error_prefix(SWX_EINVAL, "--zoom");
         return cli_fail(SWX_EINVAL);
     }
@@ -269,11 +267,12 @@ static int read_layers(voyage_cmd *vc)
         swx_error_prefix(SWX_EINVAL, "--format");
         return cli_fail(SWX_EINVAL);
     }
-    long quality;
-    if (cli_get_int(&quality, a, "quality", 0, 1, 100) ||
-        cli_get_int(&vc->tile_size, a, "tile-size", 256, 256, 512) ||
-        cli_get_int(&vc->in_flight, a, "in-flight", 32, 1, 256) ||
-        cli_get_double(&vc->buffer_nm, a, "buffer", VOYAGE_DEFAULT_BUFFER_NM, 0, 2000))
+    long quality = 0;
+    vc->tile_size = 256; /* the help says "256 (default) or 512" */
+    if (cli_get_int(&quality, a, "quality", 1, 100) ||
+        cli_get_int(&vc->tile_size, a, "tile-size", 256, 512) ||
+        cli_get_int(&vc->in_flight, a, "in-flight", 1, 256) ||
+        cli_get_double(&vc->buffer_nm, a, "buffer", 0, 2000))
         return EXIT_USAGE;
     if (swx_tile_size_check((int)vc->tile_size, "--tile-size"))
         return cli_fail(SWX_EINVAL);

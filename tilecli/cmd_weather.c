@@ -5,17 +5,17 @@
 #include <string.h>
 
 const cli_opt cmd_weather_opts[] = {
-    {"lat", 0, "DEG", "latitude, -90 to 90 (point)", 0},
-    {"lon", 0, "DEG", "longitude, -180 to 180 (point)", 0},
-    {"time", 't', "TIME", "an ISO 8601 time or a range START/END (point, files)", 0},
-    {"units", 'u', "SYSTEM", "si (default) or us (point)", 0},
-    {"tz", 0, "ZONE", "time zone identifier, e.g. Europe/Oslo (point)", 0},
+    {"lat", 0, "DEG", "latitude, -90 to 90 (point)", 0, NULL},
+    {"lon", 0, "DEG", "longitude, -180 to 180 (point)", 0, NULL},
+    {"time", 't', "TIME", "an ISO 8601 time or a range START/END (point, files)", 0, NULL},
+    {"units", 'u', "SYSTEM", "si (default) or us (point)", 0, NULL},
+    {"tz", 0, "ZONE", "time zone identifier, e.g. Europe/Oslo (point)", 0, NULL},
     {"fields", 0, "MASK",
      "X-Fields mask reducing the answer, e.g. {data{values{air_temperature,wind_speed}}} "
      "(point)",
-     0},
-    {"regions", 0, "LIST", "comma list of regions (files)", 0},
-    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0},
+     0, NULL},
+    {"regions", 0, "LIST", "comma list of regions (files)", 0, NULL},
+    {"dir", 0, "DIR", "folder for a download (default: the current one)", 0, NULL},
     DATA_OUTPUT_OPTS,
     {0},
 };

@@ -18,13 +18,17 @@
 
 /* The option table entries every data command has. */
 #define DATA_OUTPUT_OPTS                                                                           \
-    {"format", 'f', "FMT",                                                                         \
+    {"format",                                                                                     \
+     'f',                                                                                          \
+     "FMT",                                                                                        \
      "json, csv, geojson or table (default: table on a terminal, else from the -o "                \
      "file's extension, else json)",                                                               \
-     0},                                                                                           \
-        {"output", 'o', "FILE", "write to FILE (complete or not at all) instead of stdout", 0},    \
+     0,                                                                                            \
+     NULL},                                                                                        \
+        {"output", 'o', "FILE", "write to FILE (complete or not at all) instead of stdout",        \
+         0,        NULL},                                                                          \
     {                                                                                              \
-        "quiet", 'q', NULL, "no progress lines", 0                                                 \
+        "quiet", 'q', NULL, "no progress lines", 0, NULL                                           \
     }
 
 /* Set by SIGINT/SIGTERM once data_signals() ran. */

@@ -73,7 +73,9 @@ static void man_opts(FILE *f, const cli_opt *t)
             fputs("\\fR", f);
         }
         fputc('\n', f);
-        roff(f, t->help);
+        char help[1024];
+        cli_opt_help(help, sizeof help, t);
+        roff(f, help);
         if (t->repeat)
             fputs(" (repeatable)", f);
         fputc('\n', f);

@@ -12,22 +12,22 @@
 #include <unistd.h>
 
 const cli_opt cli_service_opts[] = {
-    {"base-url", 0, "URL", "service address (default: $SEAWX_BASE_URL)", 0},
+    {"base-url", 0, "URL", "service address (default: $SEAWX_BASE_URL)", 0, NULL},
     {"key-file", 0, "FILE",
      "read the API key from the first line of FILE (default: $SEAWX_API_KEY, "
      "then $SEAWX_API_KEY_FILE); the key is never taken on the command line",
-     0},
+     0, NULL},
     {"wms-auth", 0, "MODE",
      "how the key reaches the WMS endpoint: header, query or basic (default: "
      "$SEAWX_WMS_AUTH or header)",
-     0},
-    {"timeout", 0, "SECONDS", "give up on one request after SECONDS (default 120)", 0},
-    {"retries", 0, "N", "retries of a failed request, 0 for none (default 5)", 0},
+     0, NULL},
+    {"timeout", 0, "SECONDS", "give up on one request after SECONDS", 0, "120"},
+    {"retries", 0, "N", "retries of a failed request, 0 for none", 0, "5"},
     {"ca-bundle", 0, "FILE",
      "trust the certificates in FILE (PEM) instead of the system's (default: "
      "$SEAWX_CA_BUNDLE)",
-     0},
-    {"insecure", 0, NULL, "do not verify TLS certificates (unsafe)", 0},
+     0, NULL},
+    {"insecure", 0, NULL, "do not verify TLS certificates (unsafe)", 0, NULL},
     {0},
 };
 
@@ -46,6 +46,14 @@ static void add_table(cli_args *a, const cli_opt *t)
     }
 }
 
+void cli_opt_help(char *out, size_t n, const cli_opt *t)
+{
+    if (t->def)
+        snprintf(out, n, "%s (default %s)", t->help, t->def);
+    else
+        snprintf(out, n, "%s", t->help);
+}
+
 static void print_opts(const cli_opt *t)
 {
     for (; t->name; t++) {
@@ -57,7 +65,9 @@ static void print_opts(const cli_opt *t)
             snprintf(head, sizeof head, "    --%s%s%s", t->name, t->arg ? " " : "",
                      t->arg ? t->arg : "");
         /* Wrap the help at about 78 columns, aligned after the option. */
-        const char *h = t->help;
+        char help[1024];
+        cli_opt_help(help, sizeof help, t);
+        const char *h = help;
         /* The help starts at column 28, one blank at least after the option
          * (an option of 26 characters fills the column: the help goes below). */
         int col = printf("  %-26s", head);
@@ -213,13 +223,18 @@ const char *cli_get_at(const cli_args *a, const char *name, size_t i)
     return k >= 0 && i < a->nvalues[k] ? a->value[k][i] : NULL;
 }
 
-int cli_get_int(long *out, const cli_args *a, const char *name, long def, long min, long max)
+const char *cli_value(const cli_args *a, const char *name)
 {
+    int k = find(a, name);
     const char *v = cli_get(a, name);
-    if (!v) {
-        *out = def;
+    return v ? v : k >= 0 ? a->flat[k]->def : NULL;
+}
+
+int cli_get_int(long *out, const cli_args *a, const char *name, long min, long max)
+{
+    const char *v = cli_value(a, name);
+    if (!v)
         return 0;
-    }
     char *end;
     errno = 0;
     long n = strtol(v, &end, 10);
@@ -231,14 +246,11 @@ int cli_get_int(long *out, const cli_args *a, const char *name, long def, long m
     return 0;
 }
 
-int cli_get_double(double *out, const cli_args *a, const char *name, double def, double min,
-                   double max)
+int cli_get_double(double *out, const cli_args *a, const char *name, double min, double max)
 {
-    const char *v = cli_get(a, name);
-    if (!v) {
-        *out = def;
+    const char *v = cli_value(a, name);
+    if (!v)
         return 0;
-    }
     double d = 0;
     if (swx_number_parse(&d, v) || !(d >= min && d <= max)) {
         cli_error("--%s must be a number from %g to %g, not '%s'", name, min, max, v);
@@ -270,8 +282,8 @@ int cli_client(swx_client **out, const cli_args *a)
     swx_client_opts o = {0};
     long timeout, retries;
     *out = NULL;
-    if (cli_get_int(&timeout, a, "timeout", 120, 1, 86400) ||
-        cli_get_int(&retries, a, "retries", 5, 0, 100))
+    if (cli_get_int(&timeout, a, "timeout", 1, 86400) ||
+        cli_get_int(&retries, a, "retries", 0, 100))
         return EXIT_USAGE;
     o.base_url = cli_get(a, "base-url");
     o.api_key_file = cli_get(a, "key-file");

@@ -123,8 +123,8 @@ int cli_grib_read(swx_package_grib *g, int *given, swx_diskcache **cache, const 
         return cli_fail(rc);
     }
     long step;
-    if (cli_get_double(&g->grid_deg, a, "grib-grid", SWX_GRIB_DEFAULT_GRID, 0.01, 10) ||
-        cli_get_int(&step, a, "grib-step", SWX_GRIB_DEFAULT_STEP, 1, 240))
+    if (cli_get_double(&g->grid_deg, a, "grib-grid", 0.01, 10) ||
+        cli_get_int(&step, a, "grib-step", 1, 240))
         return EXIT_USAGE;
     g->step_h = (int)step;
     if (cli_get(a, "grib-cut")) {

@@ -83,10 +83,10 @@ static int level(reader *r, int depth, const char *const *path, int n, int *hit)
 int swx_xfields_check(const char *mask)
 {
     if (!mask || !*mask)
-        return swx_error_set(SWX_EINVAL, "--fields: the field mask is empty; write it as "
+        return swx_error_set(SWX_EINVAL, "fields: the field mask is empty; write it as "
                                          "{data{values{air_temperature,wind_speed}}}");
     if (strlen(mask) > SWX_XFIELDS_MAX_LEN)
-        return swx_error_set(SWX_EINVAL, "--fields: the field mask is longer than %d characters",
+        return swx_error_set(SWX_EINVAL, "fields: the field mask is longer than %d characters",
                              SWX_XFIELDS_MAX_LEN);
     reader r = {mask, 0, NULL};
     if (level(&r, 1, NULL, 0, NULL) == 0) {
@@ -97,7 +97,7 @@ int swx_xfields_check(const char *mask)
     }
     return swx_error_set(
         SWX_EINVAL,
-        "--fields: malformed field mask at character %zu: expected %s; the form "
+        "fields: malformed field mask at character %zu: expected %s; the form "
         "is {name,name{name,...}}, e.g. {data{values{air_temperature,wind_speed}}}",
         r.at + 1, r.err);
 }

@@ -112,7 +112,7 @@ static void test_check(void)
 
     swx_point_query w = {.kind = SWX_POINT_WEATHER, .lat = "1", .lon = "2"};
     w.fields = "{data{values{air_temperature,wind_speed}}";
-    refused(&w, "--fields: malformed field mask");
+    refused(&w, "fields: malformed field mask");
     w.fields = "{data{values{air_temperature,wind_speed}}}";
     w.time = "2024-01-02T00:00:00Z/2024-01-01T00:00:00Z";
     refused(&w, "is not after its start");

@@ -136,7 +136,7 @@ enum {
 typedef struct swx_plan_forecast swx_plan_forecast;
 SWX_API void swx_plan_forecast_free(swx_plan_forecast *f);
 
-#define SWX_PLAN_DEFAULT_SPACING_NM 15.0
+#define SWX_PLAN_DEFAULT_SPACING_NM 15
 #define SWX_PLAN_MAX_SAMPLES 2000 /* sample points of one route */
 
 struct swx_plan_opts;
