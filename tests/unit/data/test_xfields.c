@@ -17,7 +17,8 @@ static void test_check(void)
                          NULL};
     for (int i = 0; bad[i]; i++) {
         CU_ASSERT_EQUAL(swx_xfields_check(bad[i]), SWX_EINVAL);
-        CU_ASSERT_EQUAL(strncmp(swx_error_last(), "fields: ", 8), 0); /* the query's key, as GDAL users write it */
+        CU_ASSERT_EQUAL(strncmp(swx_error_last(), "fields: ", 8),
+                        0); /* the query's key, as GDAL users write it */
     }
     char deep[200] = "";
     for (int i = 0; i < 20; i++)
