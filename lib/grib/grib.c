@@ -1,7 +1,8 @@
-/* grib.c: a voyage GRIB (see seawx/grib.h): the job (its progress, its
- * files' messages), the messages wanted, the quote and the build; the plan
- * is grib_plan.c's, the walk and the fetch grib_fetch.c's, the cache
- * grib_cache.c's. */
+/* grib.c: a voyage GRIB (see seawx/grib.h): the messages wanted, the quote
+ * and the build; the plan is grib_plan.c's, the walk and the fetch
+ * grib_fetch.c's, the parts grib_partial.c's, the cache grib_cache.c's, the
+ * job's report and its messages cut grib_job.c's, a file's messages
+ * grib_file.c's. */
 #include "grib_codes.h"
 #include "grib_int.h"
 
@@ -16,54 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cancelled(gjob *j)
-{
-    if (j->o.cancel && *j->o.cancel)
-        return swx_error_set(SWX_ECANCEL, "interrupted");
-    return 0;
-}
-
-int swx__grib_report(gjob *j)
-{
-    if (j->o.progress && j->o.progress(j->o.ud, j->stage, j->progress_done, j->progress_total))
-        return swx_error_set(SWX_ECANCEL, "interrupted");
-    return cancelled(j);
-}
-
-int swx__grib_file_push(gfile *f, uint64_t off, const swx_grib_head *h, const uint8_t *head,
-                        size_t head_len)
-{
-    gmsg *msgs = swx_array_reserve(f->msgs, &f->cap, f->n + 1, sizeof *msgs, 8);
-    if (!msgs)
-        return SWX_ENOMEM;
-    f->msgs = msgs;
-    gmsg *m = &f->msgs[f->n];
-    memset(m, 0, sizeof *m);
-    m->off = off;
-    m->h = *h;
-    if (head_len > h->length)
-        head_len = (size_t)h->length;
-    if (!(m->head = malloc(head_len ? head_len : 1)))
-        return swx_error_set(SWX_ENOMEM, "out of memory");
-    memcpy(m->head, head, head_len);
-    m->head_len = head_len;
-    f->n++;
-    return 0;
-}
-
-void swx__grib_file_clear(gfile *f)
-{
-    for (size_t i = 0; i < f->n; i++) {
-        free(f->msgs[i].head);
-        free(f->msgs[i].data);
-        free(f->msgs[i].cut);
-        free(f->msgs[i].parts);
-    }
-    free(f->msgs);
-    free(f->whole);
-    free(f->id);
-}
 
 /* The message of parameter p, in any centre's encoding, in the time's file
  * of p's bundle (NULL when an accumulation is absent at hour 0). */
@@ -120,33 +73,6 @@ static int here(gjob *j, gfile *f, gmsg *m)
     m->data = NULL;
     m->data_len = 0;
     return 0;
-}
-
-int swx__grib_cut_msg(gjob *j, gfile *f, gmsg *m)
-{
-    const gparam *p = j->params[m->param];
-    const gtime *t = &j->times[f->t];
-    char what[300], key[400];
-    snprintf(what, sizeof what, "%s (%s)", f->id, p->label);
-    uint8_t *simple = NULL;
-    size_t simple_len = 0, cap = 0;
-    /* the simply packed copy of the whole field, for the next cut: not of
-     * a field fetched in parts */
-    int keep =
-        j->o.cache && !m->simple && !m->nparts && swx__grib_field_key(key, sizeof key, f, m) == 0;
-    int rc = swx__grib_cut(&m->cut, &m->cut_len, &cap, m->data,
-                           m->data_len ? m->data_len : (size_t)m->h.length, &t->grid, t->area, p,
-                           j->spec->edition == 1 ? 1 : 2, keep ? &simple : NULL, &simple_len, what);
-    if (!rc && simple && swx_diskcache_put(j->o.cache, key, simple, simple_len) != 0)
-        swx_error_clear(); /* a cache that cannot be written costs time, not the file */
-    free(simple);
-    /* a message is cut once: let it go */
-    free(m->data);
-    m->data = NULL;
-    m->data_len = 0;
-    if (!rc)
-        m->is_cut = 1;
-    return rc;
 }
 
 static int mark_wanted(gjob *j)

@@ -152,6 +152,27 @@ void swx_voyage_waypoint(double *lon, double *lat, int64_t *t, const swx_voyage 
     *t = v->r->t ? v->r->t[i] : INT64_MIN;
 }
 
+void swx_voyage_box(double box[4], const swx_voyage *v)
+{
+    double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
+    for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
+        double lon, lat;
+        int64_t t;
+        swx_voyage_waypoint(&lon, &lat, &t, v, i);
+        if (i && lon + shift - prev < -180)
+            shift += 360;
+        else if (i && lon + shift - prev > 180)
+            shift -= 360;
+        lon += shift;
+        prev = lon;
+        w = lon < w ? lon : w;
+        e = lon > e ? lon : e;
+        s = lat < s ? lat : s;
+        n = lat > n ? lat : n;
+    }
+    box[0] = w, box[1] = s, box[2] = e, box[3] = n;
+}
+
 static int speed_number(double *out, const char *s, const char *end)
 {
     char buf[32];

@@ -44,7 +44,7 @@ static const char *res_name(char r)
 static void area_of(swx_land_opts *lo, const swx_package *p)
 {
     double box[4];
-    swx_pkg_route_box(box, p->o.voyage);
+    swx_voyage_box(box, p->o.voyage);
     double w = box[0], s = box[1], e = box[2], n = box[3];
     double buf = p->o.buffer_m / 111120.0;
     double dx = fmax((e - w) / 5, buf + 0.5), dy = fmax((n - s) / 5, buf + 0.5);

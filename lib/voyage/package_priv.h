@@ -139,10 +139,6 @@ int64_t swx_pkg_range_start(const pkg_layer *L, size_t f);
 int64_t swx_pkg_range_end(const pkg_layer *L, size_t f);
 /* The last file of layer L in the package, or SIZE_MAX when it has none. */
 size_t swx_pkg_last_present(const pkg_layer *L);
-/* The box of the voyage's waypoints in degrees, west, south, east, north,
- * longitudes kept continuous: a route across 180 runs on east of it (east
- * beyond 180), as the project's view and its land are drawn. */
-void swx_pkg_route_box(double box[4], const swx_voyage *v);
 int swx_pkg_write_route(const char *path, const swx_package *p);
 int swx_pkg_write_project(const char *path, const swx_package *p);
 int swx_pkg_write_manifest(const char *dir, const swx_package *p, const swx_package_result *res,

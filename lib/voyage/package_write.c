@@ -163,33 +163,12 @@ static const char route_renderer[] =
     "value=\"220,20,60,255\"/><Option type=\"QString\" name=\"line_width\" "
     "value=\"0.8\"/></Option></layer></symbol></symbols></renderer-v2>";
 
-void swx_pkg_route_box(double box[4], const swx_voyage *v)
-{
-    double w = 1e9, e = -1e9, s = 90, n = -90, prev = 0, shift = 0;
-    for (size_t i = 0; i < swx_voyage_waypoint_count(v); i++) {
-        double lon, lat;
-        int64_t t;
-        swx_voyage_waypoint(&lon, &lat, &t, v, i);
-        if (i && lon + shift - prev < -180)
-            shift += 360;
-        else if (i && lon + shift - prev > 180)
-            shift -= 360;
-        lon += shift;
-        prev = lon;
-        w = lon < w ? lon : w;
-        e = lon > e ? lon : e;
-        s = lat < s ? lat : s;
-        n = lat > n ? lat : n;
-    }
-    box[0] = w, box[1] = s, box[2] = e, box[3] = n;
-}
-
 /* The route's extent in Web Mercator metres with a margin of a fifth. */
 static void view_extent(double *x0, double *y0, double *x1, double *y1, const swx_voyage *v)
 {
     const double R = SWX_MERC_RADIUS_M, D = M_PI / 180.0;
     double box[4];
-    swx_pkg_route_box(box, v);
+    swx_voyage_box(box, v);
     double s = box[1] < -85 ? -85 : box[1], n = box[3] > 85 ? 85 : box[3];
     *x0 = R * box[0] * D;
     *x1 = R * box[2] * D;

@@ -80,6 +80,10 @@ SWX_API void swx_voyage_speed(double *min_kn, double *max_kn, const swx_voyage *
 SWX_API size_t swx_voyage_waypoint_count(const swx_voyage *v);
 SWX_API void swx_voyage_waypoint(double *lon, double *lat, int64_t *t, const swx_voyage *v,
                                  size_t i);
+/* The box of the waypoints in degrees, west, south, east, north, longitudes
+ * kept continuous along the route: a route across 180 runs on east of it
+ * (east beyond 180), as a map of the voyage draws it. */
+SWX_API void swx_voyage_box(double box[4], const swx_voyage *v);
 
 /* The route's length in metres. */
 SWX_API double swx_voyage_length(const swx_voyage *v);
