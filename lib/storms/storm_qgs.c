@@ -6,8 +6,9 @@
 
 #include <limits.h>
 
-/* The kind drawn i-th from the top as a layer, into id and src; NULL in *out
- * when mask leaves it out. */
+/* The kind drawn i-th from the top as a layer in *out, its id and source
+ * written into id and src; returns the kind, or -1 (*out untouched) when
+ * mask leaves it out. */
 static int kind_layer(swx_qgs_layer *out, char *id, size_t nid, char *src, size_t nsrc,
                       unsigned mask, int i)
 {
