@@ -48,10 +48,16 @@ static void add_table(cli_args *a, const cli_opt *t)
 
 void cli_opt_help(char *out, size_t n, const cli_opt *t)
 {
-    if (t->def)
-        snprintf(out, n, "%s (default %s)", t->help, t->def);
-    else
-        snprintf(out, n, "%s", t->help);
+    int len = t->def ? snprintf(out, n, "%s (default %s)", t->help, t->def)
+                     : snprintf(out, n, "%s", t->help);
+    /* A help longer than the buffer is a mistake of ours, caught by any
+     * --help of that command (the tests run them all): stop loudly rather
+     * than print it cut, as add_table does for the options. */
+    if (len < 0 || (size_t)len >= n) {
+        fprintf(stderr, "seawx: internal error: the help of --%s is longer than %zu bytes\n",
+                t->name, n - 1);
+        abort();
+    }
 }
 
 static void print_opts(const cli_opt *t)
