@@ -501,7 +501,8 @@ static int on_grib_progress(void *ud, const char *stage, size_t done, size_t tot
 }
 
 /* The forecast from the service: the box cut of `seawx grib`, into
- * --save-grib or a temporary file. */
+ * --save-grib or a temporary file; the ocean currents where the run's files
+ * hold them. */
 static int fetch_forecast(route_run *r, const route_args *p, const cli_args *a, const char **path)
 {
     swx_client *client = NULL;
@@ -528,6 +529,7 @@ static int fetch_forecast(route_run *r, const route_args *p, const cli_args *a, 
     *path = p->save_grib ? p->save_grib : r->tmp_grib;
     swx_grib_spec spec = {0};
     spec.vars = "wind,gust,waves";
+    spec.if_held = "currents";
     spec.grid_deg = 0.25;
     spec.step_h = 3;
     spec.cut = SWX_GRIB_CUT_BOX;
@@ -538,8 +540,12 @@ static int fetch_forecast(route_run *r, const route_args *p, const cli_args *a, 
     double last = cli_now();
     swx_grib_opts go = {
         .cache = cache, .progress = on_grib_progress, .ud = &last, .cancel = &cli_stop_soft};
-    rc = swx_grib_build(NULL, client, &spec, *path, &go);
+    swx_grib_result res;
+    rc = swx_grib_build(&res, client, &spec, *path, &go);
     cli_progress(0, NULL);
+    if (!rc && res.left_out[0])
+        cli_info("the service's forecast holds no ocean currents: the route is searched without "
+                 "them (--grib FILE to route through a forecast that has them)");
     swx_client_free(client);
     swx_diskcache_free(cache);
     return cli_stop_or_fail(rc, "nothing written");

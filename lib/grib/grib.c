@@ -173,6 +173,37 @@ static int mark_wanted(gjob *j)
     return 0;
 }
 
+/* The spec's if_held variables that some file of the run lacks, left out
+ * whole (each of a variable's fields: the current's u with its v) and named
+ * in the result. */
+static void drop_unheld(gjob *j)
+{
+    size_t k = j->nrequired;
+    while (k < j->nparams) {
+        const char *var = j->params[k]->var;
+        int held = 1;
+        for (size_t t = 0; held && t < j->ntimes; t++) {
+            gmsg *m;
+            gfile *f = NULL;
+            held = find_msg(&m, &f, j, t, j->params[k]) == 0;
+        }
+        if (held) {
+            k++;
+            continue;
+        }
+        swx_error_clear();
+        size_t n = j->nrequired;
+        for (size_t i = j->nrequired; i < j->nparams; i++)
+            if (strcmp(j->params[i]->var, var) != 0)
+                j->params[n++] = j->params[i];
+        j->nparams = n;
+        size_t used = strlen(j->res.left_out);
+        snprintf(j->res.left_out + used, sizeof j->res.left_out - used, "%s%s", used ? "," : "",
+                 var);
+        k = j->nrequired; /* from the first again: the list moved */
+    }
+}
+
 static void job_free(gjob *j)
 {
     for (size_t i = 0; i < j->nfiles; i++)
@@ -196,6 +227,8 @@ static int prepare(gjob *j, swx_grib_result *res, swx_client *c, const swx_grib_
     int rc = swx__grib_plan(j);
     if (!rc)
         rc = swx__grib_fetch_walk(j);
+    if (!rc)
+        drop_unheld(j);
     if (!rc)
         rc = mark_wanted(j);
     return rc;

@@ -72,6 +72,7 @@ typedef struct gjob {
     swx_grib_opts o;
     const gparam *params[GRIB_MAX_PARAMS];
     size_t nparams;
+    size_t nrequired; /* params[nrequired..] are the spec's if_held */
     const char *bundles[4];
     size_t nbundles;
     double grid;

@@ -408,6 +408,21 @@ static int check_spec(gjob *j)
     int rc = swx__grib_params(j->params, &j->nparams, s->vars);
     if (rc)
         return rc;
+    j->nrequired = j->nparams;
+    if (s->if_held) {
+        const gparam *more[GRIB_MAX_PARAMS];
+        size_t n;
+        if ((rc = swx__grib_params(more, &n, s->if_held)))
+            return rc;
+        for (size_t i = 0; i < n; i++) {
+            for (size_t k = 0; k < j->nrequired; k++)
+                if (j->params[k] == more[i])
+                    return swx_error_set(SWX_EINVAL, "variable '%s' is given twice", more[i]->var);
+            if (j->nparams == GRIB_MAX_PARAMS)
+                return swx_error_set(SWX_EINVAL, "more than %d fields", GRIB_MAX_PARAMS);
+            j->params[j->nparams++] = more[i];
+        }
+    }
     if (s->edition != 0 && s->edition != 1 && s->edition != 2)
         return swx_error_set(SWX_EINVAL, "GRIB edition %d: 1 or 2", s->edition);
     for (size_t i = 0; i < j->nparams; i++) {

@@ -5,6 +5,9 @@
 # 3, depth below sea level 0), and `seawx grib --vars wind,currents` builds a
 # voyage GRIB that holds them, cut to its grid, in m/s to 0.01, missing over
 # land. Without the switch the maritime files hold swh, mwd, mwp only.
+# seawx route fetches the currents where the files hold them: each point's
+# current is the file's (route_current_check.py reads it apart from seawx);
+# where they hold none the route is searched without, and says so.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 export SEAWX_SIM_GRIB_DIR=$T/grib SEAWX_SIM_GRIB_CURRENTS=1
@@ -88,6 +91,22 @@ cur_ok() {
 }
 check "the voyage GRIB holds wind and currents, currents at sea in -1.5..1.5 m/s" cur_ok
 
+# ---- seawx route through the service's currents ----
+# A motor route across the Gulf Stream: the forecast it fetches holds the
+# currents, and each point's current is the file's at that point and time,
+# read by the test (route_current_check.py); the stream carries the boat.
+route=("$S" route --from 36.0,-74.5 --to 38.5,-66.0 --speed 6 --depart 2026-11-27T06:00Z
+  --no-storms --coastline c)
+check "seawx route through the service's forecast with currents" \
+  sh -c "$(printf "'%s' " "${route[@]}") --cache rc --save-grib rc.grb2 --geojson rc.geojson \
+    --json rc.json >rc.out 2>rc.err"
+nmsg() { grib_get -w shortName="$1" -p shortName "$2" | wc -l; } # messages named $1 in $2
+check "the route's forecast holds the currents: ocu and ocv at every time of its wind" \
+  test "$(nmsg ocu rc.grb2) $(nmsg ocv rc.grb2)" = "$(nmsg 10u rc.grb2) $(nmsg 10u rc.grb2)" -a \
+  "$(nmsg ocu rc.grb2)" -gt 0
+check "each point's current is the file's there and then (test's own reading)" \
+  /usr/bin/python3 "$here/route_current_check.py" rc.geojson rc.grb2
+
 # ---- without the switch: the maritime files as before, and one line ----
 kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
 SIM_PID=
@@ -104,5 +123,20 @@ rc=$?
 check "seawx grib --vars currents where the files hold none: refused in one line" \
   sh -c "[ $rc -ne 0 ] && grep -q 'holds no ocean current (u)' none.err && [ ! -e none.grb2 ]"
 tail -1 none.err
+# the route without currents: found, one line saying so, no current met,
+# and (the stream no longer carrying it) later than with them
+check "seawx route where the files hold no currents: found" \
+  sh -c "$(printf "'%s' " "${route[@]}") --cache r0 --save-grib r0.grb2 --geojson r0.geojson \
+    --json r0.json >r0.out 2>r0.err"
+check "... says the service's forecast holds no ocean currents, in one line" \
+  test "$(grep -c "the service's forecast holds no ocean currents" r0.err)" -eq 1
+check "... its forecast holds none" test "$(nmsg ocu r0.grb2)" -eq 0 -a "$(nmsg 10u r0.grb2)" -gt 0
+check "... and no point meets one" sh -c "
+  /usr/bin/python3 -c \"import json; p=[f['properties'] for f in json.load(open('r0.geojson'))['features']]; assert all(x['current_kn'] == 0 for x in p)\""
+check "... and arrives later than the route the stream carried" /usr/bin/python3 -c "
+import json
+w, wo = json.load(open('rc.json')), json.load(open('r0.json'))
+print('# hours with currents', w['hours'], 'without', wo['hours'])
+assert w['hours'] < wo['hours']"
 check "no key in the access log or outputs" no_key_in access.log ./*.err
 finish

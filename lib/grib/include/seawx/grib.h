@@ -127,6 +127,10 @@ typedef struct swx_grib_spec {
     /* 2 (0: the default) or 1: GRIB1 as Saildocs sends it, each message about
      * 90 bytes of heads instead of 180 (WMO table 2 codes; no gust) */
     int edition;
+    /* more variables, written only when every file of the run holds them
+     * (the router's currents: the service's files may carry none); one that
+     * a file lacks is left out whole and named in the result's left_out */
+    const char *if_held;
 } swx_grib_spec;
 
 /* Progress: stage "index" (files walked), "cut" (fields cut from the
@@ -158,6 +162,7 @@ typedef struct swx_grib_result {
     int64_t files_bytes;             /* the whole size of the forecast files read from */
     long requests;                   /* requests sent to storage (and the service) */
     int range_ignored;               /* the storage host answered a Range with the whole file */
+    char left_out[64];               /* the spec's if_held variables left out, comma-separated */
     double west, south, east, north; /* the extent of the grids written */
 } swx_grib_result;
 
