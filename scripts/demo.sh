@@ -344,6 +344,15 @@ printf '  madeira.gpx: a route of %s points; iso.geojson: %s isochrones; madeira
   "$(grep -c '<rtept' "$work/madeira.gpx")" "$(grep -o '"LineString"' "$work/iso.geojson" | wc -l)" \
   "$(stat -c %s "$work/madeira.png")"
 
+step "13f. Which day and which way: three departures 12 h apart from Lisbon to Madeira, each also sailed on its own fastest route" \
+  "seawx plan --route madeira.csv --departures FROM/TO/12h --polar cruiser.pol --speed 5 --routed"
+printf 'lat,lon\n38.6,-9.6\n32.6,-17.0\n' >"$work/madeira.csv"
+rto=$(python3 -c "
+import datetime as d
+print((d.datetime.strptime('$pfrom', '%Y-%m-%dT%H:%MZ') + d.timedelta(hours=24)).strftime('%Y-%m-%dT%H:%MZ'))")
+"$seawx" plan --route "$work/madeira.csv" --departures "$pfrom/$rto/12h" --polar "$work/cruiser.pol" \
+  --speed 5 --routed
+
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
 

@@ -6,6 +6,7 @@
  * anything is sent; output files are written whole or not at all. */
 #include "cli.h"
 #include "dataout.h"
+#include "route_run.h"
 
 #include "seawx/atomicfile.h"
 #include "seawx/outputs.h"
@@ -13,6 +14,7 @@
 #include "seawx/iso8601.h"
 #include "seawx/plan.h"
 #include "seawx/readfile.h"
+#include "seawx/route_out.h"
 #include "seawx/storm.h"
 #include "seawx/storm_danger.h"
 #include "seawx/voyage.h"
@@ -26,6 +28,9 @@
 #include <unistd.h>
 
 #define PLAN_MAX_FILE (16u << 20)
+/* --routed: a route gives up after this long at sea (seawx route's default,
+ * --max-days 30) */
+#define ROUTED_MAX_H 720
 
 const cli_opt cmd_plan_opts[] = {
     {"route", 0, "FILE",
@@ -69,6 +74,12 @@ const cli_opt cmd_plan_opts[] = {
     {"chart-by", 0, "wind|waves", "what colours the chart's cells (default wind)", 0, NULL},
     {"chart-size", 0, "WxH", "the chart's size in pixels, 320 to 8000 each (default 1200x800)", 0,
      NULL},
+    {"routed", 0, NULL,
+     "also sail each departure on its own fastest route (seawx route's search, through the "
+     "route's waypoints, inside --max-wind, --max-gust and --max-wave, off land and out of the "
+     "storms): its arrival and figures beside the fixed route's",
+     0, NULL},
+    {"land-margin", 0, "NM", "with --routed: keep this far off land, nautical miles", 0, "1"},
     {"no-storms", 0, NULL, "leave the storms out (by default the active storms are fetched)", 0,
      NULL},
     CLI_OPT_CONE_RADII,
@@ -100,10 +111,30 @@ static void fmt_num(char *out, size_t n, double v, int decimals)
         snprintf(out, n, "%.*f", decimals, v);
 }
 
-static void write_table(FILE *f, const swx_plan *p, const size_t *order)
+/* A departure's own route in the table: its arrival and the hours it gains
+ * on the fixed route's latest arrival, or "no route". */
+static void fmt_routed(char *out, size_t n, const swx_plan_routed *x, const swx_plan_departure *r)
 {
-    fprintf(f, "%-12s  %-27s %7s %7s %6s %8s  %-22s %-8s %s\n", "departure", "arrival", "wind kn",
-            "gust kn", "wave m", "upwind h", "storm (cpa nm)", "verdict", "why");
+    char t[SWX_ISO8601_LEN];
+    if (!x->found) {
+        snprintf(out, n, "no route");
+        return;
+    }
+    fmt_short(t, (double)x->arrive);
+    if (isnan(r->arrive_late))
+        snprintf(out, n, "%s", t);
+    else
+        snprintf(out, n, "%s %+.1fh", t, ((double)x->arrive - r->arrive_late) / 3600);
+}
+
+static void write_table(FILE *f, const swx_plan *p, const size_t *order,
+                        const swx_plan_routed *routed)
+{
+    fprintf(f, "%-12s  %-27s ", "departure", "arrival");
+    if (routed)
+        fprintf(f, "%-21s ", "routed arrival");
+    fprintf(f, "%7s %7s %6s %8s  %-22s %-8s %s\n", "wind kn", "gust kn", "wave m", "upwind h",
+            "storm (cpa nm)", "verdict", "why");
     for (size_t k = 0; k < swx_plan_count(p); k++) {
         const swx_plan_departure *r = swx_plan_row(p, order[k]);
         char d[SWX_ISO8601_LEN], a0[SWX_ISO8601_LEN], a1[SWX_ISO8601_LEN], arr[48];
@@ -130,7 +161,13 @@ static void write_table(FILE *f, const swx_plan *p, const size_t *order)
             r->partial && strcmp(why, SWX_PLAN_REASON_PARTIAL) != 0
                 ? (*why ? "; forecast ends before arrival" : "forecast ends before arrival")
                 : "";
-        fprintf(f, "%-12s  %-27s %7s %7s %6s %8s  %-22s %-8s %s%s\n", d, arr, w, g, h, u, st,
+        fprintf(f, "%-12s  %-27s ", d, arr);
+        if (routed) {
+            char ra[48];
+            fmt_routed(ra, sizeof ra, &routed[order[k]], r);
+            fprintf(f, "%-21s ", ra);
+        }
+        fprintf(f, "%7s %7s %6s %8s  %-22s %-8s %s%s\n", w, g, h, u, st,
                 swx_plan_verdict_name(r->verdict), why, part);
     }
 }
@@ -172,7 +209,7 @@ static int json_fn(FILE *f, void *ud)
 static int csv_fn(FILE *f, void *ud)
 {
     out_ctx *c = ud;
-    return swx_plan_write_csv(f, c->p, c->order);
+    return swx_plan_write_csv(f, c->p, c->order, c->info->routed);
 }
 
 /* ---- --best ---- */
@@ -242,6 +279,8 @@ typedef struct plan_args {
     int table;  /* the table on stdout */
     int storms; /* the active storms are fetched (no --no-storms) */
     int best, timing;
+    int routed; /* --routed: each departure on its own route too */
+    double land_margin_nm;
 } plan_args;
 
 /* What a plan holds while it runs, freed by run_free. */
@@ -254,10 +293,17 @@ typedef struct plan_run {
     swx_plan *plan;
     swx_storm_list storms;
     size_t *order;
+    /* --routed: the search's settings and what it holds, and each
+     * departure's route */
+    route_args ra;
+    route_run rr;
+    swx_plan_routed *routed;
 } plan_run;
 
 static void run_free(plan_run *r)
 {
+    free(r->routed);
+    route_run_free(&r->rr);
     free(r->order);
     swx_plan_free(r->plan);
     swx_plan_forecast_free(r->fc);
@@ -369,6 +415,14 @@ static int read_args(plan_args *p, const cli_args *a)
     }
     p->grib = cli_get(a, "from");
     p->storms = !cli_has(a, "no-storms");
+    p->routed = cli_has(a, "routed");
+    if (cli_has(a, "land-margin") && !p->routed) {
+        cli_error("--land-margin is the routes' setting: it needs --routed");
+        return EXIT_USAGE;
+    }
+    p->land_margin_nm = 0;
+    if (cli_get_double(&p->land_margin_nm, a, "land-margin", 0, 50))
+        return EXIT_USAGE;
     p->best = cli_has(a, "best");
     p->timing = cli_has(a, "timing");
     return 0;
@@ -458,6 +512,130 @@ static int read_grib(plan_run *r, const plan_args *p)
     return 0;
 }
 
+/* --routed: the search's settings from the plan's (its waypoints, boat and
+ * limits) and land for the routes' area, every waypoint at sea. The boat is
+ * the fixed route's: the polar, motoring at --speed wherever sailing makes
+ * less (seawx route --motor-floor); or under motor at --speed, a band's
+ * slow end (the fixed route's latest arrival). */
+static int routed_open(plan_run *r, const plan_args *p)
+{
+    route_args *ra = &r->ra;
+    size_t n = swx_voyage_waypoint_count(r->voyage);
+    if (n > ROUTE_MAX_WAYPOINTS) {
+        cli_error("--routed: the route has %zu waypoints; a route passes at most %d", n,
+                  ROUTE_MAX_WAYPOINTS);
+        return EXIT_USAGE;
+    }
+    ra->route_file = p->route;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t;
+        swx_voyage_waypoint(&ra->wp_lon[ra->nwp], &ra->wp_lat[ra->nwp], &t, r->voyage, i);
+        if (fabs(ra->wp_lat[ra->nwp]) > 85) {
+            cli_error("--routed: routes go between 85 S and 85 N (waypoint %zu is at %.4f)", i + 1,
+                      ra->wp_lat[ra->nwp]);
+            return EXIT_USAGE;
+        }
+        /* a waypoint repeated is passed once */
+        if (!ra->nwp || ra->wp_lat[ra->nwp] != ra->wp_lat[ra->nwp - 1] ||
+            ra->wp_lon[ra->nwp] != ra->wp_lon[ra->nwp - 1])
+            ra->nwp++;
+    }
+    if (ra->nwp < 2) {
+        cli_error("--routed: the route's waypoints are all one place: nothing to route");
+        return EXIT_USAGE;
+    }
+    swx_routing_opts *o = &ra->o;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    o->from_lat = ra->wp_lat[0];
+    o->from_lon = ra->wp_lon[0];
+    o->to_lat = ra->wp_lat[ra->nwp - 1];
+    o->to_lon = ra->wp_lon[ra->nwp - 1];
+    o->polar = p->o.polar;
+    o->motor_kn = p->o.min_kn;
+    o->motor_floor = p->o.polar && p->o.min_kn > 0;
+    o->max_tws_kn = p->o.max_wind_kn;
+    o->max_gust_kn = p->o.max_gust_kn;
+    o->max_wave_m = p->o.max_wave_m;
+    o->heading_step_deg = 3;
+    o->threads = threads < 1 ? 1 : threads > 8 ? 8 : (int)threads;
+    o->cancel = &cli_stop_soft;
+    ra->coastline = 'f';
+    ra->land_margin_nm = p->land_margin_nm;
+    route_area(ra);
+    return route_open_land(&r->rr, ra);
+}
+
+/* --routed: each departure of the plan on its own route into r->routed,
+ * through the forecast of --from FILE or the service's for the routes'
+ * area, and the storms fetched as no-go areas. */
+static int routed_plan(plan_run *r, const plan_args *p, const cli_args *a)
+{
+    route_args *ra = &r->ra;
+    const char *path = p->grib;
+    int exit_code, rc;
+    size_t n = swx_plan_count(r->plan);
+    if (!(r->routed = calloc(n ? n : 1, sizeof *r->routed)))
+        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+    if (!path && (exit_code = route_fetch_forecast(&r->rr, ra, a, &path)))
+        return exit_code;
+    if ((rc = swx_routing_forecast_open(&r->rr.fc, path, ra->south, ra->west, ra->north, ra->east)))
+        return cli_fail(rc);
+    int64_t last_depart = n ? swx_plan_row(r->plan, n - 1)->depart : p->o.from;
+    if (p->storms && (exit_code = route_open_nogo(&r->rr, &r->storms, r->danger, p->o.from,
+                                                  last_depart + (int64_t)ROUTED_MAX_H * 3600, 0)))
+        return exit_code;
+    ra->o.met = swx_routing_forecast_met;
+    ra->o.met_ctx = r->rr.fc;
+    ra->o.leg[0] = swx_routing_land_leg;
+    ra->o.leg_ctx[0] = r->rr.land;
+    if (swx_routing_storms_count(r->rr.nogo)) {
+        ra->o.leg[1] = swx_routing_storms_leg;
+        ra->o.leg_ctx[1] = r->rr.nogo;
+    }
+    ra->o.to_end = swx_routing_water_to_end;
+    ra->o.max_hours = ROUTED_MAX_H;
+    int64_t first = swx_routing_forecast_first(r->rr.fc),
+            last = swx_routing_forecast_last(r->rr.fc);
+    for (size_t i = 0; i < n; i++) {
+        swx_plan_routed *x = &r->routed[i];
+        swx_routing *route = NULL;
+        ra->o.depart = swx_plan_row(r->plan, i)->depart;
+        cli_progress(0, "routed: departure %zu of %zu", i + 1, n);
+        if (ra->o.depart < first || ra->o.depart >= last) {
+            snprintf(x->reason, sizeof x->reason, "the departure is outside the forecast");
+            continue;
+        }
+        if ((rc = route_solve_legs(&r->rr, ra, &route)))
+            break;
+        if ((x->found = swx_routing_found(route))) {
+            swx_routing_summary s;
+            swx_routing_summarize(&s, route);
+            x->arrive = route_arrival(route);
+            x->hours = s.hours;
+            x->distance_nm = s.distance_nm;
+            x->max_wind_kn = s.max_tws_kn;
+            x->max_gust_kn = s.max_gust_kn;
+            x->max_wave_m = s.max_wave_m;
+        } else {
+            const swx_routing_reason *why = swx_routing_why(route);
+            if (ra->nwp > 2)
+                snprintf(x->reason, sizeof x->reason, "on the leg from waypoint %zu to %zu: %.200s",
+                         r->rr.failed_leg + 1, r->rr.failed_leg + 2, why->message);
+            else
+                snprintf(x->reason, sizeof x->reason, "%s", why->message);
+        }
+        swx_routing_free(route);
+    }
+    cli_progress(0, NULL);
+    if (rc)
+        return cli_stop_or_fail(rc, "nothing written");
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++)
+        found += (size_t)r->routed[i].found;
+    cli_info("routed: %zu of %zu departures have a route", found, n);
+    return 0;
+}
+
 /* The inputs read and checked, the client made when the service is needed. */
 static int open_inputs(plan_run *r, plan_args *p, const cli_args *a)
 {
@@ -465,7 +643,8 @@ static int open_inputs(plan_run *r, plan_args *p, const cli_args *a)
     if ((exit_code = cli_danger_read(&r->danger, a)) ||
         (p->polar_file && (exit_code = read_polar(&r->polar, p))) ||
         (exit_code = read_route(&r->voyage, p)) || (exit_code = check_outputs(p)) ||
-        (p->grib && (exit_code = read_grib(r, p))))
+        (p->grib && (exit_code = read_grib(r, p))) ||
+        (p->routed && (exit_code = routed_open(r, p))))
         return exit_code;
     if (!p->grib || p->storms)
         return cli_client(&r->client, a);
@@ -550,7 +729,8 @@ static int write_outputs(const plan_run *r, const plan_args *p)
                           r->storms.count,
                           swx_plan_forecast_time(fc, 0),
                           swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
-                          swx_plan_forecast_times(fc)};
+                          swx_plan_forecast_times(fc),
+                          r->routed};
     out_ctx oc = {r->plan, r->order, &info};
     if (p->json && (exit_code = write_out(p->json, json_fn, &oc)))
         return exit_code;
@@ -560,7 +740,7 @@ static int write_outputs(const plan_run *r, const plan_args *p)
         (rc = swx_plan_chart_png(r->plan, p->chart, p->chart_what, p->chart_w, p->chart_h)))
         return cli_fail(rc);
     if (p->table) {
-        write_table(stdout, r->plan, r->order);
+        write_table(stdout, r->plan, r->order, r->routed);
         if (fflush(stdout) != 0)
             return cli_fail(swx_error_set(SWX_EIO, "writing the table failed"));
     }
@@ -589,6 +769,7 @@ int cmd_plan(const cli_cmd *cmd, int argc, char **argv)
     if (!(exit_code = open_inputs(&r, &p, &a))) {
         cli_signals_catch(&sig);
         if (!(exit_code = fetch_forecast(&r, &p)) && !(exit_code = compute(&r, &p)) &&
+            !(p.routed && (exit_code = routed_plan(&r, &p, &a))) &&
             !(exit_code = order_rows(&r, &p)))
             exit_code = write_outputs(&r, &p);
         cli_signals_release(&sig);

@@ -6,6 +6,7 @@
  * (only the messages, cached). Everything typed is checked before anything
  * is sent or searched; output files are written whole or not at all. */
 #include "cli.h"
+#include "route_run.h"
 
 #include "seawx/atomicfile.h"
 #include "seawx/error.h"
@@ -34,14 +35,9 @@
 #include <unistd.h>
 
 #define ROUTE_MAX_FILE (16u << 20)
-/* The forecast's and land's area: the box of start and end grown by a
- * quarter of its size each way, at least this many degrees. */
-#define ROUTE_AREA_MARGIN_DEG 3.0
 /* --wait: departures this far apart are tried, up to this many hours. */
 #define ROUTE_WAIT_STEP_H 3
 #define ROUTE_WAIT_MAX_H 240
-/* --route FILE: at most this many waypoints. */
-#define ROUTE_MAX_WAYPOINTS 100
 
 const cli_opt cmd_route_opts[] = {
     {"from", 0, "LAT,LON", "the start, decimal degrees (north and east positive)", 0, NULL},
@@ -64,6 +60,10 @@ const cli_opt cmd_route_opts[] = {
      0, NULL},
     {"motor-below", 0, "SPEED", "with --polar and --speed: motor when the wind is lighter", 0,
      NULL},
+    {"motor-floor", 0, NULL,
+     "with --polar and --speed: motor wherever sailing makes less than --speed (the boat of "
+     "seawx plan --polar --speed)",
+     0, NULL},
     {"max-wind", 0, "SPEED", "never sail in more true wind than this: 25kn, 12.5m/s, 45km/h", 0,
      NULL},
     {"max-gust", 0, "SPEED", "never sail in stronger gusts than this", 0, NULL},
@@ -129,53 +129,6 @@ const cli_opt cmd_route_opts[] = {
     {0},
 };
 
-/* What was typed, checked before anything is read or sent. */
-typedef struct route_args {
-    swx_routing_opts o;
-    const char *polar_file, *grib, *save_grib;
-    const char *gpx, *geojson, *isochrones, *json, *track, *chart;
-    int has_depart;
-    const char *route_file;
-    double wp_lat[ROUTE_MAX_WAYPOINTS], wp_lon[ROUTE_MAX_WAYPOINTS];
-    size_t nwp;              /* 2 with --from and --to */
-    const char *storms_file; /* NULL: the service's, unless no_storms */
-    int no_storms;
-    double storm_margin_nm;
-    long wait_h;
-    char coastline;
-    double land_margin_nm;
-    double south, west, north, east; /* the forecast's and land's area */
-} route_args;
-
-/* What a route holds while it runs, freed by run_free. */
-typedef struct route_run {
-    swx_polar *polar;
-    swx_routing_forecast *fc;
-    swx_land *land;
-    swx_routing_water *water[ROUTE_MAX_WAYPOINTS - 1]; /* one per leg's end */
-    swx_storm_danger *danger;
-    swx_storm_list storms;
-    swx_routing_storms *nogo;
-    swx_routing *route;
-    size_t failed_leg; /* with no route: the leg (from waypoint i to i + 1) that has none */
-    char tmp_grib[64];
-} route_run;
-
-static void run_free(route_run *r)
-{
-    swx_routing_free(r->route);
-    swx_routing_storms_free(r->nogo);
-    swx_storm_list_clear(&r->storms);
-    swx_storm_danger_free(r->danger);
-    for (size_t i = 0; i + 1 < ROUTE_MAX_WAYPOINTS; i++)
-        swx_routing_water_free(r->water[i]);
-    swx_land_free(r->land);
-    swx_routing_forecast_free(r->fc);
-    swx_polar_free(r->polar);
-    if (r->tmp_grib[0])
-        unlink(r->tmp_grib);
-}
-
 /* "LAT,LON" into lat, lon: decimal numbers, -90..90 and -180..180. */
 static int read_position(double *lat, double *lon, const cli_args *a, const char *name)
 {
@@ -203,37 +156,6 @@ static int read_threshold(double *out, const cli_args *a, const char *name, int 
         return EXIT_USAGE;
     }
     return 0;
-}
-
-/* The area the forecast and land are read for: the waypoints' box (its
- * longitudes continuous, each the short way from the one before) grown by a
- * quarter of its size each way, at least ROUTE_AREA_MARGIN_DEG. */
-static void route_area(route_args *p)
-{
-    double lo = p->wp_lon[0], w = lo, e = lo, s = p->wp_lat[0], n = s;
-    for (size_t i = 1; i < p->nwp; i++) {
-        double d = p->wp_lon[i] - p->wp_lon[i - 1];
-        d -= 360 * round(d / 360); /* the short way, across 180 if need be */
-        lo += d;
-        w = fmin(w, lo);
-        e = fmax(e, lo);
-        s = fmin(s, p->wp_lat[i]);
-        n = fmax(n, p->wp_lat[i]);
-    }
-    double mx = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (e - w));
-    double my = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (n - s));
-    p->south = fmax(-89, s - my);
-    p->north = fmin(89, n + my);
-    w -= mx;
-    e += mx;
-    if (e - w >= 360) {
-        w = -180;
-        e = 180;
-    }
-    w -= 360 * floor((w + 180) / 360);
-    e -= 360 * floor((e + 180) / 360);
-    p->west = w;
-    p->east = e == -180 && w != -180 ? 180 : e;
 }
 
 /* --route FILE's waypoints into p. */
@@ -333,6 +255,11 @@ static int read_boat_args(route_args *p, const cli_args *a)
         return exit_code;
     if (o->motor_below_kn > 0 && (!p->polar_file || o->motor_kn <= 0)) {
         cli_error("--motor-below needs --polar FILE and --speed KN (the motoring speed)");
+        return EXIT_USAGE;
+    }
+    o->motor_floor = cli_has(a, "motor-floor");
+    if (o->motor_floor && (!p->polar_file || o->motor_kn <= 0)) {
+        cli_error("--motor-floor needs --polar FILE and --speed KN (the motoring speed)");
         return EXIT_USAGE;
     }
     return 0;
@@ -449,114 +376,12 @@ static int read_polar(route_run *r, route_args *p)
     return 0;
 }
 
-/* Land for the area, and the start and end at sea. */
-static int open_land(route_run *r, const route_args *p)
-{
-    /* $SEAWX_GSHHG: another GSHHG file or folder (the library reads no
-     * environment); unset or empty, Debian's /usr/share/gmt-gshhg */
-    const char *gshhg = getenv("SEAWX_GSHHG");
-    swx_land_opts lo = {gshhg && *gshhg ? gshhg : NULL,
-                        p->coastline,
-                        p->south,
-                        p->west,
-                        p->north,
-                        p->east,
-                        p->land_margin_nm};
-    int rc = swx_land_open(&r->land, &lo);
-    if (rc && lo.path)
-        swx_error_prefix(rc, "$SEAWX_GSHHG");
-    if (rc)
-        return cli_fail(rc);
-    for (size_t i = 0; i < p->nwp; i++)
-        if (swx_land_at(r->land, p->wp_lat[i], p->wp_lon[i])) {
-            char name[32];
-            if (p->route_file)
-                snprintf(name, sizeof name, "waypoint %zu", i + 1);
-            else
-                snprintf(name, sizeof name, "%s", i ? "--to" : "--from");
-            cli_error("%s %.5f,%.5f is on land or within --land-margin %g nm of it (GSHHG "
-                      "%c): no route can %s there",
-                      name, p->wp_lat[i], p->wp_lon[i], p->land_margin_nm, p->coastline,
-                      i == 0            ? "start"
-                      : i + 1 == p->nwp ? "end"
-                                        : "pass");
-            return EXIT_USAGE;
-        }
-    /* the pruning measures the way still to go round land, to each leg's end */
-    for (size_t i = 1; i < p->nwp; i++)
-        if ((rc = swx_routing_water_new(&r->water[i - 1], r->land, p->wp_lat[i], p->wp_lon[i],
-                                        p->south, p->west, p->north, p->east)))
-            return cli_fail(rc);
-    return 0;
-}
-
-static int on_grib_progress(void *ud, const char *stage, size_t done, size_t total)
-{
-    double *last = ud;
-    if (cli_stop_soft)
-        return 1;
-    if (done == total || cli_progress_due(last))
-        cli_progress(0, "forecast: %s %zu of %zu", stage, done, total);
-    return 0;
-}
-
-/* The forecast from the service: the box cut of `seawx grib`, into
- * --save-grib or a temporary file; the ocean currents where the run's files
- * hold them. */
-static int fetch_forecast(route_run *r, const route_args *p, const cli_args *a, const char **path)
-{
-    swx_client *client = NULL;
-    swx_diskcache *cache = NULL;
-    int exit_code, rc;
-    if ((exit_code = cli_grib_cache(&cache, a)) || (exit_code = cli_client(&client, a))) {
-        swx_diskcache_free(cache);
-        return exit_code;
-    }
-    if (!p->save_grib) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(r->tmp_grib, sizeof r->tmp_grib, "%.40s/seawx-route-XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        int fd = mkstemp(r->tmp_grib);
-        if (fd < 0) {
-            r->tmp_grib[0] = 0;
-            swx_client_free(client);
-            swx_diskcache_free(cache);
-            return cli_fail(
-                swx_error_set(SWX_EIO, "cannot make a temporary file: %s", strerror(errno)));
-        }
-        close(fd);
-    }
-    *path = p->save_grib ? p->save_grib : r->tmp_grib;
-    swx_grib_spec spec = {0};
-    spec.vars = "wind,gust,waves";
-    spec.if_held = "currents";
-    spec.grid_deg = 0.25;
-    spec.step_h = 3;
-    spec.cut = SWX_GRIB_CUT_BOX;
-    spec.west = p->west;
-    spec.south = p->south;
-    spec.east = p->east;
-    spec.north = p->north;
-    double last = cli_now();
-    swx_grib_opts go = {
-        .cache = cache, .progress = on_grib_progress, .ud = &last, .cancel = &cli_stop_soft};
-    swx_grib_result res;
-    rc = swx_grib_build(&res, client, &spec, *path, &go);
-    cli_progress(0, NULL);
-    if (!rc && res.left_out[0])
-        cli_info("the service's forecast holds no ocean currents: the route is searched without "
-                 "them (--grib FILE to route through a forecast that has them)");
-    swx_client_free(client);
-    swx_diskcache_free(cache);
-    return cli_stop_or_fail(rc, "nothing written");
-}
-
 /* The forecast opened (from --grib or the service) and the departure in it. */
 static int open_forecast(route_run *r, route_args *p, const cli_args *a)
 {
     const char *path = p->grib;
     int exit_code, rc;
-    if (!path && (exit_code = fetch_forecast(r, p, a, &path)))
+    if (!path && (exit_code = route_fetch_forecast(r, p, a, &path)))
         return exit_code;
     rc = swx_routing_forecast_open(&r->fc, path, p->south, p->west, p->north, p->east);
     if (rc) {
@@ -615,10 +440,9 @@ static int open_storms(route_run *r, route_args *p, const cli_args *a)
     if (rc)
         return cli_stop_or_fail(rc, "nothing written");
     int64_t t1 = p->o.depart + (int64_t)((double)p->wait_h + p->o.max_hours) * 3600;
-    rc = swx_routing_storms_new(&r->nogo, (const swx_storm *const *)r->storms.items,
-                                r->storms.count, r->danger, p->o.depart, t1, p->storm_margin_nm);
-    if (rc)
-        return cli_fail(rc);
+    if ((exit_code =
+             route_open_nogo(r, &r->storms, r->danger, p->o.depart, t1, p->storm_margin_nm)))
+        return exit_code;
     size_t n = swx_routing_storms_count(r->nogo);
     if (n) {
         char u[SWX_ISO8601_LEN];
@@ -729,44 +553,6 @@ static void blocking_storm(char *out, size_t size, const route_run *r,
              s.centre_nm, t);
 }
 
-static int64_t arrival(const swx_routing *r)
-{
-    return swx_routing_points(r)[swx_routing_npoints(r) - 1].time;
-}
-
-/* The route from p->o.depart through every waypoint into *out: the legs
- * solved in turn, each leaving when the one before arrived, joined; or the
- * first leg without a route (r->failed_leg its index). */
-static int solve_legs(route_run *r, const route_args *p, swx_routing **out)
-{
-    swx_routing *parts[ROUTE_MAX_WAYPOINTS - 1] = {0};
-    swx_routing_opts o = p->o;
-    int rc = 0;
-    *out = NULL;
-    r->failed_leg = 0;
-    for (size_t k = 0; k + 1 < p->nwp && !rc && !*out; k++) {
-        o.from_lat = p->wp_lat[k];
-        o.from_lon = p->wp_lon[k];
-        o.to_lat = p->wp_lat[k + 1];
-        o.to_lon = p->wp_lon[k + 1];
-        o.to_end_ctx = r->water[k];
-        if (k)
-            o.depart = arrival(parts[k - 1]);
-        if ((rc = swx_routing_solve(&parts[k], &o)))
-            break;
-        if (!swx_routing_found(parts[k])) {
-            *out = parts[k];
-            parts[k] = NULL;
-            r->failed_leg = k;
-        }
-    }
-    if (!rc && !*out)
-        rc = swx_routing_join(out, parts, p->nwp - 1);
-    for (size_t k = 0; k + 1 < p->nwp; k++)
-        swx_routing_free(parts[k]);
-    return rc;
-}
-
 /* The search from the departure asked for, and with --wait from every
  * ROUTE_WAIT_STEP_H hours after it within the forecast: the route that
  * arrives first into r->route (the first departure's reason when none is
@@ -782,19 +568,19 @@ static int solve(route_run *r, route_args *p, int64_t last)
         p->o.depart = depart0 + (int64_t)w * 3600;
         if (w && p->o.depart >= last)
             break;
-        if ((rc = solve_legs(r, p, &cur)))
+        if ((rc = route_solve_legs(r, p, &cur)))
             break;
         if (p->wait_h) {
             char d[SWX_ISO8601_LEN], t[SWX_ISO8601_LEN];
             fmt_time(d, p->o.depart);
             if (swx_routing_found(cur))
-                fmt_time(t, arrival(cur));
+                fmt_time(t, route_arrival(cur));
             cli_progress(0, "wait: leaving %s, %s%s", d,
                          swx_routing_found(cur) ? "arriving " : "no route: ",
                          swx_routing_found(cur) ? t : swx_routing_why(cur)->message);
         }
         if (!best || (swx_routing_found(cur) &&
-                      (!swx_routing_found(best) || arrival(cur) < arrival(best)))) {
+                      (!swx_routing_found(best) || route_arrival(cur) < route_arrival(best)))) {
             swx_routing_free(best);
             best = cur;
             best_depart = p->o.depart;
@@ -860,7 +646,7 @@ static int search(route_run *r, route_args *p)
     swx_routing_summarize(&s, r->route);
     char arrive[SWX_ISO8601_LEN], leave[SWX_ISO8601_LEN];
     const swx_routing_point *pts = swx_routing_points(r->route);
-    fmt_time(arrive, arrival(r->route));
+    fmt_time(arrive, route_arrival(r->route));
     fmt_time(leave, pts[0].time);
     if (pts[0].time != asked)
         cli_info("waiting %.0f h: leaving %s", (double)(pts[0].time - asked) / 3600, leave);
@@ -890,7 +676,8 @@ int cmd_route(const cli_cmd *cmd, int argc, char **argv)
     cli_set_quiet(cli_has(&a, "quiet"));
     if ((exit_code = read_args(&p, &a)))
         return exit_code;
-    if (!(p.polar_file && (exit_code = read_polar(&r, &p))) && !(exit_code = open_land(&r, &p))) {
+    if (!(p.polar_file && (exit_code = read_polar(&r, &p))) &&
+        !(exit_code = route_open_land(&r, &p))) {
         cli_signals_catch(&sig);
         if (!(exit_code = open_forecast(&r, &p, &a)) && !(exit_code = open_storms(&r, &p, &a))) {
             p.o.leg[0] = swx_routing_land_leg;
@@ -905,6 +692,6 @@ int cmd_route(const cli_cmd *cmd, int argc, char **argv)
         }
         cli_signals_release(&sig);
     }
-    run_free(&r);
+    route_run_free(&r);
     return exit_code;
 }

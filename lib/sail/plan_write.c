@@ -58,6 +58,10 @@ static void json_options(swx_jsonw *w, const swx_plan_info *in)
     json_num(w, "upwind_angle_deg", o->upwind_angle_deg > 0 ? o->upwind_angle_deg : 50, -1);
     swx_jsonw_key(w, "storms");
     swx_jsonw_bool(w, in->storms);
+    if (in->routed) {
+        swx_jsonw_key(w, "routed");
+        swx_jsonw_bool(w, 1);
+    }
     swx_jsonw_object_end(w);
 }
 
@@ -146,8 +150,30 @@ static void json_cells(swx_jsonw *w, const swx_plan *p, size_t i)
     swx_jsonw_object_end(w);
 }
 
+/* A departure's own route (--routed). */
+static void json_routed(swx_jsonw *w, const swx_plan_routed *r)
+{
+    swx_jsonw_key(w, "routed");
+    swx_jsonw_object_begin(w);
+    swx_jsonw_key(w, "found");
+    swx_jsonw_bool(w, r->found);
+    swx_jsonw_key(w, "arrive");
+    if (r->found)
+        swx_jsonw_time(w, r->arrive);
+    else
+        swx_jsonw_null(w);
+    json_num(w, "hours", r->found ? r->hours : NAN, 3);
+    json_num(w, "distance_nm", r->found ? r->distance_nm : NAN, 2);
+    json_num(w, "max_wind_kn", r->found ? r->max_wind_kn : NAN, 3);
+    json_num(w, "max_gust_kn", r->found ? r->max_gust_kn : NAN, 3);
+    json_num(w, "max_wave_m", r->found ? r->max_wave_m : NAN, 3);
+    swx_jsonw_key(w, "reason");
+    swx_jsonw_string(w, r->found ? NULL : r->reason);
+    swx_jsonw_object_end(w);
+}
+
 /* Departure i of the plan. */
-static void json_departure(swx_jsonw *w, const swx_plan *p, size_t i)
+static void json_departure(swx_jsonw *w, const swx_plan *p, size_t i, const swx_plan_info *in)
 {
     const swx_plan_departure *r = swx_plan_row(p, i);
     swx_jsonw_object_begin(w);
@@ -171,6 +197,8 @@ static void json_departure(swx_jsonw *w, const swx_plan *p, size_t i)
     swx_jsonw_string(w, swx_plan_verdict_name(r->verdict));
     swx_jsonw_key(w, "reason");
     swx_jsonw_string(w, r->reason);
+    if (in->routed)
+        json_routed(w, &in->routed[i]);
     json_cells(w, p, i);
     swx_jsonw_object_end(w);
 }
@@ -195,7 +223,7 @@ int swx_plan_write_json(FILE *f, const swx_plan *p, const size_t *order, const s
     swx_jsonw_key(w, "departures");
     swx_jsonw_array_begin(w);
     for (size_t k = 0; k < swx_plan_count(p); k++)
-        json_departure(w, p, order[k]);
+        json_departure(w, p, order[k], in);
     swx_jsonw_array_end(w);
     swx_jsonw_object_end(w);
     rc = swx_jsonw_finish(w);
@@ -219,11 +247,35 @@ static void csv_time(FILE *f, double t)
     fputs(iso, f);
 }
 
-int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order)
+/* The routed_ columns of a departure's row (--routed). */
+static void csv_routed(FILE *f, const swx_plan_routed *r)
+{
+    fprintf(f, ",%d,", r->found);
+    if (r->found) {
+        csv_time(f, (double)r->arrive);
+        fprintf(f, ",%.3f,%.2f,", r->hours, r->distance_nm);
+        csv_num(f, r->max_wind_kn, 3);
+        fputc(',', f);
+        csv_num(f, r->max_gust_kn, 3);
+        fputc(',', f);
+        csv_num(f, r->max_wave_m, 3);
+        fputc(',', f);
+    } else {
+        fputs(",,,,,,", f);
+        swx_csv_field(f, r->reason);
+    }
+}
+
+int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order,
+                       const swx_plan_routed *routed)
 {
     fputs("depart,arrive_early,arrive_late,partial,max_wind_kn,max_gust_kn,max_wave_m,"
           "hours_wind,hours_gust,hours_wave,hours_upwind,storm_atcf_id,storm_title,"
-          "storm_cpa_nm,storm_danger_area_h,storm_r34_h,verdict,reason\n",
+          "storm_cpa_nm,storm_danger_area_h,storm_r34_h,verdict,reason",
+          f);
+    fputs(routed ? ",routed_found,routed_arrive,routed_hours,routed_distance_nm,"
+                   "routed_max_wind_kn,routed_max_gust_kn,routed_max_wave_m,routed_reason\n"
+                 : "\n",
           f);
     for (size_t k = 0; k < swx_plan_count(p); k++) {
         const swx_plan_departure *r = swx_plan_row(p, order[k]);
@@ -250,6 +302,8 @@ int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order)
             fputs(",,", f);
         fprintf(f, ",%s,", swx_plan_verdict_name(r->verdict));
         swx_csv_field(f, r->reason);
+        if (routed)
+            csv_routed(f, &routed[order[k]]);
         fputc('\n', f);
     }
     return ferror(f) ? swx_error_set(SWX_EIO, "writing the CSV failed") : 0;

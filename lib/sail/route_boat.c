@@ -35,14 +35,22 @@ static int wind_water(const swx__rboat *b, const swx_routing_met *m, double *tws
     return 0;
 }
 
-/* Speed through water on a heading; *motoring set. */
+/* Speed through water on a heading; *motoring set. floor: with the
+ * options' motor_floor, motor wherever sailing makes less than motor_kn. */
 static double water_speed(const swx__rboat *b, double tws, double from, double heading, double *twa,
-                          int *motoring)
+                          int *motoring, int floor)
 {
     double a = fmod(fabs(heading - from), 360.0);
     *twa = a > 180 ? 360 - a : a;
     *motoring = !b->hull || isnan(tws) || (b->o->motor_below_kn > 0 && tws < b->o->motor_below_kn);
-    return *motoring ? b->o->motor_kn : swx_polar_hull_speed(b->hull, tws, *twa);
+    if (*motoring)
+        return b->o->motor_kn;
+    double s = swx_polar_hull_speed(b->hull, tws, *twa);
+    if (floor && b->o->motor_floor && s < b->o->motor_kn) {
+        *motoring = 1;
+        return b->o->motor_kn;
+    }
+    return s;
 }
 
 int swx__rboat_velocity(const swx__rboat *b, const swx_routing_met *m, double heading_deg,
@@ -52,7 +60,7 @@ int swx__rboat_velocity(const swx__rboat *b, const swx_routing_met *m, double he
     int motoring, rc = wind_water(b, m, &tws, &from);
     if (rc)
         return rc;
-    double s = water_speed(b, tws, from, heading_deg, &twa, &motoring);
+    double s = water_speed(b, tws, from, heading_deg, &twa, &motoring, 1);
     *ve = s * sin(heading_deg * DEG) + nz(m->cur_u_kn);
     *vn = s * cos(heading_deg * DEG) + nz(m->cur_v_kn);
     if (n) {
@@ -79,8 +87,17 @@ static double gauge(const swx__rboat *b, double tws, double from, double ze, dou
     int motoring;
     if (len == 0)
         return 0;
-    double s = water_speed(b, tws, from, atan2(ze, zn) / DEG, &twa, &motoring);
+    double s = water_speed(b, tws, from, atan2(ze, zn) / DEG, &twa, &motoring, 0);
     return s > 0 ? len / s : INFINITY;
+}
+
+/* The largest S with S e - c in the disc of radius m (motoring at m):
+ * |S e - c| = m, the larger root; 0 when none. */
+static double along_disc(double ee, double en, double cu, double cv, double m)
+{
+    double ec = ee * cu + en * cv, d = ec * ec - (cu * cu + cv * cv) + m * m;
+    double s = d >= 0 ? ec + sqrt(d) : 0;
+    return s > 0 ? s : 0;
 }
 
 int swx__rboat_along(const swx__rboat *b, const swx_routing_met *m, double bearing_deg, double *sog,
@@ -108,8 +125,16 @@ int swx__rboat_along(const swx__rboat *b, const swx_routing_met *m, double beari
             a = x1;
     }
     double in = (a + c) / 2;
-    if (gauge(b, tws, from, in * ee - cu, in * en - cv) > 1)
+    /* with a motoring floor the speed set is the hull's and the motor's
+     * disc: the better of the two along the bearing */
+    double disc = b->o->motor_floor ? along_disc(ee, en, cu, cv, b->o->motor_kn) : 0;
+    if (gauge(b, tws, from, in * ee - cu, in * en - cv) > 1) {
+        if (disc > 0) {
+            *sog = disc;
+            *heading_deg = fmod(atan2(disc * ee - cu, disc * en - cv) / DEG + 360, 360);
+        }
         return 0;
+    }
     lo = in;
     for (int i = 0; i < 60; i++) {
         double mid = (lo + hi) / 2;
@@ -118,6 +143,8 @@ int swx__rboat_along(const swx__rboat *b, const swx_routing_met *m, double beari
         else
             hi = mid;
     }
+    if (disc > lo)
+        lo = disc;
     *sog = lo;
     *heading_deg = fmod(atan2(lo * ee - cu, lo * en - cv) / DEG + 360, 360);
     return 0;

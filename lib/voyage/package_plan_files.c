@@ -132,7 +132,8 @@ static int write_file(const char *path, const swx_plan *plan, const size_t *orde
     FILE *f = fopen(path, "w");
     if (!f)
         return swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno));
-    int rc = in ? swx_plan_write_json(f, plan, order, in) : swx_plan_write_csv(f, plan, order);
+    int rc =
+        in ? swx_plan_write_json(f, plan, order, in) : swx_plan_write_csv(f, plan, order, NULL);
     errno = 0;
     if ((ferror(f) | (fclose(f) != 0)) && !rc)
         rc = swx_error_set(SWX_EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
@@ -185,7 +186,8 @@ int swx_pkg_plan_write(swx_package *p, swx_client *c, const char *dir,
                         x->storms,
                         swx_plan_forecast_time(fc, 0),
                         swx_plan_forecast_time(fc, swx_plan_forecast_times(fc) - 1),
-                        swx_plan_forecast_times(fc)};
+                        swx_plan_forecast_times(fc),
+                        NULL};
     if ((rc = write_file(path[0], plan, order, &in)) ||
         (rc = write_file(path[1], plan, order, NULL)) ||
         (rc = swx_plan_chart_png(plan, path[2], 'w', PLAN_CHART_W, PLAN_CHART_H)))

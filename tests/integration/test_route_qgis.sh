@@ -6,7 +6,8 @@
 # layer with increasing times, the GPX one route with the same points and
 # times, and the map drawn with the route where QGIS puts it. A second route
 # over the same waters fetches no forecast message again (the cache). Five
-# 500 nm passages against the test's own shortest-time search.
+# 500 nm passages against the test's own shortest-time search. seawx plan
+# --routed: each departure's own route is seawx route's for it.
 here=$(cd "$(dirname "$0")" && pwd)
 SIM_NOW=2026-11-28T09:40:00Z
 . "$here/lib.sh"
@@ -83,6 +84,74 @@ assert abs(a['distance_nm'] - b['distance_nm']) < 1, (a['distance_nm'], b['dista
 check "5 passages against an independent shortest-time search, and replayed" sh -c "
   '$S' grib --bbox -32,26,-10,44 --hours 0-120 --vars wind --grid 0.25 --step 3 -q -o box.grb2 &&
   '$py' '$here/route_reference.py' '$S' box.grb2 '$T' first"
+# seawx plan --routed: each departure also sailed on its own route, which is
+# the route seawx route finds for that departure (same arrival, distance and
+# strongest wind), in the JSON, the CSV and the table alike; a wind limit no
+# route keeps gives each departure "no route" and why, the plan still made.
+printf 'lat,lon\n38.6,-9.6\n32.6,-17.0\n' >lm.csv
+plan=("$S" plan --route lm.csv --departures 2026-11-28T12:00Z/2026-11-29T12:00Z/12h
+  --polar cruiser.pol --speed 5 -q)
+check "seawx plan --routed through the service's forecast" \
+  sh -c "$(printf "'%s' " "${plan[@]}") --routed --json p.json --csv p.csv --table >p.txt"
+routed_same() {
+  local d
+  for d in 2026-11-28T12:00Z 2026-11-29T00:00Z 2026-11-29T12:00Z; do
+    "$S" route --route lm.csv --polar cruiser.pol --speed 5 --motor-floor --depart "$d" -q \
+      --json "rt-$d.json" >/dev/null || return 1
+  done
+  "$py" - <<'EOF2'
+import csv, json
+p = json.load(open('p.json'))
+rows = {r['depart']: r for r in csv.DictReader(open('p.csv'))}
+table = open('p.txt').read()
+assert p['options']['routed'] is True and 'routed arrival' in table.splitlines()[0]
+assert len(p['departures']) == 3, len(p['departures'])
+for dep in p['departures']:
+    d = dep['depart']
+    x = dep['routed']
+    r = json.load(open('rt-%sZ.json' % d[:16]))
+    print('#', d, 'plan --routed', x['arrive'], x['distance_nm'], 'seawx route', r['arrive'], r['distance_nm'])
+    assert x['found'] and r['found'], (x, r)
+    assert x['arrive'] == r['arrive'], (x['arrive'], r['arrive'])
+    assert abs(x['distance_nm'] - r['distance_nm']) < 0.01, (x['distance_nm'], r['distance_nm'])
+    assert abs(x['hours'] - r['hours']) < 0.001 and abs(x['max_wind_kn'] - r['max_tws_kn']) <= 0.05
+    c = rows[d]
+    assert c['routed_found'] == '1' and c['routed_arrive'] == x['arrive'], c
+    assert abs(float(c['routed_distance_nm']) - x['distance_nm']) < 0.01, c
+    # the table: the routed arrival on the departure's row
+    short = d[5:10] + ' ' + d[11:16]
+    line = next(l for l in table.splitlines() if l.startswith(short))
+    assert x['arrive'][5:10] + ' ' + x['arrive'][11:16] + 'Z' in line, line
+EOF2
+}
+check "... each departure's route is seawx route's for it (JSON, CSV, table)" routed_same
+no_route() {
+  "${plan[@]}" --routed --max-wind 4kn --json p4.json >/dev/null 2>p4.err || return 1
+  "$py" - <<'EOF2'
+import json
+p = json.load(open('p4.json'))
+for dep in p['departures']:
+    x = dep['routed']
+    assert not x['found'] and x['arrive'] is None and 'limit' in x['reason'], x
+    assert dep['verdict'] == 'no-go', dep['verdict']
+print('#', p['departures'][0]['routed']['reason'])
+EOF2
+}
+check "... a wind limit no route keeps: no route, and why, each departure" no_route
+bad_plan() { # one line, exit 2, nothing sent
+  local n rc
+  n=$(wc -l <"$T/access.log")
+  "${plan[@]}" "$@" >bad.out 2>bad.err
+  rc=$?
+  [ "$rc" -eq 2 ] && [ "$(wc -l <bad.err)" -eq 1 ] && [ "$(wc -l <"$T/access.log")" -eq "$n" ] ||
+    { echo "  exit $rc: $(cat bad.err)"; return 1; }
+  echo "# $(cat bad.err)"
+}
+check "... --land-margin without --routed: refused" bad_plan --land-margin 2
+printf 'lat,lon\n38.6,-9.6\n38.75,-9.15\n' >onland.csv
+check "... --routed with a waypoint on land: refused, naming it" sh -c "
+  '$S' plan --route onland.csv --departures 2026-11-28T12:00Z/2026-11-29T12:00Z/12h --speed 5 \
+    --routed -q 2>onland.err; [ \$? -eq 2 ] && grep -q 'waypoint 2 ' onland.err"
 if "$py" -c 'import qgis.core' 2>/dev/null; then
   mkdir -p "$T/home" "$T/run" && chmod 700 "$T/run"
   check "the route, its isochrones and its GPX in QGIS" \

@@ -311,6 +311,38 @@ static void test_polar_current(void)
     polar_case("wind over water + current", -1.0, 40, 1.2, 41, 1.5, 2.0);
 }
 
+/* A motoring floor (seawx plan's --speed with --polar): the boat motors at
+ * m wherever sailing makes less. Dead upwind the polar's best VMG is less
+ * than m: the time is the distance at m, straight. Reaching, the polar is
+ * faster than m everywhere near the course: the polar's own time. */
+static void test_motor_floor(void)
+{
+    static double h[NNORM];
+    swx_polar *p = NULL;
+    field f = {.kind = F_UNIFORM, .wv = -12};
+    CU_ASSERT_EQUAL_FATAL(swx_polar_parse(&p, tp_text, tp_len), 0);
+    double vmg = 0;
+    for (int i = 0; i <= 1800; i++)
+        vmg = fmax(vmg, tp_speed(12, i * 0.1) * cos(i * 0.1 * RAD));
+    double m = vmg + 1.0, la0 = -1.2, la1 = 1.3;
+    swx_routing_opts o = opts(la0, 20, la1, 20, &f);
+    o.polar = p;
+    o.motor_kn = m;
+    o.motor_floor = 1;
+    check(solve_hours(&o, "upwind, motoring floor"), R_NM * (la1 - la0) * RAD / m, 0.002,
+          "floor above the best VMG");
+    /* reaching: the polar's time, as without the floor */
+    tp_support(h, 12, 0);
+    double dx = plane_dx(-0.3, 20, 22.5), dy = R_NM * (0.4 - -0.3) * RAD;
+    o = opts(-0.3, 20, 0.4, 22.5, &f);
+    o.polar = p;
+    o.motor_kn = 3.0;
+    o.motor_floor = 1;
+    check(solve_hours(&o, "reaching, floor under it"), gauge(h, 0, -12, dx, dy), 0.002,
+          "floor under the polar");
+    swx_polar_free(p);
+}
+
 static void test_current(void)
 {
     field f = {.kind = F_UNIFORM, .cu = 2.0, .cv = 1.0};
@@ -550,6 +582,8 @@ int main(void)
     CU_add_test(s, "uniform wind, upwind: tacking at the best VMG", test_polar_upwind);
     CU_add_test(s, "uniform wind, downwind: gybing", test_polar_downwind);
     CU_add_test(s, "uniform wind, reaching", test_polar_reaching);
+    CU_add_test(s, "a motoring floor: upwind at the motor, reaching by the polar",
+                test_motor_floor);
     CU_add_test(s, "constant current: Zermelo", test_current);
     CU_add_test(s, "uniform wind and current: the wind over water", test_polar_current);
     CU_add_test(s, "Bryson-Ho: linearly sheared current", test_shear);

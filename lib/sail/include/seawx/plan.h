@@ -286,6 +286,17 @@ SWX_API int swx_plan_cell_storm(const swx_plan *p, size_t i, size_t j);
 
 /* ---- the plan as files ---- */
 
+/* A departure sailed on its own fastest route (`seawx plan --routed`: the
+ * route search of seawx/route.h through the plan's waypoints, keeping the
+ * plan's wind, gust and wave limits, off land and out of the storms). */
+typedef struct swx_plan_routed {
+    int found;                                   /* 0: no route (reason says why) */
+    int64_t arrive;                              /* seconds since 1970 */
+    double hours, distance_nm;                   /* at sea, over ground */
+    double max_wind_kn, max_gust_kn, max_wave_m; /* met on the route; NAN: not known */
+    char reason[256];                            /* no route: one line; "" otherwise */
+} swx_plan_routed;
+
 /* What a plan's JSON says of how it was made besides its figures. */
 typedef struct swx_plan_info {
     const swx_plan_opts *o;
@@ -295,14 +306,20 @@ typedef struct swx_plan_info {
     size_t storms_checked;
     int64_t forecast_first, forecast_last;
     size_t forecast_times;
+    /* NULL; or one per departure (by its index, as swx_plan_row): each
+     * departure's own route, written beside the fixed route's figures */
+    const swx_plan_routed *routed;
 } swx_plan_info;
 /* The plan as JSON (options, forecast, route and its sample points, every
  * departure with its figures and its column of the chart) and as CSV (one
  * departure a row), the departures in the order of order (indexes of
- * swx_plan_row, swx_plan_count of them). SWX_EIO when f fails. */
+ * swx_plan_row, swx_plan_count of them); with routed figures (NULL: none),
+ * each departure's "routed" object and the CSV's routed_ columns. SWX_EIO
+ * when f fails. */
 SWX_API int swx_plan_write_json(FILE *f, const swx_plan *p, const size_t *order,
                                 const swx_plan_info *in);
-SWX_API int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order);
+SWX_API int swx_plan_write_csv(FILE *f, const swx_plan *p, const size_t *order,
+                               const swx_plan_routed *routed);
 
 /* ---- the chart ---- */
 

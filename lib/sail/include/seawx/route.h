@@ -10,7 +10,8 @@
  * current): a direction closer to the wind (or deeper downwind) than the
  * polar sails well is made good by tacking or gybing (swx_polar_hull_speed
  * in seawx/plan.h). Its velocity over ground is that velocity plus the current.
- * Without a polar, or below motor_below_kn of wind, it motors at motor_kn.
+ * Without a polar, or below motor_below_kn of wind, it motors at motor_kn;
+ * with motor_floor, also wherever the polar makes less than motor_kn.
  *
  * The search is an isochrone method with sector pruning (Hagiwara): from
  * each point of an isochrone the boat sails for one time step on each
@@ -119,6 +120,8 @@ typedef struct swx_routing_opts {
     double max_gust_kn, max_wave_m;
     double min_twa_deg;      /* never sail closer to the wind than this (tacks included) */
     double motor_below_kn;   /* motor at motor_kn when the wind is lighter */
+    int motor_floor;         /* with a polar: motor at motor_kn wherever sailing makes less
+                                (seawx plan's --speed with --polar) */
     double heading_step_deg; /* 0: 3 */
     int time_step_s;         /* 0: SWX_ROUTING_OFFSHORE_STEP_S offshore, sectors for 1 h */
     double sector_nm;        /* a sector's cross-track width, nm; 0: the smaller of

@@ -1,0 +1,209 @@
+/* route_run.c: what `seawx route` and `seawx plan --routed` share to run the
+ * route search (route_run.h). */
+#include "route_run.h"
+
+#include "seawx/error.h"
+#include "seawx/grib.h"
+#include "seawx/iso8601.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void route_run_free(route_run *r)
+{
+    swx_routing_free(r->route);
+    swx_routing_storms_free(r->nogo);
+    swx_storm_list_clear(&r->storms);
+    swx_storm_danger_free(r->danger);
+    for (size_t i = 0; i + 1 < ROUTE_MAX_WAYPOINTS; i++)
+        swx_routing_water_free(r->water[i]);
+    swx_land_free(r->land);
+    swx_routing_forecast_free(r->fc);
+    swx_polar_free(r->polar);
+    if (r->tmp_grib[0])
+        unlink(r->tmp_grib);
+}
+
+/* The area the forecast and land are read for: the waypoints' box (its
+ * longitudes continuous, each the short way from the one before) grown by a
+ * quarter of its size each way, at least ROUTE_AREA_MARGIN_DEG. */
+void route_area(route_args *p)
+{
+    double lo = p->wp_lon[0], w = lo, e = lo, s = p->wp_lat[0], n = s;
+    for (size_t i = 1; i < p->nwp; i++) {
+        double d = p->wp_lon[i] - p->wp_lon[i - 1];
+        d -= 360 * round(d / 360); /* the short way, across 180 if need be */
+        lo += d;
+        w = fmin(w, lo);
+        e = fmax(e, lo);
+        s = fmin(s, p->wp_lat[i]);
+        n = fmax(n, p->wp_lat[i]);
+    }
+    double mx = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (e - w));
+    double my = fmax(ROUTE_AREA_MARGIN_DEG, 0.25 * (n - s));
+    p->south = fmax(-89, s - my);
+    p->north = fmin(89, n + my);
+    w -= mx;
+    e += mx;
+    if (e - w >= 360) {
+        w = -180;
+        e = 180;
+    }
+    w -= 360 * floor((w + 180) / 360);
+    e -= 360 * floor((e + 180) / 360);
+    p->west = w;
+    p->east = e == -180 && w != -180 ? 180 : e;
+}
+
+/* Land for the area, and the start and end at sea. */
+int route_open_land(route_run *r, const route_args *p)
+{
+    /* $SEAWX_GSHHG: another GSHHG file or folder (the library reads no
+     * environment); unset or empty, Debian's /usr/share/gmt-gshhg */
+    const char *gshhg = getenv("SEAWX_GSHHG");
+    swx_land_opts lo = {gshhg && *gshhg ? gshhg : NULL,
+                        p->coastline,
+                        p->south,
+                        p->west,
+                        p->north,
+                        p->east,
+                        p->land_margin_nm};
+    int rc = swx_land_open(&r->land, &lo);
+    if (rc && lo.path)
+        swx_error_prefix(rc, "$SEAWX_GSHHG");
+    if (rc)
+        return cli_fail(rc);
+    for (size_t i = 0; i < p->nwp; i++)
+        if (swx_land_at(r->land, p->wp_lat[i], p->wp_lon[i])) {
+            char name[32];
+            if (p->route_file)
+                snprintf(name, sizeof name, "waypoint %zu", i + 1);
+            else
+                snprintf(name, sizeof name, "%s", i ? "--to" : "--from");
+            cli_error("%s %.5f,%.5f is on land or within --land-margin %g nm of it (GSHHG "
+                      "%c): no route can %s there",
+                      name, p->wp_lat[i], p->wp_lon[i], p->land_margin_nm, p->coastline,
+                      i == 0            ? "start"
+                      : i + 1 == p->nwp ? "end"
+                                        : "pass");
+            return EXIT_USAGE;
+        }
+    /* the pruning measures the way still to go round land, to each leg's end */
+    for (size_t i = 1; i < p->nwp; i++)
+        if ((rc = swx_routing_water_new(&r->water[i - 1], r->land, p->wp_lat[i], p->wp_lon[i],
+                                        p->south, p->west, p->north, p->east)))
+            return cli_fail(rc);
+    return 0;
+}
+
+static int on_grib_progress(void *ud, const char *stage, size_t done, size_t total)
+{
+    double *last = ud;
+    if (cli_stop_soft)
+        return 1;
+    if (done == total || cli_progress_due(last))
+        cli_progress(0, "forecast: %s %zu of %zu", stage, done, total);
+    return 0;
+}
+
+/* The forecast from the service: the box cut of `seawx grib`, into
+ * --save-grib or a temporary file; the ocean currents where the run's files
+ * hold them. */
+int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a,
+                         const char **path)
+{
+    swx_client *client = NULL;
+    swx_diskcache *cache = NULL;
+    int exit_code, rc;
+    if ((exit_code = cli_grib_cache(&cache, a)) || (exit_code = cli_client(&client, a))) {
+        swx_diskcache_free(cache);
+        return exit_code;
+    }
+    if (!p->save_grib) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(r->tmp_grib, sizeof r->tmp_grib, "%.40s/seawx-route-XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemp(r->tmp_grib);
+        if (fd < 0) {
+            r->tmp_grib[0] = 0;
+            swx_client_free(client);
+            swx_diskcache_free(cache);
+            return cli_fail(
+                swx_error_set(SWX_EIO, "cannot make a temporary file: %s", strerror(errno)));
+        }
+        close(fd);
+    }
+    *path = p->save_grib ? p->save_grib : r->tmp_grib;
+    swx_grib_spec spec = {0};
+    spec.vars = "wind,gust,waves";
+    spec.if_held = "currents";
+    spec.grid_deg = 0.25;
+    spec.step_h = 3;
+    spec.cut = SWX_GRIB_CUT_BOX;
+    spec.west = p->west;
+    spec.south = p->south;
+    spec.east = p->east;
+    spec.north = p->north;
+    double last = cli_now();
+    swx_grib_opts go = {
+        .cache = cache, .progress = on_grib_progress, .ud = &last, .cancel = &cli_stop_soft};
+    swx_grib_result res;
+    rc = swx_grib_build(&res, client, &spec, *path, &go);
+    cli_progress(0, NULL);
+    if (!rc && res.left_out[0])
+        cli_info("the service's forecast holds no ocean currents: the route is searched without "
+                 "them (--grib FILE to route through a forecast that has them)");
+    swx_client_free(client);
+    swx_diskcache_free(cache);
+    return cli_stop_or_fail(rc, "nothing written");
+}
+
+int route_open_nogo(route_run *r, const swx_storm_list *storms, const swx_storm_danger *d,
+                    int64_t t0, int64_t t1, double margin_nm)
+{
+    int rc = swx_routing_storms_new(&r->nogo, (const swx_storm *const *)storms->items,
+                                    storms->count, d, t0, t1, margin_nm);
+    return rc ? cli_fail(rc) : 0;
+}
+
+int64_t route_arrival(const swx_routing *r)
+{
+    return swx_routing_points(r)[swx_routing_npoints(r) - 1].time;
+}
+
+/* The route from p->o.depart through every waypoint into *out: the legs
+ * solved in turn, each leaving when the one before arrived, joined; or the
+ * first leg without a route (r->failed_leg its index). */
+int route_solve_legs(route_run *r, const route_args *p, swx_routing **out)
+{
+    swx_routing *parts[ROUTE_MAX_WAYPOINTS - 1] = {0};
+    swx_routing_opts o = p->o;
+    int rc = 0;
+    *out = NULL;
+    r->failed_leg = 0;
+    for (size_t k = 0; k + 1 < p->nwp && !rc && !*out; k++) {
+        o.from_lat = p->wp_lat[k];
+        o.from_lon = p->wp_lon[k];
+        o.to_lat = p->wp_lat[k + 1];
+        o.to_lon = p->wp_lon[k + 1];
+        o.to_end_ctx = r->water[k];
+        if (k)
+            o.depart = route_arrival(parts[k - 1]);
+        if ((rc = swx_routing_solve(&parts[k], &o)))
+            break;
+        if (!swx_routing_found(parts[k])) {
+            *out = parts[k];
+            parts[k] = NULL;
+            r->failed_leg = k;
+        }
+    }
+    if (!rc && !*out)
+        rc = swx_routing_join(out, parts, p->nwp - 1);
+    for (size_t k = 0; k + 1 < p->nwp; k++)
+        swx_routing_free(parts[k]);
+    return rc;
+}

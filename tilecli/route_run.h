@@ -1,0 +1,81 @@
+/*
+ * route_run.h: what `seawx route` and `seawx plan --routed` share to run the
+ * route search (seawx/route.h): the settings typed, what a search holds
+ * while it runs, the area, land, the forecast from the service, the storms
+ * as no-go areas, and the route through every waypoint.
+ */
+#ifndef SEAWX_CLI_ROUTE_RUN_H
+#define SEAWX_CLI_ROUTE_RUN_H
+
+#include "cli.h"
+
+#include "seawx/land.h"
+#include "seawx/route.h"
+#include "seawx/route_inputs.h"
+#include "seawx/route_storms.h"
+#include "seawx/storm.h"
+#include "seawx/storm_danger.h"
+
+#include <stdint.h>
+
+/* The forecast's and land's area: the box of start and end grown by a
+ * quarter of its size each way, at least this many degrees. */
+#define ROUTE_AREA_MARGIN_DEG 3.0
+/* --route FILE: at most this many waypoints. */
+#define ROUTE_MAX_WAYPOINTS 100
+
+/* What was typed, checked before anything is read or sent. */
+typedef struct route_args {
+    swx_routing_opts o;
+    const char *polar_file, *grib, *save_grib;
+    const char *gpx, *geojson, *isochrones, *json, *track, *chart;
+    int has_depart;
+    const char *route_file;
+    double wp_lat[ROUTE_MAX_WAYPOINTS], wp_lon[ROUTE_MAX_WAYPOINTS];
+    size_t nwp;              /* 2 with --from and --to */
+    const char *storms_file; /* NULL: the service's, unless no_storms */
+    int no_storms;
+    double storm_margin_nm;
+    long wait_h;
+    char coastline;
+    double land_margin_nm;
+    double south, west, north, east; /* the forecast's and land's area */
+} route_args;
+
+/* What a route holds while it runs, freed by route_run_free. */
+typedef struct route_run {
+    swx_polar *polar;
+    swx_routing_forecast *fc;
+    swx_land *land;
+    swx_routing_water *water[ROUTE_MAX_WAYPOINTS - 1]; /* one per leg's end */
+    swx_storm_danger *danger;
+    swx_storm_list storms;
+    swx_routing_storms *nogo;
+    swx_routing *route;
+    size_t failed_leg; /* with no route: the leg (from waypoint i to i + 1) that has none */
+    char tmp_grib[64];
+} route_run;
+
+void route_run_free(route_run *r);
+
+/* The area the forecast and land are read for into p (south, west, north,
+ * east) from its waypoints. */
+void route_area(route_args *p);
+/* Land for p's area into r->land, every waypoint at sea (else one line
+ * naming it, EXIT_USAGE), and the way round land to each leg's end. */
+int route_open_land(route_run *r, const route_args *p);
+/* The forecast from the service for p's area, into --save-grib or a
+ * temporary file (*path), as `seawx grib --bbox` fetches it. */
+int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a,
+                         const char **path);
+/* The storms (borrowed; d NULL: the default danger settings) as no-go
+ * areas over t0..t1, margin_nm farther off, into r->nogo. */
+int route_open_nogo(route_run *r, const swx_storm_list *storms, const swx_storm_danger *d,
+                    int64_t t0, int64_t t1, double margin_nm);
+/* The route's arrival. */
+int64_t route_arrival(const swx_routing *r);
+/* The route from p->o.depart through every waypoint into *out (the first
+ * leg without a route when there is none: r->failed_leg). */
+int route_solve_legs(route_run *r, const route_args *p, swx_routing **out);
+
+#endif
