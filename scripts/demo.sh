@@ -353,6 +353,17 @@ print((d.datetime.strptime('$pfrom', '%Y-%m-%dT%H:%MZ') + d.timedelta(hours=24))
 "$seawx" plan --route "$work/madeira.csv" --departures "$pfrom/$rto/12h" --polar "$work/cruiser.pol" \
   --speed 5 --routed
 
+step "13g. A package along the fastest route: the route found from Lisbon to Madeira, then the package built along it" \
+  "seawx voyage --bundle maritime --route madeira.csv --depart TIME --speed 6 --routed --layer swh --zoom 3-4 -o madeira-pkg"
+"$seawx" voyage --bundle maritime --route "$work/madeira.csv" --depart "$pfrom" --speed 6 --routed \
+  --layer swh --zoom 3-4 -o "$work/madeira-pkg" -q
+python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))['features'][0]
+t = p['properties']['times']
+print('  madeira-pkg/route.geojson: the route found, %d points from %s to %s' % (len(t), t[0], t[-1]))" \
+  "$work/madeira-pkg/route.geojson"
+
 step "14. Vessels' enhanced data, paged and flattened" "seawx vessels --categories capacity,dimensions"
 "$seawx" vessels --categories capacity,dimensions -f table | head -n 8
 

@@ -28,9 +28,6 @@
 #include <unistd.h>
 
 #define PLAN_MAX_FILE (16u << 20)
-/* --routed: a route gives up after this long at sea (seawx route's default,
- * --max-days 30) */
-#define ROUTED_MAX_H 720
 
 const cli_opt cmd_plan_opts[] = {
     {"route", 0, "FILE",
@@ -520,47 +517,17 @@ static int read_grib(plan_run *r, const plan_args *p)
 static int routed_open(plan_run *r, const plan_args *p)
 {
     route_args *ra = &r->ra;
-    size_t n = swx_voyage_waypoint_count(r->voyage);
-    if (n > ROUTE_MAX_WAYPOINTS) {
-        cli_error("--routed: the route has %zu waypoints; a route passes at most %d", n,
-                  ROUTE_MAX_WAYPOINTS);
-        return EXIT_USAGE;
-    }
-    ra->route_file = p->route;
-    for (size_t i = 0; i < n; i++) {
-        int64_t t;
-        swx_voyage_waypoint(&ra->wp_lon[ra->nwp], &ra->wp_lat[ra->nwp], &t, r->voyage, i);
-        if (fabs(ra->wp_lat[ra->nwp]) > 85) {
-            cli_error("--routed: routes go between 85 S and 85 N (waypoint %zu is at %.4f)", i + 1,
-                      ra->wp_lat[ra->nwp]);
-            return EXIT_USAGE;
-        }
-        /* a waypoint repeated is passed once */
-        if (!ra->nwp || ra->wp_lat[ra->nwp] != ra->wp_lat[ra->nwp - 1] ||
-            ra->wp_lon[ra->nwp] != ra->wp_lon[ra->nwp - 1])
-            ra->nwp++;
-    }
-    if (ra->nwp < 2) {
-        cli_error("--routed: the route's waypoints are all one place: nothing to route");
-        return EXIT_USAGE;
-    }
+    int exit_code;
+    if ((exit_code = route_waypoints_from(ra, r->voyage, p->route)))
+        return exit_code;
     swx_routing_opts *o = &ra->o;
-    long threads = sysconf(_SC_NPROCESSORS_ONLN);
-    o->from_lat = ra->wp_lat[0];
-    o->from_lon = ra->wp_lon[0];
-    o->to_lat = ra->wp_lat[ra->nwp - 1];
-    o->to_lon = ra->wp_lon[ra->nwp - 1];
+    route_search_defaults(ra, p->land_margin_nm);
     o->polar = p->o.polar;
     o->motor_kn = p->o.min_kn;
     o->motor_floor = p->o.polar && p->o.min_kn > 0;
     o->max_tws_kn = p->o.max_wind_kn;
     o->max_gust_kn = p->o.max_gust_kn;
     o->max_wave_m = p->o.max_wave_m;
-    o->heading_step_deg = 3;
-    o->threads = threads < 1 ? 1 : threads > 8 ? 8 : (int)threads;
-    o->cancel = &cli_stop_soft;
-    ra->coastline = 'f';
-    ra->land_margin_nm = p->land_margin_nm;
     route_area(ra);
     return route_open_land(&r->rr, ra);
 }
@@ -581,19 +548,11 @@ static int routed_plan(plan_run *r, const plan_args *p, const cli_args *a)
     if ((rc = swx_routing_forecast_open(&r->rr.fc, path, ra->south, ra->west, ra->north, ra->east)))
         return cli_fail(rc);
     int64_t last_depart = n ? swx_plan_row(r->plan, n - 1)->depart : p->o.from;
-    if (p->storms && (exit_code = route_open_nogo(&r->rr, &r->storms, r->danger, p->o.from,
-                                                  last_depart + (int64_t)ROUTED_MAX_H * 3600, 0)))
+    if (p->storms &&
+        (exit_code = route_open_nogo(&r->rr, &r->storms, r->danger, p->o.from,
+                                     last_depart + (int64_t)ra->o.max_hours * 3600, 0)))
         return exit_code;
-    ra->o.met = swx_routing_forecast_met;
-    ra->o.met_ctx = r->rr.fc;
-    ra->o.leg[0] = swx_routing_land_leg;
-    ra->o.leg_ctx[0] = r->rr.land;
-    if (swx_routing_storms_count(r->rr.nogo)) {
-        ra->o.leg[1] = swx_routing_storms_leg;
-        ra->o.leg_ctx[1] = r->rr.nogo;
-    }
-    ra->o.to_end = swx_routing_water_to_end;
-    ra->o.max_hours = ROUTED_MAX_H;
+    route_wire(ra, &r->rr);
     int64_t first = swx_routing_forecast_first(r->rr.fc),
             last = swx_routing_forecast_last(r->rr.fc);
     for (size_t i = 0; i < n; i++) {

@@ -9,6 +9,7 @@
  * the package is left as it was.
  */
 #include "cli.h"
+#include "route_run.h"
 
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
@@ -48,6 +49,16 @@ const cli_opt cmd_voyage_opts[] = {
      0, NULL},
     {"depart", 0, "TIME", "the departure, ISO 8601 (with --speed)", 0, NULL},
     {"speed", 0, "KN|MIN-MAX", "the speed or speed band in knots (with --depart)", 0, NULL},
+    {"routed", 0, NULL,
+     "the package along the fastest route from the route's first waypoint to its last through "
+     "the others (seawx route's search from --depart, under motor at --speed, a band's slow "
+     "end, or by --polar; off land and out of the active storms) instead of the route as drawn",
+     0, NULL},
+    {"polar", 0, "FILE",
+     "with --routed: sail by this polar (as seawx route), motoring at --speed wherever sailing "
+     "makes less",
+     0, NULL},
+    {"land-margin", 0, "NM", "with --routed: keep this far off land, nautical miles", 0, "1"},
     {"buffer", 0, "NM", "nautical miles around the route, geodesic", 0, "10"},
     {"zoom", 'z', "LEVELS", "zoom levels of layers that give none: 5, 3-9 or 3,5,7", 0, "3-6"},
     {"format", 'f', "FMT",
@@ -248,6 +259,7 @@ typedef struct voyage_cmd {
     cli_voyage_opts vo;
     int plan;
     swx_package_departure_plan po; /* with plan */
+    int routed;                    /* --routed: the package along the route found */
 } voyage_cmd;
 
 /* --layer, each with the defaults of --zoom, --format and --quality where it
@@ -360,6 +372,16 @@ static int read_options(voyage_cmd *vc)
     }
     if ((cli_has(a, "cone-radii") || cli_has(a, "danger-errors")) && !cli_has(a, "storms")) {
         cli_error("--cone-radii and --danger-errors go with --storms");
+        return EXIT_USAGE;
+    }
+    vc->routed = cli_has(a, "routed");
+    if (!vc->routed && (cli_has(a, "polar") || cli_has(a, "land-margin"))) {
+        cli_error("--polar and --land-margin are the route search's: they need --routed");
+        return EXIT_USAGE;
+    }
+    if (vc->routed && cli_has(a, "plan")) {
+        cli_error("--plan sails the route as drawn from each departure: not with --routed "
+                  "(seawx plan --routed plans each departure on its own route)");
         return EXIT_USAGE;
     }
     return read_plan(vc);
@@ -482,6 +504,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     int exit_code = EXIT_OK, rc;
     cli_signals sigs = {0};
     ui u = {0};
+    voyage_routed vr;
+    memset(&vr, 0, sizeof vr);
 
     int pr = cli_parse(a, cmd, argc, argv);
     if (pr)
@@ -507,6 +531,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     }
     if ((exit_code = read_voyage(&voyage, &vc)))
         goto done;
+    if (vc.routed && (exit_code = voyage_routed_open(&vr, a, voyage, vc.route, &vc.vo)))
+        goto done;
     if (vc.plan && swx_voyage_timed(voyage)) {
         cli_error("--plan: the route gives waypoint times; a plan sails a route without them "
                   "from each departure, at --speed");
@@ -518,6 +544,8 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
     /* Ctrl-C and SIGTERM stop every phase from the first request on. */
     cli_signals_catch(&sigs);
     if ((exit_code = cli_danger_read(&danger, a)) || (exit_code = cli_client(&client, a)))
+        goto done;
+    if (vc.routed && (exit_code = voyage_routed_find(&vr, a, danger, &voyage)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, vc.bundle))) {
         exit_code = cli_fail(rc);
@@ -568,6 +596,7 @@ int cmd_voyage(const cli_cmd *cmd, int argc, char **argv)
                        : build(pkg, client, &vc, &u);
 done:
     cli_signals_release(&sigs);
+    voyage_routed_free(&vr);
     swx_package_free(pkg);
     swx_diskcache_free(gcache);
     swx_caps_free(caps);

@@ -5,6 +5,7 @@
 #include "seawx/error.h"
 #include "seawx/grib.h"
 #include "seawx/iso8601.h"
+#include "seawx/voyage.h"
 
 #include <errno.h>
 #include <math.h>
@@ -113,8 +114,7 @@ static int on_grib_progress(void *ud, const char *stage, size_t done, size_t tot
 /* The forecast from the service: the box cut of `seawx grib`, into
  * --save-grib or a temporary file; the ocean currents where the run's files
  * hold them. */
-int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a,
-                         const char **path)
+int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a, const char **path)
 {
     swx_client *client = NULL;
     swx_diskcache *cache = NULL;
@@ -168,6 +168,64 @@ int route_open_nogo(route_run *r, const swx_storm_list *storms, const swx_storm_
     int rc = swx_routing_storms_new(&r->nogo, (const swx_storm *const *)storms->items,
                                     storms->count, d, t0, t1, margin_nm);
     return rc ? cli_fail(rc) : 0;
+}
+
+int route_waypoints_from(route_args *p, const swx_voyage *v, const char *file)
+{
+    size_t n = swx_voyage_waypoint_count(v);
+    if (n > ROUTE_MAX_WAYPOINTS) {
+        cli_error("%s: %zu waypoints; a route passes at most %d", file, n, ROUTE_MAX_WAYPOINTS);
+        return EXIT_USAGE;
+    }
+    p->route_file = file;
+    p->nwp = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t;
+        swx_voyage_waypoint(&p->wp_lon[p->nwp], &p->wp_lat[p->nwp], &t, v, i);
+        if (fabs(p->wp_lat[p->nwp]) > 85) {
+            cli_error("%s: routes go between 85 S and 85 N (waypoint %zu is at %.4f)", file, i + 1,
+                      p->wp_lat[p->nwp]);
+            return EXIT_USAGE;
+        }
+        /* a waypoint repeated is passed once */
+        if (!p->nwp || p->wp_lat[p->nwp] != p->wp_lat[p->nwp - 1] ||
+            p->wp_lon[p->nwp] != p->wp_lon[p->nwp - 1])
+            p->nwp++;
+    }
+    if (p->nwp < 2) {
+        cli_error("%s: the waypoints are all one place: nothing to route", file);
+        return EXIT_USAGE;
+    }
+    p->o.from_lat = p->wp_lat[0];
+    p->o.from_lon = p->wp_lon[0];
+    p->o.to_lat = p->wp_lat[p->nwp - 1];
+    p->o.to_lon = p->wp_lon[p->nwp - 1];
+    return 0;
+}
+
+void route_search_defaults(route_args *p, double land_margin_nm)
+{
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    p->o.heading_step_deg = 3;
+    p->o.time_step_s = 0;
+    p->o.max_hours = 720;
+    p->o.threads = threads < 1 ? 1 : threads > 8 ? 8 : (int)threads;
+    p->o.cancel = &cli_stop_soft;
+    p->coastline = 'f';
+    p->land_margin_nm = land_margin_nm;
+}
+
+void route_wire(route_args *p, const route_run *r)
+{
+    p->o.met = swx_routing_forecast_met;
+    p->o.met_ctx = r->fc;
+    p->o.leg[0] = swx_routing_land_leg;
+    p->o.leg_ctx[0] = r->land;
+    if (swx_routing_storms_count(r->nogo)) {
+        p->o.leg[1] = swx_routing_storms_leg;
+        p->o.leg_ctx[1] = r->nogo;
+    }
+    p->o.to_end = swx_routing_water_to_end;
 }
 
 int64_t route_arrival(const swx_routing *r)

@@ -66,16 +66,47 @@ void route_area(route_args *p);
 int route_open_land(route_run *r, const route_args *p);
 /* The forecast from the service for p's area, into --save-grib or a
  * temporary file (*path), as `seawx grib --bbox` fetches it. */
-int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a,
-                         const char **path);
+int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a, const char **path);
 /* The storms (borrowed; d NULL: the default danger settings) as no-go
  * areas over t0..t1, margin_nm farther off, into r->nogo. */
 int route_open_nogo(route_run *r, const swx_storm_list *storms, const swx_storm_danger *d,
                     int64_t t0, int64_t t1, double margin_nm);
+/* The waypoints of v (a route without times, read from file) into p, a
+ * waypoint repeated passed once, and p->o's start and end; EXIT_USAGE with
+ * one line naming file for more than ROUTE_MAX_WAYPOINTS, a waypoint beyond
+ * 85 degrees of latitude, or a route of one place. */
+int route_waypoints_from(route_args *p, const swx_voyage *v, const char *file);
+/* The search's settings of seawx route's defaults into p (3 degree
+ * headings, the library's time steps, 30 days at most, the machine's cores
+ * up to 8, Ctrl-C stops it; GSHHG full) and land_margin_nm off land. */
+void route_search_defaults(route_args *p, double land_margin_nm);
+/* The search's callbacks into p->o: r's forecast, land, storms (when any
+ * meets the voyage's time) and the way round land to each leg's end. */
+void route_wire(route_args *p, const route_run *r);
 /* The route's arrival. */
 int64_t route_arrival(const swx_routing *r);
 /* The route from p->o.depart through every waypoint into *out (the first
  * leg without a route when there is none: r->failed_leg). */
 int route_solve_legs(route_run *r, const route_args *p, swx_routing **out);
+
+/* `seawx voyage --routed`: the package along the fastest route from the
+ * route's first waypoint to its last through the others (voyage_routed.c). */
+typedef struct voyage_routed {
+    route_args ra;
+    route_run rr;
+    const char *polar_file;
+} voyage_routed;
+/* What --routed, --polar and --land-margin say, checked with the voyage v
+ * (a route without times, from file, sailed from s's departure at its
+ * speed) before anything is sent: the polar read, land opened, every
+ * waypoint at sea. 0, or the exit code after one line. */
+int voyage_routed_open(voyage_routed *vr, const cli_args *a, const swx_voyage *v, const char *file,
+                       const swx_voyage_sailing *s);
+/* The forecast of the route's area and the active storms fetched, the
+ * route searched, and *v replaced by the route found, with its times (the
+ * package then follows it); EXIT_NO_ROUTE with the reason when there is none. */
+int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_danger *d,
+                       swx_voyage **v);
+void voyage_routed_free(voyage_routed *vr);
 
 #endif

@@ -7,7 +7,8 @@
 # times, and the map drawn with the route where QGIS puts it. A second route
 # over the same waters fetches no forecast message again (the cache). Five
 # 500 nm passages against the test's own shortest-time search. seawx plan
-# --routed: each departure's own route is seawx route's for it.
+# --routed: each departure's own route is seawx route's for it; seawx voyage
+# --routed: the package follows seawx route's track.
 here=$(cd "$(dirname "$0")" && pwd)
 SIM_NOW=2026-11-28T09:40:00Z
 . "$here/lib.sh"
@@ -152,6 +153,43 @@ printf 'lat,lon\n38.6,-9.6\n38.75,-9.15\n' >onland.csv
 check "... --routed with a waypoint on land: refused, naming it" sh -c "
   '$S' plan --route onland.csv --departures 2026-11-28T12:00Z/2026-11-29T12:00Z/12h --speed 5 \
     --routed -q 2>onland.err; [ \$? -eq 2 ] && grep -q 'waypoint 2 ' onland.err"
+# seawx voyage --routed: the package along the route seawx route finds (its
+# route.geojson the track's points and times), the storms and forecast as
+# for seawx route; refusals before anything is sent, and a route the
+# forecast cannot hold: exit 14, no package.
+voyage=("$S" voyage --bundle maritime --layer swh --zoom 3-4 --route lm.csv
+  --depart 2026-11-28T12:00Z -q)
+check "seawx voyage --routed: a package along the route found" sh -c "
+  $(printf "'%s' " "${voyage[@]}") --speed 6 --routed -o vpkg 2>vpkg.err &&
+  '$S' route --route lm.csv --speed 6 --depart 2026-11-28T12:00Z -q --track vtrack.geojson >/dev/null"
+check "... its route.geojson is seawx route's track: points and times" "$py" -c "
+import json
+t = json.load(open('vtrack.geojson'))
+p = json.load(open('vpkg/route.geojson'))['features'][0]
+tc, pc = t['geometry']['coordinates'], p['geometry']['coordinates']
+assert len(tc) == len(pc) > 2, (len(tc), len(pc))
+assert all(abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) < 1e-6 for a, b in zip(tc, pc))
+assert t['properties']['times'] == p['properties']['times'], (t['properties']['times'][:3], p['properties']['times'][:3])
+print('#', len(pc), 'points, arriving', p['properties']['times'][-1])"
+bad_voyage() { # one line, exit 2, nothing sent, no package
+  local n rc
+  n=$(wc -l <"$T/access.log")
+  "${voyage[@]}" --speed 6 -o badpkg "$@" >bad.out 2>bad.err
+  rc=$?
+  [ "$rc" -eq 2 ] && [ "$(wc -l <bad.err)" -eq 1 ] && [ "$(wc -l <"$T/access.log")" -eq "$n" ] &&
+    [ ! -e badpkg ] || { echo "  exit $rc: $(cat bad.err)"; return 1; }
+  echo "# $(cat bad.err)"
+}
+check "... --polar without --routed: refused" bad_voyage --polar cruiser.pol
+check "... --routed with --plan: refused" bad_voyage --routed --plan 2026-11-28T12:00Z/2026-11-29T12:00Z/6h
+check "... --routed with a polar that is not one: refused" bad_voyage --routed --polar lm.csv
+no_voyage_route() {
+  "${voyage[@]}" --speed 1 --routed -o slowpkg 2>slow.err
+  local rc=$?
+  [ "$rc" -eq 14 ] && [ ! -e slowpkg ] && grep -q "no route: the forecast ends" slow.err ||
+    { echo "  exit $rc: $(cat slow.err)"; return 1; }
+}
+check "... a route the forecast cannot hold (1 kn): exit 14, no package" no_voyage_route
 if "$py" -c 'import qgis.core' 2>/dev/null; then
   mkdir -p "$T/home" "$T/run" && chmod 700 "$T/run"
   check "the route, its isochrones and its GPX in QGIS" \
