@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "route_run.h"
 
 #include "seawx/atomicfile.h"
 #include "seawx/diskcache.h"
@@ -267,6 +268,10 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
     /* ---- every ship's package, planned against the capabilities ---- */
     /* Ctrl-C and SIGTERM stop every phase from the first request on. */
     cli_signals_catch(&sigs);
+    /* routed ships: each one's route found first (its waypoints on land
+     * refused before anything is sent) */
+    if ((exit_code = fleet_route_ships(fleet, &a, nshards > 0)))
+        goto done;
     if ((exit_code = cli_client(&client, &a)))
         goto done;
     if ((rc = swx_wms_get_caps(&caps, client, swx_fleet_bundle(fleet)))) {

@@ -5,6 +5,7 @@
 #include "seawx/error.h"
 #include "seawx/grib.h"
 #include "seawx/iso8601.h"
+#include "seawx/route_out.h"
 #include "seawx/voyage.h"
 
 #include <errno.h>
@@ -85,9 +86,10 @@ int route_open_land(route_run *r, const route_args *p)
                 snprintf(name, sizeof name, "waypoint %zu", i + 1);
             else
                 snprintf(name, sizeof name, "%s", i ? "--to" : "--from");
-            cli_error("%s %.5f,%.5f is on land or within --land-margin %g nm of it (GSHHG "
+            cli_error("%s%s%s %.5f,%.5f is on land or within --land-margin %g nm of it (GSHHG "
                       "%c): no route can %s there",
-                      name, p->wp_lat[i], p->wp_lon[i], p->land_margin_nm, p->coastline,
+                      p->who ? p->who : "", p->who ? ": " : "", name, p->wp_lat[i], p->wp_lon[i],
+                      p->land_margin_nm, p->coastline,
                       i == 0            ? "start"
                       : i + 1 == p->nwp ? "end"
                                         : "pass");
@@ -144,6 +146,7 @@ int route_fetch_forecast(route_run *r, const route_args *p, const cli_args *a, c
     spec.grid_deg = 0.25;
     spec.step_h = 3;
     spec.cut = SWX_GRIB_CUT_BOX;
+    spec.run = p->run;
     spec.west = p->west;
     spec.south = p->south;
     spec.east = p->east;
@@ -226,6 +229,30 @@ void route_wire(route_args *p, const route_run *r)
         p->o.leg_ctx[1] = r->nogo;
     }
     p->o.to_end = swx_routing_water_to_end;
+}
+
+int route_as_voyage(swx_voyage **v, const swx_routing *r, const swx_routing_opts *o,
+                    const char *name)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
+    swx_routing_info in = {o, name, NULL, NULL, 0, 0, -1, NULL, o->depart};
+    int rc = swx_routing_write_track(f, r, &in);
+    if (fclose(f) != 0 && !rc)
+        rc = swx_error_set(SWX_ENOMEM, "out of memory");
+    swx_voyage *nv = NULL;
+    swx_voyage_sailing none = {0};
+    if (!rc)
+        rc = swx_voyage_open(&nv, buf, len, &none);
+    free(buf);
+    if (rc)
+        return cli_fail(rc);
+    swx_voyage_free(*v);
+    *v = nv;
+    return 0;
 }
 
 int64_t route_arrival(const swx_routing *r)

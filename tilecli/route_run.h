@@ -40,6 +40,8 @@ typedef struct route_args {
     char coastline;
     double land_margin_nm;
     double south, west, north, east; /* the forecast's and land's area */
+    const char *who; /* the messages' subject before a waypoint (a fleet's ship); NULL: none */
+    int64_t run;     /* the forecast's run fetched; 0: the newest */
 } route_args;
 
 /* What a route holds while it runs, freed by route_run_free. */
@@ -83,6 +85,10 @@ void route_search_defaults(route_args *p, double land_margin_nm);
 /* The search's callbacks into p->o: r's forecast, land, storms (when any
  * meets the voyage's time) and the way round land to each leg's end. */
 void route_wire(route_args *p, const route_run *r);
+/* The route r as a voyage with its times into *v (the one there freed):
+ * the track of `seawx route --track`, which `seawx voyage --route` reads. */
+int route_as_voyage(swx_voyage **v, const swx_routing *r, const swx_routing_opts *o,
+                    const char *name);
 /* The route's arrival. */
 int64_t route_arrival(const swx_routing *r);
 /* The route from p->o.depart through every waypoint into *out (the first
@@ -108,5 +114,14 @@ int voyage_routed_open(voyage_routed *vr, const cli_args *a, const swx_voyage *v
 int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_danger *d,
                        swx_voyage **v);
 void voyage_routed_free(voyage_routed *vr);
+
+/* `seawx fleet`: each ship with "routed": true given the fastest route from
+ * its route's first waypoint to its last (fleet_routed.c): every routed
+ * ship's waypoints at sea first, then the forecast fetched once for all of
+ * them and the active storms once, each ship searched and its voyage set.
+ * sharded: the fleet must name its run (every shard routes every ship).
+ * EXIT_NO_ROUTE naming the ship when one has none. */
+struct swx_fleet;
+int fleet_route_ships(struct swx_fleet *f, const cli_args *a, int sharded);
 
 #endif

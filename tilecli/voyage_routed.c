@@ -18,8 +18,8 @@
 
 #define ROUTED_MAX_POLAR (16u << 20)
 
-int voyage_routed_open(voyage_routed *vr, const cli_args *a, const swx_voyage *v,
-                       const char *file, const swx_voyage_sailing *s)
+int voyage_routed_open(voyage_routed *vr, const cli_args *a, const swx_voyage *v, const char *file,
+                       const swx_voyage_sailing *s)
 {
     route_args *ra = &vr->ra;
     double margin = 0;
@@ -73,30 +73,6 @@ static int open_storms(voyage_routed *vr, const cli_args *a, const swx_storm_dan
     return route_open_nogo(&vr->rr, &vr->rr.storms, d, t0, t1, 0);
 }
 
-/* The route r as a voyage with its times into *v. */
-static int as_voyage(swx_voyage **v, const swx_routing *r, const swx_routing_opts *o)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cli_fail(swx_error_set(SWX_ENOMEM, "out of memory"));
-    swx_routing_info in = {o, "seawx voyage --routed", NULL, NULL, 0, 0, -1, NULL, o->depart};
-    int rc = swx_routing_write_track(f, r, &in);
-    if (fclose(f) != 0 && !rc)
-        rc = swx_error_set(SWX_ENOMEM, "out of memory");
-    swx_voyage *nv = NULL;
-    swx_voyage_sailing none = {0};
-    if (!rc)
-        rc = swx_voyage_open(&nv, buf, len, &none);
-    free(buf);
-    if (rc)
-        return cli_fail(rc);
-    swx_voyage_free(*v);
-    *v = nv;
-    return 0;
-}
-
 int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_danger *d,
                        swx_voyage **v)
 {
@@ -106,8 +82,8 @@ int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_dan
     int exit_code, rc;
     if ((exit_code = route_fetch_forecast(&vr->rr, ra, a, &path)))
         return exit_code;
-    if ((rc = swx_routing_forecast_open(&vr->rr.fc, path, ra->south, ra->west, ra->north,
-                                        ra->east)))
+    if ((rc =
+             swx_routing_forecast_open(&vr->rr.fc, path, ra->south, ra->west, ra->north, ra->east)))
         return cli_fail(rc);
     int64_t first = swx_routing_forecast_first(vr->rr.fc);
     int64_t last = swx_routing_forecast_last(vr->rr.fc);
@@ -116,8 +92,8 @@ int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_dan
         swx_iso8601_format(dt, ra->o.depart);
         swx_iso8601_format(f, first);
         swx_iso8601_format(l, last);
-        cli_error("--routed: --depart %s is outside the forecast, which runs from %s to %s", dt,
-                  f, l);
+        cli_error("--routed: --depart %s is outside the forecast, which runs from %s to %s", dt, f,
+                  l);
         return EXIT_USAGE;
     }
     if ((exit_code = open_storms(vr, a, d)))
@@ -131,8 +107,8 @@ int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_dan
     if (!swx_routing_found(route)) {
         char leg[64] = "";
         if (ra->nwp > 2)
-            snprintf(leg, sizeof leg, " on the leg from waypoint %zu to %zu",
-                     vr->rr.failed_leg + 1, vr->rr.failed_leg + 2);
+            snprintf(leg, sizeof leg, " on the leg from waypoint %zu to %zu", vr->rr.failed_leg + 1,
+                     vr->rr.failed_leg + 2);
         cli_error("--routed: no route%s: %s; nothing written", leg,
                   swx_routing_why(route)->message);
         swx_routing_free(route);
@@ -144,7 +120,7 @@ int voyage_routed_find(voyage_routed *vr, const cli_args *a, const swx_storm_dan
     swx_iso8601_format(t, route_arrival(route));
     cli_info("routed: %.1f nm in %.1f h, arriving %s: the package follows this route",
              s.distance_nm, s.hours, t);
-    exit_code = as_voyage(v, route, &ra->o);
+    exit_code = route_as_voyage(v, route, &ra->o, "seawx voyage --routed");
     swx_routing_free(route);
     return exit_code;
 }

@@ -9,6 +9,7 @@
 #include "seawx/readfile.h"
 #include "seawx/shard.h"
 #include "seawx/iso8601.h"
+#include "seawx/plan.h"
 #include "seawx/wms.h"
 #include "seed_plan.h"
 #include "sha256.h"
@@ -47,8 +48,10 @@ void swx_fleet_free(swx_fleet *f)
 {
     if (!f)
         return;
-    for (size_t i = 0; i < f->nships; i++)
+    for (size_t i = 0; i < f->nships; i++) {
         swx_voyage_free(f->ships[i].voyage);
+        swx_polar_free(f->ships[i].polar);
+    }
     free(f->ships);
     free(f);
 }
@@ -76,6 +79,15 @@ size_t swx_fleet_ship_count(const swx_fleet *f)
 const swx_fleet_ship *swx_fleet_ship_at(const swx_fleet *f, size_t i)
 {
     return i < f->nships ? &f->ships[i] : NULL;
+}
+
+int swx_fleet_set_voyage(swx_fleet *f, size_t i, swx_voyage *v)
+{
+    if (i >= f->nships || !v)
+        return swx_error_set(SWX_EINVAL, "no ship %zu in the fleet", i + 1);
+    swx_voyage_free(f->ships[i].voyage);
+    f->ships[i].voyage = v;
+    return 0;
 }
 
 /* ---- parsing ---- */
@@ -134,20 +146,37 @@ static int get_layers(swx_fleet_ship *s, json_object *arr, const defaults *d)
     return 0;
 }
 
-static int read_route(char **out, size_t *len, const char *base_dir, const char *rel)
+/* The file field (route, polar) rel, relative to base_dir. */
+static int read_route(char **out, size_t *len, const char *base_dir, const char *rel,
+                      const char *field)
 {
     char path[4096];
     *out = NULL;
     *len = 0;
     if (!*rel)
-        return swx_error_set(SWX_EINVAL, "route is an empty file name");
+        return swx_error_set(SWX_EINVAL, "%s is an empty file name", field);
     int n = rel[0] == '/' || !base_dir || !*base_dir
                 ? snprintf(path, sizeof path, "%s", rel)
                 : snprintf(path, sizeof path, "%s/%s", base_dir, rel);
     if (n < 0 || (size_t)n >= sizeof path)
-        return swx_error_set(SWX_EINVAL, "route: the file name is too long");
+        return swx_error_set(SWX_EINVAL, "%s: the file name is too long", field);
     int rc = swx_read_file(out, len, path, FLEET_MAX_ROUTE);
-    return rc ? swx_error_prefix(rc, "route") : 0;
+    return rc ? swx_error_prefix(rc, "%s", field) : 0;
+}
+
+/* "polar": a polar file (relative to base_dir) into s->polar. */
+static int read_polar(swx_fleet_ship *s, json_object *v, const char *base_dir)
+{
+    const char *rel = get_string(v);
+    char *text = NULL;
+    size_t len = 0;
+    if (!rel)
+        return swx_error_set(SWX_EINVAL, "polar must be a polar file's name");
+    int rc = read_route(&text, &len, base_dir, rel, "polar");
+    if (!rc && (rc = swx_polar_parse(&s->polar, text, len)))
+        swx_error_prefix(rc, "polar %.200s", rel);
+    free(text);
+    return rc;
 }
 
 static int name_ok(const char *s)
@@ -201,10 +230,19 @@ static int parse_ship(swx_fleet_ship *s, json_object *o, const defaults *d, cons
         } else if (strcmp(key, "budget") == 0) {
             if ((rc = get_size(&s->budget, v, "budget")))
                 return rc;
+        } else if (strcmp(key, "routed") == 0) {
+            if (!json_object_is_type(v, json_type_boolean))
+                return swx_error_set(SWX_EINVAL, "routed must be true or false");
+            s->routed = json_object_get_boolean(v);
+        } else if (strcmp(key, "polar") == 0) {
+            if (s->polar)
+                return swx_error_set(SWX_EINVAL, "polar is given twice");
+            if ((rc = read_polar(s, v, base_dir)))
+                return rc;
         } else {
             return swx_error_set(SWX_EINVAL,
                                  "unknown field '%.40s' (a ship has name, route or route_csv, "
-                                 "depart, speed, layers, buffer_nm, budget)",
+                                 "depart, speed, layers, buffer_nm, budget, routed, polar)",
                                  key);
         }
     }
@@ -222,7 +260,7 @@ static int parse_ship(swx_fleet_ship *s, json_object *o, const defaults *d, cons
             return swx_error_set(SWX_EINVAL, "route_csv must be a string of CSV lines");
         rc = swx_voyage_from_route(&s->voyage, t, strlen(t));
     } else if (get_string(route)) {
-        if ((rc = read_route(&text, &tlen, base_dir, get_string(route))))
+        if ((rc = read_route(&text, &tlen, base_dir, get_string(route), "route")))
             return rc;
         rc = swx_voyage_from_route(&s->voyage, text, tlen);
     } else if (json_object_is_type(route, json_type_object)) {
@@ -245,6 +283,12 @@ static int parse_ship(swx_fleet_ship *s, json_object *o, const defaults *d, cons
                              depart_s);
     if (speed_s && swx_speed_parse(&sail.min_kn, &sail.max_kn, speed_s))
         return swx_error_prefix(SWX_EINVAL, "speed");
+    if (s->polar && !s->routed)
+        return swx_error_set(SWX_EINVAL, "polar goes with \"routed\": true (the route search's "
+                                         "boat)");
+    if (s->routed && !depart_s)
+        return swx_error_set(SWX_EINVAL, "routed needs depart and speed and a route without "
+                                         "waypoint times (the route found gives its own)");
     return swx_voyage_set_sailing(s->voyage, &sail);
 }
 

@@ -8,7 +8,8 @@
 # over the same waters fetches no forecast message again (the cache). Five
 # 500 nm passages against the test's own shortest-time search. seawx plan
 # --routed: each departure's own route is seawx route's for it; seawx voyage
-# --routed: the package follows seawx route's track.
+# --routed: the package follows seawx route's track; seawx fleet's routed
+# ships too, the forecast fetched once for the fleet.
 here=$(cd "$(dirname "$0")" && pwd)
 SIM_NOW=2026-11-28T09:40:00Z
 . "$here/lib.sh"
@@ -190,6 +191,96 @@ no_voyage_route() {
     { echo "  exit $rc: $(cat slow.err)"; return 1; }
 }
 check "... a route the forecast cannot hold (1 kn): exit 14, no package" no_voyage_route
+# seawx fleet with routed ships: each routed ship's package follows the route
+# seawx route finds for it (under motor; by its polar with the motoring
+# floor), a ship without "routed" its route as drawn; two routed ships on one
+# lane fetch the forecast once: as many storage requests and bytes as one
+# route alone (fresh caches both).
+printf 'lat,lon\n38.6,-9.6\n28.6,-15.2\n' >lc.csv
+cat >fleet.json <<'JSON'
+{"bundle": "maritime", "layers": ["swh:zoom=3-4"],
+ "ships": [
+  {"name": "aurora", "route": "lm.csv", "routed": true, "depart": "2026-11-28T12:00:00Z", "speed": 6},
+  {"name": "borealis", "route": "lc.csv", "routed": true, "polar": "cruiser.pol",
+   "depart": "2026-11-28T18:00:00Z", "speed": 5},
+  {"name": "castor", "route": "lm.csv", "depart": "2026-11-28T12:00:00Z", "speed": 6}
+ ]}
+JSON
+check "seawx fleet with routed ships" sh -c "
+  SEAWX_CACHE_DIR='$T/fcache' '$S' fleet fleet.json -o fl -q 2>fl.err &&
+  '$S' route --route lm.csv --speed 6 --depart 2026-11-28T12:00Z -q --track fa.geojson >/dev/null &&
+  '$S' route --route lc.csv --polar cruiser.pol --speed 5 --motor-floor \
+    --depart 2026-11-28T18:00Z -q --track fb.geojson >/dev/null"
+# The fleet's forecast is one box over both ships' areas, packed on its own
+# lattice (a simply packed field's reference value is its box's least
+# value): the winds differ from seawx route's own box by less than 0.05 m/s,
+# so the sailing ship's route agrees within a minute and 0.5 nm, the
+# motoring one's exactly.
+check "... each routed ship's package follows seawx route's track; the other its own" "$py" -c "
+import json, math, datetime as d
+t_ = lambda s: d.datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ')
+for ship, track, exact in (('aurora', 'fa.geojson', 1), ('borealis', 'fb.geojson', 0)):
+    t = json.load(open(track))
+    p = json.load(open('fl/%s/route.geojson' % ship))['features'][0]
+    tt, pt = t['properties']['times'], p['properties']['times']
+    tc, pc = t['geometry']['coordinates'], p['geometry']['coordinates']
+    if exact:
+        assert tt == pt, ship
+        assert all(abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) < 1e-6 for a, b in zip(tc, pc)), ship
+    else:
+        assert len(tt) == len(pt) and abs((t_(tt[-1]) - t_(pt[-1])).total_seconds()) <= 60, (tt[-1], pt[-1])
+        far = max(60 * math.hypot(a[1] - b[1], (a[0] - b[0]) * math.cos(math.radians(a[1])))
+                  for a, b in zip(tc, pc))
+        assert far <= 0.5, (ship, far)
+    print('#', ship, len(pt), 'points, arriving', pt[-1], 'seawx route', tt[-1])
+c = json.load(open('fl/castor/route.geojson'))['features'][0]
+assert len(c['geometry']['coordinates']) == 2 and 'times' not in c['properties'], c['properties']"
+storage() { # requests and bytes of storage's 206 answers in the access log from line $1 on
+  tail -n +"$1" "$T/access.log" | awk '$4 == 206 { n++; b += $5 } END { print n + 0, b + 0 }'
+}
+once() {
+  cat >lane.json <<'JSON'
+{"bundle": "maritime", "layers": ["swh:zoom=3"],
+ "ships": [
+  {"name": "one", "route": "lm.csv", "routed": true, "depart": "2026-11-28T12:00:00Z", "speed": 6},
+  {"name": "two", "route": "lm.csv", "routed": true, "depart": "2026-11-29T00:00:00Z", "speed": 7}
+ ]}
+JSON
+  local l0 l1 fleet alone
+  l0=$(($(wc -l <"$T/access.log") + 1))
+  SEAWX_CACHE_DIR="$T/lane1" "$S" fleet lane.json -o lane -q 2>lane.err || return 1
+  l1=$(($(wc -l <"$T/access.log") + 1))
+  fleet=$(storage "$l0")
+  SEAWX_CACHE_DIR="$T/lane2" "$S" route --route lm.csv --speed 6 --depart 2026-11-28T12:00Z -q \
+    --json lane.json.route >/dev/null || return 1
+  alone=$(storage "$l1")
+  echo "# storage (206 answers, bytes): fleet of two $fleet, one route alone $alone"
+  [ "$fleet" = "$alone" ] && [ "${fleet%% *}" -gt 0 ]
+}
+check "... two routed ships on one lane: the forecast fetched once" once
+bad_fleet() { # $1: the fleet file, $2: a word of the one line; exit 2, nothing sent
+  local n rc
+  n=$(wc -l <"$T/access.log")
+  "$S" fleet "$1" -o badfl "${@:3}" >bad.out 2>bad.err
+  rc=$?
+  [ "$rc" -eq 2 ] && [ "$(wc -l <bad.err)" -eq 1 ] && grep -q "$2" bad.err &&
+    [ "$(wc -l <"$T/access.log")" -eq "$n" ] || { echo "  exit $rc: $(cat bad.err)"; return 1; }
+  echo "# $(cat bad.err)"
+}
+check "... sharded with routed ships and no run: refused" bad_fleet fleet.json '"run"' --shard 1/2
+cat >onland.json <<'JSON'
+{"bundle": "maritime", "layers": ["swh"],
+ "ships": [{"name": "stranded", "route": "onland.csv", "routed": true,
+            "depart": "2026-11-28T12:00:00Z", "speed": 6}]}
+JSON
+check "... a routed ship's waypoint on land: refused, naming the ship" bad_fleet onland.json \
+  'stranded: waypoint 2'
+cat >nopolar.json <<'JSON'
+{"bundle": "maritime", "layers": ["swh"],
+ "ships": [{"name": "drifter", "route": "lm.csv", "polar": "cruiser.pol",
+            "depart": "2026-11-28T12:00:00Z", "speed": 6}]}
+JSON
+check "... a polar without routed: refused" bad_fleet nopolar.json 'polar goes with'
 if "$py" -c 'import qgis.core' 2>/dev/null; then
   mkdir -p "$T/home" "$T/run" && chmod 700 "$T/run"
   check "the route, its isochrones and its GPX in QGIS" \

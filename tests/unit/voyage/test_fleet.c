@@ -5,6 +5,7 @@
 
 #include "seawx/error.h"
 #include "seawx/fleet.h"
+#include "seawx/plan.h"
 #include "seawx/voyage.h"
 
 #include <stdio.h>
@@ -65,6 +66,33 @@ static void test_defaults(void)
     swx_fleet_free(f);
 }
 
+/* A routed ship, by a polar read relative to the fleet file's folder. */
+static void test_routed(void)
+{
+    swx_fleet *f = parse("{\"bundle\": \"maritime\", \"layers\": [\"swh\"], \"ships\": ["
+                         "{\"name\": \"a\", \"route\": \"lane_a.csv\", \"routed\": true, "
+                         "\"polar\": \"cruiser.pol\", \"depart\": \"2026-03-02T11:00:00Z\", "
+                         "\"speed\": 5},"
+                         "{\"name\": \"b\", \"route\": \"lane_a.csv\", \"routed\": false, "
+                         "\"depart\": \"2026-03-02T11:00:00Z\", \"speed\": 5}]}");
+    if (!f)
+        return;
+    const swx_fleet_ship *a = swx_fleet_ship_at(f, 0), *b = swx_fleet_ship_at(f, 1);
+    CU_ASSERT_EQUAL(a->routed, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a->polar);
+    CU_ASSERT_DOUBLE_EQUAL(swx_polar_speed(a->polar, 10, 90), 7.2, 1e-9);
+    CU_ASSERT_EQUAL(b->routed, 0);
+    CU_ASSERT_PTR_NULL(b->polar);
+    /* the route found replaces the ship's voyage */
+    swx_voyage *v = NULL;
+    const char *track = "lat,lon,eta\n36,-14,2026-03-02T12:00:00Z\n33,-20,2026-03-03T12:00:00Z\n";
+    CU_ASSERT_EQUAL_FATAL(swx_voyage_from_route(&v, track, strlen(track)), 0);
+    CU_ASSERT_EQUAL(swx_fleet_set_voyage(f, 0, v), 0);
+    CU_ASSERT(swx_voyage_timed(swx_fleet_ship_at(f, 0)->voyage));
+    CU_ASSERT_EQUAL(swx_fleet_set_voyage(f, 2, v), SWX_EINVAL);
+    swx_fleet_free(f);
+}
+
 /* Each bad fleet is refused with code and a line holding want. */
 static void refused(const char *text, int code, const char *want)
 {
@@ -120,6 +148,18 @@ static void test_refused(void)
     refused(FLEET("{\"name\": \"x\", \"route_csv\": \"lat,lon\\nnorth,2\\n\", \"depart\": "
                   "\"2026-03-02T11:00:00Z\", \"speed\": 7}"),
             SWX_EINVAL, "ship 1 (x): route");
+    refused(FLEET("{" SHIP ", \"speed\": 7, \"routed\": \"yes\"}"), SWX_EINVAL,
+            "ship 1 (x): routed must be true or false");
+    refused(FLEET("{" SHIP ", \"speed\": 7, \"polar\": \"cruiser.pol\"}"), SWX_EINVAL,
+            "ship 1 (x): polar goes with \"routed\": true");
+    refused(FLEET("{" SHIP ", \"speed\": 7, \"routed\": true, \"polar\": \"gone.pol\"}"), SWX_EIO,
+            "ship 1 (x): polar: cannot read");
+    refused(FLEET("{" SHIP ", \"speed\": 7, \"routed\": true, \"polar\": \"lane_a.csv\"}"),
+            SWX_EINVAL, "ship 1 (x): polar lane_a.csv");
+    refused(
+        FLEET("{\"name\": \"x\", \"routed\": true, \"route_csv\": "
+              "\"lat,lon,eta\\n36,-14,2026-03-02T12:00:00Z\\n33,-20,2026-03-03T12:00:00Z\\n\"}"),
+        SWX_EINVAL, "ship 1 (x): routed needs depart and speed");
 }
 
 int main(void)
@@ -129,5 +169,6 @@ int main(void)
     CU_pSuite s = CU_add_suite("fleet", NULL, NULL);
     CU_add_test(s, "defaults, the three forms of route", test_defaults);
     CU_add_test(s, "bad fleets refused with one line naming ship and field", test_refused);
+    CU_add_test(s, "a routed ship and its polar; its voyage replaced", test_routed);
     return cu_run();
 }

@@ -16,7 +16,9 @@
  *        "depart": "2026-03-02T12:00:00Z", "speed": "6-8"},
  *       {"name": "borealis", "route": {"type": "LineString", ...},
  *        "layers": ["swh"], "budget": "5MB", "buffer_nm": 20},
- *       {"name": "castor", "route_csv": "lat,lon,eta\n..."}
+ *       {"name": "castor", "route_csv": "lat,lon,eta\n..."},
+ *       {"name": "dorado", "route": "routes/dorado.csv", "routed": true,
+ *        "polar": "dorado.pol", "depart": "2026-03-02T12:00:00Z", "speed": 5}
  *     ]
  *   }
  *
@@ -28,7 +30,12 @@
  * object) or inline CSV ("route_csv"), with waypoint times or with "depart"
  * and "speed" (knots: a number, or "MIN-MAX"). A name is 1 to 64 of
  * [A-Za-z0-9._-], not starting with '.', unique in the fleet: the ship's
- * package is DIR/NAME. Unknown fields are errors (a misspelt field is never
+ * package is DIR/NAME. A ship with "routed": true sails the fastest route
+ * from its route's first waypoint to its last through the others (the front
+ * end searches it, seawx/route.h, and sets it with swx_fleet_set_voyage):
+ * its route has no waypoint times, its "depart" and "speed" (under motor; a
+ * band's slow end) or its "polar" (a file, as "route"; motoring at the speed
+ * wherever sailing makes less) sail it. Unknown fields are errors (a misspelt field is never
  * ignored). Every error is one line naming the ship (its number from 1 and
  * its name) and the field.
  */
@@ -61,6 +68,12 @@ typedef struct swx_fleet_ship {
     size_t nlayers;
     double buffer_m;
     uint64_t budget; /* 0: none */
+    /* "routed": true: the package follows the fastest route from the route's
+     * first waypoint to its last (found by the front end, set with
+     * swx_fleet_set_voyage), sailed by this polar ("polar": a file; NULL:
+     * under motor at the ship's speed) */
+    int routed;
+    struct swx_polar *polar;
 } swx_fleet_ship;
 
 typedef struct swx_fleet swx_fleet;
@@ -80,6 +93,9 @@ SWX_API const char *swx_fleet_run(const swx_fleet *f);
 SWX_API int swx_fleet_tile_size(const swx_fleet *f);
 SWX_API size_t swx_fleet_ship_count(const swx_fleet *f);
 SWX_API const swx_fleet_ship *swx_fleet_ship_at(const swx_fleet *f, size_t i);
+/* Ship i's voyage replaced by v (the route found for a routed ship, with
+ * its times); f takes v. SWX_EINVAL for no such ship. */
+SWX_API int swx_fleet_set_voyage(swx_fleet *f, size_t i, swx_voyage *v);
 
 /* Deals the n ships' packages to `shards` shards: heaviest first (most
  * GetMaps alone; ties: the earlier ship), each to the shard that already
