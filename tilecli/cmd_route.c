@@ -508,9 +508,12 @@ static void write_table(FILE *f, const swx_routing *r)
             continue;
         char t[SWX_ISO8601_LEN];
         fmt_time(t, p[i].time);
-        fprintf(f, "%-17s %9.4f %10.4f %4.0f %6.1f %6.1f %5.0f %5.0f %6.1f %s\n", t, p[i].lat,
+        char wave[16] = "-"; /* a forecast without waves */
+        if (!isnan(p[i].wave_m))
+            snprintf(wave, sizeof wave, "%.1f", p[i].wave_m);
+        fprintf(f, "%-17s %9.4f %10.4f %4.0f %6.1f %6.1f %5.0f %5.0f %6s %s\n", t, p[i].lat,
                 p[i].lon, p[i].cog_deg, p[i].sog_kn, p[i].bsp_kn, p[i].tws_kn, fabs(p[i].twa_deg),
-                p[i].wave_m,
+                wave,
                 p[i].motoring  ? "motor"
                 : p[i].tacking ? "tacking"
                                : "");
