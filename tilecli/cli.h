@@ -99,6 +99,9 @@ int cli_get_int(long *out, const cli_args *a, const char *name, long min, long m
  * a number with its unit is a decimal number and letters; else 0. */
 int cli_decimal_unit(const char *name, const char *v);
 int cli_get_double(double *out, const cli_args *a, const char *name, double min, double max);
+/* --chart-size WxH into *w, *h (320 to 8000 each); not given: defw x defh.
+ * 0, or EXIT_USAGE after one line. */
+int cli_chart_size(int *w, int *h, const cli_args *a, int defw, int defh);
 /* The help of an option as --help and the manual print it: its text and,
  * with a default, " (default DEF)". */
 void cli_opt_help(char *out, size_t n, const cli_opt *t);

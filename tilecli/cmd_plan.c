@@ -221,29 +221,6 @@ static int by_best(const void *a, const void *b)
 
 /* ---- reading what was typed ---- */
 
-/* --chart-size WxH: 0, or EXIT_USAGE with one line. */
-static int read_chart_size(int *w, int *h, const char *v)
-{
-    *w = 1200;
-    *h = 800;
-    if (!v)
-        return 0;
-    char *end;
-    errno = 0;
-    long a = strtol(v, &end, 10);
-    if (end != v && (*end == 'x' || *end == 'X')) {
-        const char *q = end + 1;
-        long b = strtol(q, &end, 10);
-        if (!errno && end != q && !*end && a >= 320 && a <= 8000 && b >= 320 && b <= 8000) {
-            *w = (int)a;
-            *h = (int)b;
-            return 0;
-        }
-    }
-    cli_error("--chart-size '%s': WIDTHxHEIGHT in pixels, each 320 to 8000 (1200x800)", v);
-    return EXIT_USAGE;
-}
-
 static int read_threshold(double *out, const cli_args *a, const char *name, int kind)
 {
     const char *v = cli_get(a, name);
@@ -359,7 +336,7 @@ static int read_output_args(plan_args *p, const cli_args *a)
     p->csv = csv;
     p->chart = chart;
     p->chart_what = 'w';
-    if (read_chart_size(&p->chart_w, &p->chart_h, cli_get(a, "chart-size")))
+    if (cli_chart_size(&p->chart_w, &p->chart_h, a, 1200, 800))
         return EXIT_USAGE;
     if (chart_by && strcmp(chart_by, "wind") != 0 && strcmp(chart_by, "waves") != 0) {
         cli_error("--chart-by '%s': wind or waves", chart_by);

@@ -125,6 +125,8 @@ const cli_opt cmd_route_opts[] = {
      "a PNG chart of the route: land, isochrones, the route coloured by the wind, the storm that "
      "came nearest at that moment, the start and end with their times, a scale in nm",
      0, NULL},
+    {"chart-size", 0, "WxH", "the chart's size in pixels, 320 to 8000 each (default 1200x900)", 0,
+     NULL},
     {"quiet", 'q', NULL, "no progress lines", 0, NULL},
     {0},
 };
@@ -319,6 +321,12 @@ static int read_output_args(route_args *p, const cli_args *a)
     p->json = outs[3] = cli_get(a, "json");
     p->track = outs[4] = cli_get(a, "track");
     p->chart = outs[5] = cli_get(a, "chart");
+    if (cli_chart_size(&p->chart_w, &p->chart_h, a, SWX_ROUTING_CHART_W, SWX_ROUTING_CHART_H))
+        return EXIT_USAGE;
+    if (cli_has(a, "chart-size") && !p->chart) {
+        cli_error("--chart-size is the chart's setting: it needs --chart FILE.png");
+        return EXIT_USAGE;
+    }
     outs[6] = p->save_grib;
     const char *inputs[4] = {p->polar_file, p->grib, p->storms_file, p->route_file};
     const char *flags[7] = {"--gpx",   "--geojson", "--isochrones", "--json",
@@ -531,8 +539,15 @@ static int write_outputs(const route_run *r, const route_args *p, const swx_rout
         (p->track && (exit_code = write_out(p->track, swx_routing_write_track, r->route, in))))
         return exit_code;
     if (p->chart) {
-        int rc = swx_routing_chart_png(r->route, r->land, r->nogo, p->chart, SWX_ROUTING_CHART_W,
-                                       SWX_ROUTING_CHART_H);
+        /* the waypoints passed between the start and the end, lat/lon pairs */
+        double wp[2 * ROUTE_MAX_WAYPOINTS];
+        size_t n = 0;
+        for (size_t i = 1; i + 1 < p->nwp; i++, n++) {
+            wp[2 * n] = p->wp_lat[i];
+            wp[2 * n + 1] = p->wp_lon[i];
+        }
+        int rc = swx_routing_chart_png(r->route, r->land, r->nogo, n ? wp : NULL, n, p->chart,
+                                       p->chart_w, p->chart_h);
         if (rc)
             return cli_fail(rc);
     }

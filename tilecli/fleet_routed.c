@@ -80,8 +80,7 @@ static void union_area(route_args *all, const route_args *ra, const swx_fleet *f
 
 /* The active storms, once, as no-go areas from the first departure to the
  * last one's longest voyage. */
-static int open_storms(route_run *all, const route_args *ra, const swx_fleet *f,
-                       const cli_args *a)
+static int open_storms(route_run *all, const route_args *ra, const swx_fleet *f, const cli_args *a)
 {
     swx_client *client = NULL;
     swx_storm_query q;
@@ -107,14 +106,13 @@ static int open_storms(route_run *all, const route_args *ra, const swx_fleet *f,
 
 /* Ship i searched through the fleet's forecast (path) and storms, its
  * voyage replaced by the route found. */
-static int ship_route(swx_fleet *f, size_t i, route_args *ra, route_run *rr,
-                      const route_run *all, const char *path)
+static int ship_route(swx_fleet *f, size_t i, route_args *ra, route_run *rr, const route_run *all,
+                      const char *path)
 {
     const swx_fleet_ship *s = swx_fleet_ship_at(f, i);
     swx_routing *route = NULL;
     int rc, exit_code;
-    if ((rc = swx_routing_forecast_open(&rr->fc, path, ra->south, ra->west, ra->north,
-                                        ra->east)))
+    if ((rc = swx_routing_forecast_open(&rr->fc, path, ra->south, ra->west, ra->north, ra->east)))
         return cli_fail(rc);
     int64_t first = swx_routing_forecast_first(rr->fc), last = swx_routing_forecast_last(rr->fc);
     if (ra->o.depart < first || ra->o.depart >= last) {

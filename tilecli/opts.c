@@ -303,3 +303,26 @@ int cli_client(swx_client **out, const cli_args *a)
     int rc = swx_client_new(out, &o);
     return rc ? cli_fail(rc) : 0;
 }
+
+int cli_chart_size(int *w, int *h, const cli_args *a, int defw, int defh)
+{
+    const char *v = cli_get(a, "chart-size");
+    *w = defw;
+    *h = defh;
+    if (!v)
+        return 0;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end != v && (*end == 'x' || *end == 'X')) {
+        const char *q = end + 1;
+        long y = strtol(q, &end, 10);
+        if (!errno && end != q && !*end && x >= 320 && x <= 8000 && y >= 320 && y <= 8000) {
+            *w = (int)x;
+            *h = (int)y;
+            return 0;
+        }
+    }
+    cli_error("--chart-size '%s': WIDTHxHEIGHT in pixels, each 320 to 8000 (%dx%d)", v, defw, defh);
+    return EXIT_USAGE;
+}

@@ -29,6 +29,7 @@ typedef struct route_args {
     swx_routing_opts o;
     const char *polar_file, *grib, *save_grib;
     const char *gpx, *geojson, *isochrones, *json, *track, *chart;
+    int chart_w, chart_h; /* --chart-size */
     int has_depart;
     const char *route_file;
     double wp_lat[ROUTE_MAX_WAYPOINTS], wp_lon[ROUTE_MAX_WAYPOINTS];

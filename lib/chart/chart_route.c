@@ -14,8 +14,9 @@
  * of its 1-2-3 danger circle and its 34 kt radius in each quadrant, and the
  * 34 kt radii by quadrant darker, both translucent so that land shows
  * through), the route coloured by the true wind of
- * each leg over a dark casing, the start (a green disc) and the end (a
- * black square) with their times, and a scale bar in nautical miles. The
+ * each leg over a dark casing, the waypoints passed (white diamonds with
+ * their numbers), the start (a green disc) and the end (a black square)
+ * with their times, and a scale bar in nautical miles. The
  * frame holds the route and the storm's area with a margin, widened on one
  * axis to the map's shape. Lengths derive from the font size, which follows
  * the image's size. */
@@ -620,6 +621,31 @@ static void draw_ends(cairo_t *cr, const view *v, const swx_route_chart *c)
     }
 }
 
+/* The waypoints passed between the start and the end: a white diamond
+ * ringed in ink, its number in the route file beside it. */
+static void draw_waypoints(cairo_t *cr, const view *v, const swx_route_chart *c)
+{
+    double r = v->fs * 0.7;
+    font(cr, v->fs * 0.8, 1);
+    for (size_t i = 0; i < c->nwaypoints; i++) {
+        double x, y, lat = c->waypoints[2 * i], lon = unwrap(c->waypoints[2 * i + 1], v->lonc);
+        char b[16];
+        project(v, lat, lon, &x, &y);
+        cairo_move_to(cr, x, y - r);
+        cairo_line_to(cr, x + r, y);
+        cairo_line_to(cr, x, y + r);
+        cairo_line_to(cr, x - r, y);
+        cairo_close_path(cr);
+        rgb(cr, BG_RGB);
+        cairo_fill_preserve(cr);
+        rgb(cr, INK_RGB);
+        cairo_set_line_width(cr, fmax(1.5, v->fs / 8));
+        cairo_stroke(cr);
+        snprintf(b, sizeof b, "%zu", i + 2);
+        text_at(cr, x + r + v->fs * 0.2 + text_w(cr, b) / 2, y - r, 0.5, b, 1);
+    }
+}
+
 /* A scale bar in nautical miles at the frame's foot, left: two halves, black
  * and white, about a fifth of the map wide at its middle latitude. */
 static void draw_scale(cairo_t *cr, const view *v)
@@ -664,6 +690,7 @@ static void draw_map(cairo_t *cr, const view *v, const swx_route_chart *c)
     if (c->has_storm)
         draw_storm(cr, v, c);
     draw_route(cr, v, c);
+    draw_waypoints(cr, v, c);
     draw_ends(cr, v, c);
     draw_scale(cr, v);
     cairo_restore(cr);

@@ -69,7 +69,8 @@ static int gather(swx_route_chart *c, const swx_routing *r, const swx_land *land
 }
 
 int swx_routing_chart_png(const swx_routing *r, const swx_land *land,
-                          const swx_routing_storms *storms, const char *path, int width, int height)
+                          const swx_routing_storms *storms, const double *waypoints,
+                          size_t nwaypoints, const char *path, int width, int height)
 {
     int rc = 0;
     swx_atomicfile af = SWX_ATOMICFILE_INIT;
@@ -89,6 +90,8 @@ int swx_routing_chart_png(const swx_routing *r, const swx_land *land,
                              chart_why);
     if ((rc = gather(&c, r, land, storms)))
         goto done;
+    c.waypoints = nwaypoints ? waypoints : NULL;
+    c.nwaypoints = waypoints ? nwaypoints : 0;
     if ((rc = swx_atomicfile_open(&af, path, 0666, SWX_ATOMICFILE_STREAM)))
         goto done;
     swx__chart_sink s = {af.f, 0};

@@ -15,7 +15,9 @@ itself from positions it knows:
     the sea, composited here from the colours chart_route.c documents;
   - a leg's middle: the colour of its wind's bin (the wind computed here);
 and that --chart naming the file of another output is refused, and that a
-chart is not written when there is no route.
+chart is not written when there is no route. A route through a waypoint at
+--chart-size 800x600: the PNG that size, the waypoint's diamond (white,
+ringed in ink) where the projection puts it.
 
 usage: route_chart_check.py SEAWX WORKDIR
 """
@@ -213,6 +215,43 @@ if rc == 0 and os.path.exists(chart):
     x, y = px(*m)
     check("chart: the longest leg's middle (%d, %d) in its wind's colour (%.1f kn)" % (x, y, kn),
           share_near(rows, x, y, rgb(colour), 6, 1) >= 0.5, str(pixel(rows, x, y)))
+
+# ---- through a waypoint, at another size ----
+# --route FILE through a waypoint north-east of Puerto Rico, no storms,
+# --chart-size 800x600: the PNG that size, the waypoint's pixel white (its
+# diamond) ringed in ink, the start and end in their colours.
+WAYPOINT = (20.6, -62.5)
+WHITE, INK = 0xffffff, 0x212121
+route_csv = os.path.join(T, "chart_route.csv")
+with open(route_csv, "w") as f:
+    f.write("lat,lon\n%g,%g\n%g,%g\n%g,%g\n" % (FROM + WAYPOINT + TO))
+chart2 = os.path.join(T, "chart2.png")
+rc, so, se = run(["--grib", GRIB, "--route", route_csv, "--depart", iso(T0), "--speed", "6",
+                  "--coastline", "i", "--no-storms", "-q", "--chart", chart2,
+                  "--chart-size", "800x600"])
+check("chart: through a waypoint, 800x600, written", rc == 0 and os.path.exists(chart2), se.strip())
+if rc == 0 and os.path.exists(chart2):
+    w, h, rows, text = png_read(chart2)
+    check("chart: 800x600 pixels", (w, h) == (800, 600), "%dx%d" % (w, h))
+    px, v = projection(text["seawx:map"])
+    x, y = px(*WAYPOINT)
+    check("chart: the waypoint's pixel (%d, %d) is its diamond's white" % (x, y),
+          share_near(rows, x, y, rgb(WHITE), 6, 1) >= 0.9, str(pixel(rows, x, y)))
+    # above and below it (the route comes in and leaves sideways)
+    col = [pixel(rows, x, y + dy) for dy in range(-14, 15)]
+    inked = [max(p) < 110 for p in col]
+    check("chart: the diamond ringed in ink above and below it",
+          any(inked[:14]) and any(inked[15:]), str(col))
+    for name, pos, colour in (("start", FROM, START), ("end", TO, END)):
+        x, y = px(*pos)
+        check("chart 800x600: the %s's pixel (%d, %d) has its marker's colour" % (name, x, y),
+              share_near(rows, x, y, rgb(colour), 6, 1) >= 0.9, str(pixel(rows, x, y)))
+rc, so, se = run(base + ["--chart-size", "800x600"])
+check("chart: --chart-size without --chart: exit 2, one line",
+      rc == 2 and "--chart-size" in se and se.count("\n") == 1, se.strip())
+rc, so, se = run(base + ["--chart", chart2, "--chart-size", "100x600"])
+check("chart: --chart-size 100x600: exit 2, one line",
+      rc == 2 and "--chart-size" in se and se.count("\n") == 1, se.strip())
 
 # ---- refused ----
 rc, so, se = run(base + ["--chart", js, "--json", js])

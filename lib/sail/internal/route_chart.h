@@ -58,6 +58,11 @@ typedef struct swx_route_chart {
     int has_storm;
     swx_routing_storm_near near;
     swx_routing_storm_shape storm;
+    /* The waypoints passed between the start and the end (seawx route
+     * --route FILE), lat/lon pairs; each a white diamond with its number in
+     * the route file (2 for the first). NULL and 0: none. */
+    const double *waypoints;
+    size_t nwaypoints;
 } swx_route_chart;
 
 /* The route chart c as a PNG of width x height pixels, passed to write in

@@ -290,11 +290,13 @@ static void test_draw_across_180(void)
 
 static void test_refusals(void)
 {
-    CU_ASSERT_EQUAL(swx_routing_chart_png(NULL, NULL, NULL, "/tmp/x.png", 1200, 900), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_routing_chart_png(NULL, NULL, NULL, NULL, 0, "/tmp/x.png", 1200, 900),
+                    SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "no route"));
-    CU_ASSERT_EQUAL(swx_routing_chart_png(NULL, NULL, NULL, "/tmp/x.png", 100, 900), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_routing_chart_png(NULL, NULL, NULL, NULL, 0, "/tmp/x.png", 100, 900),
+                    SWX_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(swx_error_last(), "320 to 8000"));
-    CU_ASSERT_EQUAL(swx_routing_chart_png(NULL, NULL, NULL, "", 1200, 900), SWX_EINVAL);
+    CU_ASSERT_EQUAL(swx_routing_chart_png(NULL, NULL, NULL, NULL, 0, "", 1200, 900), SWX_EINVAL);
     membuf m = {0};
     const char *why = NULL;
     swx_route_chart c = {0};

@@ -31,12 +31,14 @@ extern "C" {
 /* Writes the chart of the route r (found) to path, whole or not at all,
  * width x height pixels (320 to 8000 each). land: the coastline the route
  * was searched with (NULL: none drawn); storms: the storms' areas it was
- * searched with (NULL: none). 0, or a negative SWX_E* code and one line:
- * SWX_EINVAL for bad arguments or a route not found, SWX_ECONFIG when the
- * chart library cannot be loaded, SWX_ENOMEM, SWX_EIO. */
+ * searched with (NULL: none); waypoints: the nwaypoints waypoints passed
+ * between the start and the end, lat/lon pairs (NULL and 0: none), each
+ * marked with its number in the route file. 0, or a negative SWX_E* code
+ * and one line: SWX_EINVAL for bad arguments or a route not found,
+ * SWX_ECONFIG when the chart library cannot be loaded, SWX_ENOMEM, SWX_EIO. */
 SWX_API int swx_routing_chart_png(const swx_routing *r, const swx_land *land,
-                                  const swx_routing_storms *storms, const char *path, int width,
-                                  int height);
+                                  const swx_routing_storms *storms, const double *waypoints,
+                                  size_t nwaypoints, const char *path, int width, int height);
 
 #ifdef __cplusplus
 }
