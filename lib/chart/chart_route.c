@@ -597,6 +597,7 @@ static void draw_ends(cairo_t *cr, const view *v, const swx_route_chart *c)
         else
             ref = unwrap(p->lon, ref);
         project(v, p->lat, ref, &x, &y);
+        cairo_new_path(cr); /* no current point for the arc to join */
         if (end)
             cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
         else
@@ -643,6 +644,8 @@ static void draw_waypoints(cairo_t *cr, const view *v, const swx_route_chart *c)
         cairo_stroke(cr);
         snprintf(b, sizeof b, "%zu", i + 2);
         text_at(cr, x + r + v->fs * 0.2 + text_w(cr, b) / 2, y - r, 0.5, b, 1);
+        /* the text leaves a current point: an arc drawn next would join it */
+        cairo_new_path(cr);
     }
 }
 
