@@ -268,6 +268,20 @@ bad_fleet() { # $1: the fleet file, $2: a word of the one line; exit 2, nothing 
   echo "# $(cat bad.err)"
 }
 check "... sharded with routed ships and no run: refused" bad_fleet fleet.json '"run"' --shard 1/2
+# with the run named (the one box.grb2 above was cut from), each of two
+# shards routes every ship and deals each to exactly one shard
+shards_once() {
+  local run k
+  run=$(grib_get -w count=1 -p dataDate,dataTime box.grb2 | awk '{printf "%s%02d", $1, $2 / 100}')
+  "$py" -c "import json; f = json.load(open('fleet.json')); f['run'] = '$run'; json.dump(f, open('fleet_run.json', 'w'))"
+  for k in 1 2; do
+    "$S" fleet fleet_run.json -n --shard $k/2 -q 2>"shard$k.err" |
+      awk 'NF == 5 && $2 ~ /^[0-9]+$/ {print $1}' >"shard$k" || return 1
+  done
+  echo "# run $run: shard 1: $(tr '\n' ' ' <shard1)| shard 2: $(tr '\n' ' ' <shard2)"
+  [ "$(cat shard1 shard2 | sort | tr '\n' ' ')" = "aurora borealis castor " ] && [ -s shard1 ] && [ -s shard2 ]
+}
+check "... sharded with the run named: each ship in exactly one shard" shards_once
 cat >onland.json <<'JSON'
 {"bundle": "maritime", "layers": ["swh"],
  "ships": [{"name": "stranded", "route": "onland.csv", "routed": true,
