@@ -105,4 +105,8 @@ int sim_field_eval(enum sim_field f, const struct sim_grid *g, const struct sim_
 int sim_field_vector(enum sim_vector v, const struct sim_grid *g, const struct sim_when *w,
                      float *u, float *vv);
 
+/* The GRIB files' cache names' prefix under the analytic switch
+ * (SEAWX_SIM_ANALYTIC, field_analytic.c); "" when it is off. */
+const char *sim_field_analytic_tag(void);
+
 #endif

@@ -239,6 +239,15 @@ static void compute_panom(struct ctx *c, float *out)
 static void compute_wind(struct ctx *c, float *u, float *v)
 {
     const struct sim_grid *g = c->g;
+    const struct sim_analytic *an = sim_field_analytic();
+
+    if (an->wind) {
+        for (size_t p = 0; p < c->n; p++) {
+            u[p] = (float)an->wu;
+            v[p] = (float)an->wv;
+        }
+        return;
+    }
 
     for (size_t j = 0; j < g->ny; j++) {
         double lat = g->lat[j];
@@ -364,6 +373,15 @@ static void compute_currents(struct ctx *c, float *u, float *v)
 {
     const struct sim_grid *g = c->g;
     double t = c->hours / 4000;
+    const struct sim_analytic *an = sim_field_analytic();
+
+    if (an->on) {
+        for (size_t p = 0; p < c->n; p++) {
+            u[p] = (float)(an->current ? an->cu : 0);
+            v[p] = (float)(an->current ? an->cv : 0);
+        }
+        return;
+    }
 
     for (size_t i = 0; i < g->nx; i++) {
         double x = g->lon[i] * DEG;
@@ -443,7 +461,7 @@ const float *sim_field_base_get(struct ctx *c, enum base b)
     if (c->base[b] != NULL || c->failed)
         return c->base[b];
     if (b >= B_SU10 && b <= B_SPANOM) {
-        if (c->nvortex > 0)
+        if (c->nvortex > 0 && !sim_field_analytic()->on)
             return storm_base(c, b);
         /* no storm on this grid: the background itself */
         if (b == B_SSEA)

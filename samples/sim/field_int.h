@@ -84,6 +84,17 @@ const float *sim_field_base_get(struct ctx *c, enum base b);
 int sim_field_derived_eval(struct ctx *c, enum sim_field f, float *out);
 int sim_field_derived_vector(struct ctx *c, enum sim_vector vec, float *u, float *v);
 
+/* The analytic switch (field_analytic.c): SEAWX_SIM_ANALYTIC's constant 10 m
+ * wind and surface current (m/s, toward east and north) in place of the
+ * model's, and no storm's vortex; on 0 when unset. tag: the GRIB files'
+ * cache names' prefix ("" when off). */
+struct sim_analytic {
+    int on, wind, current;
+    double wu, wv, cu, cv;
+    char tag[24];
+};
+const struct sim_analytic *sim_field_analytic(void);
+
 /* The active storms at valid (seconds since the epoch) that reach c's grid,
  * into c->vortex (field_storm.c). */
 void sim_field_storm_init(struct ctx *c, int64_t valid);

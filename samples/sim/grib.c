@@ -757,10 +757,10 @@ int sim_grib_get(const char *name, struct sim_blob **out)
         return -1;
     if (cache_dir(dir, sizeof(dir)) != 0)
         return -2;
-    /* the files with currents, simply packed, or encoded as ECMWF's, are
-     * cached under other names */
-    snprintf(path, sizeof(path), "%s/%s%s%s%s", dir, currents_on() ? "cur-" : "",
-             simple_on() ? "simple-" : "",
+    /* the files of the analytic switch, with currents, simply packed, or
+     * encoded as ECMWF's, are cached under other names */
+    snprintf(path, sizeof(path), "%s/%s%s%s%s%s", dir, sim_field_analytic_tag(),
+             currents_on() ? "cur-" : "", simple_on() ? "simple-" : "",
              ecmwf_on()      ? "ecmwf-"
              : *centre_env() ? "ncep-"
                              : "",

@@ -107,7 +107,9 @@ void sim_options_help(FILE *f)
                "decoder knows), SEAWX_SIM_GRIB_CENTRE=ecmwf|ncep (forecast files encoded as that\n"
                "centre encodes them: ecmwf gives centre ecmf, pressure as msl 0/3/0 on the mean\n"
                "sea level and tp in metres as its own 0/1/193; ncep gives centre kwbc and\n"
-               "prmsl 0/3/1, as without it).\n"
+               "prmsl 0/3/1, as without it), SEAWX_SIM_ANALYTIC='wind=U,V;current=U,V' (m/s:\n"
+               "every grid's 10 m wind and surface current that constant, no storm's vortex;\n"
+               "the analytic fields of the route's exact answers).\n"
                "Exit status: 0 stopped by a signal, 1 could not start, 2 bad options.\n");
 }
 

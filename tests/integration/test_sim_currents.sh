@@ -7,7 +7,9 @@
 # land. Without the switch the maritime files hold swh, mwd, mwp only.
 # seawx route fetches the currents where the files hold them: each point's
 # current is the file's (route_current_check.py reads it apart from seawx);
-# where they hold none the route is searched without, and says so.
+# where they hold none the route is searched without, and says so. The
+# analytic switch (SEAWX_SIM_ANALYTIC): a uniform wind and current in the
+# stand-in's files, and routes through them against exact answers.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 export SEAWX_SIM_GRIB_DIR=$T/grib SEAWX_SIM_GRIB_CURRENTS=1
@@ -138,5 +140,23 @@ import json
 w, wo = json.load(open('rc.json')), json.load(open('r0.json'))
 print('# hours with currents', w['hours'], 'without', wo['hours'])
 assert w['hours'] < wo['hours']"
+# ---- the analytic switch: a uniform wind and current, exact answers ----
+# SEAWX_SIM_ANALYTIC: every forecast file's 10 m wind and surface current
+# the values given and no storm's vortex; seawx grib cuts them from the
+# stand-in's files and seawx route through that file takes the exact time
+# route_analytic_check.py computes apart from seawx (within 0.2 %).
+kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+SIM_PID=
+rm -f "$T/port"
+export SEAWX_SIM_GRIB_CURRENTS=1 SEAWX_SIM_ANALYTIC='wind=0,-6.1733;current=0.6,0.3'
+export SEAWX_SIM_GRIB_DIR=$T/grib-analytic
+SIM_NOW=2023-11-15T02:00:00Z
+sim_start
+check "seawx grib of the analytic fields (wind, currents, 36 h)" sh -c "
+  SEAWX_CACHE_DIR='$T/cache-analytic' '$S' grib --bbox -33,-3,-27,3 --hours 0-36 \
+    --vars wind,currents --grid 0.25 --step 3 -q -o analytic.grb2 2>analytic.err"
+check "the stand-in's analytic fields: seawx route against exact answers" \
+  /usr/bin/python3 "$here/route_analytic_check.py" "$S" analytic.grb2 "$T" 0,-6.1733 0.6,0.3
+unset SEAWX_SIM_ANALYTIC
 check "no key in the access log or outputs" no_key_in access.log ./*.err
 finish
