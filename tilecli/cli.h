@@ -138,6 +138,32 @@ extern const cli_opt cli_service_opts[];
 /* Builds a client from those options and the SEAWX_* environment. */
 int cli_client(swx_client **out, const cli_args *a);
 
+/* The tile options `seawx seed`, `seawx voyage` and `seawx fleet` share,
+ * described once for their option tables. */
+#define CLI_OPT_TILE_RUN                                                                           \
+    {                                                                                              \
+        "run", 0, "RUN",                                                                           \
+            "latest (default: the newest complete run), YYYYMMDDHH or an ISO 8601 instant", 0,     \
+            NULL                                                                                   \
+    }
+#define CLI_OPT_TILE_SIZE                                                                          \
+    {                                                                                              \
+        "tile-size", 0, "PX", "256 (default) or 512", 0, NULL                                      \
+    }
+#define CLI_OPT_BUFFER                                                                             \
+    {                                                                                              \
+        "buffer", 0, "NM", "nautical miles around the route, geodesic", 0, "10"                    \
+    }
+#define CLI_OPT_GETMAPS_IN_FLIGHT                                                                  \
+    {                                                                                              \
+        "in-flight", 'j', "N", "requests under way at once", 0, "32"                               \
+    }
+#define CLI_OPT_NOW                                                                                \
+    {                                                                                              \
+        "now", 0, "TIME",                                                                          \
+            "count valid times as past from this instant, ISO 8601 (default: the clock)", 0, NULL  \
+    }
+
 /* The options of the storms' danger settings, for the option tables. */
 #define CLI_OPT_CONE_RADII                                                                         \
     {                                                                                              \

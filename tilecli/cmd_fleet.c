@@ -45,9 +45,8 @@ const cli_opt cmd_fleet_opts[] = {
      "4096; 0: no limit); past it the least recently used are dropped and asked again if needed",
      0, NULL},
     CLI_OPTS_GRIB,
-    {"now", 0, "TIME", "count valid times as past from this instant, ISO 8601 (default: the clock)",
-     0, NULL},
-    {"in-flight", 'j', "N", "requests under way at once", 0, "32"},
+    CLI_OPT_NOW,
+    CLI_OPT_GETMAPS_IN_FLIGHT,
     {"dry-run", 'n', NULL,
      "count tiles and GetMaps per ship and for the fleet (each ship alone against shared); "
      "fetch no map",
