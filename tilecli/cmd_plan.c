@@ -499,9 +499,7 @@ static int routed_open(plan_run *r, const plan_args *p)
         return exit_code;
     swx_routing_opts *o = &ra->o;
     route_search_defaults(ra, p->land_margin_nm);
-    o->polar = p->o.polar;
-    o->motor_kn = p->o.min_kn;
-    o->motor_floor = p->o.polar && p->o.min_kn > 0;
+    route_boat(ra, p->o.polar, p->o.min_kn);
     o->max_tws_kn = p->o.max_wind_kn;
     o->max_gust_kn = p->o.max_gust_kn;
     o->max_wave_m = p->o.max_wave_m;
@@ -529,7 +527,7 @@ static int routed_plan(plan_run *r, const plan_args *p, const cli_args *a)
         (exit_code = route_open_nogo(&r->rr, &r->storms, r->danger, p->o.from,
                                      last_depart + (int64_t)ra->o.max_hours * 3600, 0)))
         return exit_code;
-    route_wire(ra, &r->rr);
+    route_wire(ra, &r->rr, r->rr.nogo);
     int64_t first = swx_routing_forecast_first(r->rr.fc),
             last = swx_routing_forecast_last(r->rr.fc);
     for (size_t i = 0; i < n; i++) {
@@ -553,12 +551,10 @@ static int routed_plan(plan_run *r, const plan_args *p, const cli_args *a)
             x->max_gust_kn = s.max_gust_kn;
             x->max_wave_m = s.max_wave_m;
         } else {
-            const swx_routing_reason *why = swx_routing_why(route);
-            if (ra->nwp > 2)
-                snprintf(x->reason, sizeof x->reason, "on the leg from waypoint %zu to %zu: %.200s",
-                         r->rr.failed_leg + 1, r->rr.failed_leg + 2, why->message);
-            else
-                snprintf(x->reason, sizeof x->reason, "%s", why->message);
+            char leg[64];
+            route_leg_text(leg, sizeof leg, ra, &r->rr);
+            snprintf(x->reason, sizeof x->reason, "%.60s%s%.190s", leg[0] ? leg + 1 : "",
+                     leg[0] ? ": " : "", swx_routing_why(route)->message);
         }
         swx_routing_free(route);
     }

@@ -219,10 +219,7 @@ static int read_places(route_args *p, const cli_args *a)
             cli_error("routes go between 85 S and 85 N (the forecast's grids and GSHHG's bins)");
             return EXIT_USAGE;
         }
-    p->o.from_lat = p->wp_lat[0];
-    p->o.from_lon = p->wp_lon[0];
-    p->o.to_lat = p->wp_lat[p->nwp - 1];
-    p->o.to_lon = p->wp_lon[p->nwp - 1];
+    route_ends(p);
     return 0;
 }
 
@@ -434,19 +431,11 @@ static int open_storms(route_run *r, route_args *p, const cli_args *a)
     if (p->storms_file) {
         /* its errors name the file, as seawx storms --input's do */
         rc = swx_storm_read_file(p->storms_file, cli_keep_storm, &r->storms);
-    } else {
-        swx_client *client = NULL;
-        if ((exit_code = cli_client(&client, a)))
-            return exit_code;
-        swx_storm_query q;
-        swx_storm_query_init(&q);
-        cli_progress(0, "storms: fetching the active storms");
-        rc = swx_storm_fetch(NULL, client, &q, cli_keep_storm, &r->storms);
-        cli_progress(0, NULL);
-        swx_client_free(client);
+        if (rc)
+            return cli_stop_or_fail(rc, "nothing written");
+    } else if ((exit_code = route_fetch_active_storms(&r->storms, a))) {
+        return exit_code;
     }
-    if (rc)
-        return cli_stop_or_fail(rc, "nothing written");
     int64_t t1 = p->o.depart + (int64_t)((double)p->wait_h + p->o.max_hours) * 3600;
     if ((exit_code =
              route_open_nogo(r, &r->storms, r->danger, p->o.depart, t1, p->storm_margin_nm)))
@@ -641,10 +630,8 @@ static int search(route_run *r, route_args *p)
         blocking_storm(storm, sizeof storm, r, why);
         if (p->json && strcmp(p->json, "-") == 0)
             write_out(p->json, swx_routing_write_json, r->route, &in);
-        char leg[64] = "";
-        if (p->nwp > 2)
-            snprintf(leg, sizeof leg, " on the leg from waypoint %zu to %zu", r->failed_leg + 1,
-                     r->failed_leg + 2);
+        char leg[64];
+        route_leg_text(leg, sizeof leg, p, r);
         cli_error("no route%s: %s%s%s", leg, why->message, storm,
                   storm[0] && !p->wait_h ? "; --wait HOURS tries later departures" : "");
         return EXIT_NO_ROUTE;

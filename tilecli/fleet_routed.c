@@ -9,7 +9,6 @@
 #include "seawx/error.h"
 #include "seawx/fleet.h"
 #include "seawx/iso8601.h"
-#include "seawx/route_out.h"
 #include "seawx/voyage.h"
 
 #include <math.h>
@@ -48,9 +47,7 @@ static int ship_open(route_args *ra, route_run *rr, const swx_fleet_ship *s)
     swx_voyage_speed(&min_kn, &max_kn, s->voyage);
     swx_voyage_span(&depart, &arrival, s->voyage);
     ra->who = s->name;
-    ra->o.polar = s->polar;
-    ra->o.motor_kn = min_kn;
-    ra->o.motor_floor = s->polar != NULL;
+    route_boat(ra, s->polar, min_kn);
     ra->o.depart = depart;
     route_area(ra);
     return route_open_land(rr, ra);
@@ -82,73 +79,27 @@ static void union_area(route_args *all, const route_args *ra, const swx_fleet *f
  * last one's longest voyage. */
 static int open_storms(route_run *all, const route_args *ra, const swx_fleet *f, const cli_args *a)
 {
-    swx_client *client = NULL;
-    swx_storm_query q;
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    int exit_code, rc;
+    int exit_code;
     for (size_t i = 0; i < swx_fleet_ship_count(f); i++)
         if (swx_fleet_ship_at(f, i)->routed) {
             t0 = ra[i].o.depart < t0 ? ra[i].o.depart : t0;
             int64_t end = ra[i].o.depart + (int64_t)ra[i].o.max_hours * 3600;
             t1 = end > t1 ? end : t1;
         }
-    if ((exit_code = cli_client(&client, a)))
+    if ((exit_code = route_fetch_active_storms(&all->storms, a)))
         return exit_code;
-    swx_storm_query_init(&q);
-    cli_progress(0, "storms: fetching the active storms");
-    rc = swx_storm_fetch(NULL, client, &q, cli_keep_storm, &all->storms);
-    cli_progress(0, NULL);
-    swx_client_free(client);
-    if (rc)
-        return cli_stop_or_fail(rc, "nothing written");
     return route_open_nogo(all, &all->storms, NULL, t0, t1, 0);
 }
 
 /* Ship i searched through the fleet's forecast (path) and storms, its
  * voyage replaced by the route found. */
-static int ship_route(swx_fleet *f, size_t i, route_args *ra, route_run *rr, const route_run *all,
+static int ship_route(swx_fleet *f, size_t i, route_args *ra, route_run *rr, route_run *all,
                       const char *path)
 {
-    const swx_fleet_ship *s = swx_fleet_ship_at(f, i);
-    swx_routing *route = NULL;
-    int rc, exit_code;
-    if ((rc = swx_routing_forecast_open(&rr->fc, path, ra->south, ra->west, ra->north, ra->east)))
-        return cli_fail(rc);
-    int64_t first = swx_routing_forecast_first(rr->fc), last = swx_routing_forecast_last(rr->fc);
-    if (ra->o.depart < first || ra->o.depart >= last) {
-        char d[SWX_ISO8601_LEN];
-        swx_iso8601_format(d, ra->o.depart);
-        cli_error("%s: depart %s is outside the forecast: no route can be searched", s->name, d);
-        return EXIT_USAGE;
-    }
-    route_wire(ra, rr);
-    if (swx_routing_storms_count(all->nogo)) {
-        ra->o.leg[1] = swx_routing_storms_leg;
-        ra->o.leg_ctx[1] = all->nogo;
-    }
-    cli_progress(0, "routed: %s", s->name);
-    rc = route_solve_legs(rr, ra, &route);
-    cli_progress(0, NULL);
-    if (rc)
-        return cli_stop_or_fail(rc, "nothing written");
-    if (!swx_routing_found(route)) {
-        char leg[64] = "";
-        if (ra->nwp > 2)
-            snprintf(leg, sizeof leg, " on the leg from waypoint %zu to %zu", rr->failed_leg + 1,
-                     rr->failed_leg + 2);
-        cli_error("%s: no route%s: %s; nothing written", s->name, leg,
-                  swx_routing_why(route)->message);
-        swx_routing_free(route);
-        return EXIT_NO_ROUTE;
-    }
-    swx_routing_summary sum;
-    char t[SWX_ISO8601_LEN];
-    swx_routing_summarize(&sum, route);
-    swx_iso8601_format(t, route_arrival(route));
-    cli_info("%s: routed %.1f nm in %.1f h, arriving %s", s->name, sum.distance_nm, sum.hours, t);
     swx_voyage *v = NULL;
-    exit_code = route_as_voyage(&v, route, &ra->o, s->name);
-    swx_routing_free(route);
+    int rc,
+        exit_code = route_search_voyage(rr, ra, all->nogo, path, swx_fleet_ship_at(f, i)->name, &v);
     if (!exit_code && (rc = swx_fleet_set_voyage(f, i, v))) {
         swx_voyage_free(v);
         return cli_fail(rc);

@@ -199,11 +199,23 @@ int route_waypoints_from(route_args *p, const swx_voyage *v, const char *file)
         cli_error("%s: the waypoints are all one place: nothing to route", file);
         return EXIT_USAGE;
     }
+    route_ends(p);
+    return 0;
+}
+
+void route_ends(route_args *p)
+{
     p->o.from_lat = p->wp_lat[0];
     p->o.from_lon = p->wp_lon[0];
     p->o.to_lat = p->wp_lat[p->nwp - 1];
     p->o.to_lon = p->wp_lon[p->nwp - 1];
-    return 0;
+}
+
+void route_boat(route_args *p, const swx_polar *polar, double motor_kn)
+{
+    p->o.polar = polar;
+    p->o.motor_kn = motor_kn;
+    p->o.motor_floor = polar && motor_kn > 0;
 }
 
 void route_search_defaults(route_args *p, double land_margin_nm)
@@ -218,15 +230,15 @@ void route_search_defaults(route_args *p, double land_margin_nm)
     p->land_margin_nm = land_margin_nm;
 }
 
-void route_wire(route_args *p, const route_run *r)
+void route_wire(route_args *p, const route_run *r, swx_routing_storms *nogo)
 {
     p->o.met = swx_routing_forecast_met;
     p->o.met_ctx = r->fc;
     p->o.leg[0] = swx_routing_land_leg;
     p->o.leg_ctx[0] = r->land;
-    if (swx_routing_storms_count(r->nogo)) {
+    if (swx_routing_storms_count(nogo)) {
         p->o.leg[1] = swx_routing_storms_leg;
-        p->o.leg_ctx[1] = r->nogo;
+        p->o.leg_ctx[1] = nogo;
     }
     p->o.to_end = swx_routing_water_to_end;
 }
@@ -253,6 +265,69 @@ int route_as_voyage(swx_voyage **v, const swx_routing *r, const swx_routing_opts
     swx_voyage_free(*v);
     *v = nv;
     return 0;
+}
+
+void route_leg_text(char *out, size_t size, const route_args *p, const route_run *r)
+{
+    out[0] = 0;
+    if (p->nwp > 2)
+        snprintf(out, size, " on the leg from waypoint %zu to %zu", r->failed_leg + 1,
+                 r->failed_leg + 2);
+}
+
+int route_fetch_active_storms(swx_storm_list *out, const cli_args *a)
+{
+    swx_client *client = NULL;
+    swx_storm_query q;
+    int exit_code, rc;
+    if ((exit_code = cli_client(&client, a)))
+        return exit_code;
+    swx_storm_query_init(&q);
+    cli_progress(0, "storms: fetching the active storms");
+    rc = swx_storm_fetch(NULL, client, &q, cli_keep_storm, out);
+    cli_progress(0, NULL);
+    swx_client_free(client);
+    return rc ? cli_stop_or_fail(rc, "nothing written") : 0;
+}
+
+int route_search_voyage(route_run *r, route_args *p, swx_routing_storms *nogo, const char *path,
+                        const char *who, swx_voyage **v)
+{
+    swx_routing *route = NULL;
+    int rc, exit_code;
+    if ((rc = swx_routing_forecast_open(&r->fc, path, p->south, p->west, p->north, p->east)))
+        return cli_fail(rc);
+    int64_t first = swx_routing_forecast_first(r->fc), last = swx_routing_forecast_last(r->fc);
+    if (p->o.depart < first || p->o.depart >= last) {
+        char d[SWX_ISO8601_LEN], f[SWX_ISO8601_LEN], l[SWX_ISO8601_LEN];
+        swx_iso8601_format(d, p->o.depart);
+        swx_iso8601_format(f, first);
+        swx_iso8601_format(l, last);
+        cli_error("%s: the departure %s is outside the forecast, which runs from %s to %s", who, d,
+                  f, l);
+        return EXIT_USAGE;
+    }
+    route_wire(p, r, nogo);
+    cli_progress(0, "routed: %s", who);
+    rc = route_solve_legs(r, p, &route);
+    cli_progress(0, NULL);
+    if (rc)
+        return cli_stop_or_fail(rc, "nothing written");
+    if (!swx_routing_found(route)) {
+        char leg[64];
+        route_leg_text(leg, sizeof leg, p, r);
+        cli_error("%s: no route%s: %s; nothing written", who, leg, swx_routing_why(route)->message);
+        swx_routing_free(route);
+        return EXIT_NO_ROUTE;
+    }
+    swx_routing_summary sum;
+    char t[SWX_ISO8601_LEN];
+    swx_routing_summarize(&sum, route);
+    swx_iso8601_format(t, route_arrival(route));
+    cli_info("%s: routed %.1f nm in %.1f h, arriving %s", who, sum.distance_nm, sum.hours, t);
+    exit_code = route_as_voyage(v, route, &p->o, who);
+    swx_routing_free(route);
+    return exit_code;
 }
 
 int64_t route_arrival(const swx_routing *r)

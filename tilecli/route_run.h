@@ -79,17 +79,38 @@ int route_open_nogo(route_run *r, const swx_storm_list *storms, const swx_storm_
  * one line naming file for more than ROUTE_MAX_WAYPOINTS, a waypoint beyond
  * 85 degrees of latitude, or a route of one place. */
 int route_waypoints_from(route_args *p, const swx_voyage *v, const char *file);
+/* p->o's start and end: its first and last waypoint. */
+void route_ends(route_args *p);
+/* The boat of the routed commands (plan, voyage, fleet), the fixed route's:
+ * by polar, motoring at motor_kn wherever sailing makes less (motor_floor);
+ * without one, under motor at motor_kn. */
+void route_boat(route_args *p, const swx_polar *polar, double motor_kn);
 /* The search's settings of seawx route's defaults into p (3 degree
  * headings, the library's time steps, 30 days at most, the machine's cores
  * up to 8, Ctrl-C stops it; GSHHG full) and land_margin_nm off land. */
 void route_search_defaults(route_args *p, double land_margin_nm);
-/* The search's callbacks into p->o: r's forecast, land, storms (when any
- * meets the voyage's time) and the way round land to each leg's end. */
-void route_wire(route_args *p, const route_run *r);
+/* The search's callbacks into p->o: r's forecast, land, the storms of nogo
+ * (when any meets the voyage's time; NULL: none) and the way round land to
+ * each leg's end. */
+void route_wire(route_args *p, const route_run *r, swx_routing_storms *nogo);
 /* The route r as a voyage with its times into *v (the one there freed):
  * the track of `seawx route --track`, which `seawx voyage --route` reads. */
 int route_as_voyage(swx_voyage **v, const swx_routing *r, const swx_routing_opts *o,
                     const char *name);
+/* " on the leg from waypoint I to I + 1" of r's route without one (the
+ * leg r->failed_leg), for a route through more than two waypoints; "". */
+void route_leg_text(char *out, size_t size, const route_args *p, const route_run *r);
+/* The service's active storms into *out, with the progress line: 0, or the
+ * exit code after one line ("nothing written"). */
+int route_fetch_active_storms(swx_storm_list *out, const cli_args *a);
+/* r's forecast opened from path for p's area, p->o.depart inside it (else
+ * one line naming who, EXIT_USAGE); the search's callbacks wired with the
+ * storms of nogo (NULL: none); the route
+ * searched and, found, *v replaced by it with its times and one line naming
+ * who, its length, hours and arrival; not found, EXIT_NO_ROUTE after one
+ * line naming who and why. (`seawx voyage --routed`, a fleet's ship.) */
+int route_search_voyage(route_run *r, route_args *p, swx_routing_storms *nogo, const char *path,
+                        const char *who, swx_voyage **v);
 /* The route's arrival. */
 int64_t route_arrival(const swx_routing *r);
 /* The route from p->o.depart through every waypoint into *out (the first
