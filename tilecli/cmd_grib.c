@@ -137,7 +137,7 @@ static void fmt_bytes(char *out, size_t n, double b)
     if (b < 10 * 1024)
         snprintf(out, n, "%.0f bytes", b);
     else if (b < 10 * 1024 * 1024)
-        snprintf(out, n, "%.1f kB", b / 1024);
+        snprintf(out, n, "%.1f KiB", b / 1024);
     else
         snprintf(out, n, "%.1f MiB", b / 1048576);
 }
@@ -262,12 +262,22 @@ static void report(const swx_grib_result *r, const swx_grib_spec *spec, int dry,
                  last);
     if (r->range_ignored)
         cli_warn("the storage host sent whole files for byte ranges: more was fetched than needed");
+    if (r->ranges_one_by_one)
+        cli_warn("the storage host did not answer several byte ranges in one request: they were "
+                 "asked for one at a time (more requests, the same bytes)");
     if (dry) {
         printf("run %s, %s files, %zu times from %s to %s, %zu fields\n", run, r->region, r->times,
                first, last, r->messages);
-        printf("about %s written%s; %s to fetch of %s of forecast files (%s already in the "
+        /* complex packing's saving is known only once packed: a range
+         * that holds the file where it may matter (grib_cut.c) */
+        char low[32] = "";
+        if (r->bytes_low > 0 && (double)r->bytes_low < 0.99 * (double)r->bytes) {
+            fmt_bytes(low, sizeof low - 4, (double)r->bytes_low);
+            strcat(low, " to ");
+        }
+        printf("about %s%s written%s; %s to fetch of %s of forecast files (%s already in the "
                "cache)\n",
-               size, spec->bzip2 ? " before bzip2 (about a third of that after)" : "", fetched,
+               low, size, spec->bzip2 ? " before bzip2 (about a third of that after)" : "", fetched,
                files, r->from_cache ? "some" : "none");
         return;
     }

@@ -21,6 +21,13 @@
 #     point by point (bench/grib/compare.py); wall and CPU time over RUNS
 #     alternating rounds after one warm-up of each, medians, and the ratio
 #     per round. The window cut's time is given too.
+#  4. simply packed files of four fields (a second seawx-sim with
+#     SEAWX_SIM_GRIB_PACKING=simple SEAWX_SIM_GRIB_FIELDS=4): the bytes and
+#     requests storage served for the same voyage, its ranges in one request a
+#     file (multipart/byteranges) against one range a request (storage that
+#     answers only the first of several), and the peak resident size of a
+#     10-day Pacific voyage with waves from the global files (the service's
+#     own packing), fetching and from the cache (GNU time).
 # Writes bench/grib/last-run.md.
 #   SEAWX_BUILD   the build folder (default: <repo>/build); SEAWX_CLI, SEAWX_SIM override
 #   RUNS          timed rounds (default 7)
@@ -204,6 +211,41 @@ PY
 )"
 u() { echo "${1//_/ }"; }
 
+# ---- 4. simply packed files of four fields: parts, requests, memory ----
+simple_run() { # MODE OUT: the voyage against a simply packed seawx-sim whose
+  # storage answers several ranges as MODE; prints "bytes requests"
+  rm -f port4
+  SEAWX_SIM_GRIB_PACKING=simple SEAWX_SIM_GRIB_FIELDS=4 SEAWX_SIM_STORAGE_RANGES=$1 \
+    SEAWX_SIM_GRIB_DIR=$T/simgrib4 "$SIM" --port 0 --port-file port4 --key bench-key --now "$NOW" \
+    --access-log "access4-$1.log" 2>sim4.log &
+  local pid=$!
+  for _ in $(seq 200); do [ -s port4 ] && break; sleep 0.025; done
+  SEAWX_BASE_URL=http://127.0.0.1:$(cat port4) "$CLI" grib "${VOY[@]}" --cache "cache4-$1" --dry-run >/dev/null 2>&1
+  local l
+  l=$(wc -l <"access4-$1.log")
+  SEAWX_BASE_URL=http://127.0.0.1:$(cat port4) "$CLI" grib "${VOY[@]}" --cache "cache4-$1" -o "$2" -q 2>"$2.err"
+  awk -v a="$l" 'NR > a && $2 ~ /^127\.0\.0\.2:/ { s += $5; n++ } END { print s + 0, n + 0 }' "access4-$1.log"
+  if [ ! -s files4.bytes ]; then
+    for h in $(seq "$h0" 6 "$h1"); do
+      n=$(printf 'sof-d.%s.t%sz.0p25.basic.north-atlantic.f%03d.grib2' "$ymd" "${run:11:2}" "$h")
+      SEAWX_BASE_URL=http://127.0.0.1:$(cat port4) "$CLI" forecast download "$n" -o "f4-$n" -q
+    done
+    cat f4-*.grib2 | wc -c >files4.bytes
+  fi
+  kill $pid
+  wait $pid 2>/dev/null || true
+}
+read -r s4_bytes s4_req <<<"$(simple_run multipart simple-multi.grb2)"
+read -r s4_bytes1 s4_req1 <<<"$(simple_run first simple-single.grb2)"
+cmp -s simple-multi.grb2 simple-single.grb2 || { echo "the two simply packed builds differ" >&2; exit 1; }
+files4=$(cat files4.bytes)
+printf 'lat,lon\n35,140\n30,170\n25,-160\n21,-158\n' >long.csv
+LONG=(--route long.csv --depart "$NOW" --speed 6-8 --days 10 --vars wind,prmsl,waves --cache cache-long -q)
+/usr/bin/time -f %M -o long1.kb "$CLI" grib "${LONG[@]}" -o long1.grb2 2>long1.err
+/usr/bin/time -f %M -o long2.kb "$CLI" grib "${LONG[@]}" -o long2.grb2 2>long2.err
+cmp -s long1.grb2 long2.grb2 || { echo "the long voyage from the cache differs" >&2; exit 1; }
+long_fetched=$(du -sb cache-long | cut -f1)
+
 out=$top/bench/grib/last-run.md
 {
   echo "# Voyage GRIB ($(date -u +%Y-%m-%d), seawx-sim, run $run)"
@@ -253,6 +295,26 @@ out=$top/bench/grib/last-run.md
   echo "| global (--region global) | $whole_gl | $fetch_gl | $(pct "$fetch_gl" "$whole_gl") | $req_gl | $fetch_gl2 bytes, $svc_gl2 request to the service |"
   echo
   echo "seawx's own summary: $(sed -n -E 's/.*(fetched .* requests).*/\1/p' window.err) (regional); $(sed -n -E 's/.*(fetched .* requests).*/\1/p' global.err) (global)."
+  echo
+  echo "## Simply packed files of four fields: only the rows needed"
+  echo
+  echo "The same voyage against files of four fields (10 m wind, gust, pressure), simply"
+  echo "packed (template 5.0, as ECMWF's open data is): $nfiles files, $files4 bytes. The build"
+  echo "after a --dry-run (which walks the files and keeps their heads), storage's access log:"
+  echo
+  echo "| storage answers | bytes served | share of the files | requests |"
+  echo "|---|---|---|---|"
+  echo "| several ranges in one request (multipart/byteranges) | $s4_bytes | $(pct "$s4_bytes" "$files4") | $s4_req |"
+  echo "| the first range only (one range a request) | $s4_bytes1 | $(pct "$s4_bytes1" "$files4") | $s4_req1 |"
+  echo
+  echo "Target: at most 10 % of the files' bytes. Both files identical (cmp)."
+  echo
+  echo "## Memory: a 10-day Pacific voyage with waves (global files, the service's packing)"
+  echo
+  echo "35N 140E to 21N 158W, 6-8 kn, 10 days, wind, prmsl and waves: $(grib_count long1.grb2) fields,"
+  echo "$(size long1.grb2) bytes written; the cache holds $long_fetched bytes after it."
+  echo "Peak resident size (GNU time): **$(tail -1 long1.kb) kB** fetching, **$(tail -1 long2.kb) kB** from the cache"
+  echo "(target 128 MB); the two files identical."
   echo
   echo "## Cut and pack from files on disk, against CDO $(cdo --version 2>&1 | sed -n -E 's/.*version ([0-9.]+).*/\1/p' | head -1)"
   echo

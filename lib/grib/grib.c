@@ -249,7 +249,11 @@ int swx_grib_quote(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
             gfile *f;
             if ((rc = find_msg(&m, &f, j, t, j->params[k])) || !m)
                 continue;
-            j->res.bytes += swx__grib_estimate(&m->h, &j->times[t].grid, kept, kept < all);
+            int64_t low;
+            j->res.bytes +=
+                swx__grib_estimate(&m->h, &j->times[t].grid, kept, kept < all, j->params[k]->dscale,
+                                   j->spec->edition == 1 ? 1 : 2, &low);
+            j->res.bytes_low += low;
             j->res.messages++;
         }
     }
@@ -304,8 +308,23 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
             for (size_t k = 0; k < j->files[i].n; k++)
                 j->progress_total += swx__grib_requests_left(&j->files[i].msgs[k]);
         size_t todo = j->progress_total;
-        if (!(rc = swx__grib_report(j)) && todo)
-            rc = swx__grib_fetch_round(j, 1, todo);
+        rc = swx__grib_report(j);
+        /* A second round asks one at a time for the parts storage left out
+         * of a request of several (grib_fetch.c); a third means it sent
+         * less than it was asked for one range at a time. */
+        for (int round = 0; !rc && todo; round++) {
+            if (round == 2) {
+                rc = swx_error_set(SWX_ESERVICE, "storage did not send %zu byte ranges asked for",
+                                   todo);
+                break;
+            }
+            if ((rc = swx__grib_fetch_round(j, 1, todo)))
+                break;
+            todo = 0;
+            for (size_t i = 0; i < j->nfiles; i++)
+                for (size_t k = 0; k < j->files[i].n; k++)
+                    todo += swx__grib_requests_left(&j->files[i].msgs[k]);
+        }
     }
     /* every field was cut as its message came: the file, in the order of
      * the times and the variables */

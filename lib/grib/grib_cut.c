@@ -19,6 +19,8 @@
 #define MAX_POINTS (16u << 20)
 /* From this many points a field is also tried with complex packing. */
 #define COMPLEX_FROM 4096
+/* Points under which a cut spans a small share of its field's values. */
+#define SMALL_CUT 1024
 
 static int keeps(const ggrid *g, const swx_area *area, uint32_t i, uint32_t j)
 {
@@ -114,14 +116,47 @@ long swx__grib_needed(uint64_t **runs, const swx_grib_head *h, const ggrid *g, c
     return nr;
 }
 
-int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap)
+int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap,
+                           int dscale, int edition, int64_t *low)
 {
-    /* sections 0, 1, 3, 4 (template 4.8 is longer), 5 (template 5.2), 6, 7
-     * and the end, then the bitmap and the values at the source's width */
-    int64_t head = 16 + 21 + 72 + (h->pdt == 8 ? 58 : 34) + 49 + 6 + 5 + 4;
-    int64_t bits = h->bits > 0 ? h->bits : 16;
+    /* GRIB2: sections 0, 1, 3, 4 (template 4.8 is longer), 5 (template 5.0,
+     * or 5.2 where write_grib2() may pack complex), 6, 7 and the end;
+     * GRIB1 (simply packed): sections 0 to 2, the bitmap's and the data's
+     * heads and the end; then the bitmap and the values */
     int64_t n = (int64_t)g->ni * g->nj;
-    return head + (bitmap ? (n + 7) / 8 : 0) + ((int64_t)kept * bits + 7) / 8;
+    int64_t head = edition == 1 ? 8 + 28 + 32 + (bitmap ? 6 : 0) + 11 + 4
+                                : 16 + 21 + 72 + (h->pdt == 8 ? 58 : 34) +
+                                      (n >= COMPLEX_FROM ? 49 : 21) + 6 + 5 + 4;
+    /* Bits a value, simply packed to 10^-dscale: those of the source
+     * field's whole span (pack() sets the precision, ecCodes the bits for
+     * the span of the values cut, at most the source's): the most. */
+    double bits = h->bits > 0 ? h->bits : 16;
+    if (h->bits > 0) {
+        double span = (pow(2.0, h->bits) - 1) * pow(2.0, h->escale) / pow(10.0, h->dscale);
+        double steps = span * pow(10.0, dscale);
+        bits = steps < 1 ? 0 : ceil(log2(steps + 1));
+        if (bits > 32)
+            bits = 32;
+    }
+    int64_t fixed = head + (bitmap ? (n + 7) / 8 : 0);
+    int64_t most = fixed + (int64_t)(((double)kept * bits + 7) / 8);
+    /* The least: a small cut (a voyage's window of a few dozen points,
+     * under SMALL_CUT) whose values span a 256th of the field's, eight bits
+     * less a value (measured: 2 to 5 bits a value where the field's span
+     * takes 10 to 13); a grid that write_grib2() may pack complex, smaller
+     * by about what the source's own packing saves on its bits a value (its
+     * section 7 over its values). The quote reads heads, not values: the
+     * file lies between (measured on the stand-in: docs/grib.md). */
+    *low = most;
+    if (kept < SMALL_CUT)
+        *low = fixed + (int64_t)(((double)kept * (bits > 8 ? bits - 8 : 0) + 7) / 8);
+    if (edition != 1 && n >= COMPLEX_FROM && h->bits > 0 && h->data_at && h->npacked &&
+        h->length > h->data_at + 4) {
+        double eff = 8.0 * (double)(h->length - 4 - h->data_at) / (double)h->npacked;
+        if (eff < (double)h->bits)
+            *low = fixed + (int64_t)((double)kept * bits * eff / h->bits / 8.0 + 0.5);
+    }
+    return most;
 }
 
 /* ecCodes reports on stderr through its context's log procedure: here its

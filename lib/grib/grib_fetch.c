@@ -12,10 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Parts of one file asked for in one request, at most (Apache answers 200
+ * ranges; a Range header of 64 stays under 1.5 kB). */
+#define MAX_RANGES 64
+
 typedef struct req_ud {
     gfile *f;
     gmsg *m;     /* the fetch of one message; NULL: a step of the walk */
     size_t part; /* the part of m asked for (grib_partial.c); NO_PART: all */
+    /* several parts of f in one request: part ps[k] of message ms[k] */
+    size_t n;
+    gmsg *ms[MAX_RANGES];
+    size_t ps[MAX_RANGES];
+    int64_t ranges[2 * MAX_RANGES];
 } req_ud;
 #define NO_PART ((size_t)-1)
 
@@ -154,6 +163,90 @@ typedef struct fround {
     char **paths;
 } fround;
 
+/* A request for file f: its path kept for the round, req cleared. */
+static int file_request(fround *r, gfile *f, swx_request *req)
+{
+    char *path = malloc(strlen(f->id) + 32);
+    if (!path)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    sprintf(path, "/forecast/file/%s", f->id);
+    r->paths[r->nuds++] = path;
+    memset(req, 0, sizeof *req);
+    req->path = path;
+    return 0;
+}
+
+/* Into u, from the round's cursor on, the parts of f's messages fetched in
+ * parts that are not here yet, up to MAX_RANGES; the cursor moves past them. */
+static void gather(fround *r, gfile *f, req_ud *u)
+{
+    while (r->mi < f->n && u->n < MAX_RANGES) {
+        gmsg *m = &f->msgs[r->mi];
+        if (!m->nparts || m->is_cut) {
+            if (m->wanted && !m->data && !m->is_cut && !m->nparts)
+                return; /* a whole message: a request of its own */
+            r->mi++;
+            continue;
+        }
+        while (r->pi < m->nparts && u->n < MAX_RANGES) {
+            if (!m->parts[r->pi].done) {
+                u->ms[u->n] = m;
+                u->ps[u->n++] = r->pi;
+            }
+            r->pi++;
+        }
+        if (r->pi == m->nparts) {
+            r->mi++;
+            r->pi = 0;
+        }
+    }
+}
+
+/* One request for u's parts of f (several byte ranges). */
+static int several(fround *r, gfile *f, req_ud *u, swx_request *req, void **user)
+{
+    u->f = f;
+    u->m = NULL;
+    u->part = NO_PART;
+    for (size_t k = 0; k < u->n; k++) {
+        const gpart *p = &u->ms[k]->parts[u->ps[k]];
+        u->ranges[2 * k] = (int64_t)(u->ms[k]->off + p->off);
+        u->ranges[2 * k + 1] = (int64_t)(u->ms[k]->off + p->off + p->len - 1);
+    }
+    int rc = file_request(r, f, req);
+    if (rc)
+        return rc;
+    req->ranges = u->ranges;
+    req->nranges = u->n;
+    *user = u;
+    return 1;
+}
+
+/* The answer to a request of several parts: each part sent is taken; the
+ * ones storage left out (or all, when it began the whole file) stay wanted,
+ * and the job asks for parts one at a time from then on. */
+static int several_done(gjob *j, req_ud *u, const swx_response *resp)
+{
+    size_t missing = 0;
+    for (size_t k = 0; k < u->n; k++) {
+        const gpart *p = &u->ms[k]->parts[u->ps[k]];
+        if (k >= resp->nparts || !resp->parts[k]) {
+            missing++;
+            continue;
+        }
+        j->res.fetched += (int64_t)p->len;
+        j->progress_done++;
+        int rc = swx__grib_part_take(j, u->f, u->ms[k], u->ps[k], (const uint8_t *)resp->parts[k]);
+        if (rc)
+            return rc;
+    }
+    if (missing) {
+        j->one_range = 1;
+        j->res.ranges_one_by_one = 1;
+    }
+    return 0;
+}
+
 static int round_next(void *ud, swx_request *req, void **user)
 {
     fround *r = ud;
@@ -173,7 +266,20 @@ static int round_next(void *ud, swx_request *req, void **user)
                 continue;
             }
             m = &f->msgs[r->mi];
-            if (m->nparts && !m->is_cut) {
+            if (m->nparts && !m->is_cut && !j->one_range) {
+                /* the file's parts not here yet, several in one request */
+                if (r->nuds == r->cap)
+                    return swx_error_set(SWX_ENOMEM, "out of memory");
+                req_ud *u = &r->uds[r->nuds];
+                u->n = 0;
+                gather(r, f, u);
+                if (u->n >= 2)
+                    return several(r, f, u, req, user);
+                if (u->n == 0)
+                    continue;
+                m = u->ms[0];
+                part = u->ps[0];
+            } else if (m->nparts && !m->is_cut) {
                 /* a field in parts: each part not here yet */
                 while (r->pi < m->nparts && m->parts[r->pi].done)
                     r->pi++;
@@ -196,13 +302,10 @@ static int round_next(void *ud, swx_request *req, void **user)
         u->f = f;
         u->m = m;
         u->part = part;
-        char *path = malloc(strlen(f->id) + 32);
-        if (!path)
-            return swx_error_set(SWX_ENOMEM, "out of memory");
-        sprintf(path, "/forecast/file/%s", f->id);
-        r->paths[r->nuds++] = path;
-        memset(req, 0, sizeof *req);
-        req->path = path;
+        u->n = 0;
+        int rc = file_request(r, f, req);
+        if (rc)
+            return rc;
         if (m && part != NO_PART) {
             req->range_from = (int64_t)(m->off + m->parts[part].off);
             req->range_to = (int64_t)(m->off + m->parts[part].off + m->parts[part].len - 1);
@@ -229,6 +332,11 @@ static int round_done(void *ud, void *user, int rc, const swx_response *resp)
     req_ud *u = user;
     if (rc)
         return rc;
+    if (u->n >= 2) {
+        if ((rc = several_done(j, u, resp)))
+            return rc;
+        return swx__grib_report(j);
+    }
     j->res.fetched += (int64_t)resp->len;
     if (!r->fetch) {
         if ((rc = walk_step(j, u->f, resp)))

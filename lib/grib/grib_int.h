@@ -86,7 +86,8 @@ typedef struct gjob {
     int round_rc;
     size_t progress_done, progress_total;
     const char *stage;
-    int building; /* a build (not a quote): messages are cut as they come */
+    int building;  /* a build (not a quote): messages are cut as they come */
+    int one_range; /* storage did not answer several ranges in one request */
 } gjob;
 
 /* ---- the job (grib.c) ---- */
@@ -129,6 +130,8 @@ int swx__grib_parts_begin(gjob *j, gfile *f, gmsg *m, int64_t *cached, int64_t *
 /* A part fetched (r answers part k of m with its bytes); when the last is
  * in, a build cuts m. */
 int swx__grib_part_done(gjob *j, gfile *f, gmsg *m, size_t k, const struct swx_response *r);
+/* Part k of m from its bytes (the part's length), however they came. */
+int swx__grib_part_take(gjob *j, gfile *f, gmsg *m, size_t k, const uint8_t *bytes);
 /* Every part still wanted of every message of f, from the whole file (len
  * bytes), which the storage host sent for a Range it ignored. */
 int swx__grib_parts_from_file(gjob *j, gfile *f, const uint8_t *body, size_t len);

@@ -113,8 +113,7 @@ int swx__grib_parts_begin(gjob *j, gfile *f, gmsg *m, int64_t *cached, int64_t *
     return 0;
 }
 
-/* Part k of m from bytes (len, the part's own). */
-static int take(gjob *j, gfile *f, gmsg *m, size_t k, const uint8_t *bytes)
+int swx__grib_part_take(gjob *j, gfile *f, gmsg *m, size_t k, const uint8_t *bytes)
 {
     gpart *p = &m->parts[k];
     if (p->done)
@@ -136,7 +135,7 @@ int swx__grib_parts_from_file(gjob *j, gfile *f, const uint8_t *body, size_t len
         for (size_t q = 0; o->nparts && !o->is_cut && q < o->nparts; q++) {
             if (o->off + o->parts[q].off + o->parts[q].len > len)
                 return swx_error_set(SWX_ESERVICE, "%s: the file changed on storage", f->id);
-            int rc = take(j, f, o, q, body + o->off + o->parts[q].off);
+            int rc = swx__grib_part_take(j, f, o, q, body + o->off + o->parts[q].off);
             if (rc)
                 return rc;
         }
@@ -153,7 +152,7 @@ int swx__grib_part_done(gjob *j, gfile *f, gmsg *m, size_t k, const swx_response
                              "%s: storage answered %zu bytes from %lld for the %llu bytes at %llu",
                              f->id, r->len, (long long)r->range_start, (unsigned long long)p->len,
                              (unsigned long long)(m->off + p->off));
-    return take(j, f, m, k, body);
+    return swx__grib_part_take(j, f, m, k, body);
 }
 
 size_t swx__grib_requests_left(const gmsg *m)

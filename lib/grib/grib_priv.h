@@ -52,9 +52,12 @@ void swx__grib_init(void);
 long swx__grib_needed(uint64_t **runs, const swx_grib_head *h, const ggrid *g,
                       const swx_area *area);
 
-/* An estimate of a cut message's size from its source head (bits per
- * value) and the points it keeps. */
-int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap);
+/* An estimate of a cut message's size, written to values of 10^-dscale
+ * in GRIB edition (1 or 2),
+ * from its source head (the span of its values, its packing) and the points
+ * it keeps: the most, and in *low the least it may be. */
+int64_t swx__grib_estimate(const swx_grib_head *h, const ggrid *g, uint64_t kept, int bitmap,
+                           int dscale, int edition, int64_t *low);
 
 /* The points of g the area keeps (all when area is NULL). */
 uint64_t swx__grib_kept(const ggrid *g, const swx_area *area);

@@ -194,8 +194,12 @@ int swx_grib_head_read(swx_grib_head *h, uint64_t *need, const uint8_t *p, size_
                 return bad(what, "a data representation section too short");
             h->npacked = u32(s + 5);
             h->drt = (int)u16(s + 9);
-            if ((h->drt == 0 || h->drt == 2 || h->drt == 3) && len >= 20)
+            if ((h->drt == 0 || h->drt == 2 || h->drt == 3) && len >= 20) {
                 h->bits = s[19];
+                /* sign and magnitude (GRIB2 regulation 92.1.5) */
+                h->escale = (s[15] & 0x80 ? -1 : 1) * (int)(u16(s + 15) & 0x7fff);
+                h->dscale = (s[17] & 0x80 ? -1 : 1) * (int)(u16(s + 17) & 0x7fff);
+            }
             break;
         default:
             break;

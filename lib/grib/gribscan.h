@@ -39,10 +39,12 @@ typedef struct swx_grib_head {
     /* template 3.0: points and corners in degrees (longitudes 0..360) */
     uint32_t ni, nj;
     double lat1, lon1, lat2, lon2, di, dj;
-    int scan;         /* scanning mode flags */
-    int drt;          /* data representation template (0, 3, 40, 42, ...) */
-    int bits;         /* bits per value (templates 5.0, 5.2, 5.3; 0 otherwise) */
-    uint32_t npacked; /* section 5: the number of values packed */
+    int scan;           /* scanning mode flags */
+    int drt;            /* data representation template (0, 3, 40, 42, ...) */
+    int bits;           /* bits per value (templates 5.0, 5.2, 5.3; 0 otherwise) */
+    int escale, dscale; /* and their binary and decimal scale factors: the field's
+                           values span (2^bits - 1) * 2^escale / 10^dscale */
+    uint32_t npacked;   /* section 5: the number of values packed */
     /* Where the values start (section 7's data), when the bytes read reach
      * it and section 6 says no bitmap (indicator 255); 0 otherwise: only
      * then are a simply packed field's values at known bytes. */

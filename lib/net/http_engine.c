@@ -69,6 +69,12 @@ static int finish(engine *en, xfer *x, int rc)
         r.url = x->display;
         r.range_start = x->range_start;
         r.range_total = x->range_total;
+        if (x->nranges) {
+            if (!x->parts && !(x->parts = calloc(x->nranges, sizeof *x->parts)))
+                return swx_error_set(SWX_ENOMEM, "out of memory");
+            r.parts = x->parts;
+            r.nparts = x->nranges;
+        }
         en->stats->completed++;
         en->stats->bytes +=
             (double)x->body.len + (x->sink_fd >= 0 ? (double)x->sink_got : 0) + (double)x->cb_got;

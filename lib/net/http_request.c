@@ -6,6 +6,7 @@
 #include "seawx/error.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- one request ---- */
 
@@ -60,6 +61,16 @@ static int single_done(void *ud, void *user, int rc, const swx_response *resp)
         return 0;
     }
     r->len = resp->len;
+    if (resp->nparts) {
+        /* the parts point into the body taken over: a copy of the list */
+        if (!(r->parts = malloc(resp->nparts * sizeof *r->parts))) {
+            swx_response_free(r);
+            s->rc = swx_error_set(SWX_ENOMEM, "out of memory");
+            return 0;
+        }
+        memcpy(r->parts, resp->parts, resp->nparts * sizeof *r->parts);
+        r->nparts = resp->nparts;
+    }
     s->resp = r;
     return 0;
 }
@@ -85,6 +96,7 @@ void swx_response_free(swx_response *r)
     free(r->content_type);
     free(r->body);
     free(r->url);
+    free(r->parts);
     free(r);
 }
 

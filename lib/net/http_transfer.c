@@ -48,6 +48,8 @@ void swx_http_xfer_free(swx_client *c, xfer *x)
     free(x->extra);
     curl_slist_free_all(x->headers);
     swx_buf_free(&x->body);
+    free(x->ranges);
+    free(x->parts);
     free(x);
 }
 
@@ -179,6 +181,8 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
 {
     xfer *x = ud;
     size_t n = size * nmemb;
+    if (x->nranges && swx_http_ranges_whole(x))
+        return 0; /* the whole file for several ranges: not read (http_ranges.c) */
     if (x->cb && cb_takes(x))
         return cb_write(x, ptr, n);
     if (x->sink_fd >= 0) {
@@ -217,6 +221,21 @@ int swx_http_xfer_new(swx_client *c, const swx_request *req, void *user, xfer **
     if (x->range_from >= 0 && x->range_to < x->range_from) {
         free(x);
         return swx_error_set(SWX_EINVAL, "a byte range ends before it starts");
+    }
+    if (req->nranges >= 2) {
+        x->range_from = -1;
+        for (size_t k = 0; k < req->nranges; k++)
+            if (req->ranges[2 * k] < 0 || req->ranges[2 * k + 1] < req->ranges[2 * k] ||
+                (k && req->ranges[2 * k] <= req->ranges[2 * k - 1])) {
+                free(x);
+                return swx_error_set(SWX_EINVAL, "byte ranges that are not increasing and apart");
+            }
+        if (!(x->ranges = malloc(2 * req->nranges * sizeof *x->ranges))) {
+            free(x);
+            return swx_error_set(SWX_ENOMEM, "out of memory");
+        }
+        memcpy(x->ranges, req->ranges, 2 * req->nranges * sizeof *x->ranges);
+        x->nranges = req->nranges;
     }
     x->origin = req->service == SWX_SERVICE_VESSELS ? c->origin_vessels : c->origin_main;
     x->max_body = req->max_body ? req->max_body : c->max_body;
@@ -291,13 +310,17 @@ int swx_http_xfer_setup(swx_client *c, xfer *x)
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L); /* redirects are ours: see xfer_redirect */
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    if (x->sink_fd < 0 && x->range_from >= 0) {
-        /* A byte range of a file as it is stored: no content encoding, and
-         * the Content-Range of the answer read (swx_response). */
-        char range[48];
+    if (x->sink_fd < 0 && (x->range_from >= 0 || x->nranges)) {
+        /* A byte range of a file as it is stored, or several: no content
+         * encoding, and the Content-Range of the answer read (swx_response). */
+        char range[48], *ranges = x->nranges ? swx_http_ranges_value(x) : NULL;
+        if (x->nranges && !ranges)
+            return swx_error_set(SWX_ENOMEM, "out of memory");
         snprintf(range, sizeof range, "%lld-%lld", (long long)x->range_from,
                  (long long)x->range_to);
-        curl_easy_setopt(e, CURLOPT_RANGE, range);
+        curl_easy_setopt(e, CURLOPT_RANGE, ranges ? ranges : range); /* libcurl copies it */
+        free(ranges);
+        x->ranges_whole = 0;
         curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
         curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->timeout_ms);
@@ -678,6 +701,8 @@ enum outcome swx_http_classify(swx_client *c, xfer *x, CURLcode res, long *delay
         *code = swx_error_set(SWX_ECANCEL, "the download from %s was stopped", x->display);
         return OUT_FAIL;
     }
+    if (x->nranges && x->ranges_whole && (res == CURLE_OK || res == CURLE_WRITE_ERROR))
+        return OUT_OK; /* the whole file for several ranges, not read: no part */
     if (res != CURLE_OK)
         return classify_curl(c, x, res, delay_ms, code);
 
@@ -698,7 +723,12 @@ enum outcome swx_http_classify(swx_client *c, xfer *x, CURLcode res, long *delay
         svc = msg;
 
     char why[160];
-    if (status == 206 && partial_wrong(x, why, sizeof why)) {
+    if (status == 206 && x->nranges && swx_http_ranges_split(x, ctype, why, sizeof why)) {
+        *code = swx_error_set(SWX_ESERVICE, "%s answered %s (%d %s)", x->display, why, x->attempts,
+                              tries_word(x->attempts));
+        return retry_or_fail(c, x, delay_ms);
+    }
+    if (status == 206 && !x->nranges && partial_wrong(x, why, sizeof why)) {
         /* Asked again a few times, as a cut answer is, then an error: never
          * asked without end. */
         *code = swx_error_set(SWX_ESERVICE, "%s answered %s: no progress (%d %s)", x->display, why,

@@ -42,8 +42,12 @@ typedef struct xfer {
     int64_t range_end;            /* Content-Range last byte of a 206, -1 if none */
     int64_t range_total;          /* Content-Range length of the whole file, -1 if none */
     int64_t range_from, range_to; /* a byte range asked for (range_from >= 0) */
-    int sink_err;                 /* errno of a failed write */
-    int sink_restarted;           /* a 416 made us start over once */
+    int64_t *ranges;              /* several asked for in one request (http_ranges.c) */
+    size_t nranges;
+    const char **parts; /* each one's bytes in body, once answered */
+    int ranges_whole;   /* storage began the whole file for them: stopped */
+    int sink_err;       /* errno of a failed write */
+    int sink_restarted; /* a 416 made us start over once */
     const swx_download_opts *sink_opts;
     /* Callback path (swx_http_get_sink): a 2xx body of an accepted type goes
      * to cb->write as it arrives; other bodies are buffered as usual. cb is
@@ -68,5 +72,15 @@ void swx_http_xfer_free(swx_client *c, xfer *x);
  * OUT_RETRY *delay_ms is set (and the error line holds what went wrong, for
  * when no retry is left), on OUT_REDIRECT the transfer is already re-aimed. */
 enum outcome swx_http_classify(swx_client *c, xfer *x, CURLcode res, long *delay_ms, int *code);
+
+/* Several ranges in one request (http_ranges.c). The Range header's value
+ * for x->ranges (malloc'd), or NULL when out of memory. */
+char *swx_http_ranges_value(const xfer *x);
+/* Whether this attempt's answer is the whole file for x->ranges (a 2xx
+ * other than 206): its body is then not read. */
+int swx_http_ranges_whole(xfer *x);
+/* Points x->parts into the body of a 206 (of type ctype) for x->ranges:
+ * 0, or 1 with what is wrong with the answer in why. */
+int swx_http_ranges_split(xfer *x, const char *ctype, char *why, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* files.c: listings, download redirects and storage (see files.h). */
 #include "files.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,17 +384,141 @@ static struct sim_blob *damaged(struct sim_blob *blob)
     return sim_blob_adopt(out, n);
 }
 
+/* A Range header's byte ranges, as RFC 9110 reads them: "bytes=" and
+ * comma-separated FIRST-LAST, FIRST- or -SUFFIX, each cut to the file. At
+ * most MAX_RANGES (more is a 400, as servers bound them). Returns the count
+ * of satisfiable ranges (0: none, a 416), or -1 when the header is malformed. */
+#define MAX_RANGES 200
+static int parse_ranges(const char *range, size_t total, unsigned long long (*r)[2])
+{
+    const char *p = range;
+    int n = 0, asked = 0;
+
+    if (strncmp(p, "bytes=", 6) != 0)
+        return -1;
+    p += 6;
+    for (;;) {
+        unsigned long long a = 0, b = 0;
+        int has_a = 0, has_b = 0;
+        char *end;
+        while (*p == ' ')
+            p++;
+        if (isdigit((unsigned char)*p)) {
+            a = strtoull(p, &end, 10);
+            p = end;
+            has_a = 1;
+        }
+        if (*p++ != '-')
+            return -1;
+        if (isdigit((unsigned char)*p)) {
+            b = strtoull(p, &end, 10);
+            p = end;
+            has_b = 1;
+        }
+        if ((!has_a && !has_b) || (has_a && has_b && b < a) || ++asked > MAX_RANGES)
+            return -1;
+        if (!has_a) { /* the last b bytes */
+            if (b == 0)
+                return -1;
+            a = b >= total ? 0 : total - b;
+            b = total - 1;
+        } else if (!has_b || b >= total) {
+            b = total - 1;
+        }
+        if (a < total) {
+            r[n][0] = a;
+            r[n][1] = b;
+            n++;
+        }
+        while (*p == ' ')
+            p++;
+        if (*p == '\0')
+            return n;
+        if (*p++ != ',')
+            return -1;
+    }
+}
+
+/* SEAWX_SIM_STORAGE_RANGES: how the storage host answers a request of
+ * several byte ranges. multipart (default): multipart/byteranges, as nginx
+ * and Apache do; whole: 200 with the whole file, as S3 and Cloud Storage do;
+ * first: a 206 of the first range alone; some: multipart without every
+ * second range (a broken host). */
+static const char *ranges_mode(void)
+{
+    const char *v = getenv("SEAWX_SIM_STORAGE_RANGES");
+    return v != NULL &&
+                   (strcmp(v, "whole") == 0 || strcmp(v, "first") == 0 || strcmp(v, "some") == 0)
+               ? v
+               : "multipart";
+}
+
+/* Answers a Range request of the stored file blob; h[0] is its disposition. */
+static int ranged(struct sim_request *rq, const char *range, const char *ctype,
+                  struct sim_blob *blob, struct sim_header *h)
+{
+    unsigned long long r[MAX_RANGES][2];
+    size_t total = sim_blob_len(blob);
+    const unsigned char *data = sim_blob_data(blob);
+    const char *mode = ranges_mode();
+    char crange[100], mtype[100];
+    int n, rc;
+
+    n = parse_ranges(range, total, r);
+    if (n < 0) {
+        return sim_http_reply_text(rq, 400, "bad Range");
+    }
+    if (n == 0) {
+        snprintf(crange, sizeof(crange), "bytes */%zu", total);
+        h[1].name = "Content-Range";
+        h[1].value = crange;
+        return sim_http_reply(rq, 416, "text/plain", "range not satisfiable", 21, h + 1, 1);
+    }
+    if (n > 1 && strcmp(mode, "whole") == 0) {
+        h[1].name = "Accept-Ranges";
+        h[1].value = "bytes";
+        return sim_http_reply_blob(rq, 200, ctype, blob, h, 2);
+    }
+    if (n == 1 || strcmp(mode, "first") == 0) {
+        unsigned long long a = r[0][0], b = r[0][1];
+        snprintf(crange, sizeof(crange), "bytes %llu-%llu/%zu", a, b, total);
+        h[1].name = "Content-Range";
+        h[1].value = crange;
+        return sim_http_reply(rq, 206, ctype, data + a, (size_t)(b - a + 1), h, 2);
+    }
+    /* multipart/byteranges (RFC 9110, 14.6): each part its Content-Type and
+     * Content-Range, then its bytes; "some" leaves every second one out */
+    struct sim_buf out;
+    const char *boundary = "SEAWX_SIM_BYTERANGES_3d6b1f";
+    sim_buf_init(&out, total + 1024 + 200 * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        if (strcmp(mode, "some") == 0 && k % 2 == 1)
+            continue;
+        sim_buf_printf(&out,
+                       "\r\n--%s\r\nContent-Type: %s\r\nContent-Range: bytes %llu-%llu/%zu\r\n\r\n",
+                       boundary, ctype, r[k][0], r[k][1], total);
+        sim_buf_append(&out, data + r[k][0], (size_t)(r[k][1] - r[k][0] + 1));
+    }
+    sim_buf_printf(&out, "\r\n--%s--\r\n", boundary);
+    size_t len = 0;
+    char *body = sim_buf_steal(&out, &len);
+    if (body == NULL)
+        return -1;
+    snprintf(mtype, sizeof(mtype), "multipart/byteranges; boundary=%s", boundary);
+    rc = sim_http_reply_take(rq, 206, mtype, body, len, h, 1);
+    return rc;
+}
+
 int sim_files_storage(struct sim_request *rq, int *handled)
 {
     const char *p = rq->path;
     const char *name;
     const char *ctype = "application/octet-stream";
-    char disp[300], crange[100];
+    char disp[300];
     struct sim_header h[2];
     struct sim_blob *blob = NULL;
     const char *range = sim_http_header(rq, "Range");
     int rc;
-    size_t total;
 
     *handled = 0;
     if (strncmp(p, "/files/", 7) != 0)
@@ -423,7 +548,6 @@ int sim_files_storage(struct sim_request *rq, int *handled)
             return sim_http_reply_text(rq, 500, "the file could not be made");
         blob = damaged(blob);
     }
-    total = sim_blob_len(blob);
     snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", name);
     h[0].name = "Content-Disposition";
     h[0].value = disp;
@@ -431,31 +555,7 @@ int sim_files_storage(struct sim_request *rq, int *handled)
     if (sim_data_env("SEAWX_SIM_STORAGE_RANGE", 1, 0, 1) == 0)
         range = NULL;
     if (range != NULL) {
-        unsigned long long a = 0, b = 0;
-        int n = strncmp(range, "bytes=-", 7) == 0 ? 0 : sscanf(range, "bytes=%llu-%llu", &a, &b);
-        if (n < 1 && sscanf(range, "bytes=-%llu", &b) == 1 && b > 0) {
-            /* the last b bytes */
-            a = b >= total ? 0 : total - b;
-            b = total - 1;
-            n = 2;
-        }
-        if (n < 1) {
-            sim_blob_unref(blob);
-            return sim_http_reply_text(rq, 400, "bad Range");
-        }
-        if (n < 2 || b >= total)
-            b = total - 1;
-        if (a >= total || b < a) {
-            snprintf(crange, sizeof(crange), "bytes */%zu", total);
-            h[1].name = "Content-Range";
-            h[1].value = crange;
-            sim_blob_unref(blob);
-            return sim_http_reply(rq, 416, "text/plain", "range not satisfiable", 21, h + 1, 1);
-        }
-        snprintf(crange, sizeof(crange), "bytes %llu-%llu/%zu", a, b, total);
-        h[1].name = "Content-Range";
-        h[1].value = crange;
-        rc = sim_http_reply(rq, 206, ctype, sim_blob_data(blob) + a, (size_t)(b - a + 1), h, 2);
+        rc = ranged(rq, range, ctype, blob, h);
         sim_blob_unref(blob);
         return rc;
     }

@@ -242,6 +242,7 @@ static const struct param p_tp_ecmwf = {.short_name = "tp",
                                         .accum = 1};
 
 static const struct param *const basic[] = {&p_u10, &p_v10, &p_gust, &p_prmsl, &p_t2m, &p_tp, NULL};
+static const struct param *const basic4[] = {&p_u10, &p_v10, &p_gust, &p_prmsl, NULL};
 static const struct param *const maritime[] = {&p_swh, &p_mwd, &p_mwp, NULL};
 static const struct param *const maritime_cur[] = {&p_swh, &p_mwd, &p_mwp, &p_ocu, &p_ocv, NULL};
 static const struct param *const wind[] = {&p_u10, &p_v10, &p_gust, &p_u100, &p_v100, NULL};
@@ -294,6 +295,14 @@ static int simple_on(void)
 {
     const char *v = getenv("SEAWX_SIM_GRIB_PACKING");
     return v != NULL && strcmp(v, "simple") == 0;
+}
+
+/* SEAWX_SIM_GRIB_FIELDS=4: the basic files hold four fields (10 m wind,
+ * gust, pressure), as a provider's files of only what sailors ask for do. */
+static int four_on(void)
+{
+    const char *v = getenv("SEAWX_SIM_GRIB_FIELDS");
+    return v != NULL && strcmp(v, "4") == 0;
 }
 
 static int ecmwf_on(void)
@@ -378,6 +387,8 @@ static int parse(const char *name, struct file *f)
                 f->params = bundles[i].params;
         if (f->params == maritime && currents_on())
             f->params = maritime_cur;
+        if (f->params == basic && strcmp(bundle, "basic") == 0 && four_on())
+            f->params = basic4;
         f->hour = atoi(fh);
         if (f->params == NULL || !sim_grib_hour_valid(f->hour) || atoi(hh) % 6 != 0)
             return -1;
@@ -757,10 +768,10 @@ int sim_grib_get(const char *name, struct sim_blob **out)
         return -1;
     if (cache_dir(dir, sizeof(dir)) != 0)
         return -2;
-    /* the files of the analytic switch, with currents, simply packed, or
+    /* the files of the analytic switch, with currents, simply packed, of four fields, or
      * encoded as ECMWF's, are cached under other names */
-    snprintf(path, sizeof(path), "%s/%s%s%s%s%s", dir, sim_field_analytic_tag(),
-             currents_on() ? "cur-" : "", simple_on() ? "simple-" : "",
+    snprintf(path, sizeof(path), "%s/%s%s%s%s%s%s", dir, sim_field_analytic_tag(),
+             currents_on() ? "cur-" : "", simple_on() ? "simple-" : "", four_on() ? "f4-" : "",
              ecmwf_on()      ? "ecmwf-"
              : *centre_env() ? "ncep-"
                              : "",

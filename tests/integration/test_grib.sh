@@ -45,7 +45,7 @@ check "--dry-run writes no file" test ! -e v.grb2
 heads=$(storage_bytes "$m")
 echo "# dry run: $(cat quote.out | tr '\n' ' ') ($heads bytes of message heads fetched)"
 check "--dry-run fetches message heads only (< 256 KiB)" test "$heads" -lt 262144
-quoted=$(sed -n 's/.*written; \([0-9.]*\) \(bytes\|kB\|MiB\) to fetch.*/\1 \2/p' quote.out)
+quoted=$(sed -n 's/.*written; \([0-9.]*\) \(bytes\|KiB\|MiB\) to fetch.*/\1 \2/p' quote.out)
 
 m=$(mark)
 "$S" grib "${voyage[@]}" --cache c1 -o v.grb2 2>build.err
@@ -58,7 +58,7 @@ check "the file is at most 15 kB (SailMail over Pactor-2/3: 10/30 kB a file)" te
 check "the build fetches what the quote said ($quoted)" sh -c "
   case '$quoted' in
     *' MiB') awk -v q='${quoted% *}' -v f=$fetched 'BEGIN {exit !(f >= (q - 0.05) * 1048576 && f <= (q + 0.05) * 1048576)}' ;;
-    *' kB') awk -v q='${quoted% *}' -v f=$fetched 'BEGIN {exit !(f >= (q - 0.05) * 1024 && f <= (q + 0.05) * 1024)}' ;;
+    *' KiB') awk -v q='${quoted% *}' -v f=$fetched 'BEGIN {exit !(f >= (q - 0.05) * 1024 && f <= (q + 0.05) * 1024)}' ;;
     *) test '${quoted% *}' = $fetched ;;
   esac"
 check "grib_ls reads 21 times x 3 fields, one field a message" \
@@ -133,6 +133,36 @@ echo "# GRIB1: window $g1 bytes, box $box1 ($(awk -v a="$g1" -v b="$box1" 'BEGIN
 check "as GRIB1, the window cut is at most 40 % of the box" test "$box1" -gt 0 -a $((100 * g1)) -le $((40 * box1))
 check "the route cut passes the same check" \
   sh -c "/usr/bin/python3 '$here/grib_check.py' route.grb2 src route.csv $RUN $DEPART 6 8 50 0.5 300 240 6 >routecheck.out 2>&1"
+
+# ---- the size --dry-run quotes holds the file written: within 10 %, or the
+# range it gives ("about A to B written": the values decide it) ----
+holds() { # QUOTE_OUT FILE
+  python3 - "$1" "$(stat -c %s "$2" 2>/dev/null || echo 0)" <<'PY'
+import re, sys
+q, size = open(sys.argv[1]).read(), int(sys.argv[2])
+u = {"bytes": 1, "KiB": 1024, "MiB": 1048576}
+n = r"([0-9.]+) (bytes|KiB|MiB)"
+m = re.search(rf"about (?:{n} to )?{n} written", q)
+hi = float(m.group(3)) * u[m.group(4)]
+lo = float(m.group(1)) * u[m.group(2)] if m.group(1) else None
+ok = size > 0 and (lo <= size <= hi * 1.0005 if lo is not None else abs(hi - size) <= 0.1 * size)
+print(f"# quoted {m.group(0)!r}, wrote {size} bytes: {'held' if ok else 'NOT held'}")
+sys.exit(0 if ok else 1)
+PY
+}
+quote_case() { # NAME FILE ARGS...: quotes, builds, checks
+  local name=$1 file=$2
+  shift 2
+  "$S" grib "$@" --cache c1 --dry-run -o "$file" >"quote-$file.out" 2>/dev/null
+  "$S" grib "$@" --cache c1 -o "$file" 2>/dev/null
+  check "the --dry-run size holds the file: $name" holds "quote-$file.out" "$file"
+}
+quote_case "the voyage, window cut" qv.grb2 "${voyage[@]}"
+quote_case "the voyage, route cut" qr.grb2 "${voyage[@]}" --cut route
+quote_case "the voyage as GRIB1" qv.grb "${voyage[@]}"
+quote_case "the Saildocs-style box" qb.grb2 --bbox -61.2,35,-39.3,41 --hours 6-126 --vars wind,prmsl
+quote_case "a global box at 1 degree (complex packing)" qg.grb2 --bbox -180,-80,180,80 --hours 0-12 \
+  --grid 1 --vars wind,prmsl --region global
 
 # Across 180: a Pacific route, from the global files (no region holds it).
 printf 'lat,lon\n20,170\n22,-175\n24,-165\n' >pacific.csv

@@ -33,6 +33,16 @@ typedef struct swx_request {
      * content encoding; the server may answer 206 with that range or 200
      * with the whole file (the response's range_start tells which). */
     int64_t range_from, range_to;
+    /* Several byte ranges of a stored file in one request, when nranges >= 2:
+     * ranges[2k]..ranges[2k + 1] (inclusive), increasing and apart
+     * (range_from and range_to unused). The answer's parts[k] holds range
+     * k's bytes, whichever way storage sent them (multipart/byteranges, or
+     * one range holding them all), or is NULL where storage left range k
+     * out. Storage that answers with the whole file (some answer several
+     * ranges so) is stopped at its first bytes: status 200 and every part
+     * NULL, so that the caller asks for the ranges one at a time instead. */
+    const int64_t *ranges;
+    size_t nranges;
 } swx_request;
 
 typedef struct swx_response {
@@ -46,6 +56,10 @@ typedef struct swx_response {
      * the file's whole length from its Content-Range, -1 when absent (a 200
      * with the whole file, or a request without a range). */
     int64_t range_start, range_total;
+    /* A request of several ranges (swx_request.nranges): each range's
+     * bytes in body, NULL for a range not sent (see there). */
+    const char **parts;
+    size_t nparts;
 } swx_response;
 
 /* Sends one GET. *out is set only on success (2xx with an acceptable body). */

@@ -155,13 +155,16 @@ typedef struct swx_grib_result {
     int64_t first, last;             /* the first and last valid time */
     int ends_early;                  /* the voyage goes on after the run's last hour */
     size_t messages;                 /* fields written (or to be written) */
-    int64_t bytes;                   /* the file's size; a quote: an estimate */
+    int64_t bytes;                   /* the file's size; a quote: an estimate, the most */
+    int64_t bytes_low;               /* a quote: the least it may be (complex packing) */
     int64_t fetched;                 /* bytes fetched from storage */
     int64_t to_fetch;                /* a quote: bytes a build would fetch */
     int64_t from_cache;              /* bytes of messages taken from the cache */
     int64_t files_bytes;             /* the whole size of the forecast files read from */
     long requests;                   /* requests sent to storage (and the service) */
     int range_ignored;               /* the storage host answered a Range with the whole file */
+    int ranges_one_by_one;           /* it did not answer several ranges in one request: they
+                                        were asked for one at a time */
     char left_out[64];               /* the spec's if_held variables left out, comma-separated */
     double west, south, east, north; /* the extent of the grids written */
 } swx_grib_result;
