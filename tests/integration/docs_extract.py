@@ -17,6 +17,10 @@ The convention (docs/testing.md, "The docs test"):
   to NAME in the scratch folder before the page's commands run.
 - `<!-- docs-test: now TIME -->` anywhere on a page: the stand-in's clock for
   that page (default 2024-10-01T12:00:00Z).
+- `<!-- docs-test: size FILE SIZE -->` anywhere on a page, after the commands
+  that write FILE: the size the page quotes for it (`19 kB`, `9.3 kB`,
+  `15,099 bytes`, `<5 kB`; k, M and G decimal, Ki, Mi and Gi binary) must be
+  FILE's, as rounded to the digits quoted (`<`: under it).
 - ```text blocks are synopses: not run.
 - In every ```sh and ```text block, each option given to `seawx CMD` or
   `seawx-sim` must be one that `seawx CMD --help` (`seawx-sim --help`) lists.
@@ -175,6 +179,12 @@ def main():
                 kind, arg = d.group(1), d.group(2)
                 if kind == "now":
                     now = arg
+                elif kind == "size":
+                    m = re.match(r"^(\S+)\s+(<?[0-9][0-9,.]*\s*(?:bytes|[kMG]i?B))$", arg)
+                    if not m:
+                        sys.exit(f"{page}:{i + 1}: docs-test size needs FILE SIZE ('19 kB')")
+                    script.append(f"docs_size {shlex.quote(f'{page}:{i + 1}')} "
+                                  f"{shlex.quote(m.group(1))} {shlex.quote(m.group(2))}\n")
                 elif kind in ("skip", "file"):
                     arg = re.sub(r"^\((.*)\)$", r"\1", arg).strip()
                     if not arg:

@@ -32,6 +32,30 @@ docs_cmd() {
   fi
 }
 
+# docs_size WHERE FILE SIZE: FILE's size is the one the page quotes, rounded
+# to the digits it gives ("19 kB": 18,500 to 19,499 bytes; "<5 kB": under).
+docs_size() {
+  local where=$1 file=$2 size=$3 bytes
+  bytes=$(stat -c %s "$file" 2>/dev/null) || bytes=-1
+  if [ "$bytes" -ge 0 ] && python3 - "$bytes" "$size" <<'PY'; then
+import re, sys
+got, q = int(sys.argv[1]), sys.argv[2].replace(",", "")
+m = re.match(r"^(<?)([0-9.]+)\s*(bytes|[kMG]i?B)$", q)
+unit = {"bytes": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1024, "kiB": 1024,
+        "MiB": 1024 ** 2, "GiB": 1024 ** 3}[m.group(3)]
+digits = len(m.group(2).split(".")[1]) if "." in m.group(2) else 0
+v = got / unit
+ok = v < float(m.group(2)) if m.group(1) else f"{v:.{digits}f}" == m.group(2)
+sys.exit(0 if ok else 1)
+PY
+    echo P >>"$results"
+    echo "ok - $where: $file is $size ($bytes bytes)"
+  else
+    echo F >>"$results"
+    echo "FAILED - $where: the page quotes $size for $file, which is $bytes bytes"
+  fi
+}
+
 # docs_file NAME <<'END' ... END: a file the page shows, for its commands.
 docs_file() {
   mkdir -p "$(dirname "$1")"

@@ -35,16 +35,21 @@ echo "soak_seeds: fault seeds $FIRST..$((FIRST + COUNT - 1)), $SEAWX_CLI, $LOAD 
 failed=0 t0=$SECONDS
 for seed in $(seq "$FIRST" $((FIRST + COUNT - 1))); do
   s0=$SECONDS
-  SOAK_FAULT_SEED=$seed SOAK_SEED_ONLY=1 SOAK_REF=$W/ref.mbtiles bash "$here/test_soak.sh" >"$W/seed-$seed.log" 2>&1
+  SEAWX_KEEP_TEST_DIR=1 SOAK_FAULT_SEED=$seed SOAK_SEED_ONLY=1 SOAK_REF=$W/ref.mbtiles \
+    bash "$here/test_soak.sh" >"$W/seed-$seed.log" 2>&1
   rc=$?
+  kept=$(sed -n 's/^# kept: //p' "$W/seed-$seed.log")
   line=$(grep -m1 '^# seed:' "$W/seed-$seed.log")
   asked=$(grep -o 'asked again, nothing else twice ([0-9]* = [0-9]* + [0-9]*)' "$W/seed-$seed.log" | grep -o '+ [0-9]*' | tr -d '+ ')
   if [ "$rc" -eq 0 ]; then
     echo "seed $seed: ok, ${asked:-?} faulted GetMaps asked again, $((SECONDS - s0)) s (${line#\# seed: })"
     rm -f "$W/seed-$seed.log"
+    [ -n "$kept" ] && rm -rf "$kept"
   else
     failed=$((failed + 1))
-    echo "seed $seed: FAILED (log $W/seed-$seed.log): $(grep -m3 '^FAILED' "$W/seed-$seed.log" | tr '\n' ' ')"
+    echo "seed $seed: FAILED (log $W/seed-$seed.log, folder $kept): $(grep -m3 '^FAILED' "$W/seed-$seed.log" | tr '\n' ' ')"
+    # the seeder's own words for what failed (a tile's last error and its tries)
+    grep -h 'failed:' "$kept/f.err" 2>/dev/null | sed 's/^/    /' | cut -c1-300
   fi
 done
 echo "soak_seeds: $COUNT seeds, $failed failed, $((SECONDS - t0)) s"
