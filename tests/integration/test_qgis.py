@@ -14,6 +14,9 @@ exits non-zero with one line on stderr when something is wrong.
   test_qgis.py view CONNECTION XMIN YMIN XMAX YMAX WIDTH HEIGHT PNG
                                                render that extent (layer CRS) at
                                                that size, as a map canvas does
+  test_qgis.py panel CONNECTION PNG CROP      the Layers panel with the layer's
+                                               legend image, grabbed to PNG; the
+                                               image found in it as it is, to CROP
   test_qgis.py legend CONNECTION PNG           the layer with the plugin's legend
                                                (LEGEND domain, FILE) as its legend
                                                image: QGIS's legend drawn to PNG,
@@ -156,6 +159,50 @@ def cmd_legend(conn, png):
              f"{close:.2f} of them the legend's)")
 
 
+def cmd_panel(conn, png, crop):
+    """QGIS's Layers panel as a user sees it: the layer with the plugin's
+    legend file as its legend image, the view grabbed to PNG; the legend
+    image found in it pixel for pixel (QGIS shows it at its own size, not
+    scaled) and cut out to CROP for legend_check.py to read."""
+    from osgeo import gdal
+    from qgis.core import QgsLayerTree, QgsLayerTreeModel
+    from qgis.gui import QgsLayerTreeView
+    layer = QgsRasterLayer(conn, "seawx", "gdal")
+    if not layer.isValid():
+        fail(f"the layer did not load: {layer.error().summary()}")
+    ds = gdal.Open(conn)
+    legend_file = ds.GetMetadataItem("FILE", "LEGEND") if ds else None
+    if not legend_file:
+        fail(f"the plugin gives no legend file for {conn}")
+    layer.setLegendPlaceholderImage(legend_file)
+    root = QgsLayerTree()
+    root.addLayer(layer)
+    model = QgsLayerTreeModel(root)
+    view = QgsLayerTreeView()
+    view.setModel(model)
+    view.expandAll()
+    view.resize(480, 240)
+    view.show()
+    QgsApplication.processEvents()
+    shot = view.viewport().grab().toImage().convertToFormat(QImage.Format_RGB32)
+    if not shot.save(png, "PNG"):
+        fail(f"cannot write {png}")
+    src = QImage(legend_file).convertToFormat(QImage.Format_RGB32)
+    w, h = src.width(), src.height()
+    first = [src.pixel(x, 0) for x in range(w)]
+    for y in range(shot.height() - h + 1):
+        for x in range(shot.width() - w + 1):
+            if shot.pixel(x, y) == first[0] and all(shot.pixel(x + i, y) == first[i] for i in range(w)):
+                cut = shot.copy(x, y, w, h)
+                same = all(cut.pixel(i, j) == src.pixel(i, j) for j in range(h) for i in range(w))
+                if same and cut.save(crop, "PNG"):
+                    print(f"the legend image {w}x{h} at ({x}, {y}) of the panel's {shot.width()}x"
+                          f"{shot.height()}, pixel for pixel")
+                    del view, model, root
+                    return
+    fail(f"the panel does not show the legend image {w}x{h} as it is")
+
+
 def cmd_pixels(png, min_share, min_colours):
     img = QImage(png)
     if img.isNull():
@@ -177,13 +224,14 @@ def cmd_pixels(png, min_share, min_colours):
 
 def main():
     commands = {"render": (cmd_render, 3), "reopen": (cmd_reopen, 2), "pixels": (cmd_pixels, 3),
-                "sublayers": (cmd_sublayers, 1), "view": (cmd_view, 8), "legend": (cmd_legend, 2)}
+                "sublayers": (cmd_sublayers, 1), "view": (cmd_view, 8), "legend": (cmd_legend, 2),
+                "panel": (cmd_panel, 3)}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or \
             len(sys.argv) != 2 + commands[sys.argv[1]][1]:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     fn = commands[sys.argv[1]][0]
-    app = QgsApplication([], False)
+    app = QgsApplication([], sys.argv[1] == "panel")  # widgets only where drawn
     app.initQgis()
     try:
         fn(*sys.argv[2:])

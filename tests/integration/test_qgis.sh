@@ -154,6 +154,13 @@ legend_file=$(sed -n 's/^legend_file=//p' "$T/legend.txt")
 check "the legend file is in the cache folder" sh -c "case '$legend_file' in '$T/cache/legends/'*.png) test -s '$legend_file' ;; *) false ;; esac"
 "$SEAWX_CLI" legend -b basic -v t2m:K -o "$T/legend_cli.png" 2>"$T/legend_cli.err"
 check "seawx legend writes the same PNG" cmp -s "$T/legend_cli.png" "$legend_file"
+# In QGIS's Layers panel the legend image is shown as it is, and a navigator
+# reads its values and unit there (legend_check.py: tesseract, ticks, scale).
+qgis panel "$conn" "$T/panel.png" "$T/panel_legend.png" >"$T/panel.txt" 2>"$T/panel.err"
+cat "$T/panel.txt" "$T/panel.err"
+"$SEAWX_CLI" legend -b basic -v t2m:K --height 16 -o "$T/legend_strip.png" 2>>"$T/legend_cli.err"
+check "QGIS's Layers panel shows the legend's values and unit K (read by OCR)" \
+  sh -c "[ -s '$T/panel_legend.png' ] && '$py' '$here/legend_check.py' '$T/panel_legend.png' K '$T/legend_strip.png'"
 
 # 6. Without a key QGIS gets GDAL's error, not a crash.
 (
