@@ -285,6 +285,16 @@ static int compress(uint8_t **data, size_t *len)
     return 0;
 }
 
+/* The requests every message of the job still needs. */
+static size_t requests_left(const gjob *j)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < j->nfiles; i++)
+        for (size_t k = 0; k < j->files[i].n; k++)
+            n += swx__grib_requests_left(&j->files[i].msgs[k]);
+    return n;
+}
+
 int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spec, const char *path,
                    const swx_grib_opts *opts)
 {
@@ -303,11 +313,7 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
     if (!rc) {
         j->stage = "fetch";
         j->progress_done = 0;
-        j->progress_total = 0;
-        for (size_t i = 0; i < j->nfiles; i++)
-            for (size_t k = 0; k < j->files[i].n; k++)
-                j->progress_total += swx__grib_requests_left(&j->files[i].msgs[k]);
-        size_t todo = j->progress_total;
+        size_t todo = j->progress_total = requests_left(j);
         rc = swx__grib_report(j);
         /* A second round asks one at a time for the parts storage left out
          * of a request of several (grib_fetch.c); a third means it sent
@@ -320,10 +326,7 @@ int swx_grib_build(swx_grib_result *res, swx_client *c, const swx_grib_spec *spe
             }
             if ((rc = swx__grib_fetch_round(j, 1, todo)))
                 break;
-            todo = 0;
-            for (size_t i = 0; i < j->nfiles; i++)
-                for (size_t k = 0; k < j->files[i].n; k++)
-                    todo += swx__grib_requests_left(&j->files[i].msgs[k]);
+            todo = requests_left(j);
         }
     }
     /* every field was cut as its message came: the file, in the order of

@@ -177,10 +177,10 @@ static int file_request(fround *r, gfile *f, swx_request *req)
 }
 
 /* Into u, from the round's cursor on, the parts of f's messages fetched in
- * parts that are not here yet, up to MAX_RANGES; the cursor moves past them. */
-static void gather(fround *r, gfile *f, req_ud *u)
+ * parts that are not here yet, up to most; the cursor moves past them. */
+static void gather(fround *r, gfile *f, req_ud *u, size_t most)
 {
-    while (r->mi < f->n && u->n < MAX_RANGES) {
+    while (r->mi < f->n && u->n < most) {
         gmsg *m = &f->msgs[r->mi];
         if (!m->nparts || m->is_cut) {
             if (m->wanted && !m->data && !m->is_cut && !m->nparts)
@@ -188,7 +188,7 @@ static void gather(fround *r, gfile *f, req_ud *u)
             r->mi++;
             continue;
         }
-        while (r->pi < m->nparts && u->n < MAX_RANGES) {
+        while (r->pi < m->nparts && u->n < most) {
             if (!m->parts[r->pi].done) {
                 u->ms[u->n] = m;
                 u->ps[u->n++] = r->pi;
@@ -266,29 +266,20 @@ static int round_next(void *ud, swx_request *req, void **user)
                 continue;
             }
             m = &f->msgs[r->mi];
-            if (m->nparts && !m->is_cut && !j->one_range) {
-                /* the file's parts not here yet, several in one request */
+            if (m->nparts && !m->is_cut) {
+                /* the file's parts not here yet: several in one request, or
+                 * one a request from storage that does not answer several */
                 if (r->nuds == r->cap)
                     return swx_error_set(SWX_ENOMEM, "out of memory");
                 req_ud *u = &r->uds[r->nuds];
                 u->n = 0;
-                gather(r, f, u);
+                gather(r, f, u, j->one_range ? 1 : MAX_RANGES);
                 if (u->n >= 2)
                     return several(r, f, u, req, user);
                 if (u->n == 0)
                     continue;
                 m = u->ms[0];
                 part = u->ps[0];
-            } else if (m->nparts && !m->is_cut) {
-                /* a field in parts: each part not here yet */
-                while (r->pi < m->nparts && m->parts[r->pi].done)
-                    r->pi++;
-                if (r->pi == m->nparts) {
-                    r->mi++;
-                    r->pi = 0;
-                    continue;
-                }
-                part = r->pi++;
             } else {
                 r->mi++;
                 r->pi = 0;

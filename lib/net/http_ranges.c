@@ -5,6 +5,7 @@
  * without multi-range support do. The first two are split into the asked
  * ranges here; the third is stopped before its body (it may be megabytes
  * over a satellite link) and the caller asks again one range at a time. */
+#define _GNU_SOURCE /* memmem */
 #include "http_transfer_int.h"
 
 #include <curl/curl.h>
@@ -56,16 +57,6 @@ static int boundary_of(const char *ctype, char *b, size_t n)
     return 0;
 }
 
-static const char *find(const char *hay, size_t hn, const char *needle, size_t nn)
-{
-    if (nn > hn)
-        return NULL;
-    for (size_t i = 0; i + nn <= hn; i++)
-        if (hay[i] == needle[0] && memcmp(hay + i, needle, nn) == 0)
-            return hay + i;
-    return NULL;
-}
-
 /* A part of the answer: bytes a..b of the file at data. */
 typedef struct got {
     long long a, b, t;
@@ -85,19 +76,19 @@ static long multipart(const xfer *x, const char *ctype, got **out, char *why, si
     size_t dl = (size_t)snprintf(delim, sizeof delim, "--%s", bnd);
     got *g = NULL;
     long ng = 0;
-    const char *p = find(body, x->body.len, delim, dl);
+    const char *p = memmem(body, x->body.len, delim, dl);
     while (p) {
         p += dl;
         if (end - p >= 2 && p[0] == '-' && p[1] == '-') {
             *out = g;
             return ng; /* the closing delimiter */
         }
-        const char *hend = find(p, (size_t)(end - p), "\r\n\r\n", 4);
+        const char *hend = memmem(p, (size_t)(end - p), "\r\n\r\n", 4);
         if (!hend)
             break;
         long long a = -1, b = -1, t = -1;
         for (const char *h = p; h < hend;) { /* the part's header lines */
-            const char *eol = find(h, (size_t)(hend - h), "\r\n", 2);
+            const char *eol = memmem(h, (size_t)(hend - h), "\r\n", 2);
             if (!eol)
                 eol = hend;
             if (eol - h > 14 && strncasecmp(h, "content-range:", 14) == 0)

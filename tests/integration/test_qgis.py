@@ -108,11 +108,12 @@ def cmd_view(conn, xmin, ymin, xmax, ymax, width, height, png):
            (int(width), int(height)))
 
 
-def cmd_legend(conn, png):
+def legend_tree(conn):
+    """The plugin's layer with its legend file (LEGEND domain, FILE) as its
+    legend image, in a layer tree and its model: layer, file, tree, model
+    (the caller keeps the layer alive longer than the tree and the model)."""
     from osgeo import gdal
-    from qgis.core import (QgsLayerTree, QgsLayerTreeModel, QgsLegendRenderer,
-                           QgsLegendSettings, QgsRenderContext)
-    from qgis.PyQt.QtGui import QPainter
+    from qgis.core import QgsLayerTree, QgsLayerTreeModel
     layer = QgsRasterLayer(conn, "seawx", "gdal")
     if not layer.isValid():
         fail(f"the layer did not load: {layer.error().summary()}")
@@ -120,11 +121,17 @@ def cmd_legend(conn, png):
     legend_file = ds.GetMetadataItem("FILE", "LEGEND") if ds else None
     if not legend_file:
         fail(f"the plugin gives no legend file for {conn}")
-    print(f"legend_file={legend_file}")
     layer.setLegendPlaceholderImage(legend_file)
     root = QgsLayerTree()
     root.addLayer(layer)
-    model = QgsLayerTreeModel(root)
+    return layer, legend_file, root, QgsLayerTreeModel(root)
+
+
+def cmd_legend(conn, png):
+    from qgis.core import QgsLegendRenderer, QgsLegendSettings, QgsRenderContext
+    from qgis.PyQt.QtGui import QPainter
+    layer, legend_file, root, model = legend_tree(conn)
+    print(f"legend_file={legend_file}")
     renderer = QgsLegendRenderer(model, QgsLegendSettings())
     dpmm = 96 / 25.4
     size_mm = renderer.minimumSize()
@@ -164,20 +171,8 @@ def cmd_panel(conn, png, crop):
     legend file as its legend image, the view grabbed to PNG; the legend
     image found in it pixel for pixel (QGIS shows it at its own size, not
     scaled) and cut out to CROP for legend_check.py to read."""
-    from osgeo import gdal
-    from qgis.core import QgsLayerTree, QgsLayerTreeModel
     from qgis.gui import QgsLayerTreeView
-    layer = QgsRasterLayer(conn, "seawx", "gdal")
-    if not layer.isValid():
-        fail(f"the layer did not load: {layer.error().summary()}")
-    ds = gdal.Open(conn)
-    legend_file = ds.GetMetadataItem("FILE", "LEGEND") if ds else None
-    if not legend_file:
-        fail(f"the plugin gives no legend file for {conn}")
-    layer.setLegendPlaceholderImage(legend_file)
-    root = QgsLayerTree()
-    root.addLayer(layer)
-    model = QgsLayerTreeModel(root)
+    layer, legend_file, root, model = legend_tree(conn)
     view = QgsLayerTreeView()
     view.setModel(model)
     view.expandAll()
