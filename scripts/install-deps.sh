@@ -24,9 +24,12 @@ packages=(
   # The departure plan's chart (seawx plan --chart): cairo, and the DejaVu
   # fonts it writes with.
   libcairo2-dev fonts-dejavu-core
-  # The router's land: GSHHG coastlines in GMT's binned netCDF form (about
-  # 41 MB), read with libnetcdf; ncdump (netcdf-bin) shows their variables.
-  libnetcdf-dev netcdf-bin gmt-gshhg-full
+  # The router's land: GSHHG coastlines in GMT's binned netCDF form, read
+  # with libnetcdf; ncdump (netcdf-bin) shows their variables. The full
+  # resolution (41 MB) is alone in gmt-gshhg-full, the high one in
+  # gmt-gshhg-high (8 MB); a package's coast.geojson takes the intermediate,
+  # low or crude ones of gmt-gshhg-low (4 MB).
+  libnetcdf-dev netcdf-bin gmt-gshhg-full gmt-gshhg-high gmt-gshhg-low
   # it.test_route checks every leg against GMT's own reading of the same
   # shoreline (gmt coast -M): a test tool only, seawx never runs GMT.
   gmt

@@ -360,10 +360,23 @@ static void ui_failed(void *ud, int z, uint32_t x, uint32_t y, int n, const char
     u->failures_shown++;
 }
 
+/* The measured size of a dry run (swx_seed_quote_plan). */
+static void print_estimate(const swx_seed_quote *q, size_t nt, const char *format, int clip)
+{
+    const double mib = 1024.0 * 1024.0;
+    printf("estimated size: about %.1f MiB%s (likely %.1f to %.1f) in %zu file%s%s%s, measured on "
+           "%u sample tile%s (%llu GetMap%s)%s\n",
+           q->bytes / mib, clip ? " before clipping" : "", q->bytes_low / mib, q->bytes_high / mib,
+           nt, nt == 1 ? "" : "s", format ? " as " : "", format ? format : "", q->samples,
+           q->samples == 1 ? "" : "s", (unsigned long long)q->requests, q->requests == 1 ? "" : "s",
+           clip ? "; --clip makes the tiles along the area's edge smaller" : "");
+}
+
 /* A voyage's dry run: tiles and GetMaps per valid time and zoom, and the
  * static corridor of the same route and times for comparison. */
-static int dry_run_voyage(const swx_seed_plan *plan, const swx_voyage *v, const swx_area *corridor,
-                          uint32_t zooms, long tile_size, long metatile)
+static int dry_run_voyage(const swx_seed_plan *plan, const swx_seed_quote *q, const swx_voyage *v,
+                          const swx_area *corridor, uint32_t zooms, long tile_size, long metatile,
+                          int clip)
 {
     char dep[SWX_ISO8601_LEN], arr[SWX_ISO8601_LEN], ts[SWX_ISO8601_LEN];
     int64_t depart;
@@ -407,11 +420,7 @@ static int dry_run_voyage(const swx_seed_plan *plan, const swx_voyage *v, const 
     printf("the whole corridor for the same %zu time%s: %llu tiles (the voyage needs %.1f%%)\n", nt,
            nt == 1 ? "" : "s", (unsigned long long)corridor_tiles,
            corridor_tiles ? 100.0 * (double)tiles / (double)corridor_tiles : 0.0);
-    /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512: an
-     * estimate, not a bound (a busier field's tiles are larger), so it says "about". */
-    printf("estimated size: about %.1f MiB in %zu file%s (from a typical tile's size; identical "
-           "tiles are stored once)\n",
-           (double)tiles * (tile_size == 512 ? 48.0 : 12.0) / 1024.0, nt, nt == 1 ? "" : "s");
+    print_estimate(q, nt, NULL, clip);
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
 
@@ -583,7 +592,7 @@ static int read_where(seed_cmd *sc)
 
 /* The dry run of a seed without a voyage: tiles and requests per zoom, and
  * the estimated size. */
-static int dry_run(const swx_seed_plan *plan, const seed_cmd *sc)
+static int dry_run(const swx_seed_plan *plan, const swx_seed_quote *q, const seed_cmd *sc)
 {
     const swx_seed_opts *so = &sc->so;
     size_t nt = swx_seed_plan_file_count(plan);
@@ -608,16 +617,9 @@ static int dry_run(const swx_seed_plan *plan, const seed_cmd *sc)
         printf("%5d %12llu %12llu\n", z, (unsigned long long)swx_seed_plan_tiles(plan, 0, z),
                (unsigned long long)r);
     }
-    /* About 12 KB per 256 px tile of a smooth field (measured on seawx-sim), x4 at 512,
-     * times the format's measured factor (seawx/tile_format.h). */
-    const swx_tile_format_info *fmt = swx_tile_format_get((int)so->format);
-    double est = (double)per_time * nt * (sc->tile_size == 512 ? 48.0 : 12.0) / 1024.0 *
-                 (so->quality ? fmt->size_factor_quality : fmt->size_factor);
     printf("%5s %12llu %12llu\n", "all", (unsigned long long)(per_time * nt),
            (unsigned long long)(reqs * nt));
-    printf("estimated size: about %.1f MiB in %zu file%s as %s (from a typical tile's size; "
-           "identical tiles are stored once)\n",
-           est, nt, nt == 1 ? "" : "s", swx_tile_format_name(so->format));
+    print_estimate(q, nt, swx_tile_format_name(so->format), so->clip);
     return fflush(stdout) != 0 ? EXIT_IO : EXIT_OK;
 }
 
@@ -820,9 +822,15 @@ int cmd_seed(const cli_cmd *cmd, int argc, char **argv)
 
     /* ---- the tiles ---- */
     if (sc.dry) {
-        exit_code = sc.voyage ? dry_run_voyage(plan, sc.voyage, sc.area, so->zooms, sc.tile_size,
-                                               sc.metatile)
-                              : dry_run(plan, &sc);
+        swx_seed_quote q;
+        swx_seed_run_opts qo = {.stop = cli_stop_asked, .cancel = &cli_stop_hard};
+        if ((rc = swx_seed_quote_plan(&q, client, caps, plan, &qo))) {
+            exit_code = cli_fail(rc);
+            goto done;
+        }
+        exit_code = sc.voyage ? dry_run_voyage(plan, &q, sc.voyage, sc.area, so->zooms,
+                                               sc.tile_size, sc.metatile, so->clip)
+                              : dry_run(plan, &q, &sc);
         goto done;
     }
     files = calloc(nt, sizeof *files);

@@ -7,25 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 
-/* In the order of swx_tile_format. Stepped classes do better in png8 and
- * lossless webp than the factors say, worse in lossy webp (31 %). */
+/* In the order of swx_tile_format. */
 static const swx_tile_format_info formats[] = {
     [SWX_FORMAT_PNG] = {.name = "png",
                         .label = "PNG",
                         .mbtiles = "png",
                         .mime = "image/png",
                         .props = SWX_TF_TRANSPARENCY,
-                        .viewers = SWX_VIEWER_ALL,
-                        .size_factor = 1.0,
-                        .size_factor_quality = 1.0},
+                        .viewers = SWX_VIEWER_ALL},
     [SWX_FORMAT_PNG8] = {.name = "png8",
                          .label = "PNG",
                          .mbtiles = "png",
                          .mime = "image/png",
                          .props = SWX_TF_REENCODED | SWX_TF_TRANSPARENCY,
-                         .viewers = SWX_VIEWER_ALL,
-                         .size_factor = 0.27,
-                         .size_factor_quality = 0.27},
+                         .viewers = SWX_VIEWER_ALL},
     /* OpenCPN does not decode WebP; GDAL reads it in MBTiles from 3.8. */
     [SWX_FORMAT_WEBP] = {.name = "webp",
                          .label = "WebP",
@@ -33,18 +28,14 @@ static const swx_tile_format_info formats[] = {
                          .mime = "image/webp",
                          .props = SWX_TF_REENCODED | SWX_TF_TRANSPARENCY | SWX_TF_QUALITY,
                          .viewers = SWX_VIEWER_MAPLIBRE,
-                         .default_quality = 0,
-                         .size_factor = 0.21,
-                         .size_factor_quality = 0.12},
+                         .default_quality = 0},
     [SWX_FORMAT_JPEG] = {.name = "jpeg",
                          .label = "JPEG",
                          .mbtiles = "jpg",
                          .mime = "image/jpeg",
                          .props = SWX_TF_REENCODED | SWX_TF_QUALITY,
                          .viewers = SWX_VIEWER_ALL,
-                         .default_quality = SWX_JPEG_DEFAULT_QUALITY,
-                         .size_factor = 0.25,
-                         .size_factor_quality = 0.25},
+                         .default_quality = SWX_JPEG_DEFAULT_QUALITY},
 };
 
 #define NFORMATS ((int)(sizeof formats / sizeof formats[0]))

@@ -90,11 +90,41 @@ check "a bundle outside the subscription stops at once (403)" bad 4 -b agricultu
 check "a rejected key stops at once (401)" sh -c "SEAWX_API_KEY=wrong '$SEAWX_CLI' seed -b basic -v t2m:K \
   --bbox 0,40,5,50 -z 0-3 -o '$T/k.mbtiles' 2>'$T/k.err'; test \$? -eq 4 && test ! -e '$T/k.mbtiles' && grep -q 401 '$T/k.err'"
 
-# 5. --dry-run counts and fetches no map.
+# 5. --dry-run counts the tiles, measures the size on sample tiles (at most 8
+# one-tile GetMaps a zoom, in a temporary file removed after) and writes no
+# file. Its estimate is held against the bytes the same seed then writes:
+# within 10 %, inside the range it gives (a constant per tile quoted 13.6 MiB
+# for 7.4 MiB written).
+mkdir -p "$T/tmp"
 before=$(getmaps)
-check "dry run prints the tiles per zoom" sh -c "'$SEAWX_CLI' seed -b basic -v t2m:K --bbox -10,40,5,55 -z 0-5 -n \
-  -o '$T/dry.mbtiles' | grep -qE '^ +all +19 '"
-check "dry run fetched no map and wrote no file" sh -c "test '$before' = \"\$(grep -c request=GetMap '$T/access.log')\" && test ! -e '$T/dry.mbtiles'"
+check "dry run prints the tiles per zoom" sh -c "TMPDIR='$T/tmp' '$SEAWX_CLI' seed -b basic -v t2m:K \
+  --bbox -10,40,5,55 -z 0-5 -n -o '$T/dry.mbtiles' | grep -qE '^ +all +19 '"
+check "dry run: at most 8 one-tile GetMaps a zoom, no file, no sample left" sh -c "
+  test \$(grep request=GetMap '$T/access.log' | tail -n +\$(($before + 1)) | grep -ci 'width=256&height=256') -eq \
+    \$((\$(grep -c request=GetMap '$T/access.log') - $before)) &&
+  test \$((\$(grep -c request=GetMap '$T/access.log') - $before)) -le 48 &&
+  test ! -e '$T/dry.mbtiles' && test -z \"\$(ls -A '$T/tmp')\""
+quote_holds() {
+  local name=$1
+  shift
+  "$SEAWX_CLI" seed "$@" -n -o "$T/$name-{time}.mbtiles" >"$T/$name.dry" &&
+    "$SEAWX_CLI" seed "$@" -q -o "$T/$name-{time}.mbtiles" || return 1
+  python3 - "$T/$name.dry" "$T"/"$name"-*.mbtiles <<'PY'
+import os, re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("estimated size")][0]
+about, low, high = (float(x) for x in re.search(
+    r"about ([0-9.]+) MiB \(likely ([0-9.]+) to ([0-9.]+)\)", line).groups())
+written = sum(os.path.getsize(f) for f in sys.argv[2:]) / 1048576
+print("# %s: quoted %.2f MiB (%.2f to %.2f), written %.2f MiB (%+.1f %%)"
+      % (os.path.basename(sys.argv[1]), about, low, high, written, 100 * (about / written - 1)))
+assert abs(about / written - 1) <= 0.10 and low <= written <= high, line
+PY
+}
+check "dry run's size: within 10 % of a box's png tiles, and inside its range" \
+  quote_holds q1 -b basic -v t2m:K --bbox -20,35,20,60 -z 0-7
+swh_times=$("$SEAWX_CLI" layers -b maritime -v swh --latest --json | python3 -c "import json,sys; l=json.load(sys.stdin)[0]; print(','.join(l['times'][0:12:3]))")
+check "dry run's size: within 10 % of a sea layer's webp tiles over land and sea, 4 times" \
+  quote_holds q2 -b maritime -v swh --bbox -20,35,20,60 -z 2-7 --format webp --time "$swh_times"
 # 6. One grammar for the run, as the plugin's run=: YYYYMMDDHH or an ISO 8601 instant.
 run1=$("$SEAWX_CLI" layers -b basic -v t2m:K --json | python3 -c "import json,sys; print(sorted({l['run'] for l in json.load(sys.stdin)})[0])")
 runh=$(echo "$run1" | sed 's/[-:]//g; s/T\([0-9][0-9]\).*/\1/')

@@ -21,8 +21,6 @@ static void test_rows(void)
         const swx_tile_format_info *f = swx_tile_format_get(i);
         CU_ASSERT(f->name && f->label && f->mbtiles && f->mime);
         CU_ASSERT_PTR_NOT_NULL(strstr(f->mime, "image/"));
-        CU_ASSERT(f->size_factor > 0 && f->size_factor <= 1);
-        CU_ASSERT(f->size_factor_quality > 0 && f->size_factor_quality <= 1);
         CU_ASSERT(f->viewers != 0 && (f->viewers & ~SWX_VIEWER_ALL) == 0);
         /* Only a format that takes a quality has a default one. */
         CU_ASSERT(f->default_quality == 0 || (f->props & SWX_TF_QUALITY));

@@ -199,6 +199,25 @@ SWX_API int swx_seed_file(swx_seed_file_result *res, swx_seed *s, size_t file, c
 SWX_API int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t file, int z,
                                const char *path);
 
+/* What a plan will write, measured: sample tiles of the plan, each at one
+ * place spread over its files and over the file's area, fetched and stored
+ * by the seed's own code into a temporary file (in TMPDIR, else /tmp;
+ * removed), the mean cost of a zoom's tile multiplied by the plan's tile
+ * counts. SWX_SEED_QUOTE_SAMPLES one-tile GetMaps a zoom on average, spent
+ * in proportion to each zoom's tiles (two at least a zoom); ro's stop,
+ * cancel and ud are honoured (SWX_ECANCEL), the rest of ro is not used. */
+#define SWX_SEED_QUOTE_SAMPLES 8
+typedef struct swx_seed_quote {
+    double bytes;                             /* every file of the plan */
+    double bytes_low, bytes_high;             /* two standard errors of the samples either way */
+    double tile_bytes[SWX_TILE_MAX_ZOOM + 1]; /* what a tile of zoom z adds to a file */
+    unsigned samples;                         /* sample tiles measured */
+    uint64_t requests;                        /* GetMaps the samples sent */
+} swx_seed_quote;
+
+SWX_API int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps,
+                                const swx_seed_plan *p, const swx_seed_run_opts *ro);
+
 SWX_API void swx_seed_get_counts(swx_seed_counts *out, const swx_seed *s);
 /* The HTTP engine's figures over every file run so far. */
 SWX_API void swx_seed_get_stats(swx_fetch_stats *out, const swx_seed *s);

@@ -50,11 +50,6 @@ typedef struct swx_tile_format_info {
     /* With SWX_TF_QUALITY, what quality 0 means: a quality, or 0 for
      * lossless (the encoding metadata row says "lossless"). */
     int default_quality;
-    /* Bytes stored per tile against the service's PNG, without and with a
-     * quality: the largest share measured by bench/encode/run.sh over the
-     * ramps and the sea layer of seawx-sim (docs/seeding.md, "Encodings"),
-     * for the dry run's estimate. */
-    double size_factor, size_factor_quality;
 } swx_tile_format_info;
 
 /* The row of f, or NULL for a value that is no format. */

@@ -1,0 +1,243 @@
+/* seed_quote.c: what a seed will write, measured rather than guessed:
+ * sample tiles of the plan, spread over its files and over each file's area,
+ * fetched, checked, encoded and stored by the seed's own code into a
+ * temporary file, and the mean bytes of a zoom's tile multiplied by the
+ * plan's tile counts.
+ *
+ * Why samples and not a constant: a tile's size depends on the field, the
+ * zoom (a low zoom's tile holds more detail), the format, and how much of
+ * the area is land or outside the data (those tiles are empty and stored
+ * once). A constant of 12 kB a tile quoted 13.6 MiB for a box that wrote
+ * 7.4 MiB.
+ *
+ * Where the samples go: tiles differ most from place to place (sea, coast,
+ * land), and the deepest zooms hold most of a seed's tiles, so the budget of
+ * GetMaps (SWX_SEED_QUOTE_SAMPLES a zoom on average) is spent in proportion
+ * to each zoom's tiles, two at least a zoom. The range is two standard
+ * errors of the samples' means either way. */
+#define _GNU_SOURCE
+#include "seawx/error.h"
+#include "seawx/iso8601.h"
+#include "seawx/seed.h"
+#include "seawx/wms_caps.h"
+
+#include "area.h"
+#include "seed_plan.h"
+#include "seed_plan_int.h"
+#include "tile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* An MBTiles file's own pages before its first tile (the schema and the
+ * metadata; measured: 28 kB). */
+#define QUOTE_FILE_BYTES 28672.0
+/* What a stored tile costs beside its image's bytes: its rows in the map and
+ * images tables, their indexes and the unused ends of SQLite's pages
+ * (measured on the stand-in's seeds of 300 to 1,200 tiles, png and webp:
+ * 680 to 880 bytes a tile). */
+#define QUOTE_TILE_ROW 800.0
+/* Tries for a sample place inside a file's area before its centre is taken. */
+#define QUOTE_PLACE_TRIES 256
+
+/* Point i of the Halton sequence of base b, in [0, 1): spread evenly
+ * without a grid's regularity, so that samples do not fall on one row. */
+static double halton(unsigned i, unsigned b)
+{
+    double f = 1, r = 0;
+    for (; i; i /= b) {
+        f /= b;
+        r += f * (double)(i % b);
+    }
+    return r;
+}
+
+/* A place of the area for sample k: the k-th point of a Halton sequence over
+ * the area's bounds whose tile at zoom z belongs to the area. */
+static void sample_place(double *lon, double *lat, const swx_area *a, int z, unsigned *seq)
+{
+    double w, s, e, n;
+    swx_area_bounds(&w, &s, &e, &n, a);
+    double width = e >= w ? e - w : e - w + 360;
+    for (int t = 0; t < QUOTE_PLACE_TRIES; t++) {
+        unsigned i = ++*seq;
+        /* Shifted by irrational fractions (a Cranley-Patterson rotation), so
+         * that no place falls on a tile's edge, as dyadic points would. */
+        double hx = fmod(halton(i, 2) + 0.3819660112501051, 1);
+        double hy = fmod(halton(i, 3) + 0.4142135623730950, 1);
+        double x = w + hx * width, y = s + hy * (n - s);
+        double fx, fy;
+        if (x > 180)
+            x -= 360;
+        swx_tile_of_deg(&fx, &fy, z, x, y);
+        uint32_t side = 1u << z;
+        uint32_t tx = fx < 0 ? 0 : fx >= side ? side - 1 : (uint32_t)fx;
+        uint32_t ty = fy < 0 ? 0 : fy >= side ? side - 1 : (uint32_t)fy;
+        if (swx_area_has_tile(a, z, tx, ty) == 1) {
+            *lon = x;
+            *lat = y;
+            return;
+        }
+    }
+    *lon = w + width / 2 > 180 ? w + width / 2 - 360 : w + width / 2;
+    *lat = (s + n) / 2;
+}
+
+/* A small box around a point: one tile at each zoom. */
+static int sample_area(swx_area **out, double lon, double lat)
+{
+    double d = 1e-4;
+    double w = lon - d < -180 ? lon : lon - d, e = lon + d > 180 ? lon : lon + d;
+    double s = lat - d < -SWX_MERC_MAX_LAT ? lat : lat - d;
+    double n = lat + d > SWX_MERC_MAX_LAT ? lat : lat + d;
+    return swx_area_from_bbox(out, w, s, e, n);
+}
+
+static void remove_sample(const char *path)
+{
+    static const char *const tails[] = {"", "-journal", "-wal", "-shm"};
+    char p[PATH_MAX];
+    for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+        snprintf(p, sizeof p, "%s%s", path, tails[i]);
+        unlink(p);
+    }
+}
+
+/* One sample: file f's tile at zoom z around one place of its area, stored
+ * into path. Adds the tiles settled and their bytes as stored. */
+static int sample_one(double *bytes, uint64_t *tiles, uint64_t *requests, swx_client *c,
+                      const swx_caps *caps, const swx_seed_plan *p, size_t f, int z, unsigned *seq,
+                      const char *path, const swx_seed_run_opts *ro)
+{
+    swx_area *area = NULL;
+    swx_seed_plan *sp = NULL;
+    swx_seed *seed = NULL;
+    char ts[SWX_ISO8601_LEN];
+    double lon, lat;
+    sample_place(&lon, &lat, swx_seed_plan_area(p, f), z, seq);
+    swx_seed_opts so = p->o;
+    so.voyage = NULL;
+    so.zooms = 1u << z;
+    so.clip = 0; /* a sample's tile is all edge: clipped, it would be empty */
+    so.shard = so.shard_count = 0;
+    if (p->ntimes) {
+        swx_iso8601_format(ts, p->times[f]);
+        so.times = ts;
+    }
+    swx_seed_run_opts sro = {.in_flight = 1, .stop = ro->stop, .cancel = ro->cancel, .ud = ro->ud};
+    swx_seed_file_result r;
+    swx_seed_counts n;
+    int rc = sample_area(&area, lon, lat);
+    so.area = area;
+    if (rc || (rc = swx_seed_plan_new(&sp, caps, &so)) || (rc = swx_seed_new(&seed, c, sp, &sro)) ||
+        (rc = swx_seed_file(&r, seed, 0, path)))
+        goto done;
+    if ((ro->stop && ro->stop(ro->ud)) || (ro->cancel && *ro->cancel)) {
+        rc = swx_error_set(SWX_ECANCEL, "the estimate was stopped before it was complete");
+        goto done;
+    }
+    swx_seed_get_counts(&n, seed);
+    /* A failed tile tells nothing of the size; a skipped empty one costs nothing. */
+    *tiles += r.tiles - r.failed;
+    *bytes += (double)n.bytes_stored + QUOTE_TILE_ROW * (double)n.stored;
+done:
+    if (seed) {
+        swx_seed_get_counts(&n, seed);
+        *requests += n.requests;
+    }
+    swx_seed_free(seed);
+    swx_seed_plan_free(sp);
+    swx_area_free(area);
+    return rc;
+}
+
+/* Tiles of zoom z over every file of the plan. */
+static double plan_tiles(const swx_seed_plan *p, int z)
+{
+    double n = 0;
+    for (size_t f = 0; f < p->nfiles; f++)
+        n += (double)swx_seed_plan_tiles(p, f, z);
+    return n;
+}
+
+/* Samples at each zoom: two at least, the rest of the budget in proportion
+ * to the zoom's share of the tiles. */
+static void allot(unsigned *want, const swx_seed_plan *p)
+{
+    double all = 0;
+    unsigned zooms = 0;
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++)
+        if (p->o.zooms & (1u << z)) {
+            all += plan_tiles(p, z);
+            zooms++;
+        }
+    unsigned spare = (SWX_SEED_QUOTE_SAMPLES - 2) * zooms;
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
+        want[z] = 0;
+        if (p->o.zooms & (1u << z))
+            want[z] = 2 + (all > 0 ? (unsigned)floor(spare * plan_tiles(p, z) / all) : 0);
+    }
+}
+
+int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps,
+                        const swx_seed_plan *p, const swx_seed_run_opts *ro)
+{
+    static const swx_seed_run_opts none = {0};
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX - 32], path[PATH_MAX];
+    unsigned want[SWX_TILE_MAX_ZOOM + 1], seq = 0;
+    double spread = 0;
+    int rc = 0;
+    memset(out, 0, sizeof *out);
+    if (!ro)
+        ro = &none;
+    if ((size_t)snprintf(dir, sizeof dir, "%s/seawx-quote-XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+            sizeof dir ||
+        !mkdtemp(dir))
+        return swx_error_set(SWX_EIO, "cannot make a temporary folder in %s: %s",
+                             tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    snprintf(path, sizeof path, "%s/sample.mbtiles", dir);
+    allot(want, p);
+    out->bytes = QUOTE_FILE_BYTES * (double)p->nfiles;
+    double last = QUOTE_TILE_ROW;
+    for (int z = 0; z <= SWX_TILE_MAX_ZOOM && !rc; z++) {
+        double sum = 0, sum2 = 0, tiles = 0;
+        unsigned used = 0;
+        for (unsigned k = 0; k < want[z] && !rc; k++) {
+            size_t f = (size_t)((k + 0.5) * (double)p->nfiles / want[z]);
+            double b = 0;
+            uint64_t t = 0;
+            rc = sample_one(&b, &t, &out->requests, c, caps, p, f, z, &seq, path, ro);
+            remove_sample(path);
+            if (!rc && t) {
+                sum += b;
+                tiles += (double)t;
+                sum2 += (b / (double)t) * (b / (double)t);
+                used++;
+                out->samples++;
+            }
+        }
+        if (rc || !want[z])
+            continue;
+        /* No tile measured at z (every one failed): the zoom below's figure. */
+        double mean = tiles > 0 ? sum / tiles : last;
+        double var = used > 1 ? (sum2 - used * mean * mean) / (used - 1) : mean * mean;
+        double count = plan_tiles(p, z);
+        out->tile_bytes[z] = last = mean;
+        out->bytes += mean * count;
+        spread += 2 * sqrt(var > 0 ? var / used : 0) * count;
+    }
+    rmdir(dir);
+    if (rc)
+        return rc;
+    out->bytes_low = out->bytes - spread;
+    if (out->bytes_low < QUOTE_FILE_BYTES * (double)p->nfiles)
+        out->bytes_low = QUOTE_FILE_BYTES * (double)p->nfiles;
+    out->bytes_high = out->bytes + spread;
+    return 0;
+}
