@@ -148,7 +148,7 @@ int cli_client(swx_client **out, const cli_args *a);
     }
 #define CLI_OPT_TILE_SIZE                                                                          \
     {                                                                                              \
-        "tile-size", 0, "PX", "256 (default) or 512", 0, NULL                                      \
+        "tile-size", 0, "PX", "256 or 512", 0, "256"                                               \
     }
 #define CLI_OPT_BUFFER                                                                             \
     {                                                                                              \

@@ -41,9 +41,9 @@ const cli_opt cmd_fleet_opts[] = {
      "same deal alone)",
      0, NULL},
     {"share-max", 0, "MB",
-     "the most the shared answers (DIR/.fleet-share) may hold on disk, in megabytes (default "
-     "4096; 0: no limit); past it the least recently used are dropped and asked again if needed",
-     0, NULL},
+     "the most the shared answers (DIR/.fleet-share) may hold on disk, in megabytes (0: no "
+     "limit); past it the least recently used are dropped and asked again if needed",
+     0, CLI_STR(FLEET_DEFAULT_SHARE_MB)},
     CLI_OPTS_GRIB,
     CLI_OPT_NOW,
     CLI_OPT_GETMAPS_IN_FLIGHT,
@@ -234,8 +234,8 @@ int cmd_fleet(const cli_cmd *cmd, int argc, char **argv)
         swx_error_prefix(SWX_EINVAL, "--shard");
         return cli_fail(SWX_EINVAL);
     }
-    uint64_t share_max = (uint64_t)FLEET_DEFAULT_SHARE_MB << 20;
-    if (cli_get(&a, "share-max") && swx_diskcache_parse_mb(&share_max, cli_get(&a, "share-max"))) {
+    uint64_t share_max = 0;
+    if (swx_diskcache_parse_mb(&share_max, cli_value(&a, "share-max"))) {
         swx_error_prefix(SWX_EINVAL, "--share-max");
         return cli_fail(SWX_EINVAL);
     }

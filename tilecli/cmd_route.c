@@ -100,7 +100,8 @@ const cli_opt cmd_route_opts[] = {
     {"coastline", 0, "RES",
      "GSHHG resolution: f full (default), h high, i intermediate, l low, c crude", 0, NULL},
     {"heading-step", 0, "DEG",
-     "degrees between the headings tried (default 3: at most 0.034 % slower than exact)", 0, NULL},
+     "degrees between the headings tried (at 3, at most 0.034 % slower than exact)", 0,
+     CLI_STR(SWX_ROUTING_HEADING_STEP_DEG)},
     {"time-step", 0, "MIN",
      "minutes between isochrones everywhere (default: 6 h offshore with narrow sectors, finer "
      "near the end and where land blocks legs: the fastest and, measured, the closest to exact)",
@@ -272,7 +273,6 @@ static int read_search_args(route_args *p, const cli_args *a)
     const char *res = cli_get(a, "coastline");
     long threads = sysconf(_SC_NPROCESSORS_ONLN);
     threads = threads < 1 ? 1 : threads > 8 ? 8 : threads;
-    o->heading_step_deg = 3; /* the help says why */
     if (cli_get_double(&o->heading_step_deg, a, "heading-step", 0.5, 15) ||
         cli_get_int(&step_min, a, "time-step", 5, 360) ||
         cli_get_int(&days, a, "max-days", 1, 60) || cli_get_int(&threads, a, "threads", 1, 64) ||

@@ -525,7 +525,6 @@ static int read_options(seed_cmd *sc)
     }
     if (swx_zoom_list_parse(&so->zooms, cli_get(a, "zoom")))
         return cli_fail(SWX_EINVAL);
-    sc->tile_size = 256; /* the help says "256 (default) or 512" */
     if (cli_get_int(&sc->tile_size, a, "tile-size", 256, 512) ||
         cli_get_int(&sc->metatile, a, "metatile", 1, 8) ||
         cli_get_int(&sc->in_flight, a, "in-flight", 1, 256))

@@ -278,7 +278,6 @@ static int read_layers(voyage_cmd *vc)
         return cli_fail(SWX_EINVAL);
     }
     long quality = 0;
-    vc->tile_size = 256; /* the help says "256 (default) or 512" */
     if (cli_get_int(&quality, a, "quality", 1, 100) ||
         cli_get_int(&vc->tile_size, a, "tile-size", 256, 512) ||
         cli_get_int(&vc->in_flight, a, "in-flight", 1, 256) ||

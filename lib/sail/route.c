@@ -421,7 +421,7 @@ static int search_init(search *s, const swx_routing_opts *o, swx_routing *r)
     }
     s->dist_se = swx__route_dist(o->from_lat, o->from_lon, o->to_lat, o->to_lon);
     s->key_se = o->to_end ? o->to_end(o->to_end_ctx, o->from_lat, o->from_lon) : s->dist_se;
-    s->head_step = o->heading_step_deg > 0 ? o->heading_step_deg : 3;
+    s->head_step = o->heading_step_deg > 0 ? o->heading_step_deg : SWX_ROUTING_HEADING_STEP_DEG;
     if (o->time_step_s > 0) {
         s->base = o->time_step_s;
     } else {

@@ -67,8 +67,9 @@
 extern "C" {
 #endif
 
-#define SWX_ROUTING_FAN_DEG 100.0  /* headings tried either side of a point's outward bearing */
-#define SWX_ROUTING_MIN_STEP_S 120 /* the finest time step */
+#define SWX_ROUTING_FAN_DEG 100.0      /* headings tried either side of a point's outward bearing */
+#define SWX_ROUTING_HEADING_STEP_DEG 3 /* heading_step_deg 0: degrees between headings tried */
+#define SWX_ROUTING_MIN_STEP_S 120     /* the finest time step */
 #define SWX_ROUTING_OFFSHORE_STEP_S 21600 /* time_step_s 0: the step offshore */
 #define SWX_ROUTING_MIN_STEPS 24          /* time_step_s 0: steps at least over the direct trip */
 #define SWX_ROUTING_FAN_FINE_DEG 45.0     /* beyond this from the centre, every third heading */
@@ -122,7 +123,7 @@ typedef struct swx_routing_opts {
     double motor_below_kn;   /* motor at motor_kn when the wind is lighter */
     int motor_floor;         /* with a polar: motor at motor_kn wherever sailing makes less
                                 (seawx plan's --speed with --polar) */
-    double heading_step_deg; /* 0: 3 */
+    double heading_step_deg; /* 0: SWX_ROUTING_HEADING_STEP_DEG */
     int time_step_s;         /* 0: SWX_ROUTING_OFFSHORE_STEP_S offshore, sectors for 1 h */
     double sector_nm;        /* a sector's cross-track width, nm; 0: the smaller of
                                 max(1, distance / 300) and 0.3 x top speed x time step
