@@ -12,6 +12,7 @@ extern "C" {
 #include "seawx/diskcache.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
+#include "seawx/setting.h"
 #include "seawx/wms.h"
 }
 
@@ -539,6 +540,11 @@ void GDALRegister_SEAWX()
         return;
     if (GDALGetDriverByName("SEAWX") != nullptr)
         return;
+    /* The library's messages name GDAL's configuration options. */
+    static const char *apszSettings[SWX_SET_COUNT];
+    apszSettings[SWX_SET_CA_BUNDLE] = "SEAWX_CA_BUNDLE or CURL_CA_BUNDLE";
+    apszSettings[SWX_SET_INSECURE] = "SEAWX_INSECURE=YES";
+    swx_setting_names(apszSettings);
     auto poDriver = std::make_unique<GDALDriver>();
     poDriver->SetDescription("SEAWX");
     poDriver->SetMetadataItem(GDAL_DCAP_RASTER, "YES");

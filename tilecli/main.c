@@ -1,5 +1,6 @@
 /* main.c: `seawx`, a table of subcommands. */
 #include "cli.h"
+#include "seawx/setting.h"
 
 #include <malloc.h>
 #include <stdio.h>
@@ -197,8 +198,27 @@ static void usage(FILE *f)
                "'seawx <command> --help' lists a command's options.\n");
 }
 
+/* What the library's messages call the settings they point to: this
+ * program's options (seawx/setting.h). */
+static const char *const setting_words[SWX_SET_COUNT] = {
+    [SWX_SET_CA_BUNDLE] = "SEAWX_CA_BUNDLE, --ca-bundle",
+    [SWX_SET_INSECURE] = "--insecure",
+    [SWX_SET_TABLE_FORMAT] = "--format",
+    [SWX_SET_VESSEL_FILTERS] = "--categories, --limit",
+    [SWX_SET_GRIB_PLAIN] = "--compress none",
+    [SWX_SET_NOW] = "--now",
+    [SWX_SET_RUN] = "--run",
+    [SWX_SET_GRIB_BBOX] = "seawx grib --bbox",
+    [SWX_SET_GRIB_WIND] = "seawx grib --vars wind,...",
+    [SWX_SET_METATILE] = "--metatile",
+    [SWX_SET_SKIP_EMPTY] = "--skip-empty",
+    [SWX_SET_SEED_SHARD] = "'seawx seed --shard K/N'",
+    [SWX_SET_SHARDS] = "--shards N",
+};
+
 int main(int argc, char **argv)
 {
+    swx_setting_names(setting_words);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -6,6 +6,7 @@
  * That lets parsers add a column when a record brings a new value name
  * without touching earlier rows.
  */
+#include "seawx/setting.h"
 #include "seawx/table.h"
 
 #include "buf.h"
@@ -368,8 +369,8 @@ int swx_table_format_parse(swx_table_format *out, const char *s)
     else if (strcasecmp(s, "table") == 0 || strcasecmp(s, "text") == 0)
         *out = SWX_TABLE_TEXT;
     else
-        return swx_error_set(SWX_EINVAL,
-                             "--format must be one of json, csv, geojson, table, not '%.40s'", s);
+        return swx_error_set(SWX_EINVAL, "%s must be one of json, csv, geojson, table, not '%.40s'",
+                             swx_setting_name(SWX_SET_TABLE_FORMAT), s);
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* vessels.c: the Vessels API's enhanced data, paged and flattened (see
  * seawx/vessels.h). The field table below is the interface's EVD table. */
+#include "seawx/setting.h"
 #include "seawx/vessels.h"
 
 #include "jsonr.h"
@@ -127,9 +128,8 @@ int swx_vessels_check(const swx_vessels_query *q)
         size_t n = (size_t)(eq - f);
         if ((n == 5 && strncmp(f, "embed", 5) == 0) || (n == 4 && strncmp(f, "next", 4) == 0) ||
             (n == 5 && strncmp(f, "limit", 5) == 0))
-            return swx_error_set(SWX_EINVAL,
-                                 "filter %.*s is set by seawx itself (use --categories, --limit)",
-                                 (int)n, f);
+            return swx_error_set(SWX_EINVAL, "filter %.*s is set by seawx itself (use %s)", (int)n,
+                                 f, swx_setting_name(SWX_SET_VESSEL_FILTERS));
     }
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "grib_field.h"
 #include "grib_priv.h"
 
+#include "seawx/setting.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 
@@ -168,8 +169,9 @@ static int cut(gmsg *m, codes_handle *h, const srcgrid *g, double south, double 
             free(all);
             return swx_error_set(SWX_ETOOBIG,
                                  "%s: more than %u million values in the route's area; cut "
-                                 "the file to the voyage (seawx grib --bbox)",
-                                 path, GFIELD_MAX_VALUES >> 20);
+                                 "the file to the voyage (%s)",
+                                 path, GFIELD_MAX_VALUES >> 20,
+                                 swx_setting_name(SWX_SET_GRIB_BBOX));
         }
         if (!(m->v = malloc(n * sizeof *m->v))) {
             free(all);

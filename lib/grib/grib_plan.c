@@ -5,6 +5,7 @@
 
 #include "area.h"
 #include "buf.h"
+#include "seawx/setting.h"
 #include "seawx/error.h"
 #include "seawx/files.h"
 #include "seawx/iso8601.h"
@@ -356,15 +357,15 @@ static int voyage_over(const gjob *j, int64_t depart, double arrival, int64_t ru
         swx_iso8601_format(t, j->spec->now);
         return swx_error_set(SWX_EINVAL,
                              "the voyage (%s to %s) ended before now (%s): a later departure, or "
-                             "--now at a time during the voyage, builds it for another moment",
-                             d, a, t);
+                             "%s at a time during the voyage, builds it for another moment",
+                             d, a, t, swx_setting_name(SWX_SET_NOW));
     }
     if (arrival < (double)run) {
         swx_iso8601_format(t, run);
         return swx_error_set(SWX_EINVAL,
                              "the voyage (%s to %s) ended before the run's first forecast hour "
-                             "(%s): a later departure, or --run for a run of its time",
-                             d, a, t);
+                             "(%s): a later departure, or %s for a run of its time",
+                             d, a, t, swx_setting_name(SWX_SET_RUN));
     }
     return 0;
 }

@@ -13,6 +13,7 @@
  *     open only the plain file.
  * A route or box cut has one grid for the whole file: every viewer draws it
  * right. */
+#include "seawx/setting.h"
 #include "seawx/error.h"
 #include "seawx/grib.h"
 
@@ -63,8 +64,8 @@ int swx_grib_form_pick(swx_grib_cut *cut, int cut_given, int bzip2, unsigned vie
             if (viewers_asked && viewers_asked != SWX_GRIB_VIEWER_ALL)
                 return swx_error_set(SWX_EINVAL,
                                      "%s cannot open a bzip2-compressed GRIB: write the plain "
-                                     "file (.grb2, or --compress none)",
-                                     v->name);
+                                     "file (.grb2, or %s)",
+                                     v->name, swx_setting_name(SWX_SET_GRIB_PLAIN));
             continue;
         }
         if (!v->grid_a_time && !window_refuser)

@@ -1,5 +1,6 @@
 /* http_client.c: the client: its settings, its curl handles, and the small helpers the HTTP
  * files share. */
+#include "seawx/setting.h"
 #include "seawx/http.h"
 
 #include "http_client_int.h"
@@ -206,9 +207,8 @@ int swx_client_new(swx_client **out, const swx_client_opts *opts)
     c->cancel = opts->cancel;
     if (opts->ca_file && *opts->ca_file) {
         if (access(opts->ca_file, R_OK) != 0) {
-            rc = swx_error_set(
-                SWX_ECONFIG, "cannot read the CA bundle %.200s (SEAWX_CA_BUNDLE, --ca-bundle): %s",
-                opts->ca_file, strerror(errno));
+            rc = swx_error_set(SWX_ECONFIG, "cannot read the CA bundle %.200s (%s): %s",
+                               opts->ca_file, swx_setting_name(SWX_SET_CA_BUNDLE), strerror(errno));
             goto done;
         }
         if (!(c->ca_file = swx_http_strdup(opts->ca_file))) {

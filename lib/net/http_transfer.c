@@ -8,6 +8,7 @@
 #include "http_errors.h"
 #include "http_core.h"
 #include "http_query_int.h"
+#include "seawx/setting.h"
 #include "seawx/error.h"
 
 #include <curl/curl.h>
@@ -526,8 +527,8 @@ static enum outcome classify_curl(swx_client *c, xfer *x, CURLcode res, long *de
     case CURLE_PEER_FAILED_VERIFICATION:
         *code = swx_error_set(SWX_ENET,
                               "cannot reach %s safely: its TLS certificate is not trusted (%s); "
-                              "--insecure (GDAL: SEAWX_INSECURE=YES) skips the check",
-                              x->display, why);
+                              "%s skips the check",
+                              x->display, why, swx_setting_name(SWX_SET_INSECURE));
         return OUT_FAIL;
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:

@@ -6,6 +6,7 @@
 #include "grib_points.h"
 #include "http_core.h"
 #include "point_answer.h"
+#include "seawx/setting.h"
 #include "seawx/error.h"
 #include "seawx/iso8601.h"
 #include "seawx/table.h"
@@ -424,8 +425,8 @@ int swx_plan_forecast_from_grib(swx_plan_forecast **out, const char *path, const
         times[i] = r.f[i].valid;
     }
     if (!wind) {
-        rc = swx_error_set(SWX_EINVAL, "%s: no 10 m wind in the file (seawx grib --vars wind,...)",
-                           path);
+        rc = swx_error_set(SWX_EINVAL, "%s: no 10 m wind in the file (%s)", path,
+                           swx_setting_name(SWX_SET_GRIB_WIND));
         goto done;
     }
     qsort(times, r.n, sizeof *times, cmp_time);

@@ -17,6 +17,7 @@
  * (corrupt, not a database) or by being empty: a database without a shard
  * row is not a shard's file.
  */
+#include "seawx/setting.h"
 #include "seawx/shard.h"
 
 #include "mbtiles.h"
@@ -187,8 +188,8 @@ static int read_shard(swx_merge *m, const char *path)
     if (!shard) {
         rc = swx_error_set(SWX_EINVAL,
                            "%s is not a shard's file (no 'shard' metadata row); give the files "
-                           "written by 'seawx seed --shard K/N'",
-                           path);
+                           "written by %s",
+                           path, swx_setting_name(SWX_SET_SEED_SHARD));
         goto done;
     }
     if ((rc = swx_shard_parse(&k, &n, shard))) {
@@ -277,8 +278,8 @@ int swx_merge_open(swx_merge **out, const char *const *paths, size_t n, int shar
     if (!m->n && m->nlost) {
         rc = swx_error_set(SWX_EINVAL,
                            "%s is damaged and no other file tells the shard count: give "
-                           "--shards N, or run its shard again",
-                           m->lost[0]);
+                           "%s, or run its shard again",
+                           m->lost[0], swx_setting_name(SWX_SET_SHARDS));
         goto done;
     }
     if (!m->n) {

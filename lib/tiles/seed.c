@@ -4,6 +4,7 @@
  * (checked, or decoded, warped, cut, clipped and encoded) and its tiles
  * stored.
  */
+#include "seawx/setting.h"
 #include "seawx/seed.h"
 
 #include "area.h"
@@ -253,8 +254,8 @@ static int store(swx_seed *s, int z, uint32_t x, uint32_t y, const void *png, si
         if (!s->empty_png)
             return swx_error_set(SWX_EINVAL,
                                  "tile %d/%u/%u is fully transparent and JPEG has no "
-                                 "transparency: add --skip-empty, or use png8 or webp",
-                                 z, x, y);
+                                 "transparency: add %s, or use png8 or webp",
+                                 z, x, y, swx_setting_name(SWX_SET_SKIP_EMPTY));
         png = s->empty_png;
         len = s->empty_len;
     }

@@ -6,6 +6,7 @@
 
 #include "area.h"
 #include "buf.h"
+#include "seawx/setting.h"
 #include "seawx/error.h"
 #include "tile.h"
 
@@ -113,8 +114,8 @@ int swx_shard_bounds(uint64_t *lo, uint64_t *tiles, uint64_t *per_zoom, int *dee
             if (nkeys >= SWX_SHARD_MAX_BLOCKS) {
                 rc = swx_error_set(SWX_EINVAL,
                                    "the area has more than %u GetMap blocks to share out; use a "
-                                   "larger --metatile or fewer zooms per seed",
-                                   SWX_SHARD_MAX_BLOCKS);
+                                   "larger %s or fewer zooms per seed",
+                                   SWX_SHARD_MAX_BLOCKS, swx_setting_name(SWX_SET_METATILE));
                 goto done;
             }
             uint64_t *grown = swx_array_reserve(keys, &cap, nkeys + 1, sizeof *keys, 4096);
