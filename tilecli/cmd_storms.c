@@ -267,6 +267,47 @@ static int read_query(const cli_args *a, swx_storm_query *q)
     return 0;
 }
 
+/* Which options go with which way of running: one row a rule, checked
+ * before anything is sent. A rule applies when `mode` is given (or, with
+ * absent set, when it is not), and refuses each of `refused` with one line:
+ * --MODE WHY --OPTION (absent: --OPTION WHY --MODE). */
+static const struct mode_rule {
+    const char *mode;
+    int absent;
+    const char *why;
+    const char *refused[10];
+} mode_rules[] = {
+    {"route", 1, "goes with", {"depart", "speed", "json", "segments"}},
+    {"kmz",
+     0,
+     "downloads the KMZ as it is: it takes no",
+     {"route", "output", "input", "kinds", "cone-radii", "danger-errors"}},
+    {"input",
+     0,
+     "converts a saved answer as it is, filters go to the service: it takes no",
+     {"status", "id", "name", "category", "intensity", "region", "period", "data-filter",
+      "offset"}},
+};
+
+static int check_modes(const cli_args *a)
+{
+    for (size_t i = 0; i < sizeof mode_rules / sizeof *mode_rules; i++) {
+        const struct mode_rule *r = &mode_rules[i];
+        if (cli_has(a, r->mode) == r->absent)
+            continue;
+        for (size_t k = 0; k < sizeof r->refused / sizeof *r->refused && r->refused[k]; k++) {
+            if (!cli_has(a, r->refused[k]))
+                continue;
+            if (r->absent)
+                cli_error("--%s %s --%s", r->refused[k], r->why, r->mode);
+            else
+                cli_error("--%s %s --%s", r->mode, r->why, r->refused[k]);
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 /* Where the storms go: one file per kind (and the QGIS layer file) in the
  * folder of -o DIR/, the one file of -o FILE, or stdout; with --route and no
  * -o, nowhere (the report alone goes to stdout, *w stays NULL). A folder
@@ -400,17 +441,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
     const char *kmz = cli_get(&a, "kmz"), *output = cli_get(&a, "output");
     const char *input = cli_get(&a, "input");
     const int route_mode = cli_has(&a, "route");
-    if (!route_mode && (cli_has(&a, "depart") || cli_has(&a, "speed") || cli_has(&a, "json") ||
-                        cli_has(&a, "segments"))) {
-        cli_error("--depart, --speed, --json and --segments go with --route");
-        exit_code = EXIT_USAGE;
+    if ((exit_code = check_modes(&a)))
         goto done;
-    }
-    if (kmz && route_mode) {
-        cli_error("--kmz downloads the KMZ as it is: it takes no --route");
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
     if (route_mode && (exit_code = read_voyage(&a, &voyage)))
         goto done;
     /* --segments and a single --output file: two files, not one under two
@@ -429,20 +461,8 @@ int cmd_storms(const cli_cmd *cmd, int argc, char **argv)
         exit_code = cli_fail(rc);
         goto done;
     }
-    if (kmz && (output || input || cli_has(&a, "kinds") || danger)) {
-        cli_error("--kmz downloads the KMZ as it is: it takes no --output, --input, --kinds, "
-                  "--cone-radii or --danger-errors");
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
     if (kmz && (q.max_storms || q.offset > 0))
         cli_info("--kmz is one request: --limit and --offset select its storms");
-    if (input && (q.status || q.id || q.name || q.category || q.intensity >= 0 || q.region ||
-                  q.period || q.data_filter || q.offset)) {
-        cli_error("--input converts a saved answer as it is: filters go to the service");
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
 
     if (kmz && (exit_code = data_check_dest(kmz, SWX_ATOMICFILE_STREAM)))
         goto done;

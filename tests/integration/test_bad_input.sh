@@ -213,6 +213,9 @@ row "storms: intensity"              2 no 'intensity must be a wind speed' -- "$
 row "storms: ATCF id"                2 no "'BAD' is not an ATCF id" -- "$S" storms --id BAD
 row "storms: kinds"                  2 no "bad kinds 'storm,bogus'" -- "$S" storms -k storm,bogus
 row "storms: --kmz with -o"          2 no 'takes no --output' -- "$S" storms --kmz s.kmz -o s.geojson
+row "storms: --kmz with --route"     2 no 'takes no --route' -- "$S" storms --kmz s.kmz --route r.csv
+row "storms: --segments, no --route" 2 no '--segments goes with --route' -- "$S" storms --segments s.geojson
+row "storms: --input with a filter"  2 no 'filters go to the service: it takes no --region' -- "$S" storms --input s.json -r NA
 row "latitude out of range"          2 no 'lat must be a number from -90 to 90' -- "$S" tides hourly --lat 91 --lon 0
 row "longitude not a number"         2 no "lon must be a number from -180 to 180, not 'abc'" -- "$S" soil point --lat 0 --lon abc
 row "date that does not exist"       2 no "start must be an ISO 8601 time" -- "$S" tides hourly --lat 0 --lon 0 --start 2024-02-30
