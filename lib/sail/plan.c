@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,75 +371,94 @@ static int apart(double v, double lim, int d)
     return d;
 }
 
-/* The verdict of row r (docs/plan.md); 0, or SWX_ENOMEM. */
+/* The limits a departure is held to, in the order their rules are asked
+ * (docs/plan.md): the value met on the route against the plan's limit (0:
+ * none), and the words of its reason, "NAME VALUE AFTER SEP LIMIT UNIT"
+ * ("wind 26 kn above 25 kn", "30 h upwind, near 32 h"). decimals: the
+ * limit's, and the fewest the value is printed with (more when the two would
+ * print alike: apart()). */
+static const struct plan_limit {
+    int rule;
+    size_t value, limit; /* offsetof in swx_plan_departure and swx_plan_opts */
+    const char *name, *after, *above, *unit;
+    int decimals;
+} plan_limits[] = {
+    {SWX_PLAN_RULE_WIND, offsetof(swx_plan_departure, max_wind_kn),
+     offsetof(swx_plan_opts, max_wind_kn), "wind ", " kn", " above ", " kn", 0},
+    {SWX_PLAN_RULE_GUST, offsetof(swx_plan_departure, max_gust_kn),
+     offsetof(swx_plan_opts, max_gust_kn), "gusts ", " kn", " above ", " kn", 0},
+    {SWX_PLAN_RULE_WAVE, offsetof(swx_plan_departure, max_wave_m),
+     offsetof(swx_plan_opts, max_wave_m), "waves ", " m", " above ", " m", 1},
+    {SWX_PLAN_RULE_UPWIND, offsetof(swx_plan_departure, hours_upwind),
+     offsetof(swx_plan_opts, max_upwind_h), "", " h upwind", ", above ", " h", 0},
+};
+#define PLAN_NLIMITS (sizeof plan_limits / sizeof *plan_limits)
+
+static double member(const void *base, size_t off)
+{
+    double v;
+    memcpy(&v, (const char *)base + off, sizeof v);
+    return v;
+}
+
+/* The first limit row r passes (margin 0), or comes near (within margin of
+ * it, margin < 1); NULL for none. */
+static const struct plan_limit *limit_met(const swx_plan_departure *r, const swx_plan_opts *o,
+                                          double margin)
+{
+    for (size_t i = 0; i < PLAN_NLIMITS; i++) {
+        const struct plan_limit *l = &plan_limits[i];
+        double v = member(r, l->value), lim = member(o, l->limit);
+        if (lim > 0 && (margin > 0 ? v >= margin * lim : v > lim))
+            return l;
+    }
+    return NULL;
+}
+
+static const char *limit_reason(swx_plan *p, const struct plan_limit *l,
+                                const swx_plan_departure *r, const swx_plan_opts *o,
+                                const char *sep)
+{
+    double v = member(r, l->value), lim = member(o, l->limit);
+    return keep(p, "%s%.*f%s%s%.*f%s", l->name, apart(v, lim, l->decimals), v, l->after, sep,
+                l->decimals, lim, l->unit);
+}
+
+/* The verdict of row r (docs/plan.md): storms first, then the limits passed
+ * (no go), a storm near, the limits come near, and a voyage the forecast
+ * does not cover (marginal). 0, or SWX_ENOMEM. */
 static int verdict(swx_plan *p, swx_plan_departure *r, int storm_worst, const swx_plan_opts *o)
 {
+    const struct plan_limit *l;
     const char *why = NULL;
-    int v = SWX_PLAN_GO, rule = SWX_PLAN_RULE_NONE;
-    const double m = PLAN_MARGIN;
+    int v = SWX_PLAN_MARGINAL, rule = SWX_PLAN_RULE_STORM;
     if (storm_worst >= SWX_RISK_R34) {
         v = SWX_PLAN_NOGO;
-        rule = SWX_PLAN_RULE_STORM;
         why = keep(p, "inside the 34 kt winds of %s", r->storm_title);
     } else if (storm_worst == SWX_RISK_DANGER) {
         v = SWX_PLAN_NOGO;
-        rule = SWX_PLAN_RULE_STORM;
         why = keep(p, "inside the danger area of %s", r->storm_title);
-    } else if (o->max_wind_kn > 0 && r->max_wind_kn > o->max_wind_kn) {
+    } else if ((l = limit_met(r, o, 0))) {
         v = SWX_PLAN_NOGO;
-        rule = SWX_PLAN_RULE_WIND;
-        why = keep(p, "wind %.*f kn above %.0f kn", apart(r->max_wind_kn, o->max_wind_kn, 0),
-                   r->max_wind_kn, o->max_wind_kn);
-    } else if (o->max_gust_kn > 0 && r->max_gust_kn > o->max_gust_kn) {
-        v = SWX_PLAN_NOGO;
-        rule = SWX_PLAN_RULE_GUST;
-        why = keep(p, "gusts %.*f kn above %.0f kn", apart(r->max_gust_kn, o->max_gust_kn, 0),
-                   r->max_gust_kn, o->max_gust_kn);
-    } else if (o->max_wave_m > 0 && r->max_wave_m > o->max_wave_m) {
-        v = SWX_PLAN_NOGO;
-        rule = SWX_PLAN_RULE_WAVE;
-        why = keep(p, "waves %.*f m above %.1f m", apart(r->max_wave_m, o->max_wave_m, 1),
-                   r->max_wave_m, o->max_wave_m);
-    } else if (o->max_upwind_h > 0 && r->hours_upwind > o->max_upwind_h) {
-        v = SWX_PLAN_NOGO;
-        rule = SWX_PLAN_RULE_UPWIND;
-        why = keep(p, "%.*f h upwind, above %.0f h", apart(r->hours_upwind, o->max_upwind_h, 0),
-                   r->hours_upwind, o->max_upwind_h);
+        rule = l->rule;
+        why = limit_reason(p, l, r, o, l->above);
     } else if (r->storm_title && r->storm_cpa_nm < PLAN_STORM_NEAR_NM) {
-        v = SWX_PLAN_MARGINAL;
-        rule = SWX_PLAN_RULE_STORM;
         why = keep(p, "%s passes within %.0f nm", r->storm_title, r->storm_cpa_nm);
-    } else if (o->max_wind_kn > 0 && r->max_wind_kn >= m * o->max_wind_kn) {
-        v = SWX_PLAN_MARGINAL;
-        rule = SWX_PLAN_RULE_WIND;
-        why = keep(p, "wind %.*f kn, near %.0f kn", apart(r->max_wind_kn, o->max_wind_kn, 0),
-                   r->max_wind_kn, o->max_wind_kn);
-    } else if (o->max_gust_kn > 0 && r->max_gust_kn >= m * o->max_gust_kn) {
-        v = SWX_PLAN_MARGINAL;
-        rule = SWX_PLAN_RULE_GUST;
-        why = keep(p, "gusts %.*f kn, near %.0f kn", apart(r->max_gust_kn, o->max_gust_kn, 0),
-                   r->max_gust_kn, o->max_gust_kn);
-    } else if (o->max_wave_m > 0 && r->max_wave_m >= m * o->max_wave_m) {
-        v = SWX_PLAN_MARGINAL;
-        rule = SWX_PLAN_RULE_WAVE;
-        why = keep(p, "waves %.*f m, near %.1f m", apart(r->max_wave_m, o->max_wave_m, 1),
-                   r->max_wave_m, o->max_wave_m);
-    } else if (o->max_upwind_h > 0 && r->hours_upwind >= m * o->max_upwind_h) {
-        v = SWX_PLAN_MARGINAL;
-        rule = SWX_PLAN_RULE_UPWIND;
-        why = keep(p, "%.*f h upwind, near %.0f h", apart(r->hours_upwind, o->max_upwind_h, 0),
-                   r->hours_upwind, o->max_upwind_h);
+    } else if ((l = limit_met(r, o, PLAN_MARGIN))) {
+        rule = l->rule;
+        why = limit_reason(p, l, r, o, ", near ");
     } else if (r->partial && !isnan(r->becalmed_nm)) {
-        v = SWX_PLAN_MARGINAL;
         rule = SWX_PLAN_RULE_BECALMED;
         why = keep(p,
                    "becalmed from %.0f nm of %.0f to the forecast's end: the polar makes no "
                    "way in the wind there and no motoring speed was given",
                    r->becalmed_nm, p->length_nm);
     } else if (r->partial) {
-        v = SWX_PLAN_MARGINAL;
         rule = SWX_PLAN_RULE_PARTIAL;
         why = keep(p, "%s", SWX_PLAN_REASON_PARTIAL);
+    } else {
+        v = SWX_PLAN_GO;
+        rule = SWX_PLAN_RULE_NONE;
     }
     r->verdict = v;
     r->reason = why;

@@ -254,7 +254,7 @@ static void test_band(void)
         {20, 0, 0, 0, SWX_PLAN_MARGINAL, "wind 19 kn, near 20 kn"},
         {25, 0, 0, 0, SWX_PLAN_GO, NULL},
         {0, 25, 0, 0, SWX_PLAN_NOGO, "gusts 25.3 kn above 25 kn"},
-        {0, 30, 0, 0, SWX_PLAN_MARGINAL, "gusts"},
+        {0, 30, 0, 0, SWX_PLAN_MARGINAL, "gusts 25 kn, near 30 kn"},
         {0, 0, 2, 0, SWX_PLAN_NOGO, "waves 2.5 m above 2.0 m"},
         {0, 0, 3, 0, SWX_PLAN_MARGINAL, "waves 2.5 m, near 3.0 m"},
         {0, 0, 3.2, 0, SWX_PLAN_GO, NULL},
