@@ -16,15 +16,13 @@
 
 #include "plan_chart.h"
 #include "plan_result.h"
+#include "chart_draw.h"
 #include "seawx/error.h"
 
-#include <cairo.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-#define FONT "DejaVu Sans"
 
 /* A ramp: colours at fixed values, linear in between, clamped at both ends.
  * Wind follows the Beaufort scale's feel (light blue calm, green breeze,
@@ -50,20 +48,14 @@ static const ramp wave_ramp = {{0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5.5, 8}, "m", 1};
 static const unsigned verdict_rgb[3] = {0x2e9e44, 0xf0a400, 0xd7301f};
 static const char *const verdict_label[3] = {"go", "marginal", "no-go"};
 
-static void rgb(cairo_t *cr, unsigned c)
-{
-    cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
-                         (c & 255) / 255.0);
-}
-
 static void ramp_colour(cairo_t *cr, const ramp *r, double v)
 {
     if (isnan(v)) {
-        rgb(cr, NAN_RGB);
+        swx__chart_rgb(cr, NAN_RGB);
         return;
     }
     if (v <= r->v[0]) {
-        rgb(cr, ramp_rgb[0]);
+        swx__chart_rgb(cr, ramp_rgb[0]);
         return;
     }
     for (int k = 1; k < RAMP_N; k++)
@@ -78,46 +70,10 @@ static void ramp_colour(cairo_t *cr, const ramp *r, double v)
             cairo_set_source_rgb(cr, c[0], c[1], c[2]);
             return;
         }
-    rgb(cr, ramp_rgb[RAMP_N - 1]);
+    swx__chart_rgb(cr, ramp_rgb[RAMP_N - 1]);
 }
 
 /* ---- text ---- */
-
-static void font(cairo_t *cr, double size, int bold)
-{
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-}
-
-static double text_w(cairo_t *cr, const char *s)
-{
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, s, &e);
-    return e.x_advance;
-}
-
-/* Draws s with its advance box's left (ax 0), centre (0.5) or right (1) at
- * x, and its capital letters centred on y. */
-static void text_at(cairo_t *cr, double x, double y, double ax, const char *s)
-{
-    cairo_font_extents_t fe;
-    cairo_font_extents(cr, &fe);
-    double cap = fe.ascent * 0.72; /* DejaVu's capital height, of its ascent */
-    cairo_move_to(cr, x - ax * text_w(cr, s), y + cap / 2);
-    cairo_show_text(cr, s);
-}
-
-/* The font size at which s fits in width w, from size down to min. */
-static double fit_size(cairo_t *cr, const char *s, double size, double min, double w, int bold)
-{
-    for (; size > min; size *= 0.92) {
-        font(cr, size, bold);
-        if (text_w(cr, s) <= w)
-            return size;
-    }
-    return min;
-}
 
 /* "12", "12.5": a number as a navigator writes it. */
 static void num(char *out, size_t n, double v)
@@ -168,15 +124,6 @@ static void step_label(char *out, size_t n, int64_t s)
         snprintf(out, n, "%lld min", (long long)(s / 60));
 }
 
-/* A round step (1, 2 or 5 times a power of ten) at least raw. */
-static double nice_step(double raw)
-{
-    if (!(raw > 0))
-        return 1;
-    double p = pow(10, floor(log10(raw)));
-    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
-}
-
 /* ---- layout ---- */
 
 typedef struct layout {
@@ -208,10 +155,10 @@ static int key(cairo_t *cr, const layout *L, int draw)
     double sw = L->fs * 1.1, gap = L->fs * 0.45, sep = L->fs * 1.4;
     double x = L->gx, right = L->W - L->m;
     int line = 0;
-    font(cr, L->fs, 0);
+    swx__chart_font(cr, L->fs, 0);
     for (int k = 0; k < 5; k++) {
         const char *label = k < 3 ? verdict_label[k] : more[k - 3];
-        double w = sw + gap + text_w(cr, label);
+        double w = sw + gap + swx__chart_text_w(cr, label);
         if (x > L->gx && x + w > right) {
             line++;
             x = L->gx;
@@ -219,14 +166,14 @@ static int key(cairo_t *cr, const layout *L, int draw)
         if (draw) {
             double cy = L->key_y + line * L->key_line, y0 = round(cy - sw / 2);
             double x0 = round(x), s = round(sw);
-            rgb(cr, k < 3 ? verdict_rgb[k] : k == 3 ? NAN_RGB : BG_RGB);
+            swx__chart_rgb(cr, k < 3 ? verdict_rgb[k] : k == 3 ? NAN_RGB : BG_RGB);
             cairo_rectangle(cr, x0, y0, s, s);
             cairo_fill(cr);
             if (k == 4) {
                 cairo_save(cr);
                 cairo_rectangle(cr, x0, y0, s, s);
                 cairo_clip(cr);
-                rgb(cr, 0);
+                swx__chart_rgb(cr, 0);
                 cairo_set_line_width(cr, 1);
                 for (double d = -s; d < s; d += 4) {
                     cairo_move_to(cr, x0 + d, y0 + s);
@@ -234,13 +181,13 @@ static int key(cairo_t *cr, const layout *L, int draw)
                 }
                 cairo_stroke(cr);
                 cairo_restore(cr);
-                rgb(cr, 0);
+                swx__chart_rgb(cr, 0);
                 cairo_set_line_width(cr, 2);
                 cairo_rectangle(cr, x0 + 1, y0 + 1, s - 2, s - 2);
                 cairo_stroke(cr);
             }
-            rgb(cr, INK_RGB);
-            text_at(cr, x + sw + gap, cy, 0, label);
+            swx__chart_rgb(cr, INK_RGB);
+            swx__chart_text_at(cr, x + sw + gap, cy, 0, label);
         }
         x += w + sep;
     }
@@ -257,14 +204,15 @@ static void make_layout(layout *L, cairo_t *cr, const swx_plan *p, const ramp *r
      * the room for its mark */
     double top = L->m + fs * 1.5 + fs * 1.6 + fs * 1.6 + fs * 1.5;
     /* left: the axis title (turned) and the distance labels */
-    font(cr, fs, 0);
+    swx__chart_font(cr, fs, 0);
     num(b, sizeof b, p->sample_nm[p->ns - 1]);
-    double ylab = fmax(text_w(cr, b), text_w(cr, "Verdict"));
+    double ylab = fmax(swx__chart_text_w(cr, b), swx__chart_text_w(cr, "Verdict"));
     double left = L->m + fs * 1.3 + fs * 0.6 + ylab + fs * 0.5;
     /* right: the legend bar, its ticks and numbers */
     num(b, sizeof b, r->v[RAMP_N - 1]);
     L->bar_w = round(fs * 1.3);
-    double right = fs * 1.2 + L->bar_w + fs * 0.4 + fmax(text_w(cr, b), text_w(cr, r->unit)) + L->m;
+    double right = fs * 1.2 + L->bar_w + fs * 0.4 +
+                   fmax(swx__chart_text_w(cr, b), swx__chart_text_w(cr, r->unit)) + L->m;
     L->gx = round(left);
     L->gw = round(L->W - right - left);
     L->lx = L->gx + L->gw + round(fs * 1.2);
@@ -309,10 +257,10 @@ static void draw_best_line(cairo_t *cr, const layout *L, const swx_plan *p, doub
                  d->reason ? " (" : "", d->reason ? d->reason : "", d->reason ? ")" : "", wind,
                  wave);
     }
-    double fs = fit_size(cr, line, L->fs, 6, w, 1);
-    font(cr, fs, 1);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 1.6 + L->fs * 0.8, 0, line);
+    double fs = swx__chart_fit_size(cr, line, L->fs, 6, w, 1);
+    swx__chart_font(cr, fs, 1);
+    swx__chart_rgb(cr, INK_RGB);
+    swx__chart_text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 1.6 + L->fs * 0.8, 0, line);
 }
 
 static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what)
@@ -350,19 +298,19 @@ static void draw_title(cairo_t *cr, const layout *L, const swx_plan *p, int what
                  p->n, a, b, st, what == 'w' ? "wind" : "sea");
     }
     double w = L->W - 2 * L->m;
-    double fs = fit_size(cr, title, L->fs * 1.45, 6, w, 1);
-    font(cr, fs, 1);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->m, L->m + L->fs * 0.75, 0, title);
-    fs = fit_size(cr, sub, L->fs, 6, w, 0);
+    double fs = swx__chart_fit_size(cr, title, L->fs * 1.45, 6, w, 1);
+    swx__chart_font(cr, fs, 1);
+    swx__chart_rgb(cr, INK_RGB);
+    swx__chart_text_at(cr, L->m, L->m + L->fs * 0.75, 0, title);
+    fs = swx__chart_fit_size(cr, sub, L->fs, 6, w, 0);
     char *cut = strstr(sub, "; each cell");
     if (fs < L->fs * 0.85 && cut) { /* a narrow chart: the departures alone, readable */
         *cut = '\0';
-        fs = fit_size(cr, sub, L->fs, 6, w, 0);
+        fs = swx__chart_fit_size(cr, sub, L->fs, 6, w, 0);
     }
-    font(cr, fs, 0);
-    rgb(cr, SOFT_RGB);
-    text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 0.8, 0, sub);
+    swx__chart_font(cr, fs, 0);
+    swx__chart_rgb(cr, SOFT_RGB);
+    swx__chart_text_at(cr, L->m, L->m + L->fs * 1.5 + L->fs * 0.8, 0, sub);
     draw_best_line(cr, L, p, w);
 }
 
@@ -408,7 +356,7 @@ static void draw_grid(cairo_t *cr, const layout *L, const swx_plan *p, const ram
                 }
         if (any) {
             cairo_clip(cr);
-            rgb(cr, 0);
+            swx__chart_rgb(cr, 0);
             cairo_set_line_width(cr, fmax(1, L->fs / 12));
             double step = fmax(4, round(L->fs / 2.5));
             for (double d = -L->gh; d < L->gw; d += step) {
@@ -419,7 +367,7 @@ static void draw_grid(cairo_t *cr, const layout *L, const swx_plan *p, const ram
         }
         cairo_restore(cr);
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-        rgb(cr, 0);
+        swx__chart_rgb(cr, 0);
         for (size_t i = 0; i < p->n; i++)
             for (size_t j = 0; j < p->ns; j++) {
                 if (!storm_at(p, i, j))
@@ -439,7 +387,7 @@ static void draw_grid(cairo_t *cr, const layout *L, const swx_plan *p, const ram
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
     }
     /* the frame */
-    rgb(cr, SOFT_RGB);
+    swx__chart_rgb(cr, SOFT_RGB);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, L->gx - 0.5, L->gy - 0.5, L->gw + 1, L->gh + 1);
     cairo_stroke(cr);
@@ -452,9 +400,9 @@ static void draw_y_axis(cairo_t *cr, const layout *L, const swx_plan *p)
     double rh = L->gh / (double)p->ns;
     double first = p->sample_nm[0], last = p->sample_nm[p->ns - 1];
     double span = last - first;
-    double step = nice_step(span * L->fs * 2.6 / fmax(L->gh - rh, 1));
+    double step = swx__chart_nice_step(span * L->fs * 2.6 / fmax(L->gh - rh, 1));
     char b[32];
-    font(cr, L->fs, 0);
+    swx__chart_font(cr, L->fs, 0);
     cairo_set_line_width(cr, 1);
     size_t j = 0;
     for (double v = ceil(first / step) * step; v <= last + 1e-9; v += step) {
@@ -469,25 +417,25 @@ static void draw_y_axis(cairo_t *cr, const layout *L, const swx_plan *p)
             y = L->gy + (j + 0.5 + fmin(fmax(f, 0), 1)) * rh;
         }
         y = round(y) + 0.5;
-        rgb(cr, SOFT_RGB);
+        swx__chart_rgb(cr, SOFT_RGB);
         cairo_move_to(cr, L->gx - L->fs * 0.4, y);
         cairo_line_to(cr, L->gx, y);
         cairo_stroke(cr);
         num(b, sizeof b, v);
-        rgb(cr, INK_RGB);
-        text_at(cr, L->gx - L->fs * 0.55, y, 1, b);
+        swx__chart_rgb(cr, INK_RGB);
+        swx__chart_text_at(cr, L->gx - L->fs * 0.55, y, 1, b);
         if (p->ns == 1)
             break;
     }
     /* the axis title, turned */
     const char *t = "Distance along the route (nm)";
-    double fs = fit_size(cr, t, L->fs, 6, L->gh, 0);
-    font(cr, fs, 0);
+    double fs = swx__chart_fit_size(cr, t, L->fs, 6, L->gh, 0);
+    swx__chart_font(cr, fs, 0);
     cairo_save(cr);
     cairo_translate(cr, L->m + L->fs * 0.6, L->gy + L->gh / 2);
     cairo_rotate(cr, -M_PI / 2);
-    rgb(cr, SOFT_RGB);
-    text_at(cr, 0, 0, 0.5, t);
+    swx__chart_rgb(cr, SOFT_RGB);
+    swx__chart_text_at(cr, 0, 0, 0.5, t);
     cairo_restore(cr);
 }
 
@@ -499,25 +447,25 @@ static void draw_verdicts(cairo_t *cr, const layout *L, const swx_plan *p)
     for (size_t i = 0; i < p->n; i++) {
         double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
         int v = p->rows[i].verdict;
-        rgb(cr, v >= 0 && v < 3 ? verdict_rgb[v] : NAN_RGB);
+        swx__chart_rgb(cr, v >= 0 && v < 3 ? verdict_rgb[v] : NAN_RGB);
         cairo_rectangle(cr, x0 + gap, L->vy, x1 - x0 - 2 * gap, L->vh);
         cairo_fill(cr);
     }
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    font(cr, L->fs, 0);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->gx - L->fs * 0.55, L->vy + L->vh / 2, 1, "Verdict");
+    swx__chart_font(cr, L->fs, 0);
+    swx__chart_rgb(cr, INK_RGB);
+    swx__chart_text_at(cr, L->gx - L->fs * 0.55, L->vy + L->vh / 2, 1, "Verdict");
     /* under each marginal and no-go, the letter of the rule that decided it */
     double lfs = fmin(L->fs, cw * 0.8);
     if (lfs >= 6) {
-        font(cr, lfs, 1);
+        swx__chart_font(cr, lfs, 1);
         for (size_t i = 0; i < p->n; i++) {
             int r = rule_of(&p->rows[i]);
             if (!r)
                 continue;
             char s[2] = {rules[r].letter, 0};
             double xc = (edge(L->gx, L->gw, i, p->n) + edge(L->gx, L->gw, i + 1, p->n)) / 2;
-            text_at(cr, xc, L->wy, 0.5, s);
+            swx__chart_text_at(cr, xc, L->wy, 0.5, s);
         }
     }
     /* the best departure: outlined, and a mark over its column */
@@ -525,7 +473,7 @@ static void draw_verdicts(cairo_t *cr, const layout *L, const swx_plan *p)
         size_t i = p->best - 1;
         double x0 = edge(L->gx, L->gw, i, p->n), x1 = edge(L->gx, L->gw, i + 1, p->n);
         double xc = (x0 + x1) / 2, s = fmax(L->fs * 0.6, 4);
-        rgb(cr, INK_RGB);
+        swx__chart_rgb(cr, INK_RGB);
         cairo_set_line_width(cr, 2);
         cairo_rectangle(cr, x0 + gap + 1, L->vy + 1, x1 - x0 - 2 * gap - 2, L->vh - 2);
         cairo_stroke(cr);
@@ -552,21 +500,21 @@ static void draw_why_key(cairo_t *cr, const layout *L, const swx_plan *p, int li
                                   rules[r].letter, rules[r].words);
     if (!n || n >= sizeof line)
         return;
-    double fs = fit_size(cr, line, L->fs, 6, L->W - L->m - L->gx, 0);
-    font(cr, fs, 0);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->gx, L->key_y + lines * L->key_line, 0, line);
+    double fs = swx__chart_fit_size(cr, line, L->fs, 6, L->W - L->m - L->gx, 0);
+    swx__chart_font(cr, fs, 0);
+    swx__chart_rgb(cr, INK_RGB);
+    swx__chart_text_at(cr, L->gx, L->key_y + lines * L->key_line, 0, line);
 }
 
 /* Departure labels, every k-th column so that they never touch. */
 static void draw_x_axis(cairo_t *cr, const layout *L, const swx_plan *p)
 {
     char b[32];
-    font(cr, L->fs, 0);
+    swx__chart_font(cr, L->fs, 0);
     double lw = 0;
     for (size_t i = 0; i < p->n; i++) {
         depart_label(b, sizeof b, p->rows[i].depart, 0);
-        lw = fmax(lw, text_w(cr, b));
+        lw = fmax(lw, swx__chart_text_w(cr, b));
     }
     double cw = L->gw / (double)p->n;
     size_t k = (size_t)ceil((lw + L->fs * 1.2) / cw);
@@ -588,16 +536,16 @@ static void draw_x_axis(cairo_t *cr, const layout *L, const swx_plan *p)
     double lo = L->m + lw / 2, hi = L->W - L->m - lw / 2;
     for (size_t i = 0; i < p->n; i += k) {
         double xc = round((edge(L->gx, L->gw, i, p->n) + edge(L->gx, L->gw, i + 1, p->n)) / 2);
-        rgb(cr, SOFT_RGB);
+        swx__chart_rgb(cr, SOFT_RGB);
         cairo_move_to(cr, xc + 0.5, L->vy + L->vh);
         cairo_line_to(cr, xc + 0.5, L->vy + L->vh + L->fs * 0.4);
         cairo_stroke(cr);
         depart_label(b, sizeof b, p->rows[i].depart, 0);
-        rgb(cr, INK_RGB);
-        text_at(cr, fmin(fmax(xc, lo), hi), L->xl_y, 0.5, b);
+        swx__chart_rgb(cr, INK_RGB);
+        swx__chart_text_at(cr, fmin(fmax(xc, lo), hi), L->xl_y, 0.5, b);
     }
-    rgb(cr, SOFT_RGB);
-    text_at(cr, L->gx + L->gw / 2, L->xt_y, 0.5, "Departure (UTC)");
+    swx__chart_rgb(cr, SOFT_RGB);
+    swx__chart_text_at(cr, L->gx + L->gw / 2, L->xt_y, 0.5, "Departure (UTC)");
 }
 
 /* The colour scale: a bar as tall as the grid, its maximum at the top, ticks
@@ -613,28 +561,28 @@ static void draw_legend(cairo_t *cr, const layout *L, const ramp *r)
         cairo_fill(cr);
     }
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    rgb(cr, SOFT_RGB);
+    swx__chart_rgb(cr, SOFT_RGB);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, L->lx - 0.5, L->gy - 0.5, L->bar_w + 1, L->gh + 1);
     cairo_stroke(cr);
     char b[32];
-    font(cr, L->fs, 0);
+    swx__chart_font(cr, L->fs, 0);
     double step = r->tick;
     while (L->gh * step / top < L->fs * 1.6)
         step *= 2;
     for (double v = 0; v <= top + 1e-9; v += step) {
         double y = round(L->gy + L->gh * (1 - v / top)) + 0.5;
-        rgb(cr, SOFT_RGB);
+        swx__chart_rgb(cr, SOFT_RGB);
         cairo_move_to(cr, L->lx + L->bar_w, y);
         cairo_line_to(cr, L->lx + L->bar_w + L->fs * 0.3, y);
         cairo_stroke(cr);
         num(b, sizeof b, v);
-        rgb(cr, INK_RGB);
-        text_at(cr, L->lx + L->bar_w + L->fs * 0.45, y, 0, b);
+        swx__chart_rgb(cr, INK_RGB);
+        swx__chart_text_at(cr, L->lx + L->bar_w + L->fs * 0.45, y, 0, b);
     }
-    font(cr, L->fs, 1);
-    rgb(cr, INK_RGB);
-    text_at(cr, L->lx, L->gy - L->fs * 0.9, 0, r->unit);
+    swx__chart_font(cr, L->fs, 1);
+    swx__chart_rgb(cr, INK_RGB);
+    swx__chart_text_at(cr, L->lx, L->gy - L->fs * 0.9, 0, r->unit);
 }
 
 /* ---- writing ---- */
@@ -653,24 +601,12 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 int swx_chart_plan_draw(const swx_plan *p, const char *version, int what, int width, int height,
                         swx_chart_write_fn write, void *closure, const char **why)
 {
-    int rc = 0;
-    cairo_surface_t *sf = NULL;
-    cairo_t *cr = NULL;
-    *why = NULL;
-    if (!version || strcmp(version, SEAWX_VERSION) != 0) {
-        *why = "the chart library is of another version than libseawx";
-        return SWX_EINVAL;
-    }
+    cairo_surface_t *sf;
+    cairo_t *cr;
+    int rc = swx__chart_page_begin(&sf, &cr, version, width, height, why);
+    if (rc)
+        return rc;
     const ramp *r = what == 'w' ? &wind_ramp : &wave_ramp;
-
-    sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    cr = cairo_create(sf);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        rc = SWX_ENOMEM;
-        goto done;
-    }
-    rgb(cr, BG_RGB);
-    cairo_paint(cr);
     layout L = {.W = width, .H = height};
     make_layout(&L, cr, p, r);
     draw_title(cr, &L, p, what);
@@ -680,24 +616,6 @@ int swx_chart_plan_draw(const swx_plan *p, const char *version, int what, int wi
     draw_x_axis(cr, &L, p);
     draw_legend(cr, &L, r);
     draw_why_key(cr, &L, p, key(cr, &L, 1));
-    cairo_surface_flush(sf);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        rc = cairo_status(cr) == CAIRO_STATUS_NO_MEMORY ? SWX_ENOMEM : SWX_EIO;
-        *why = cairo_status_to_string(cairo_status(cr));
-        goto done;
-    }
     sink s = {write, closure};
-    cairo_status_t st = cairo_surface_write_to_png_stream(sf, sink_write, &s);
-    if (st == CAIRO_STATUS_NO_MEMORY)
-        rc = SWX_ENOMEM;
-    else if (st == CAIRO_STATUS_WRITE_ERROR)
-        rc = SWX_EIO;
-    else if (st != CAIRO_STATUS_SUCCESS) {
-        rc = SWX_EIO;
-        *why = cairo_status_to_string(st);
-    }
-done:
-    cairo_destroy(cr);
-    cairo_surface_destroy(sf);
-    return rc;
+    return swx__chart_page_end(sf, cr, sink_write, &s, why);
 }

@@ -21,15 +21,14 @@
  * axis to the map's shape. Lengths derive from the font size, which follows
  * the image's size. */
 #include "route_chart.h"
+#include "chart_draw.h"
 #include "seawx/error.h"
 
-#include <cairo.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#define FONT "DejaVu Sans"
 #define DEG (M_PI / 180.0)
 #define R_NM 3440.0695 /* the sphere's radius, nautical miles (6371.0088 km) */
 
@@ -56,18 +55,6 @@ static const unsigned bin_rgb[NBINS] = {0x29b6f6, 0x43a047, 0xfdd835, 0xfb8c00, 
 #define INK_RGB 0x212121
 #define SOFT_RGB 0x616161
 
-static void rgb(cairo_t *cr, unsigned c)
-{
-    cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
-                         (c & 255) / 255.0);
-}
-
-static void rgba(cairo_t *cr, unsigned c, double a)
-{
-    cairo_set_source_rgba(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
-                          (c & 255) / 255.0, a);
-}
-
 static unsigned bin_colour(double kn)
 {
     int k = 0;
@@ -79,52 +66,6 @@ static unsigned bin_colour(double kn)
 }
 
 /* ---- text ---- */
-
-static void font(cairo_t *cr, double size, int bold)
-{
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-}
-
-static double text_w(cairo_t *cr, const char *s)
-{
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, s, &e);
-    return e.x_advance;
-}
-
-/* Draws s with its left (ax 0), centre (0.5) or right (1) at x and its
- * capitals centred on y; with halo, over a white outline that keeps it
- * readable on the map. */
-static void text_at(cairo_t *cr, double x, double y, double ax, const char *s, int halo)
-{
-    cairo_font_extents_t fe;
-    cairo_font_extents(cr, &fe);
-    double cap = fe.ascent * 0.72; /* DejaVu's capital height, of its ascent */
-    cairo_move_to(cr, x - ax * text_w(cr, s), y + cap / 2);
-    if (halo) {
-        cairo_save(cr);
-        cairo_text_path(cr, s);
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-        cairo_set_line_width(cr, fe.ascent * 0.3);
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-        cairo_stroke(cr);
-        cairo_restore(cr);
-        cairo_move_to(cr, x - ax * text_w(cr, s), y + cap / 2);
-    }
-    cairo_show_text(cr, s);
-}
-
-static double fit_size(cairo_t *cr, const char *s, double size, double min, double w, int bold)
-{
-    for (; size > min; size *= 0.92) {
-        font(cr, size, bold);
-        if (text_w(cr, s) <= w)
-            return size;
-    }
-    return min;
-}
 
 /* "2024-10-08 06:00Z", UTC. */
 static void time_label(char *out, size_t n, int64_t t)
@@ -141,15 +82,6 @@ static void pos_label(char *out, size_t n, double lat, double lon)
     lon = remainder(lon, 360.0);
     snprintf(out, n, "%.2f\xc2\xb0%c %.2f\xc2\xb0%c", fabs(lat), lat < 0 ? 'S' : 'N', fabs(lon),
              lon < 0 ? 'W' : 'E');
-}
-
-/* A round step (1, 2 or 5 times a power of ten) at least raw. */
-static double nice_step(double raw)
-{
-    if (!(raw > 0))
-        return 1;
-    double p = pow(10, floor(log10(raw)));
-    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 }
 
 /* ---- the map's frame and projection ---- */
@@ -267,33 +199,33 @@ static void key_swatch(cairo_t *cr, const view *v, int k, double x, double cy, d
 {
     double x0 = round(x), y0 = round(cy - sw / 2), s = round(sw);
     if (k < NBINS) {
-        rgb(cr, bin_rgb[k]);
+        swx__chart_rgb(cr, bin_rgb[k]);
         cairo_rectangle(cr, x0, round(cy - sw / 4), s, round(sw / 2));
         cairo_fill(cr);
         return;
     }
     if (k == KEY_ISO) {
-        rgb(cr, ISO_RGB);
+        swx__chart_rgb(cr, ISO_RGB);
         cairo_set_line_width(cr, fmax(1, v->fs / 14));
         cairo_move_to(cr, x0, cy);
         cairo_line_to(cr, x0 + s, cy);
         cairo_stroke(cr);
         return;
     }
-    rgb(cr, k == KEY_LAND ? LAND_RGB : SEA_RGB);
+    swx__chart_rgb(cr, k == KEY_LAND ? LAND_RGB : SEA_RGB);
     cairo_rectangle(cr, x0, y0, s, s);
     cairo_fill(cr);
     if (k != KEY_LAND) {
-        rgba(cr, STORM_RGB, STORM_DANGER_A);
+        swx__chart_rgba(cr, STORM_RGB, STORM_DANGER_A);
         cairo_rectangle(cr, x0, y0, s, s);
         cairo_fill(cr);
         if (k == KEY_R34) {
-            rgba(cr, STORM_RGB, STORM_R34_A);
+            swx__chart_rgba(cr, STORM_RGB, STORM_R34_A);
             cairo_rectangle(cr, x0, y0, s, s);
             cairo_fill(cr);
         }
     }
-    rgb(cr, k == KEY_LAND ? COAST_RGB : STORM_RGB);
+    swx__chart_rgb(cr, k == KEY_LAND ? COAST_RGB : STORM_RGB);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, x0 + 0.5, y0 + 0.5, s - 1, s - 1);
     cairo_stroke(cr);
@@ -307,19 +239,19 @@ static int key(cairo_t *cr, const view *v, int storm, int draw)
     double left = v->mx, right = v->W - v->m, x = left;
     int line = 0;
     char b[64];
-    font(cr, v->fs, 1);
+    swx__chart_font(cr, v->fs, 1);
     const char *head = "Wind on the route (kn)";
     if (draw) {
-        rgb(cr, INK_RGB);
-        text_at(cr, x, v->key_y, 0, head, 0);
+        swx__chart_rgb(cr, INK_RGB);
+        swx__chart_text_at(cr, x, v->key_y, 0, head);
     }
-    x += text_w(cr, head) + sep * 0.6;
-    font(cr, v->fs, 0);
+    x += swx__chart_text_w(cr, head) + sep * 0.6;
+    swx__chart_font(cr, v->fs, 0);
     for (int k = 0; k < KEY_N; k++) {
         if (k >= KEY_R34 && !storm)
             break;
         key_label(b, sizeof b, k);
-        double w = sw + gap + text_w(cr, b);
+        double w = sw + gap + swx__chart_text_w(cr, b);
         if (x > left && x + w > right) {
             line++;
             x = left;
@@ -327,8 +259,8 @@ static int key(cairo_t *cr, const view *v, int storm, int draw)
         if (draw) {
             double cy = v->key_y + line * v->key_line;
             key_swatch(cr, v, k, x, cy, sw);
-            rgb(cr, INK_RGB);
-            text_at(cr, x + sw + gap, cy, 0, b, 0);
+            swx__chart_rgb(cr, INK_RGB);
+            swx__chart_text_at(cr, x + sw + gap, cy, 0, b);
         }
         x += w + (k == NBINS - 1 ? sep * 1.6 : sep);
     }
@@ -340,8 +272,8 @@ static void layout(view *v, cairo_t *cr, const swx_route_chart *c)
     v->fs = fmin(fmax(fmin(v->W / 75.0, v->H / 55.0), 9.0), 22.0);
     v->m = round(v->fs * 1.2);
     double fs = v->fs;
-    font(cr, fs * 0.85, 0);
-    double lat_w = text_w(cr, "88.5\xc2\xb0N");
+    swx__chart_font(cr, fs * 0.85, 0);
+    double lat_w = swx__chart_text_w(cr, "88.5\xc2\xb0N");
     v->mx = round(v->m + lat_w + fs * 0.5);
     v->mw = round(v->W - v->m - v->mx);
     v->my = round(v->m + fs * 1.5 + fs * 1.6 + fs * 0.6);
@@ -374,12 +306,12 @@ static void draw_title(cairo_t *cr, const view *v, const swx_route_chart *c)
                  c->near.title ? c->near.title : "?", tn, c->near.centre_nm, c->near.clear_nm);
     }
     double w = v->W - 2 * v->m;
-    font(cr, fit_size(cr, title, v->fs * 1.3, 6, w, 1), 1);
-    rgb(cr, INK_RGB);
-    text_at(cr, v->m, v->m + v->fs * 0.7, 0, title, 0);
-    font(cr, fit_size(cr, sub, v->fs, 6, w, 0), 0);
-    rgb(cr, SOFT_RGB);
-    text_at(cr, v->m, v->m + v->fs * 1.5 + v->fs * 0.8, 0, sub, 0);
+    swx__chart_font(cr, swx__chart_fit_size(cr, title, v->fs * 1.3, 6, w, 1), 1);
+    swx__chart_rgb(cr, INK_RGB);
+    swx__chart_text_at(cr, v->m, v->m + v->fs * 0.7, 0, title);
+    swx__chart_font(cr, swx__chart_fit_size(cr, sub, v->fs, 6, w, 0), 0);
+    swx__chart_rgb(cr, SOFT_RGB);
+    swx__chart_text_at(cr, v->m, v->m + v->fs * 1.5 + v->fs * 0.8, 0, sub);
 }
 
 /* Meridians and parallels at a round step, labelled outside the frame. */
@@ -395,28 +327,28 @@ static void draw_graticule(cairo_t *cr, const view *v)
     char b[32];
     int dec = step < 1 ? (step < 0.5 ? 2 : 1) : 0;
     cairo_set_line_width(cr, 1);
-    font(cr, v->fs * 0.85, 0);
+    swx__chart_font(cr, v->fs * 0.85, 0);
     for (double la = ceil(v->s / step) * step; la <= v->n; la += step) {
         double x, y;
         project(v, la, v->w, &x, &y);
         y = round(y) + 0.5;
-        rgb(cr, GRAT_RGB);
+        swx__chart_rgb(cr, GRAT_RGB);
         cairo_move_to(cr, v->mx, y);
         cairo_line_to(cr, v->mx + v->mw, y);
         cairo_stroke(cr);
         snprintf(b, sizeof b, "%.*f\xc2\xb0%c", dec, fabs(la), la < 0 ? 'S' : la > 0 ? 'N' : ' ');
-        rgb(cr, SOFT_RGB);
-        text_at(cr, v->mx - v->fs * 0.35, y, 1, b, 0);
+        swx__chart_rgb(cr, SOFT_RGB);
+        swx__chart_text_at(cr, v->mx - v->fs * 0.35, y, 1, b);
     }
     double lstep = step;
-    font(cr, v->fs * 0.85, 0);
-    while ((lstep / (v->e - v->w)) * v->mw < text_w(cr, "178.25\xc2\xb0W") + v->fs)
+    swx__chart_font(cr, v->fs * 0.85, 0);
+    while ((lstep / (v->e - v->w)) * v->mw < swx__chart_text_w(cr, "178.25\xc2\xb0W") + v->fs)
         lstep *= 2;
     for (double lo = ceil(v->w / lstep) * lstep; lo <= v->e; lo += lstep) {
         double x, y, l = remainder(lo, 360.0);
         project(v, v->n, lo, &x, &y);
         x = round(x) + 0.5;
-        rgb(cr, GRAT_RGB);
+        swx__chart_rgb(cr, GRAT_RGB);
         cairo_move_to(cr, x, v->my);
         cairo_line_to(cr, x, v->my + v->mh);
         cairo_stroke(cr);
@@ -424,9 +356,10 @@ static void draw_graticule(cairo_t *cr, const view *v)
                  l < 0                ? 'W'
                  : (l > 0 && l < 180) ? 'E'
                                       : ' ');
-        double hw = text_w(cr, b) / 2;
-        rgb(cr, SOFT_RGB);
-        text_at(cr, fmin(fmax(x, hw + 2), v->W - hw - 2), v->my + v->mh + v->fs * 0.9, 0.5, b, 0);
+        double hw = swx__chart_text_w(cr, b) / 2;
+        swx__chart_rgb(cr, SOFT_RGB);
+        swx__chart_text_at(cr, fmin(fmax(x, hw + 2), v->W - hw - 2), v->my + v->mh + v->fs * 0.9,
+                           0.5, b);
     }
 }
 
@@ -457,18 +390,18 @@ static void draw_storm(cairo_t *cr, const view *v, const swx_route_chart *c)
     const swx_routing_storm_shape *st = &c->storm;
     double x, y, la, lo;
     storm_path(cr, v, st, 0);
-    rgba(cr, STORM_RGB, STORM_DANGER_A);
+    swx__chart_rgba(cr, STORM_RGB, STORM_DANGER_A);
     cairo_fill_preserve(cr);
-    rgba(cr, STORM_RGB, 0.9);
+    swx__chart_rgba(cr, STORM_RGB, 0.9);
     cairo_set_line_width(cr, fmax(1, v->fs / 10));
     cairo_stroke(cr);
     storm_path(cr, v, st, 1);
-    rgba(cr, STORM_RGB, STORM_R34_A);
+    swx__chart_rgba(cr, STORM_RGB, STORM_R34_A);
     cairo_fill(cr);
     /* the centre, and the storm's name above its area */
     project(v, st->lat, unwrap(st->lon, v->lonc), &x, &y);
     double s = v->fs * 0.35;
-    rgb(cr, STORM_RGB);
+    swx__chart_rgb(cr, STORM_RGB);
     cairo_set_line_width(cr, fmax(1.5, v->fs / 8));
     cairo_move_to(cr, x - s, y - s);
     cairo_line_to(cr, x + s, y + s);
@@ -481,12 +414,12 @@ static void draw_storm(cairo_t *cr, const view *v, const swx_route_chart *c)
     destination(&la, &lo, st->lat, unwrap(st->lon, v->lonc), 0, storm_reach(st, 0, 0));
     double tx, ty;
     project(v, la, lo, &tx, &ty);
-    font(cr, v->fs * 0.9, 1);
-    double hw = text_w(cr, b) / 2;
+    swx__chart_font(cr, v->fs * 0.9, 1);
+    double hw = swx__chart_text_w(cr, b) / 2;
     tx = fmin(fmax(tx, v->mx + hw + 4), v->mx + v->mw - hw - 4);
     ty = fmax(ty - v->fs * 0.8, v->my + v->fs * 0.8);
-    rgb(cr, STORM_RGB);
-    text_at(cr, tx, ty, 0.5, b, 1);
+    swx__chart_rgb(cr, STORM_RGB);
+    swx__chart_text_halo(cr, tx, ty, 0.5, b);
 }
 
 /* Land: every ring in one path, filled by the non-zero rule (GSHHG's rings
@@ -513,13 +446,13 @@ static void draw_land(cairo_t *cr, const view *v, const swx_route_chart *c)
         cairo_close_path(cr);
     }
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
-    rgb(cr, LAND_RGB);
+    swx__chart_rgb(cr, LAND_RGB);
     cairo_fill(cr);
 }
 
 static void draw_isochrones(cairo_t *cr, const view *v, const swx_route_chart *c)
 {
-    rgb(cr, ISO_RGB);
+    swx__chart_rgb(cr, ISO_RGB);
     cairo_set_line_width(cr, fmax(0.8, v->fs / 16));
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     int64_t gap = (int64_t)(c->hours * 3600 / 40), last = 0;
@@ -565,7 +498,7 @@ static void draw_route(cairo_t *cr, const view *v, const swx_route_chart *c)
                 cairo_move_to(cr, px, py);
                 cairo_line_to(cr, x, y);
             } else if (i) {
-                rgb(cr, bin_colour(c->pts[i - 1].tws_kn));
+                swx__chart_rgb(cr, bin_colour(c->pts[i - 1].tws_kn));
                 cairo_set_line_width(cr, lw);
                 cairo_move_to(cr, px, py);
                 cairo_line_to(cr, x, y);
@@ -575,7 +508,7 @@ static void draw_route(cairo_t *cr, const view *v, const swx_route_chart *c)
             py = y;
         }
         if (pass == 0) {
-            rgb(cr, CASE_RGB);
+            swx__chart_rgb(cr, CASE_RGB);
             cairo_set_line_width(cr, lw + fmax(2, v->fs / 8));
             cairo_stroke(cr);
         }
@@ -602,23 +535,23 @@ static void draw_ends(cairo_t *cr, const view *v, const swx_route_chart *c)
             cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
         else
             cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-        rgb(cr, end ? END_RGB : START_RGB);
+        swx__chart_rgb(cr, end ? END_RGB : START_RGB);
         cairo_fill_preserve(cr);
-        rgb(cr, BG_RGB);
+        swx__chart_rgb(cr, BG_RGB);
         cairo_set_line_width(cr, fmax(1.5, v->fs / 8));
         cairo_stroke(cr);
         char t[32], b[64];
         time_label(t, sizeof t, p->time);
         snprintf(b, sizeof b, "%s %s", end ? "arrives" : "departs", t);
-        font(cr, v->fs * 0.9, 1);
-        double w = text_w(cr, b);
+        swx__chart_font(cr, v->fs * 0.9, 1);
+        double w = swx__chart_text_w(cr, b);
         /* below the mark, or above it near the frame's foot */
         double ty = y + r + v->fs * 0.9;
         if (ty > v->my + v->mh - v->fs * 2.5)
             ty = y - r - v->fs * 0.9;
         double tx = fmin(fmax(x, v->mx + w / 2 + 4), v->mx + v->mw - w / 2 - 4);
-        rgb(cr, INK_RGB);
-        text_at(cr, tx, ty, 0.5, b, 1);
+        swx__chart_rgb(cr, INK_RGB);
+        swx__chart_text_halo(cr, tx, ty, 0.5, b);
     }
 }
 
@@ -627,7 +560,7 @@ static void draw_ends(cairo_t *cr, const view *v, const swx_route_chart *c)
 static void draw_waypoints(cairo_t *cr, const view *v, const swx_route_chart *c)
 {
     double r = v->fs * 0.7;
-    font(cr, v->fs * 0.8, 1);
+    swx__chart_font(cr, v->fs * 0.8, 1);
     for (size_t i = 0; i < c->nwaypoints; i++) {
         double x, y, lat = c->waypoints[2 * i], lon = unwrap(c->waypoints[2 * i + 1], v->lonc);
         char b[16];
@@ -637,13 +570,13 @@ static void draw_waypoints(cairo_t *cr, const view *v, const swx_route_chart *c)
         cairo_line_to(cr, x, y + r);
         cairo_line_to(cr, x - r, y);
         cairo_close_path(cr);
-        rgb(cr, BG_RGB);
+        swx__chart_rgb(cr, BG_RGB);
         cairo_fill_preserve(cr);
-        rgb(cr, INK_RGB);
+        swx__chart_rgb(cr, INK_RGB);
         cairo_set_line_width(cr, fmax(1.5, v->fs / 8));
         cairo_stroke(cr);
         snprintf(b, sizeof b, "%zu", i + 2);
-        text_at(cr, x + r + v->fs * 0.2 + text_w(cr, b) / 2, y - r, 0.5, b, 1);
+        swx__chart_text_halo(cr, x + r + v->fs * 0.2 + swx__chart_text_w(cr, b) / 2, y - r, 0.5, b);
         /* the text leaves a current point: an arc drawn next would join it */
         cairo_new_path(cr);
     }
@@ -654,26 +587,26 @@ static void draw_waypoints(cairo_t *cr, const view *v, const swx_route_chart *c)
 static void draw_scale(cairo_t *cr, const view *v)
 {
     double nm_px = (v->n - v->s) * 60 / v->mh;
-    double len = nice_step(v->mw / 5 * nm_px * 0.7), px = len / nm_px;
+    double len = swx__chart_nice_step(v->mw / 5 * nm_px * 0.7), px = len / nm_px;
     double x0 = round(v->mx + v->fs), y0 = round(v->my + v->mh - v->fs * 1.4);
     double h = round(v->fs * 0.45);
     char b[32];
     snprintf(b, sizeof b, "%g nm", len);
-    font(cr, v->fs * 0.85, 0);
+    swx__chart_font(cr, v->fs * 0.85, 0);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-    cairo_rectangle(cr, x0 - v->fs * 0.5, y0 - v->fs * 1.3, px + v->fs + text_w(cr, b) / 2,
-                    h + v->fs * 1.8);
+    cairo_rectangle(cr, x0 - v->fs * 0.5, y0 - v->fs * 1.3,
+                    px + v->fs + swx__chart_text_w(cr, b) / 2, h + v->fs * 1.8);
     cairo_fill(cr);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-    rgb(cr, INK_RGB);
+    swx__chart_rgb(cr, INK_RGB);
     cairo_rectangle(cr, x0, y0, round(px / 2), h);
     cairo_fill(cr);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, x0 + 0.5, y0 + 0.5, round(px) - 1, h - 1);
     cairo_stroke(cr);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    text_at(cr, x0, y0 - v->fs * 0.6, 0.5, "0", 0);
-    text_at(cr, x0 + round(px), y0 - v->fs * 0.6, 0.5, b, 0);
+    swx__chart_text_at(cr, x0, y0 - v->fs * 0.6, 0.5, "0");
+    swx__chart_text_at(cr, x0 + round(px), y0 - v->fs * 0.6, 0.5, b);
 }
 
 static void draw_map(cairo_t *cr, const view *v, const swx_route_chart *c)
@@ -681,7 +614,7 @@ static void draw_map(cairo_t *cr, const view *v, const swx_route_chart *c)
     cairo_save(cr);
     cairo_rectangle(cr, v->mx, v->my, v->mw, v->mh);
     cairo_clip(cr);
-    rgb(cr, SEA_RGB);
+    swx__chart_rgb(cr, SEA_RGB);
     cairo_paint(cr);
     cairo_restore(cr);
     draw_graticule(cr, v);
@@ -697,7 +630,7 @@ static void draw_map(cairo_t *cr, const view *v, const swx_route_chart *c)
     draw_ends(cr, v, c);
     draw_scale(cr, v);
     cairo_restore(cr);
-    rgb(cr, SOFT_RGB);
+    swx__chart_rgb(cr, SOFT_RGB);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, v->mx - 0.5, v->my - 0.5, v->mw + 1, v->mh + 1);
     cairo_stroke(cr);
@@ -769,47 +702,18 @@ static size_t map_chunk(unsigned char *buf, size_t size, const view *v)
 int swx_chart_route_draw(const swx_route_chart *c, const char *version, int width, int height,
                          swx_chart_write_fn write, void *closure, const char **why)
 {
-    int rc = 0;
-    cairo_surface_t *sf = NULL;
-    cairo_t *cr = NULL;
+    cairo_surface_t *sf;
+    cairo_t *cr;
     unsigned char chunk[512];
-    *why = NULL;
-    if (!version || strcmp(version, SEAWX_VERSION) != 0) {
-        *why = "the chart library is of another version than libseawx";
-        return SWX_EINVAL;
-    }
-    sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    cr = cairo_create(sf);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        rc = SWX_ENOMEM;
-        goto done;
-    }
-    rgb(cr, BG_RGB);
-    cairo_paint(cr);
+    int rc = swx__chart_page_begin(&sf, &cr, version, width, height, why);
+    if (rc)
+        return rc;
     view v = {.W = width, .H = height};
     layout(&v, cr, c);
     frame(&v, c);
     draw_title(cr, &v, c);
     draw_map(cr, &v, c);
     key(cr, &v, c->has_storm, 1);
-    cairo_surface_flush(sf);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        rc = cairo_status(cr) == CAIRO_STATUS_NO_MEMORY ? SWX_ENOMEM : SWX_EIO;
-        *why = cairo_status_to_string(cairo_status(cr));
-        goto done;
-    }
     sink s = {write, closure, 0, chunk, map_chunk(chunk, sizeof chunk, &v)};
-    cairo_status_t st = cairo_surface_write_to_png_stream(sf, sink_write, &s);
-    if (st == CAIRO_STATUS_NO_MEMORY)
-        rc = SWX_ENOMEM;
-    else if (st == CAIRO_STATUS_WRITE_ERROR)
-        rc = SWX_EIO;
-    else if (st != CAIRO_STATUS_SUCCESS) {
-        rc = SWX_EIO;
-        *why = cairo_status_to_string(st);
-    }
-done:
-    cairo_destroy(cr);
-    cairo_surface_destroy(sf);
-    return rc;
+    return swx__chart_page_end(sf, cr, sink_write, &s, why);
 }
