@@ -365,10 +365,11 @@ static void print_estimate(const swx_seed_quote *q, size_t nt, const char *forma
 {
     const double mib = 1024.0 * 1024.0;
     printf("estimated size: about %.1f MiB%s (likely %.1f to %.1f) in %zu file%s%s%s, measured on "
-           "%u sample tile%s (%llu GetMap%s)%s\n",
+           "%u sample tile%s (%llu GetMap%s, %.0f kB)%s\n",
            q->bytes / mib, clip ? " before clipping" : "", q->bytes_low / mib, q->bytes_high / mib,
            nt, nt == 1 ? "" : "s", format ? " as " : "", format ? format : "", q->samples,
            q->samples == 1 ? "" : "s", (unsigned long long)q->requests, q->requests == 1 ? "" : "s",
+           q->bytes_fetched / 1000.0,
            clip ? "; --clip makes the tiles along the area's edge smaller" : "");
 }
 

@@ -110,7 +110,7 @@ static void remove_sample(const char *path)
 
 /* One sample: file f's tile at zoom z around one place of its area, stored
  * into path. Adds the tiles settled and their bytes as stored. */
-static int sample_one(double *bytes, uint64_t *tiles, uint64_t *requests, swx_client *c,
+static int sample_one(double *bytes, uint64_t *tiles, swx_seed_quote *q, swx_client *c,
                       const swx_caps *caps, const swx_seed_plan *p, size_t f, int z, unsigned *seq,
                       const char *path, const swx_seed_run_opts *ro)
 {
@@ -147,8 +147,10 @@ static int sample_one(double *bytes, uint64_t *tiles, uint64_t *requests, swx_cl
     *bytes += (double)n.bytes_stored + QUOTE_TILE_ROW * (double)n.stored;
 done:
     if (seed) {
-        swx_seed_get_counts(&n, seed);
-        *requests += n.requests;
+        swx_fetch_stats st;
+        swx_seed_get_stats(&st, seed);
+        q->requests += (uint64_t)st.requests;
+        q->bytes_fetched += st.bytes;
     }
     swx_seed_free(seed);
     swx_seed_plan_free(sp);
@@ -166,7 +168,9 @@ static double plan_tiles(const swx_seed_plan *p, int z)
 }
 
 /* Samples at each zoom: two at least, the rest of the budget in proportion
- * to the zoom's share of the tiles. */
+ * to the zoom's share of the tiles; never more than a quarter of the zoom's
+ * tiles (one at least), so that a small seed's dry run does not fetch the
+ * seed (a 95-tile seed's low zooms are a third of its bytes). */
 static void allot(unsigned *want, const swx_seed_plan *p)
 {
     double all = 0;
@@ -179,8 +183,12 @@ static void allot(unsigned *want, const swx_seed_plan *p)
     unsigned spare = (SWX_SEED_QUOTE_SAMPLES - 2) * zooms;
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM; z++) {
         want[z] = 0;
-        if (p->o.zooms & (1u << z))
+        if (p->o.zooms & (1u << z)) {
+            double quarter = plan_tiles(p, z) / 4;
             want[z] = 2 + (all > 0 ? (unsigned)floor(spare * plan_tiles(p, z) / all) : 0);
+            if (want[z] > quarter)
+                want[z] = quarter >= 1 ? (unsigned)quarter : 1;
+        }
     }
 }
 
@@ -212,7 +220,7 @@ int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps
             size_t f = (size_t)((k + 0.5) * (double)p->nfiles / want[z]);
             double b = 0;
             uint64_t t = 0;
-            rc = sample_one(&b, &t, &out->requests, c, caps, p, f, z, &seq, path, ro);
+            rc = sample_one(&b, &t, out, c, caps, p, f, z, &seq, path, ro);
             remove_sample(path);
             if (!rc && t) {
                 sum += b;

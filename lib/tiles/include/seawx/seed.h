@@ -212,7 +212,8 @@ typedef struct swx_seed_quote {
     double bytes_low, bytes_high;             /* two standard errors of the samples either way */
     double tile_bytes[SWX_TILE_MAX_ZOOM + 1]; /* what a tile of zoom z adds to a file */
     unsigned samples;                         /* sample tiles measured */
-    uint64_t requests;                        /* GetMaps the samples sent */
+    uint64_t requests;                        /* GetMaps the samples sent, retries included */
+    double bytes_fetched;                     /* the bodies of their answers */
 } swx_seed_quote;
 
 SWX_API int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps,
