@@ -161,18 +161,18 @@ printf 'lat,lon\n35.6,139.8\n45.0,170.0\n52.0,-170.0\n47.6,-122.3\n' >"$work/rou
 "$seawx" seed --bundle basic --variable t2m:K --route "$work/route.csv" --buffer 50 --zoom 3-8 --dry-run
 
 step "7b. A voyage, Lisbon to the Canaries and on (997 nm at 6-8 kn): each valid time gets only the stretch the ship can be on" \
-  "seawx seed --bundle maritime --variable swh --route voyage.csv --buffer 50 --depart TIME --speed 6-8 --time all --zoom 3-8 --dry-run"
+  "seawx seed --bundle maritime --variable swh --route voyage.csv --buffer 50 --depart TIME --speed 6-8 --time all --zoom 3-6 --dry-run"
 printf 'lat,lon\n38.5,-9.5\n36,-14\n33,-20\n30.5,-27\n' >"$work/voyage.csv"
 depart=$("$seawx" layers --bundle maritime --variable swh --latest --json |
   python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["times"][0])')
 "$seawx" seed --bundle maritime --variable swh --route "$work/voyage.csv" --buffer 50 \
-  --depart "$depart" --speed 6-8 --time all --zoom 3-8 --dry-run |
+  --depart "$depart" --speed 6-8 --time all --zoom 3-6 --dry-run |
   awk 'NR <= 9 || /^all|corridor|estimated/ {print} NR == 10 {print "..."}'
-echo "\$ seawx seed ... --zoom 3-6 -o 'voyage/swh-{time}.mbtiles'   # the same voyage, seeded"
+echo "\$ seawx seed ... -o 'voyage/swh-{time}.mbtiles'   # the same voyage, seeded: the size against the estimate"
 mkdir -p "$work/voyage"
 "$seawx" seed --bundle maritime --variable swh --route "$work/voyage.csv" --buffer 50 \
   --depart "$depart" --speed 6-8 --time all --zoom 3-6 -o "$work/voyage/swh-{time}.mbtiles"
-echo "$(ls "$work/voyage" | wc -l) files, $(du -sh "$work/voyage" | cut -f1)"
+echo "$(ls "$work/voyage" | wc -l) files, $(du -cb "$work"/voyage/*.mbtiles | tail -1 | awk '{printf "%.1f MiB", $1 / 1048576}') written"
 
 step "7c. A voyage package for a shore office: wave height, sea temperature and the active storms, quoted, built under 2 MB, opened in QGIS over GSHHG's land" \
   "seawx voyage --bundle maritime --route voyage.csv --depart TIME --speed 10-12 --layer swh --layer sst:zoom=3-4 --zoom 3-5 --storms active --budget 2MB -o package"
