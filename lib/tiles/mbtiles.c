@@ -324,6 +324,31 @@ int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m)
     return rc;
 }
 
+int swx_mbtiles_tile_bytes(const char *path, int z, void (*fn)(void *ud, double bytes), void *ud)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = 0, step;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT length(images.tile_data) FROM map JOIN images "
+                           "ON images.tile_id = map.tile_id WHERE map.zoom_level = ?",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_bind_int(st, 1, z) != SQLITE_OK) {
+        rc = swx_error_set(SWX_EIO, "%s: cannot read its tiles: %s", path,
+                           db ? sqlite3_errmsg(db) : "out of memory");
+        goto done;
+    }
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ud, (double)sqlite3_column_int64(st, 0));
+    if (step != SQLITE_DONE)
+        rc = swx_error_set(SWX_EIO, "%s: cannot read its tiles: %s", path, sqlite3_errmsg(db));
+done:
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
+}
+
 int swx_mbtiles_close(swx_mbtiles *m)
 {
     int rc = 0;

@@ -60,6 +60,9 @@ int swx_mbtiles_commit(swx_mbtiles *m);
 int swx_mbtiles_meta_set(swx_mbtiles *m, const char *name, const char *value);
 /* Tiles in map and distinct images, committed or not. */
 int swx_mbtiles_counts(int64_t *tiles, int64_t *images, swx_mbtiles *m);
+/* The file at path, read only: fn is called with the stored bytes of each
+ * tile of zoom z (its image's, shared images counted at every tile). */
+int swx_mbtiles_tile_bytes(const char *path, int z, void (*fn)(void *ud, double bytes), void *ud);
 /* Commits and closes; no side file is left beside the file. Accepts NULL. */
 int swx_mbtiles_close(swx_mbtiles *m);
 

@@ -22,6 +22,7 @@
 #include "seawx/wms_caps.h"
 
 #include "area.h"
+#include "mbtiles.h"
 #include "seed_plan.h"
 #include "seed_plan_int.h"
 #include "tile.h"
@@ -42,6 +43,9 @@
  * (measured on the stand-in's seeds of 300 to 1,200 tiles, png and webp:
  * 680 to 880 bytes a tile). */
 #define QUOTE_TILE_ROW 800.0
+/* Valid times a zoom's samples are spread over: each is one seed of several
+ * places, its GetMaps in flight together. */
+#define QUOTE_GROUPS 4
 /* Tries for a sample place inside a file's area before its centre is taken. */
 #define QUOTE_PLACE_TRIES 256
 
@@ -88,14 +92,16 @@ static void sample_place(double *lon, double *lat, const swx_area *a, int z, uns
     *lat = (s + n) / 2;
 }
 
-/* A small box around a point: one tile at each zoom. */
-static int sample_area(swx_area **out, double lon, double lat)
+/* A small box around a point, as a GeoJSON polygon's coordinates: one tile
+ * at any zoom. */
+static int box_json(char *out, size_t size, double lon, double lat)
 {
     double d = 1e-4;
     double w = lon - d < -180 ? lon : lon - d, e = lon + d > 180 ? lon : lon + d;
     double s = lat - d < -SWX_MERC_MAX_LAT ? lat : lat - d;
     double n = lat + d > SWX_MERC_MAX_LAT ? lat : lat + d;
-    return swx_area_from_bbox(out, w, s, e, n);
+    return snprintf(out, size, "[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f]]]", w,
+                    s, e, s, e, n, w, n, w, s);
 }
 
 static void remove_sample(const char *path)
@@ -108,18 +114,48 @@ static void remove_sample(const char *path)
     }
 }
 
-/* One sample: file f's tile at zoom z around one place of its area, stored
- * into path. Adds the tiles settled and their bytes as stored. */
-static int sample_one(double *bytes, uint64_t *tiles, swx_seed_quote *q, swx_client *c,
-                      const swx_caps *caps, const swx_seed_plan *p, size_t f, int z, unsigned *seq,
-                      const char *path, const swx_seed_run_opts *ro)
+/* What a zoom's samples cost, tile by tile. */
+typedef struct costs {
+    double sum, sum2;
+    unsigned n;
+} costs;
+
+static void add_cost(costs *c, double v)
+{
+    c->sum += v;
+    c->sum2 += v * v;
+    c->n++;
+}
+
+static void on_tile(void *ud, double bytes)
+{
+    add_cost(ud, bytes + QUOTE_TILE_ROW);
+}
+
+/* One group of samples: file f's tiles at zoom z around nplaces places of
+ * its area, one seed of as many small boxes (its GetMaps in flight
+ * together), stored into path and read back tile by tile. */
+static int sample_group(costs *zc, swx_seed_quote *q, swx_client *c, const swx_caps *caps,
+                        const swx_seed_plan *p, size_t f, int z, unsigned nplaces, unsigned *seq,
+                        const char *path, const swx_seed_run_opts *ro)
 {
     swx_area *area = NULL;
     swx_seed_plan *sp = NULL;
     swx_seed *seed = NULL;
     char ts[SWX_ISO8601_LEN];
-    double lon, lat;
-    sample_place(&lon, &lat, swx_seed_plan_area(p, f), z, seq);
+    size_t size = 64 + (size_t)nplaces * 224, len = 0;
+    char *json = malloc(size);
+    if (!json)
+        return swx_error_set(SWX_ENOMEM, "out of memory");
+    len += (size_t)snprintf(json, size, "{\"type\":\"MultiPolygon\",\"coordinates\":[");
+    for (unsigned k = 0; k < nplaces; k++) {
+        double lon, lat;
+        sample_place(&lon, &lat, swx_seed_plan_area(p, f), z, seq);
+        if (k)
+            json[len++] = ',';
+        len += (size_t)box_json(json + len, size - len, lon, lat);
+    }
+    len += (size_t)snprintf(json + len, size - len, "]}");
     swx_seed_opts so = p->o;
     so.voyage = NULL;
     so.zooms = 1u << z;
@@ -129,10 +165,9 @@ static int sample_one(double *bytes, uint64_t *tiles, swx_seed_quote *q, swx_cli
         swx_iso8601_format(ts, p->times[f]);
         so.times = ts;
     }
-    swx_seed_run_opts sro = {.in_flight = 1, .stop = ro->stop, .cancel = ro->cancel, .ud = ro->ud};
+    swx_seed_run_opts sro = {.in_flight = 8, .stop = ro->stop, .cancel = ro->cancel, .ud = ro->ud};
     swx_seed_file_result r;
-    swx_seed_counts n;
-    int rc = sample_area(&area, lon, lat);
+    int rc = swx_area_from_geojson_polygons(&area, json, len);
     so.area = area;
     if (rc || (rc = swx_seed_plan_new(&sp, caps, &so)) || (rc = swx_seed_new(&seed, c, sp, &sro)) ||
         (rc = swx_seed_file(&r, seed, 0, path)))
@@ -141,10 +176,14 @@ static int sample_one(double *bytes, uint64_t *tiles, swx_seed_quote *q, swx_cli
         rc = swx_error_set(SWX_ECANCEL, "the estimate was stopped before it was complete");
         goto done;
     }
-    swx_seed_get_counts(&n, seed);
+    unsigned before = zc->n;
+    if (r.stored && (rc = swx_mbtiles_tile_bytes(path, z, on_tile, zc)))
+        goto done;
     /* A failed tile tells nothing of the size; a skipped empty one costs nothing. */
-    *tiles += r.tiles - r.failed;
-    *bytes += (double)n.bytes_stored + QUOTE_TILE_ROW * (double)n.stored;
+    uint64_t settled = r.tiles - r.failed, read = zc->n - before;
+    for (uint64_t k = read; k < settled; k++)
+        add_cost(zc, 0);
+    q->samples += (unsigned)(settled > read ? settled : read);
 done:
     if (seed) {
         swx_fetch_stats st;
@@ -155,6 +194,7 @@ done:
     swx_seed_free(seed);
     swx_seed_plan_free(sp);
     swx_area_free(area);
+    free(json);
     return rc;
 }
 
@@ -214,31 +254,29 @@ int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps
     out->bytes = QUOTE_FILE_BYTES * (double)p->nfiles;
     double last = QUOTE_TILE_ROW;
     for (int z = 0; z <= SWX_TILE_MAX_ZOOM && !rc; z++) {
-        double sum = 0, sum2 = 0, tiles = 0;
-        unsigned used = 0;
-        for (unsigned k = 0; k < want[z] && !rc; k++) {
-            size_t f = (size_t)((k + 0.5) * (double)p->nfiles / want[z]);
-            double b = 0;
-            uint64_t t = 0;
-            rc = sample_one(&b, &t, out, c, caps, p, f, z, &seq, path, ro);
-            remove_sample(path);
-            if (!rc && t) {
-                sum += b;
-                tiles += (double)t;
-                sum2 += (b / (double)t) * (b / (double)t);
-                used++;
-                out->samples++;
-            }
-        }
-        if (rc || !want[z])
+        if (!want[z])
             continue;
+        /* The zoom's places in groups, each at one valid time spread over
+         * the files: fewer round trips than one place at a time. */
+        costs zc = {0};
+        unsigned groups = want[z] < QUOTE_GROUPS ? want[z] : QUOTE_GROUPS;
+        if (groups > p->nfiles)
+            groups = (unsigned)p->nfiles;
+        for (unsigned g = 0; g < groups && !rc; g++) {
+            size_t f = (size_t)((g + 0.5) * (double)p->nfiles / groups);
+            unsigned places = want[z] / groups + (g < want[z] % groups);
+            rc = sample_group(&zc, out, c, caps, p, f, z, places, &seq, path, ro);
+            remove_sample(path);
+        }
+        if (rc)
+            break;
         /* No tile measured at z (every one failed): the zoom below's figure. */
-        double mean = tiles > 0 ? sum / tiles : last;
-        double var = used > 1 ? (sum2 - used * mean * mean) / (used - 1) : mean * mean;
+        double mean = zc.n ? zc.sum / zc.n : last;
+        double var = zc.n > 1 ? (zc.sum2 - zc.n * mean * mean) / (zc.n - 1) : mean * mean;
         double count = plan_tiles(p, z);
         out->tile_bytes[z] = last = mean;
         out->bytes += mean * count;
-        spread += 2 * sqrt(var > 0 ? var / used : 0) * count;
+        spread += 2 * sqrt(var > 0 ? var / (zc.n ? zc.n : 1) : 0) * count;
     }
     rmdir(dir);
     if (rc)

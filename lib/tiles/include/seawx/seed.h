@@ -200,12 +200,12 @@ SWX_API int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t fi
                                const char *path);
 
 /* What a plan will write, measured: sample tiles of the plan, each at one
- * place spread over its files and over the file's area, fetched and stored
- * by the seed's own code into a temporary file (in TMPDIR, else /tmp;
- * removed), the mean cost of a zoom's tile multiplied by the plan's tile
- * counts. SWX_SEED_QUOTE_SAMPLES one-tile GetMaps a zoom on average, spent
- * in proportion to each zoom's tiles (two at least a zoom); ro's stop,
- * cancel and ud are honoured (SWX_ECANCEL), the rest of ro is not used. */
+ * place spread over the file's area, a zoom's places in up to four seeds at
+ * valid times spread over the files, fetched and stored by the seed's own
+ * code into a temporary file (in TMPDIR, else /tmp; removed) and read back,
+ * the mean cost of a zoom's tile multiplied by the plan's tile counts. SWX_SEED_QUOTE_SAMPLES
+ * one-tile GetMaps a zoom on average, spent in proportion to each zoom's tiles (two at least a
+ * zoom); ro's stop, cancel and ud are honoured (SWX_ECANCEL), the rest of ro is not used. */
 #define SWX_SEED_QUOTE_SAMPLES 8
 typedef struct swx_seed_quote {
     double bytes;                             /* every file of the plan */
