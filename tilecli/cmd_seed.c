@@ -80,7 +80,10 @@ const cli_opt cmd_seed_opts[] = {
      "seed only shard K of N (each shard computes the same partition alone; {shard} in "
      "--output becomes K-of-N); then 'seawx merge': docs/scale-out.md",
      0, NULL},
-    {"dry-run", 'n', NULL, "print tiles per zoom and an estimated size; fetch no map", 0, NULL},
+    {"dry-run", 'n', NULL,
+     "print tiles per zoom and the size measured on sample tiles (their GetMaps and bytes are "
+     "on the line); write no file",
+     0, NULL},
     {"summary-json", 0, "FILE", "write a JSON summary of the run to FILE", 0, NULL},
     {"quiet", 'q', NULL, "no progress, only errors", 0, NULL},
     {0},

@@ -66,7 +66,8 @@ static const cli_cmd commands[] = {
      "given zoom levels, and writes one MBTiles file per valid time. Exactly the tiles the\n"
      "area touches are stored; identical tiles are stored once. Interrupted (Ctrl-C, kill,\n"
      "power loss), the file stays valid: run the same command again to fetch only what is\n"
-     "missing. Progress goes to stderr; --dry-run prints the tiles per zoom and fetches no map.",
+     "missing. Progress goes to stderr; --dry-run prints the tiles per zoom and the size\n"
+     "measured on a few sample tiles, and writes no file.",
      cmd_seed_opts},
     {"voyage", cmd_voyage, "a voyage package: several layers along a voyage, for QGIS and offline",
      "seawx voyage --bundle NAME --route FILE [--depart TIME --speed KN|MIN-MAX]\n"
