@@ -274,7 +274,7 @@ int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps
         double mean = zc.n ? zc.sum / zc.n : last;
         double var = zc.n > 1 ? (zc.sum2 - zc.n * mean * mean) / (zc.n - 1) : mean * mean;
         double count = plan_tiles(p, z);
-        out->tile_bytes[z] = last = mean;
+        last = mean;
         out->bytes += mean * count;
         spread += 2 * sqrt(var > 0 ? var / (zc.n ? zc.n : 1) : 0) * count;
     }

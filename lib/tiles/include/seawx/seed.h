@@ -208,12 +208,11 @@ SWX_API int swx_seed_file_zoom(swx_seed_file_result *res, swx_seed *s, size_t fi
  * zoom); ro's stop, cancel and ud are honoured (SWX_ECANCEL), the rest of ro is not used. */
 #define SWX_SEED_QUOTE_SAMPLES 8
 typedef struct swx_seed_quote {
-    double bytes;                             /* every file of the plan */
-    double bytes_low, bytes_high;             /* two standard errors of the samples either way */
-    double tile_bytes[SWX_TILE_MAX_ZOOM + 1]; /* what a tile of zoom z adds to a file */
-    unsigned samples;                         /* sample tiles measured */
-    uint64_t requests;                        /* GetMaps the samples sent, retries included */
-    double bytes_fetched;                     /* the bodies of their answers */
+    double bytes;                 /* every file of the plan */
+    double bytes_low, bytes_high; /* two standard errors of the samples either way */
+    unsigned samples;             /* sample tiles measured */
+    uint64_t requests;            /* GetMaps the samples sent, retries included */
+    double bytes_fetched;         /* the bodies of their answers */
 } swx_seed_quote;
 
 SWX_API int swx_seed_quote_plan(swx_seed_quote *out, swx_client *c, const swx_caps *caps,
